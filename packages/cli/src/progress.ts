@@ -1,0 +1,42 @@
+// Progress bars on stderr, only when stderr is a terminal.
+
+/** A progress reporter; every method is a no-op when stderr is not a TTY. */
+export interface Progress {
+  tick(n: number): void;
+  done(): void;
+}
+
+/** Starts a progress line: count, rate and (with a total) percent and ETA. */
+export function startProgress(label: string, unit: string, total?: number, stream: NodeJS.WriteStream = process.stderr): Progress {
+  if (!stream.isTTY) return { tick() {}, done() {} };
+  const t0 = performance.now();
+  let n = 0;
+  let last = 0;
+  const draw = () => {
+    const s = (performance.now() - t0) / 1000;
+    const rate = n / Math.max(s, 1e-3);
+    let line = `${label}: ${n.toLocaleString("en-US")} ${unit} ${Math.round(rate).toLocaleString("en-US")} ${unit}/s`;
+    if (total) {
+      const pct = Math.min(100, (100 * n) / total);
+      const width = 24;
+      const fill = Math.round((pct / 100) * width);
+      const eta = rate > 0 ? Math.max(0, (total - n) / rate) : 0;
+      line = `${label} [${"#".repeat(fill)}${".".repeat(width - fill)}] ${pct.toFixed(1)}% ${n.toLocaleString("en-US")}/${total.toLocaleString("en-US")} ${unit} ${Math.round(rate).toLocaleString("en-US")}/s ETA ${eta.toFixed(0)}s`;
+    }
+    stream.write(`\r${line}\u001b[K`);
+  };
+  return {
+    tick(k: number) {
+      n += k;
+      const now = performance.now();
+      if (now - last > 100) {
+        last = now;
+        draw();
+      }
+    },
+    done() {
+      draw();
+      stream.write("\n");
+    },
+  };
+}

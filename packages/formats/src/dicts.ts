@@ -1,0 +1,222 @@
+// The dict-shaped artifacts: ClariQ synthetic sets and eval dicts (pickles), Qulac hist012 dicts (JSON).
+import { type ByteSource, describeFound, InputError, openInput, type WriteOptions, writeAtomic } from "@convkit/io";
+import type { PyValue } from "@convkit/pickle";
+import { PyFloat } from "@convkit/pickle";
+import { pythonJsonString } from "./json-text.js";
+import { streamJsonItems } from "./json-stream.js";
+import { formatPyFloat } from "./pyrepr.js";
+import type { EvalEntry, EvalPair, QaTurn, QulacEvalEntry, QulacHistRecord, SyntheticRecord } from "./records.js";
+
+/** The metrics of ClariQ's and Qulac's eval dicts, in upstream order. */
+export const EVAL_METRICS = ["NDCG1", "NDCG3", "NDCG5", "NDCG10", "NDCG20", "P1", "P3", "P5", "P10", "P20", "MRR100"] as const;
+
+
+function shapeError(file: string, path: string, expected: string, v: PyValue): never {
+  throw new InputError(file, {}, `${expected} at ${path}`, pyTypeName(v));
+}
+
+/** Python's name for the type of a value read from a pickle. */
+export function pyTypeName(v: PyValue): string {
+  if (v === null) return "None";
+  if (typeof v === "number") return Number.isInteger(v) ? "int" : "float";
+  if (typeof v === "string") return "str";
+  if (typeof v === "boolean") return "bool";
+  if (typeof v === "bigint") return "int";
+  if (v instanceof Map) return "dict";
+  if (Array.isArray(v)) return "list";
+  if (v instanceof Uint8Array) return "bytes";
+  if (v instanceof PyFloat) return "float";
+  if (v instanceof Set) return "set";
+  return "tuple";
+}
+
+function str(file: string, v: PyValue, path: string): string {
+  if (typeof v !== "string") shapeError(file, path, "a str", v);
+  return v;
+}
+function int(file: string, v: PyValue, path: string): number {
+  if (typeof v !== "number" || !Number.isInteger(v)) shapeError(file, path, "an int", v);
+  return v;
+}
+function num(file: string, v: PyValue, path: string): number {
+  if (v instanceof PyFloat) return v.value;
+  if (typeof v !== "number") shapeError(file, path, "a float", v);
+  return v;
+}
+function dict(file: string, v: PyValue, path: string): Map<PyValue, PyValue> {
+  if (!(v instanceof Map)) shapeError(file, path, "a dict", v);
+  return v;
+}
+
+function turns(file: string, v: PyValue, path: string): QaTurn[] {
+  if (!Array.isArray(v)) shapeError(file, path, "a list of {question, answer}", v);
+  return v.map((t, i) => {
+    const d = dict(file, t, `${path}[${i}]`);
+    return { question: str(file, d.get("question")!, `${path}[${i}]['question']`), answer: str(file, d.get("answer")!, `${path}[${i}]['answer']`) };
+  });
+}
+
+/** Records of a ClariQ synthetic dict `{record_id: {topic_id, facet_id, …}}`, in dict order. */
+export function* syntheticRecords(file: string, d: PyValue): Iterable<SyntheticRecord> {
+  for (const [k, v] of dict(file, d, "the top level")) {
+    const path = `[${describeFound(String(k))}]`;
+    const r = dict(file, v, path);
+    yield {
+      record_id: int(file, k, `a key ${path}`),
+      topic_id: int(file, r.get("topic_id") ?? null, `${path}['topic_id']`),
+      facet_id: str(file, r.get("facet_id") ?? null, `${path}['facet_id']`),
+      initial_request: str(file, r.get("initial_request") ?? null, `${path}['initial_request']`),
+      question: str(file, r.get("question") ?? null, `${path}['question']`),
+      answer: str(file, r.get("answer") ?? null, `${path}['answer']`),
+      conversation_context: turns(file, r.get("conversation_context") ?? null, `${path}['conversation_context']`),
+      context_id: int(file, r.get("context_id") ?? null, `${path}['context_id']`),
+    };
+  }
+}
+
+/** The `[record_id, value]` item the ClariQ dict holds for a record (upstream field order). */
+export function syntheticItem(r: SyntheticRecord): [PyValue, PyValue] {
+  return [
+    r.record_id,
+    {
+      topic_id: r.topic_id,
+      facet_id: r.facet_id,
+      initial_request: r.initial_request,
+      question: r.question,
+      answer: r.answer,
+      conversation_context: r.conversation_context.map((t) => ({ question: t.question, answer: t.answer })),
+      context_id: r.context_id,
+    },
+  ];
+}
+
+/** An eval dict: `metric → context → question|MAX|MIN → {no_answer, with_answer}`. */
+export type EvalDict = Map<string, Map<string | number, Map<string, EvalPair>>>;
+
+/**
+ * Checks and converts an unpickled eval dict. Any other shape is an {@link InputError} naming the
+ * path and the Python type found, so a wrong pickle gets one clear line.
+ */
+export function toEvalDict(file: string, d: PyValue): EvalDict {
+  const out: EvalDict = new Map();
+  for (const [metric, contexts] of dict(file, d, "the top level")) {
+    const m = str(file, metric, "a metric key");
+    const cm = new Map<string | number, Map<string, EvalPair>>();
+    for (const [ctx, questions] of dict(file, contexts, `[${JSON.stringify(m)}]`)) {
+      if (typeof ctx !== "string" && typeof ctx !== "number") shapeError(file, `a context key of ${m}`, "a str or int", ctx);
+      const path = `[${JSON.stringify(m)}][${JSON.stringify(ctx)}]`;
+      const qm = new Map<string, EvalPair>();
+      for (const [q, pair] of dict(file, questions, path)) {
+        const qid = str(file, q, `a question key of ${path}`);
+        const p = dict(file, pair, `${path}[${JSON.stringify(qid)}]`);
+        qm.set(qid, {
+          no_answer: num(file, p.get("no_answer") ?? null, `${path}[${JSON.stringify(qid)}]['no_answer']`),
+          with_answer: num(file, p.get("with_answer") ?? null, `${path}[${JSON.stringify(qid)}]['with_answer']`),
+        });
+      }
+      cm.set(ctx, qm);
+    }
+    out.set(m, cm);
+  }
+  return out;
+}
+
+/** Flattens an eval dict into entries (metric, context, question, no_answer, with_answer). */
+export function* evalEntries(d: EvalDict): Iterable<EvalEntry> {
+  for (const [metric, cm] of d)
+    for (const [context, qm] of cm) for (const [question, p] of qm) yield { metric, context, question, ...p };
+}
+
+/** The PyValue of an eval dict (floats kept floats) for the pickle writer. */
+export function evalDictValue(d: EvalDict): PyValue {
+  const out = new Map<PyValue, PyValue>();
+  for (const [metric, cm] of d) {
+    const c = new Map<PyValue, PyValue>();
+    for (const [ctx, qm] of cm) {
+      const q = new Map<PyValue, PyValue>();
+      for (const [qid, p] of qm) q.set(qid, { no_answer: new PyFloat(p.no_answer), with_answer: new PyFloat(p.with_answer) });
+      c.set(ctx, q);
+    }
+    out.set(metric, c);
+  }
+  return out;
+}
+
+/** Records of a Qulac `qulac_hist012_dict` JSON file, streamed in batches. */
+export async function* readQulacHistDict(source: ByteSource | string): AsyncIterable<QulacHistRecord[]> {
+  const src = typeof source === "string" ? await openInput(source) : source;
+  for await (const batch of streamJsonItems<Record<string, unknown>>(src, { kind: "object" })) {
+    yield batch.map(({ key, value }) => {
+      const v = value;
+      if (typeof v !== "object" || v === null || typeof v.query !== "string" || !Array.isArray(v.history_list)) {
+        throw new InputError(src.name, {}, `a record with history_id, history_list, query, question, answer at ${JSON.stringify(key)}`, JSON.stringify(v)?.slice(0, 40) ?? "nothing");
+      }
+      return {
+        record_id: String(key),
+        history_id: String(v.history_id),
+        history_list: v.history_list as QaTurn[],
+        query: v.query,
+        question: String(v.question),
+        answer: String(v.answer),
+      };
+    });
+  }
+}
+
+function histRecordJson(r: QulacHistRecord): string {
+  const hl = r.history_list
+    .map((t) => `{"question": ${pythonJsonString(t.question)}, "answer": ${pythonJsonString(t.answer)}}`)
+    .join(", ");
+  return `{"history_id": ${pythonJsonString(r.history_id)}, "history_list": [${hl}], "query": ${pythonJsonString(r.query)}, "question": ${pythonJsonString(r.question)}, "answer": ${pythonJsonString(r.answer)}}`;
+}
+
+/** Writes a `qulac_hist012_dict` JSON object (as `json.dump` writes it), streaming. */
+export async function writeQulacHistDict(
+  target: string,
+  batches: AsyncIterable<readonly QulacHistRecord[]> | Iterable<readonly QulacHistRecord[]>,
+  options?: WriteOptions,
+): Promise<number> {
+  let n = 0;
+  await writeAtomic(
+    target,
+    async (sink) => {
+      await sink.write("{");
+      for await (const b of batches) {
+        let s = "";
+        for (const r of b) s += `${n++ === 0 ? "" : ", "}${pythonJsonString(r.record_id)}: ${histRecordJson(r)}`;
+        await sink.write(s);
+      }
+      await sink.write("}");
+    },
+    options,
+  );
+  return n;
+}
+
+/** Writes Qulac's `eval_hist012_dict` layout `{metric: {record_id_with_flag: value}}` as JSON. */
+export async function writeQulacEvalDict(
+  target: string,
+  entries: Iterable<QulacEvalEntry>,
+  options?: WriteOptions,
+): Promise<void> {
+  const by = new Map<string, string[]>();
+  for (const e of entries) {
+    let l = by.get(e.metric);
+    if (!l) by.set(e.metric, (l = []));
+    l.push(`${pythonJsonString(e.record_id)}: ${formatPyFloat(e.value)}`);
+  }
+  await writeAtomic(
+    target,
+    async (sink) => {
+      let first = true;
+      await sink.write("{");
+      for (const [m, l] of by) {
+        await sink.write(`${first ? "" : ", "}${pythonJsonString(m)}: {${l.join(", ")}}`);
+        first = false;
+      }
+      await sink.write("}");
+    },
+    options,
+  );
+}
+

@@ -1,0 +1,61 @@
+// @convkit/formats: typed, streaming readers and writers for every file of ClariQ, Qulac, TREC, iKAT, ClueWeb22 and Touché.
+export {
+  CLARIQ_COLUMNS,
+  mapBatches,
+  quoteQuestion,
+  readClarificationNeedRun,
+  readClariqRows,
+  readClariqTestTopics,
+  readHumanMultiTurn,
+  readMultiTurnRun,
+  readQuestionBank,
+  writeClarificationNeedRun,
+  writeClariqRows,
+  writeLines,
+  writeMultiTurnRun,
+  writeQuestionBank,
+} from "./clariq.js";
+export {
+  CLUEWEB22_FIELDS,
+  readClueWeb22,
+  readClueWeb22Offsets,
+  readClueWeb22Record,
+  writeClueWeb22,
+} from "./clueweb22.js";
+export { detectFormat, detectFromText, FORMATS, type FormatName } from "./detect.js";
+export {
+  EVAL_METRICS,
+  type EvalDict,
+  evalDictValue,
+  evalEntries,
+  pyTypeName,
+  readQulacHistDict,
+  syntheticItem,
+  syntheticRecords,
+  toEvalDict,
+  writeQulacEvalDict,
+  writeQulacHistDict,
+} from "./dicts.js";
+export { floatField, intField, parseFloatStrict } from "./fields.js";
+export {
+  formatPassageLine,
+  normalizeIkatTopic,
+  readIkatRun,
+  readIkatTopics,
+  readPassageHashes,
+  readPassages,
+  writeIkatRun,
+  writePassageHashes,
+  writePassages,
+} from "./ikat.js";
+export { streamJsonItems } from "./json-stream.js";
+export { parseJsonText, pythonJsonString } from "./json-text.js";
+export { readJsonl } from "./jsonl.js";
+export { formatPyFloat } from "./pyrepr.js";
+export { formatQulacJson, QULAC_COLUMNS, readQulacJson, writeQulacJson } from "./qulac.js";
+export type * from "./records.js";
+export { collect, rowsOf, whitespaceRowsOf } from "./table.js";
+export { joinToucheQrels, readArgsMe, readToucheTopics, toucheGain } from "./touche.js";
+export { compareTrecOrder, formatRunLine, rankTopic, readQrels, readRun, writeQrels, writeRun } from "./trec.js";
+export { formatIkatTrecWeb, parseTrecWebDoc, readTrecWeb, writeIkatTrecWeb } from "./trecweb.js";
+export { readAny, toJsonValue } from "./read-any.js";

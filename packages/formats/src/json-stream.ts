@@ -1,0 +1,49 @@
+// Streaming the elements of one huge JSON array or object (stream-json), handed on in batches.
+import { type ByteSource, InputError } from "@convkit/io";
+import chain from "stream-chain";
+import { parser } from "stream-json";
+import { pick } from "stream-json/filters/pick.js";
+import { streamArray } from "stream-json/streamers/stream-array.js";
+import { streamObject } from "stream-json/streamers/stream-object.js";
+
+/** Options of {@link streamJsonItems}. */
+export interface JsonItemsOptions {
+  /** Path of the array/object to stream (e.g. `arguments`); the top-level value when absent. */
+  pick?: string;
+  /** `array` streams `[…]` elements, `object` streams `{key: value}` entries. */
+  kind: "array" | "object";
+  batchSize?: number;
+}
+
+/** Items of the picked array/object as `{key, value}`, in batches; memory holds one batch. */
+export async function* streamJsonItems<T>(
+  source: ByteSource,
+  options: JsonItemsOptions,
+): AsyncIterable<{ key: string | number; value: T }[]> {
+  let fed = 0;
+  async function* counted(): AsyncIterable<Uint8Array> {
+    for await (const c of source.chunks) {
+      fed += c.length;
+      yield c;
+    }
+  }
+  const stages: unknown[] = [counted(), parser({ streamValues: false })];
+  if (options.pick) stages.push(pick({ filter: options.pick }));
+  stages.push(options.kind === "array" ? streamArray() : streamObject());
+  const pipeline = chain(stages as Parameters<typeof chain>[0]);
+  const size = options.batchSize ?? 1000;
+  let batch: { key: string | number; value: T }[] = [];
+  try {
+    for await (const item of pipeline) {
+      batch.push(item as { key: string | number; value: T });
+      if (batch.length >= size) {
+        yield batch;
+        batch = [];
+      }
+    }
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    throw new InputError(source.name, { offset: fed }, "valid JSON", (e as Error).message.split("\n")[0] ?? "an error");
+  }
+  if (batch.length > 0) yield batch;
+}

@@ -1,0 +1,121 @@
+// One entry point over every reader: the records of a file in any known format, as batches.
+import { InputError } from "@convkit/io";
+import { readPickleFile } from "@convkit/pickle";
+import type { PyValue } from "@convkit/pickle";
+import {
+  readClarificationNeedRun,
+  readClariqRows,
+  readClariqTestTopics,
+  readHumanMultiTurn,
+  readMultiTurnRun,
+  readQuestionBank,
+} from "./clariq.js";
+import { readClueWeb22 } from "./clueweb22.js";
+import { detectFormat, type FormatName } from "./detect.js";
+import { evalEntries, syntheticRecords, toEvalDict } from "./dicts.js";
+import { readIkatRun, readIkatTopics, readPassageHashes, readPassages } from "./ikat.js";
+import { readQulacJson } from "./qulac.js";
+import { displayName } from "./table.js";
+import { readArgsMe, readToucheTopics } from "./touche.js";
+import { readQrels, readRun } from "./trec.js";
+import { readTrecWeb } from "./trecweb.js";
+
+async function* once<T>(p: Promise<T[]>): AsyncIterable<T[]> {
+  yield await p;
+}
+
+/** Which records a pickle holds: a ClariQ synthetic dict, an eval dict, or anything else (as JSON). */
+async function* pickleRecords(path: string): AsyncIterable<unknown[]> {
+  const file = displayName(path);
+  const v = await readPickleFile(path);
+  if (v instanceof Map && v.size > 0) {
+    const [k, first] = v.entries().next().value as [PyValue, PyValue];
+    if (typeof k === "number" && first instanceof Map && first.has("context_id")) {
+      let batch: unknown[] = [];
+      for (const r of syntheticRecords(file, v)) {
+        batch.push(r);
+        if (batch.length === 1000) {
+          yield batch;
+          batch = [];
+        }
+      }
+      if (batch.length) yield batch;
+      return;
+    }
+    if (typeof k === "string" && first instanceof Map) {
+      let batch: unknown[] = [];
+      for (const e of evalEntries(toEvalDict(file, v))) {
+        batch.push(e);
+        if (batch.length === 1000) {
+          yield batch;
+          batch = [];
+        }
+      }
+      if (batch.length) yield batch;
+      return;
+    }
+  }
+  yield [toJsonValue(v)];
+}
+
+/** A PyValue as plain JSON data (dicts become objects with string keys, bytes become number arrays). */
+export function toJsonValue(v: PyValue): unknown {
+  if (v instanceof Map) return Object.fromEntries([...v].map(([k, x]) => [String(k), toJsonValue(x)]));
+  if (Array.isArray(v)) return v.map(toJsonValue);
+  if (typeof v === "bigint") return v.toString();
+  if (v instanceof Uint8Array) return [...v];
+  if (v instanceof Set) return [...v].map(toJsonValue);
+  if (v !== null && typeof v === "object") {
+    if ("items" in v && Array.isArray(v.items)) return (v.items as PyValue[]).map(toJsonValue);
+    if ("value" in v && typeof v.value === "number") return v.value;
+  }
+  return v;
+}
+
+/** The records of `path` in `format` (detected from content when not given), in batches. */
+export async function readAny(path: string, format?: FormatName): Promise<{ format: FormatName; batches: AsyncIterable<unknown[]> }> {
+  const f = format ?? (await detectFormat(path));
+  if (!f) throw new InputError(displayName(path), { line: 1 }, "a known format (pass --format)", "an unrecognized first line");
+  const batches = ((): AsyncIterable<unknown[]> => {
+    switch (f) {
+      case "clariq-topics":
+        return readClariqRows(path);
+      case "clariq-test-topics":
+        return readClariqTestTopics(path);
+      case "question-bank":
+        return readQuestionBank(path);
+      case "human-multi-turn":
+        return readHumanMultiTurn(path);
+      case "qrels":
+        return readQrels(path);
+      case "run":
+        return readRun(path);
+      case "clarification-need-run":
+        return readClarificationNeedRun(path);
+      case "multi-turn-run":
+        return readMultiTurnRun(path);
+      case "qulac-json":
+        return once(readQulacJson(path));
+      case "ikat-topics":
+        return once(readIkatTopics(path));
+      case "ikat-run":
+        return once(readIkatRun(path).then((r) => r.turns));
+      case "passages":
+        return readPassages(path);
+      case "passage-hashes":
+        return readPassageHashes(path);
+      case "trecweb":
+        return readTrecWeb(path);
+      case "clueweb22":
+        return readClueWeb22(path);
+      case "args-me":
+        return readArgsMe(path);
+      case "touche-topics":
+        return once(readToucheTopics(path));
+      case "pickle":
+      case "tar":
+        return pickleRecords(path);
+    }
+  })();
+  return { format: f, batches };
+}

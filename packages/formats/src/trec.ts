@@ -1,0 +1,92 @@
+// TREC run and qrels files, read as trec_eval reads them and written in trec_eval's own order.
+import type { WriteOptions } from "@convkit/io";
+import { writeLines } from "./clariq.js";
+import { expectWidth, floatField, intField } from "./fields.js";
+import { formatPyFloat } from "./pyrepr.js";
+import type { QrelsEntry, RunEntry } from "./records.js";
+import { displayName, mapRows, whitespaceRowsOf } from "./table.js";
+
+/** Qrels lines `qid iter docno rel` (whitespace-separated; rel an integer, may be negative). */
+export function readQrels(path: string): AsyncIterable<QrelsEntry[]> {
+  const file = displayName(path);
+  return mapRows(whitespaceRowsOf(path), (row) => {
+    expectWidth(file, row, 4, "whitespace-separated fields (qid iter docno rel)");
+    const f = row.fields;
+    return { qid: f[0]!, iter: f[1]!, docno: f[2]!, rel: intField(file, row, 3, "an integer relevance grade") };
+  });
+}
+
+/** Run lines `qid Q0 docno rank score tag`; the rank column is kept but, as in trec_eval, means nothing. */
+export function readRun(path: string): AsyncIterable<RunEntry[]> {
+  const file = displayName(path);
+  return mapRows(whitespaceRowsOf(path), (row) => {
+    expectWidth(file, row, 6, "whitespace-separated fields (qid Q0 docno rank score tag)");
+    const f = row.fields;
+    return {
+      qid: f[0]!,
+      q0: f[1]!,
+      docno: f[2]!,
+      rank: intField(file, row, 3, "an integer rank"),
+      score: floatField(file, row, 4, "a numeric score"),
+      tag: f[5]!,
+    };
+  });
+}
+
+/** trec_eval's order within a topic: score descending, ties by docno descending (byte-wise). */
+export function compareTrecOrder(a: { score: number; docno: string }, b: { score: number; docno: string }): number {
+  if (a.score !== b.score) return b.score > a.score ? 1 : -1;
+  return a.docno < b.docno ? 1 : a.docno > b.docno ? -1 : 0;
+}
+
+/**
+ * Sorts one topic's entries into trec_eval order and renumbers ranks from `firstRank`, so the
+ * written file has non-increasing scores and a tie order every reader agrees on.
+ */
+export function rankTopic<T extends { score: number; docno: string; rank: number }>(entries: T[], firstRank = 1): T[] {
+  const sorted = [...entries].sort(compareTrecOrder);
+  sorted.forEach((e, i) => {
+    e.rank = firstRank + i;
+  });
+  return sorted;
+}
+
+/** Formats one run line; scores print as Python's `repr(float)`. */
+export function formatRunLine(e: RunEntry): string {
+  return `${e.qid} ${e.q0} ${e.docno} ${e.rank} ${formatPyFloat(e.score)} ${e.tag}`;
+}
+
+/** Writes run entries; each batch must hold whole topics (they are put in trec_eval order). */
+export function writeRun(
+  target: string,
+  batches: AsyncIterable<readonly RunEntry[]> | Iterable<readonly RunEntry[]>,
+  options?: WriteOptions & { firstRank?: number },
+): Promise<number> {
+  return writeLines(target, orderTopics(batches, options?.firstRank ?? 1), formatRunLine, options);
+}
+
+async function* orderTopics(
+  batches: AsyncIterable<readonly RunEntry[]> | Iterable<readonly RunEntry[]>,
+  firstRank: number,
+): AsyncIterable<RunEntry[]> {
+  for await (const b of batches) {
+    const byTopic = new Map<string, RunEntry[]>();
+    for (const e of b) {
+      let l = byTopic.get(e.qid);
+      if (!l) byTopic.set(e.qid, (l = []));
+      l.push({ ...e });
+    }
+    const out: RunEntry[] = [];
+    for (const l of byTopic.values()) out.push(...rankTopic(l, firstRank));
+    yield out;
+  }
+}
+
+/** Writes qrels lines `qid iter docno rel`. */
+export function writeQrels(
+  target: string,
+  batches: AsyncIterable<readonly QrelsEntry[]> | Iterable<readonly QrelsEntry[]>,
+  options?: WriteOptions,
+): Promise<number> {
+  return writeLines(target, batches, (e) => `${e.qid} ${e.iter} ${e.docno} ${e.rel}`, options);
+}

@@ -1,0 +1,32 @@
+// @convkit/io: where bytes come from and go to, and the typed errors every reader throws.
+export { ConvkitError, describeFound, type InputLocation, InputError, UsageError } from "./errors.js";
+export { type LineBatch, readLineBatches } from "./lines.js";
+export {
+  type ByteSink,
+  removePendingTempFiles,
+  type WriteOptions,
+  writeAtomic,
+  writeJsonl,
+} from "./sink.js";
+export {
+  type ByteSource,
+  type Compression,
+  decompressed,
+  looksLikeTar,
+  openInput,
+  openRaw,
+  peek,
+  readAll,
+  sniffCompression,
+  splitParts,
+} from "./source.js";
+export { assertSafeMemberName, extractTar, openPayload, type TarEntry, tarEntries } from "./tar.js";
+export {
+  type DelimitedOptions,
+  expectFields,
+  formatDelimited,
+  parseDelimited,
+  type Row,
+  splitQuoted,
+  writeDelimited,
+} from "./tsv.js";

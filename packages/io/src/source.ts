@@ -1,0 +1,166 @@
+// Byte sources: files or stdin, split archive parts, and decompression recognized by content.
+import { spawn } from "node:child_process";
+import { createReadStream, existsSync } from "node:fs";
+import { createGunzip } from "node:zlib";
+import { InputError } from "./errors.js";
+
+/** A named stream of byte chunks. `name` is what error messages cite. */
+export interface ByteSource {
+  readonly name: string;
+  readonly chunks: AsyncIterable<Uint8Array>;
+}
+
+const CHUNK = 1 << 20;
+
+/**
+ * The raw bytes at `path` (`-` = stdin). When `path` does not exist but `path.aa`, `path.ab`, …
+ * do (ClariQ's split archives), their concatenation is returned.
+ */
+export function openRaw(path: string): ByteSource {
+  if (path === "-") return { name: "<stdin>", chunks: process.stdin };
+  if (!existsSync(path)) {
+    const parts = splitParts(path);
+    if (parts.length === 0) throw new InputError(path, {}, "an existing file", "no such file");
+    return { name: path, chunks: concatFiles(parts) };
+  }
+  return { name: path, chunks: createReadStream(path, { highWaterMark: CHUNK }) };
+}
+
+/** `x.aa`, `x.ab`, … in order, as long as they exist. */
+export function splitParts(path: string): string[] {
+  const parts: string[] = [];
+  for (let i = 0; i < 26 * 26; i++) {
+    const suffix = String.fromCharCode(97 + Math.floor(i / 26), 97 + (i % 26));
+    const part = `${path}.${suffix}`;
+    if (!existsSync(part)) break;
+    parts.push(part);
+  }
+  return parts;
+}
+
+async function* concatFiles(paths: string[]): AsyncIterable<Uint8Array> {
+  for (const p of paths) yield* createReadStream(p, { highWaterMark: CHUNK });
+}
+
+/** What the first bytes of a stream say it is. */
+export type Compression = "gzip" | "bzip2" | "none";
+
+export function sniffCompression(head: Uint8Array): Compression {
+  if (head[0] === 0x1f && head[1] === 0x8b) return "gzip";
+  if (head[0] === 0x42 && head[1] === 0x5a && head[2] === 0x68) return "bzip2";
+  return "none";
+}
+
+/** True when a 512-byte block starts a POSIX/GNU tar archive. */
+export function looksLikeTar(head: Uint8Array): boolean {
+  return head.length >= 262 && String.fromCharCode(...head.subarray(257, 262)) === "ustar";
+}
+
+/** Peeks at the first chunk(s) of a stream and returns them with the re-assembled stream. */
+export async function peek(
+  chunks: AsyncIterable<Uint8Array>,
+  min: number,
+): Promise<{ head: Uint8Array; rest: AsyncIterable<Uint8Array> }> {
+  const it = chunks[Symbol.asyncIterator]();
+  const got: Uint8Array[] = [];
+  let size = 0;
+  let done = false;
+  while (size < min) {
+    const r = await it.next();
+    if (r.done) {
+      done = true;
+      break;
+    }
+    got.push(r.value);
+    size += r.value.length;
+  }
+  const head = got.length === 1 ? got[0]! : Buffer.concat(got);
+  async function* rest(): AsyncIterable<Uint8Array> {
+    if (head.length > 0) yield head;
+    if (done) return;
+    for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
+  }
+  return { head, rest: rest() };
+}
+
+/** Decompresses gzip (any number of members) or bzip2 by content; passes anything else through. */
+export async function decompressed(source: ByteSource): Promise<ByteSource> {
+  const { head, rest } = await peek(source.chunks, 3);
+  const kind = sniffCompression(head);
+  if (kind === "gzip") return { name: source.name, chunks: gunzip(source.name, rest) };
+  if (kind === "bzip2") return { name: source.name, chunks: bunzip2(source.name, rest) };
+  return { name: source.name, chunks: rest };
+}
+
+/** Opens a file or stdin and decompresses it by content. */
+export function openInput(path: string): Promise<ByteSource> {
+  return decompressed(openRaw(path));
+}
+
+async function* gunzip(name: string, chunks: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
+  const z = createGunzip({ chunkSize: 256 * 1024 });
+  let fed = 0;
+  const feeding = (async () => {
+    try {
+      for await (const c of chunks) {
+        fed += c.length;
+        if (!z.write(c)) await new Promise((r) => z.once("drain", r));
+      }
+      z.end();
+    } catch (e) {
+      z.destroy(e as Error);
+    }
+  })();
+  try {
+    for await (const out of z) yield out as Uint8Array;
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    const msg = (e as Error).message;
+    const truncated = /unexpected end/i.test(msg);
+    throw new InputError(
+      name,
+      { offset: fed },
+      truncated ? "a complete gzip member" : "valid gzip data",
+      truncated ? "end of file" : msg,
+    );
+  } finally {
+    await feeding;
+  }
+}
+
+async function* bunzip2(name: string, chunks: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
+  // No maintained pure-JS bzip2 decoder exists; the system's bzip2 is fast and always correct.
+  const child = spawn("bzip2", ["-dc"], { stdio: ["pipe", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d) => {
+    stderr += d;
+  });
+  const spawned = new Promise<void>((resolve, reject) => {
+    child.once("spawn", resolve);
+    child.once("error", reject);
+  });
+  try {
+    await spawned;
+  } catch {
+    throw new InputError(name, {}, "bzip2 data with a `bzip2` program on PATH to decode it", "no bzip2 program");
+  }
+  const exited = new Promise<number>((r) => child.once("close", (code) => r(code ?? 1)));
+  const feeding = (async () => {
+    try {
+      for await (const c of chunks) if (!child.stdin.write(c)) await new Promise((r) => child.stdin.once("drain", r));
+    } finally {
+      child.stdin.end();
+    }
+  })();
+  child.stdin.on("error", () => {});
+  for await (const out of child.stdout) yield out as Uint8Array;
+  await feeding.catch(() => {});
+  if ((await exited) !== 0) throw new InputError(name, {}, "valid bzip2 data", stderr.trim().split("\n")[0] || "a decoding error");
+}
+
+/** Reads a whole source into one buffer (for small inputs and for formats that are not streamable). */
+export async function readAll(source: ByteSource): Promise<Buffer> {
+  const parts: Uint8Array[] = [];
+  for await (const c of source.chunks) parts.push(c);
+  return Buffer.concat(parts);
+}

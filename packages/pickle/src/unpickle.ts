@@ -1,0 +1,552 @@
+// Reading pickles without executing anything: a resumable opcode machine fed chunk by chunk.
+import { type ByteSource, InputError, openPayload } from "@convkit/io";
+import * as op from "./opcodes.js";
+import { PyFloat, PyTuple, type PyValue } from "./values.js";
+
+/** Options of the pickle reader. */
+export interface UnpickleOptions {
+  /** Return integral floats (`0.0`) as {@link PyFloat} so that writing them back keeps them floats. */
+  keepFloats?: boolean;
+}
+
+type Utf8Buffer = Buffer & { utf8Slice(start: number, end: number): string };
+
+const NEED_MORE = Symbol("need more");
+const MARK_OBJ = Symbol("mark");
+
+/** Incremental unpickler: `feed` bytes, `finish` when the input ends. */
+export class Unpickler {
+  private buf: Utf8Buffer = Buffer.alloc(0) as Utf8Buffer;
+  private pos = 0;
+  private base = 0; // absolute offset of buf[0]
+  private need = 0; // bytes wanted before the pending opcode can run
+  private parked: Buffer[] = [];
+  private parkedSize = 0;
+  private stack: unknown[] = [];
+  private marks: number[] = [];
+  private memo: unknown[] = [];
+  private memoSize = 0;
+  private frameEnd = -1;
+  private stopped = false;
+  private value: PyValue = null;
+  private proto = 0;
+
+  constructor(
+    private readonly name: string,
+    private readonly options: UnpickleOptions = {},
+  ) {}
+
+  /** Hands the next chunk to the machine and runs every opcode it completes. */
+  feed(chunk: Uint8Array): void {
+    if (this.stopped) {
+      if (chunk.length > 0) this.fail(this.base + this.pos, "end of data after STOP", "more bytes");
+      return;
+    }
+    const c = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+    if (this.need > 0) {
+      this.parked.push(c);
+      this.parkedSize += c.length;
+      if (this.buf.length - this.pos + this.parkedSize < this.need) return;
+    } else {
+      this.parked.push(c);
+      this.parkedSize += c.length;
+    }
+    const rest = this.buf.subarray(this.pos);
+    this.base += this.pos;
+    this.buf = (rest.length === 0 && this.parked.length === 1
+      ? this.parked[0]!
+      : Buffer.concat([rest, ...this.parked])) as Utf8Buffer;
+    this.pos = 0;
+    this.parked = [];
+    this.parkedSize = 0;
+    this.need = 0;
+    this.run();
+  }
+
+  /** The unpickled value once the input has ended; throws if the pickle is incomplete. */
+  finish(): PyValue {
+    if (!this.stopped) {
+      const at = this.base + this.buf.length + this.parkedSize;
+      if (this.frameEnd > at) this.fail(at, `the rest of a frame (${this.frameEnd - at} more bytes)`, "end of file");
+      this.fail(at, "more pickle opcodes up to STOP", "end of file");
+    }
+    return this.value;
+  }
+
+  private fail(offset: number, expected: string, found: string): never {
+    throw new InputError(this.name, { offset }, expected, found);
+  }
+
+  private popMark(at: number): unknown[] {
+    const m = this.marks.pop();
+    if (m === undefined) this.fail(at, "a MARK before this opcode", "none");
+    const items = this.stack.slice(m);
+    this.stack.length = m;
+    return items;
+  }
+
+  private top(at: number): unknown {
+    if (this.stack.length === 0) this.fail(at, "a value on the stack", "an empty stack");
+    return this.stack[this.stack.length - 1];
+  }
+
+  private pop(at: number): unknown {
+    if (this.stack.length === 0) this.fail(at, "a value on the stack", "an empty stack");
+    return this.stack.pop();
+  }
+
+  private memoGet(at: number, idx: number): void {
+    const v = this.memo[idx];
+    if (v === undefined) this.fail(at, `memo entry ${idx}`, "none");
+    this.stack.push(v);
+  }
+
+  private memoPut(idx: number, v: unknown): void {
+    if (this.memo[idx] === undefined) this.memoSize++;
+    this.memo[idx] = v;
+  }
+
+  private str(start: number, end: number): string {
+    const buf = this.buf;
+    const s = buf.utf8Slice(start, end);
+    // Python pickles str with 'surrogatepass': lone surrogates arrive as ED A0..BF xx.
+    if (s.indexOf("\uFFFD") >= 0) return decodeSurrogatePass(buf.subarray(start, end), this.name, this.base + start);
+    return s;
+  }
+
+  private float(v: number): number | PyFloat {
+    return this.options.keepFloats && Number.isInteger(v) ? new PyFloat(v) : v;
+  }
+
+  private run(): void {
+    const buf = this.buf;
+    const end = buf.length;
+    const stack = this.stack;
+    let pos = this.pos;
+    let start = pos;
+    try {
+      while (pos < end) {
+        start = pos;
+        const code = buf[pos++]!;
+        switch (code) {
+          case op.BINUNICODE: {
+            if (end - pos < 4) throw NEED_MORE;
+            const n = buf.readUInt32LE(pos);
+            if (end - pos - 4 < n) {
+              this.need = 5 + n;
+              throw NEED_MORE;
+            }
+            stack.push(this.str(pos + 4, pos + 4 + n));
+            pos += 4 + n;
+            break;
+          }
+          case op.SHORT_BINUNICODE: {
+            if (end - pos < 1) throw NEED_MORE;
+            const n = buf[pos]!;
+            if (end - pos - 1 < n) throw NEED_MORE;
+            stack.push(this.str(pos + 1, pos + 1 + n));
+            pos += 1 + n;
+            break;
+          }
+          case op.BINFLOAT:
+            if (end - pos < 8) throw NEED_MORE;
+            stack.push(this.float(buf.readDoubleBE(pos)));
+            pos += 8;
+            break;
+          case op.BINGET:
+            if (end - pos < 1) throw NEED_MORE;
+            this.memoGet(start, buf[pos]!);
+            pos += 1;
+            break;
+          case op.LONG_BINGET:
+            if (end - pos < 4) throw NEED_MORE;
+            this.memoGet(start, buf.readUInt32LE(pos));
+            pos += 4;
+            break;
+          case op.BINPUT:
+            if (end - pos < 1) throw NEED_MORE;
+            this.memoPut(buf[pos]!, this.top(start));
+            pos += 1;
+            break;
+          case op.LONG_BINPUT:
+            if (end - pos < 4) throw NEED_MORE;
+            this.memoPut(buf.readUInt32LE(pos), this.top(start));
+            pos += 4;
+            break;
+          case op.MEMOIZE:
+            this.memoPut(this.memoSize, this.top(start));
+            break;
+          case op.EMPTY_DICT:
+            stack.push(new Map());
+            break;
+          case op.EMPTY_LIST:
+            stack.push([]);
+            break;
+          case op.EMPTY_TUPLE:
+            stack.push(new PyTuple([]));
+            break;
+          case op.MARK:
+            this.marks.push(stack.length);
+            break;
+          case op.SETITEMS: {
+            const m = this.marks.pop();
+            if (m === undefined || m === 0) this.fail(start, "a dict and a MARK before SETITEMS", "none");
+            const d = stack[m - 1];
+            if (!(d instanceof Map)) this.fail(start, "a dict under SETITEMS", typeName(d));
+            const n = stack.length;
+            if ((n - m) % 2 !== 0) this.fail(start, "key/value pairs for SETITEMS", `${n - m} items`);
+            for (let i = m; i < n; i += 2) d.set(stack[i], stack[i + 1]);
+            stack.length = m;
+            break;
+          }
+          case op.SETITEM: {
+            const v = this.pop(start);
+            const k = this.pop(start);
+            const d = this.top(start);
+            if (!(d instanceof Map)) this.fail(start, "a dict under SETITEM", typeName(d));
+            d.set(k, v);
+            break;
+          }
+          case op.APPENDS: {
+            const items = this.popMark(start);
+            const l = this.top(start);
+            if (l instanceof Set) for (const x of items) l.add(x);
+            else if (Array.isArray(l)) for (const x of items) l.push(x);
+            else this.fail(start, "a list under APPENDS", typeName(l));
+            break;
+          }
+          case op.APPEND: {
+            const v = this.pop(start);
+            const l = this.top(start);
+            if (!Array.isArray(l)) this.fail(start, "a list under APPEND", typeName(l));
+            l.push(v);
+            break;
+          }
+          case op.BININT1:
+            if (end - pos < 1) throw NEED_MORE;
+            stack.push(buf[pos]!);
+            pos += 1;
+            break;
+          case op.BININT2:
+            if (end - pos < 2) throw NEED_MORE;
+            stack.push(buf.readUInt16LE(pos));
+            pos += 2;
+            break;
+          case op.BININT:
+            if (end - pos < 4) throw NEED_MORE;
+            stack.push(buf.readInt32LE(pos));
+            pos += 4;
+            break;
+          case op.LONG1: {
+            if (end - pos < 1) throw NEED_MORE;
+            const n = buf[pos]!;
+            if (end - pos - 1 < n) throw NEED_MORE;
+            stack.push(decodeLong(buf, pos + 1, n));
+            pos += 1 + n;
+            break;
+          }
+          case op.LONG4: {
+            if (end - pos < 4) throw NEED_MORE;
+            const n = buf.readInt32LE(pos);
+            if (n < 0) this.fail(start, "a non-negative LONG4 length", `${n}`);
+            if (end - pos - 4 < n) {
+              this.need = 5 + n;
+              throw NEED_MORE;
+            }
+            stack.push(decodeLong(buf, pos + 4, n));
+            pos += 4 + n;
+            break;
+          }
+          case op.NONE:
+            stack.push(null);
+            break;
+          case op.NEWTRUE:
+            stack.push(true);
+            break;
+          case op.NEWFALSE:
+            stack.push(false);
+            break;
+          case op.TUPLE1:
+            stack.push(new PyTuple([this.pop(start) as PyValue]));
+            break;
+          case op.TUPLE2: {
+            const b = this.pop(start);
+            const a = this.pop(start);
+            stack.push(new PyTuple([a, b] as PyValue[]));
+            break;
+          }
+          case op.TUPLE3: {
+            const c = this.pop(start);
+            const b = this.pop(start);
+            const a = this.pop(start);
+            stack.push(new PyTuple([a, b, c] as PyValue[]));
+            break;
+          }
+          case op.TUPLE:
+            stack.push(new PyTuple(this.popMark(start) as PyValue[]));
+            break;
+          case op.LIST:
+            stack.push(this.popMark(start));
+            break;
+          case op.DICT: {
+            const items = this.popMark(start);
+            const d = new Map();
+            for (let i = 0; i + 1 < items.length; i += 2) d.set(items[i], items[i + 1]);
+            stack.push(d);
+            break;
+          }
+          case op.EMPTY_SET:
+            stack.push(new Set());
+            break;
+          case op.ADDITEMS: {
+            const items = this.popMark(start);
+            const s = this.top(start);
+            if (!(s instanceof Set)) this.fail(start, "a set under ADDITEMS", typeName(s));
+            for (const x of items) s.add(x);
+            break;
+          }
+          case op.FROZENSET:
+            stack.push(new Set(this.popMark(start)));
+            break;
+          case op.SHORT_BINBYTES:
+          case op.SHORT_BINSTRING: {
+            if (end - pos < 1) throw NEED_MORE;
+            const n = buf[pos]!;
+            if (end - pos - 1 < n) throw NEED_MORE;
+            const bytes = buf.subarray(pos + 1, pos + 1 + n);
+            stack.push(code === op.SHORT_BINSTRING ? bytes.toString("latin1") : Uint8Array.prototype.slice.call(bytes));
+            pos += 1 + n;
+            break;
+          }
+          case op.BINBYTES:
+          case op.BINSTRING: {
+            if (end - pos < 4) throw NEED_MORE;
+            const n = code === op.BINSTRING ? buf.readInt32LE(pos) : buf.readUInt32LE(pos);
+            if (n < 0) this.fail(start, "a non-negative BINSTRING length", `${n}`);
+            if (end - pos - 4 < n) {
+              this.need = 5 + n;
+              throw NEED_MORE;
+            }
+            const bytes = buf.subarray(pos + 4, pos + 4 + n);
+            stack.push(code === op.BINSTRING ? bytes.toString("latin1") : Uint8Array.prototype.slice.call(bytes));
+            pos += 4 + n;
+            break;
+          }
+          case op.BINUNICODE8:
+          case op.BINBYTES8:
+          case op.BYTEARRAY8: {
+            if (end - pos < 8) throw NEED_MORE;
+            const n = Number(buf.readBigUInt64LE(pos));
+            if (end - pos - 8 < n) {
+              this.need = 9 + n;
+              throw NEED_MORE;
+            }
+            stack.push(
+              code === op.BINUNICODE8
+                ? this.str(pos + 8, pos + 8 + n)
+                : Uint8Array.prototype.slice.call(buf.subarray(pos + 8, pos + 8 + n)),
+            );
+            pos += 8 + n;
+            break;
+          }
+          case op.FRAME: {
+            if (end - pos < 8) throw NEED_MORE;
+            const n = Number(buf.readBigUInt64LE(pos));
+            pos += 8;
+            this.frameEnd = this.base + pos + n;
+            break;
+          }
+          case op.PROTO:
+            if (end - pos < 1) throw NEED_MORE;
+            this.proto = buf[pos]!;
+            if (this.proto > 5) this.fail(start, "pickle protocol 0 to 5", `protocol ${this.proto}`);
+            pos += 1;
+            break;
+          case op.STOP:
+            this.value = this.pop(start) as PyValue;
+            this.stopped = true;
+            pos = end;
+            if (start + 1 < end) this.fail(this.base + start + 1, "end of data after STOP", "more bytes");
+            break;
+          case op.POP:
+            if (stack.length > 0 && this.marks.length > 0 && this.marks[this.marks.length - 1] === stack.length) {
+              this.marks.pop();
+            } else this.pop(start);
+            break;
+          case op.POP_MARK:
+            this.popMark(start);
+            break;
+          case op.DUP:
+            stack.push(this.top(start));
+            break;
+          default: {
+            // Text opcodes of protocol 0 carry a newline-terminated argument.
+            const textOps = TEXT_OPS.get(code);
+            if (textOps !== undefined) {
+              const nl = buf.indexOf(0x0a, pos);
+              if (nl < 0) throw NEED_MORE;
+              const arg = buf.toString("latin1", pos, nl);
+              pos = nl + 1;
+              this.textOp(code, arg, start, buf);
+              break;
+            }
+            const name = op.EXECUTING.get(code);
+            if (name !== undefined) this.refuse(code, name, start, buf, pos);
+            this.fail(this.base + start, "a pickle opcode", `byte 0x${code.toString(16).padStart(2, "0")}`);
+          }
+        }
+      }
+      this.pos = pos;
+    } catch (e) {
+      if (e !== NEED_MORE) throw e;
+      this.pos = start;
+      if (this.need === 0) this.need = end - start + 1;
+    }
+  }
+
+  private refuse(code: number, name: string, start: number, buf: Buffer, pos: number): never {
+    let what = name;
+    if (code === op.GLOBAL || code === op.INST) {
+      const a = buf.indexOf(0x0a, pos);
+      const b = a < 0 ? -1 : buf.indexOf(0x0a, a + 1);
+      if (b > 0) what = `${name} ${buf.toString("latin1", pos, a)}.${buf.toString("latin1", a + 1, b)}`;
+    } else if (code === op.STACK_GLOBAL) {
+      const n = this.stack.at(-1);
+      const m = this.stack.at(-2);
+      if (typeof n === "string" && typeof m === "string") what = `${name} ${m}.${n}`;
+    }
+    this.fail(this.base + start, "plain data (no class may be imported or called)", what);
+  }
+
+  private textOp(code: number, arg: string, start: number, buf: Buffer): void {
+    const at = this.base + start;
+    switch (code) {
+      case op.INT:
+        if (arg === "01") this.stack.push(true);
+        else if (arg === "00") this.stack.push(false);
+        else this.stack.push(parseIntText(arg, () => this.fail(at, "a decimal integer", JSON.stringify(arg))));
+        return;
+      case op.LONG:
+        this.stack.push(
+          parseIntText(arg.endsWith("L") ? arg.slice(0, -1) : arg, () =>
+            this.fail(at, "a decimal integer", JSON.stringify(arg)),
+          ),
+        );
+        return;
+      case op.FLOAT: {
+        const v = Number(arg);
+        if (Number.isNaN(v) && !/^[-+]?nan$/i.test(arg)) this.fail(at, "a float", JSON.stringify(arg));
+        this.stack.push(this.float(v));
+        return;
+      }
+      case op.STRING:
+        this.stack.push(unescapePythonBytes(arg, () => this.fail(at, "a quoted string", JSON.stringify(arg))));
+        return;
+      case op.UNICODE:
+        this.stack.push(rawUnicodeEscape(Buffer.from(arg, "latin1")));
+        return;
+      case op.GET:
+        this.memoGet(at, Number.parseInt(arg, 10));
+        return;
+      case op.PUT:
+        this.memoPut(Number.parseInt(arg, 10), this.top(at));
+        return;
+      default:
+        void buf;
+    }
+  }
+}
+
+const TEXT_OPS = new Map<number, true>([
+  [op.INT, true],
+  [op.LONG, true],
+  [op.FLOAT, true],
+  [op.STRING, true],
+  [op.UNICODE, true],
+  [op.GET, true],
+  [op.PUT, true],
+]);
+
+function typeName(v: unknown): string {
+  if (v instanceof Map) return "a dict";
+  if (Array.isArray(v)) return "a list";
+  if (v === null) return "None";
+  return typeof v;
+}
+
+function parseIntText(s: string, bad: () => never): number | bigint {
+  if (!/^[-+]?\d+$/.test(s)) bad();
+  const n = Number(s);
+  return Number.isSafeInteger(n) ? n : BigInt(s);
+}
+
+/** Little-endian two's complement, as LONG1/LONG4 store ints. */
+function decodeLong(buf: Buffer, start: number, n: number): number | bigint {
+  if (n === 0) return 0;
+  if (n <= 6) return buf.readIntLE(start, n);
+  let v = 0n;
+  for (let i = n - 1; i >= 0; i--) v = (v << 8n) | BigInt(buf[start + i]!);
+  if (buf[start + n - 1]! & 0x80) v -= 1n << BigInt(8 * n);
+  return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+}
+
+function decodeSurrogatePass(bytes: Buffer, name: string, offset: number): string {
+  let out = "";
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    let cp: number;
+    let len: number;
+    if (b < 0x80) [cp, len] = [b, 1];
+    else if (b >> 5 === 6) [cp, len] = [((b & 0x1f) << 6) | (bytes[i + 1]! & 0x3f), 2];
+    else if (b >> 4 === 14) [cp, len] = [((b & 0x0f) << 12) | ((bytes[i + 1]! & 0x3f) << 6) | (bytes[i + 2]! & 0x3f), 3];
+    else if (b >> 3 === 30)
+      [cp, len] = [
+        ((b & 0x07) << 18) | ((bytes[i + 1]! & 0x3f) << 12) | ((bytes[i + 2]! & 0x3f) << 6) | (bytes[i + 3]! & 0x3f),
+        4,
+      ];
+    else throw new InputError(name, { offset: offset + i }, "UTF-8 text in a str opcode", `byte 0x${b.toString(16)}`);
+    if (i + len > bytes.length) throw new InputError(name, { offset: offset + i }, "a complete UTF-8 sequence", "its end");
+    out += String.fromCodePoint(cp);
+    i += len;
+  }
+  return out;
+}
+
+function unescapePythonBytes(arg: string, bad: () => never): string {
+  const q = arg[0];
+  if ((q !== "'" && q !== '"') || arg.length < 2 || arg[arg.length - 1] !== q) bad();
+  const body = arg.slice(1, -1);
+  const simple: Record<string, string> = { n: "\n", t: "\t", r: "\r", "\\": "\\", "'": "'", '"': '"', a: "\x07", b: "\b", f: "\f", v: "\v" };
+  return body.replace(/\\(x[0-9a-fA-F]{2}|[0-7]{1,3}|.)/g, (_, e: string) => {
+    if (e[0] === "x") return String.fromCharCode(Number.parseInt(e.slice(1), 16));
+    if (/^[0-7]/.test(e)) return String.fromCharCode(Number.parseInt(e, 8));
+    return simple[e] ?? `\\${e}`;
+  });
+}
+
+function rawUnicodeEscape(bytes: Buffer): string {
+  const s = bytes.toString("latin1");
+  return s.replace(/\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})/g, (_, a?: string, b?: string) =>
+    String.fromCodePoint(Number.parseInt((a ?? b)!, 16)),
+  );
+}
+
+/** Unpickles a complete buffer. */
+export function loadPickle(bytes: Uint8Array, name = "<pickle>", options: UnpickleOptions = {}): PyValue {
+  const u = new Unpickler(name, options);
+  u.feed(bytes);
+  return u.finish();
+}
+
+/** Unpickles a byte stream chunk by chunk (input held only as far as an opcode needs). */
+export async function readPickle(source: ByteSource, options: UnpickleOptions = {}): Promise<PyValue> {
+  const u = new Unpickler(source.name, options);
+  for await (const c of source.chunks) u.feed(c);
+  return u.finish();
+}
+
+/** Unpickles a file that may be plain, gzip'd, inside a tar(.gz), or split in `.aa/.ab` parts. */
+export async function readPickleFile(path: string, options: UnpickleOptions = {}): Promise<PyValue> {
+  return readPickle(await openPayload(path), options);
+}

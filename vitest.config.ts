@@ -1,0 +1,23 @@
+// One vitest config for the monorepo: tests run against package sources via the @convkit/source condition.
+import { defineConfig } from "vitest/config";
+
+const conditions = ["@convkit/source"];
+const include = ["packages/*/src/**/*.test.ts", "apps/*/src/**/*.test.ts", "test/**/*.test.ts"];
+const slow = ["**/*.slow.test.ts"];
+
+export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: "quick", include, exclude: [...slow, "**/node_modules/**"], testTimeout: 30_000 },
+      },
+      {
+        extends: true,
+        test: { name: "slow", include: slow, exclude: ["**/node_modules/**"], testTimeout: 300_000 },
+      },
+    ],
+  },
+});
