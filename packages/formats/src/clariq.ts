@@ -1,5 +1,5 @@
 // ClariQ's TSVs and run files: topics/facets/questions, question bank, human multi-turn data, runs.
-import { describeFound, InputError, type Row, writeDelimited, type WriteOptions, writeAtomic } from "@convkit/io";
+import { describeFound, formatPyFloat, InputError, type Row, writeAtomic, writeDelimited, type WriteOptions } from "@convkit/io";
 import { expectHeader, expectWidth, floatField, intField } from "./fields.js";
 import type {
   ClarificationNeedEntry,
@@ -10,7 +10,6 @@ import type {
   QuestionBankEntry,
 } from "./records.js";
 import { displayName, mapRows, rowsOf, whitespaceRowsOf } from "./table.js";
-import { formatPyFloat } from "./pyrepr.js";
 
 /** Columns of `train.tsv`, `dev.tsv` and `test_with_labels.tsv`. */
 export const CLARIQ_COLUMNS = [

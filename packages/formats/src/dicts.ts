@@ -1,10 +1,8 @@
 // The dict-shaped artifacts: ClariQ synthetic sets and eval dicts (pickles), Qulac hist012 dicts (JSON).
-import { type ByteSource, describeFound, InputError, openInput, type WriteOptions, writeAtomic } from "@convkit/io";
+import { type ByteSource, describeFound, InputError, openInput, type WriteOptions, writeAtomic, formatPyFloat, pythonJsonString } from "@convkit/io";
 import type { PyValue } from "@convkit/pickle";
 import { PyFloat } from "@convkit/pickle";
-import { pythonJsonString } from "./json-text.js";
 import { streamJsonItems } from "./json-stream.js";
-import { formatPyFloat } from "./pyrepr.js";
 import type { EvalEntry, EvalPair, QaTurn, QulacEvalEntry, QulacHistRecord, SyntheticRecord } from "./records.js";
 
 /** The metrics of ClariQ's and Qulac's eval dicts, in upstream order. */

@@ -1,8 +1,8 @@
 // TREC iKAT: topics (2023-2025 layouts), run submissions, passage JSONL and the passage hash TSV.
-import { describeFound, InputError, openInput, readAll, type WriteOptions, writeAtomic } from "@convkit/io";
+import { describeFound, InputError, openInput, pythonJsonString, readAll, type WriteOptions, writeAtomic } from "@convkit/io";
 import { writeLines } from "./clariq.js";
 import { expectWidth, intField } from "./fields.js";
-import { parseJsonText, pythonJsonString } from "./json-text.js";
+import { parseJsonText } from "./json-text.js";
 import { readJsonl } from "./jsonl.js";
 import type { IkatRun, IkatTopic, IkatTopicTurn, PassageHash, PassageRecord } from "./records.js";
 import { displayName, mapRows, rowsOf } from "./table.js";

@@ -49,9 +49,8 @@ export {
   writePassages,
 } from "./ikat.js";
 export { streamJsonItems } from "./json-stream.js";
-export { parseJsonText, pythonJsonString } from "./json-text.js";
+export { parseJsonText } from "./json-text.js";
 export { readJsonl } from "./jsonl.js";
-export { formatPyFloat } from "./pyrepr.js";
 export { formatQulacJson, QULAC_COLUMNS, readQulacJson, writeQulacJson } from "./qulac.js";
 export type * from "./records.js";
 export { collect, rowsOf, whitespaceRowsOf } from "./table.js";

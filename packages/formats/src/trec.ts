@@ -1,8 +1,7 @@
 // TREC run and qrels files, read as trec_eval reads them and written in trec_eval's own order.
-import type { WriteOptions } from "@convkit/io";
+import { formatPyFloat, type WriteOptions } from "@convkit/io";
 import { writeLines } from "./clariq.js";
 import { expectWidth, floatField, intField } from "./fields.js";
-import { formatPyFloat } from "./pyrepr.js";
 import type { QrelsEntry, RunEntry } from "./records.js";
 import { displayName, mapRows, whitespaceRowsOf } from "./table.js";
 

@@ -30,3 +30,4 @@ export {
   splitQuoted,
   writeDelimited,
 } from "./tsv.js";
+export { formatPyFloat, pythonJsonString } from "./pytext.js";

@@ -129,7 +129,8 @@ export class PickleWriter {
       case "string":
         return this.saveStr(v);
       case "number":
-        return Number.isInteger(v) && !Object.is(v, -0) ? this.saveInt(v) : this.saveFloat(v);
+        // Integral numbers within 2^53 are ints; beyond, a JS number can only have been a float (big ints are BigInt).
+        return Number.isSafeInteger(v) && !Object.is(v, -0) ? this.saveInt(v) : this.saveFloat(v);
       case "bigint":
         return this.saveBigInt(v);
       case "boolean":

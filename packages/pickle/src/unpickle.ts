@@ -12,6 +12,44 @@ export interface UnpickleOptions {
 type Utf8Buffer = Buffer & { utf8Slice(start: number, end: number): string };
 
 const NEED_MORE = Symbol("need more");
+
+/**
+ * The only globals a pickle may name: the data constructors CPython itself emits for bytes,
+ * bytearray, set and frozenset under protocols 0-3. They are interpreted here, never imported.
+ */
+class DataConstructor {
+  constructor(readonly kind: "encode" | "set" | "bytearray" | "bytes") {}
+}
+const SAFE_GLOBALS = new Map<string, DataConstructor>([
+  ["_codecs.encode", new DataConstructor("encode")],
+  ["builtins.set", new DataConstructor("set")],
+  ["__builtin__.set", new DataConstructor("set")],
+  ["builtins.frozenset", new DataConstructor("set")],
+  ["__builtin__.frozenset", new DataConstructor("set")],
+  ["builtins.bytearray", new DataConstructor("bytearray")],
+  ["__builtin__.bytearray", new DataConstructor("bytearray")],
+  ["builtins.bytes", new DataConstructor("bytes")],
+  ["__builtin__.bytes", new DataConstructor("bytes")],
+]);
+
+function construct(c: DataConstructor, args: PyValue[]): PyValue | undefined {
+  const [a, enc] = args;
+  const fromText = (s: string) => Buffer.from(s, "latin1");
+  switch (c.kind) {
+    case "encode":
+      return typeof a === "string" && (enc === "latin1" || enc === "latin-1") ? fromText(a) : undefined;
+    case "bytes":
+    case "bytearray":
+      if (a === undefined) return Buffer.alloc(0);
+      if (typeof a === "string" && (enc === "latin1" || enc === "latin-1")) return fromText(a);
+      if (a instanceof Uint8Array) return Buffer.from(a);
+      if (Array.isArray(a) && a.every((x) => typeof x === "number")) return Buffer.from(a as number[]);
+      return undefined;
+    case "set":
+      if (a === undefined) return new Set();
+      return Array.isArray(a) ? new Set(a) : undefined;
+  }
+}
 const MARK_OBJ = Symbol("mark");
 
 /** Incremental unpickler: `feed` bytes, `finish` when the input ends. */
@@ -390,6 +428,27 @@ export class Unpickler {
               this.textOp(code, arg, start, buf);
               break;
             }
+            if (code === op.GLOBAL || code === op.STACK_GLOBAL) {
+              const g = this.safeGlobal(code, buf, pos);
+              if (g === NEED_MORE) throw NEED_MORE;
+              if (g) {
+                pos = g.pos;
+                stack.push(g.ctor);
+                break;
+              }
+            }
+            if (code === op.REDUCE) {
+              const args = stack[stack.length - 1];
+              const f = stack[stack.length - 2];
+              if (f instanceof DataConstructor && args instanceof PyTuple) {
+                const v = construct(f, args.items);
+                if (v !== undefined) {
+                  stack.length -= 2;
+                  stack.push(v);
+                  break;
+                }
+              }
+            }
             const name = op.EXECUTING.get(code);
             if (name !== undefined) this.refuse(code, name, start, buf, pos);
             this.fail(this.base + start, "a pickle opcode", `byte 0x${code.toString(16).padStart(2, "0")}`);
@@ -402,6 +461,22 @@ export class Unpickler {
       this.pos = start;
       if (this.need === 0) this.need = end - start + 1;
     }
+  }
+
+  private safeGlobal(code: number, buf: Buffer, pos: number): { ctor: DataConstructor; pos: number } | undefined | typeof NEED_MORE {
+    if (code === op.STACK_GLOBAL) {
+      const n = this.stack.at(-1);
+      const m = this.stack.at(-2);
+      const ctor = typeof n === "string" && typeof m === "string" ? SAFE_GLOBALS.get(`${m}.${n}`) : undefined;
+      if (!ctor) return undefined;
+      this.stack.length -= 2;
+      return { ctor, pos };
+    }
+    const a = buf.indexOf(0x0a, pos);
+    const b = a < 0 ? -1 : buf.indexOf(0x0a, a + 1);
+    if (b < 0) return NEED_MORE;
+    const ctor = SAFE_GLOBALS.get(`${buf.toString("latin1", pos, a)}.${buf.toString("latin1", a + 1, b)}`);
+    return ctor ? { ctor, pos: b + 1 } : undefined;
   }
 
   private refuse(code: number, name: string, start: number, buf: Buffer, pos: number): never {

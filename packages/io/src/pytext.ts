@@ -1,0 +1,56 @@
+// Python's text forms (float repr, json.dumps strings), so files we write read the same as upstream's.
+
+/** `repr(float)` of Python 3: shortest round-trip digits, exponent below 1e-4 and from 1e16. */
+export function formatPyFloat(x: number): string {
+  if (Number.isNaN(x)) return "nan";
+  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
+  const abs = Math.abs(x);
+  if (abs >= 1e16 || abs < 1e-4) {
+    const [m, e] = x.toExponential().split("e") as [string, string];
+    const exp = Number(e);
+    const sign = exp < 0 ? "-" : "+";
+    const digits = String(Math.abs(exp)).padStart(2, "0");
+    return `${m}e${sign}${digits}`;
+  }
+  const s = String(x);
+  return s.includes(".") || s.includes("e") ? s : `${s}.0`;
+}
+
+/** Python `json.dumps(s)` of a string (ensure_ascii: non-ASCII as `\uXXXX`, astral as surrogate pairs). */
+export function pythonJsonString(s: string): string {
+  let out = '"';
+  let last = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c) continue;
+    out += s.slice(last, i);
+    last = i + 1;
+    switch (c) {
+      case 0x22:
+        out += '\\"';
+        break;
+      case 0x5c:
+        out += "\\\\";
+        break;
+      case 0x0a:
+        out += "\\n";
+        break;
+      case 0x0d:
+        out += "\\r";
+        break;
+      case 0x09:
+        out += "\\t";
+        break;
+      case 0x08:
+        out += "\\b";
+        break;
+      case 0x0c:
+        out += "\\f";
+        break;
+      default:
+        out += `\\u${c.toString(16).padStart(4, "0")}`;
+    }
+  }
+  return `${out + s.slice(last)}"`;
+}

@@ -1,0 +1,88 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import tar from "tar-stream";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../../../test/helpers/shared.js";
+import { readLineBatches } from "./lines.js";
+import { writeAtomic } from "./sink.js";
+import { openInput, readAll } from "./source.js";
+import { extractTar, openPayload } from "./tar.js";
+
+async function tarball(entries: { name: string; body: string }[]): Promise<Buffer> {
+  const pack = tar.pack();
+  for (const e of entries) pack.entry({ name: e.name }, e.body);
+  pack.finalize();
+  const parts: Buffer[] = [];
+  for await (const c of pack) parts.push(c as Buffer);
+  return Buffer.concat(parts);
+}
+
+describe("byte sources", () => {
+  it("decompresses multi-member gzip by content, whatever the name", async () => {
+    const d = tempDir();
+    const f = join(d, "records.bin");
+    writeFileSync(f, Buffer.concat([gzipSync("one\n"), gzipSync("two\n"), gzipSync("three\n")]));
+    expect((await readAll(await openInput(f))).toString()).toBe("one\ntwo\nthree\n");
+  });
+
+  it("reports a truncated gzip member with the file and byte offset", async () => {
+    const d = tempDir();
+    const f = join(d, "cut.gz");
+    const whole = gzipSync("x".repeat(10000) + Math.random());
+    writeFileSync(f, whole.subarray(0, whole.length - 12));
+    await expect(readAll(await openInput(f))).rejects.toThrow(`${f}:byte ${whole.length - 12}: expected a complete gzip member, found end of file`);
+  });
+
+  it("decompresses bzip2 through the system bzip2", async () => {
+    const d = tempDir();
+    const f = join(d, "a.txt");
+    writeFileSync(f, "hello bzip2\n");
+    execFileSync("bzip2", [f]);
+    expect((await readAll(await openInput(`${f}.bz2`))).toString()).toBe("hello bzip2\n");
+  });
+
+  it("reads a tar.gz split in .aa/.ab parts as one payload without unpacking to disk", async () => {
+    const d = tempDir();
+    const tgz = gzipSync(await tarball([{ name: "x.pkl", body: "payload bytes" }]));
+    const cut = Math.floor(tgz.length / 2);
+    writeFileSync(join(d, "x.pkl.tar.gz.aa"), tgz.subarray(0, cut));
+    writeFileSync(join(d, "x.pkl.tar.gz.ab"), tgz.subarray(cut));
+    const src = await openPayload(join(d, "x.pkl.tar.gz"));
+    expect((await readAll(src)).toString()).toBe("payload bytes");
+    expect(readdirSync(d)).toEqual(["x.pkl.tar.gz.aa", "x.pkl.tar.gz.ab"]);
+  });
+
+  it("refuses a tar member whose path climbs out of the target, writing nothing", async () => {
+    const d = tempDir();
+    const target = join(d, "out");
+    const f = join(d, "evil.tar.gz");
+    writeFileSync(f, gzipSync(await tarball([{ name: "ok.txt", body: "fine" }, { name: "../escape.txt", body: "bad" }])));
+    await expect(extractTar(f, target)).rejects.toThrow('expected tar member paths inside the archive, found member "../escape.txt"');
+    expect(existsSync(join(d, "escape.txt"))).toBe(false);
+  });
+
+  it("writeAtomic leaves no file and no temp file when the writer fails", async () => {
+    const d = tempDir();
+    const target = join(d, "out.jsonl");
+    await expect(
+      writeAtomic(target, async (sink) => {
+        await sink.write("partial\n".repeat(200000));
+        throw new Error("boom");
+      }),
+    ).rejects.toThrow("boom");
+    expect(readdirSync(d)).toEqual([]);
+  });
+
+  it("splits lines across chunk boundaries and strips a BOM", async () => {
+    async function* chunks() {
+      yield Buffer.from([0xef, 0xbb, 0xbf, 0x61]);
+      yield Buffer.from("b\nc");
+      yield Buffer.from("d\n\ne");
+    }
+    const lines: string[] = [];
+    for await (const b of readLineBatches({ name: "x", chunks: chunks() })) lines.push(...b.lines);
+    expect(lines).toEqual(["ab", "cd", "", "e"]);
+  });
+});

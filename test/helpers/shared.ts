@@ -1,0 +1,36 @@
+// Where the real data and goldens live for tests: $CONVKIT_SHARED, else ../shared beside the repo.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+export const SHARED = resolve(REPO, process.env.CONVKIT_SHARED ?? "../shared");
+
+/** A path inside shared/; fails loudly when shared/ is missing (these tests must run, not skip). */
+export function shared(...parts: string[]): string {
+  const p = join(SHARED, ...parts);
+  if (!existsSync(p)) throw new Error(`needs ${p}: set CONVKIT_SHARED to the shared/ folder`);
+  return p;
+}
+
+/** A fresh temp folder. */
+export function tempDir(prefix = "convkit-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** True when python3 runs here (CI machines have it); tests that compare against CPython use it. */
+export const HAS_PYTHON = (() => {
+  try {
+    execFileSync("python3", ["-c", "pass"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** Runs python3 with a script and stdin, returning stdout. */
+export function python(script: string, input?: string | Buffer, args: string[] = []): string {
+  return execFileSync("python3", ["-c", script, ...args], { input, maxBuffer: 1 << 30 }).toString("utf8");
+}
