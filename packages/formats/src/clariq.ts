@@ -1,5 +1,5 @@
 // ClariQ's TSVs and run files: topics/facets/questions, question bank, human multi-turn data, runs.
-import { describeFound, formatPyFloat, InputError, type Row, writeAtomic, writeDelimited, type WriteOptions } from "@convkit/io";
+import { describeFound, InputError, type Row, writeAtomic, writeDelimited, type WriteOptions } from "@convkit/io";
 import { expectHeader, expectWidth, floatField, intField } from "./fields.js";
 import type {
   ClarificationNeedEntry,
@@ -10,6 +10,7 @@ import type {
   QuestionBankEntry,
 } from "./records.js";
 import { displayName, mapRows, rowsOf, whitespaceRowsOf } from "./table.js";
+import { formatScore } from "./trec.js";
 
 /** Columns of `train.tsv`, `dev.tsv` and `test_with_labels.tsv`. */
 export const CLARIQ_COLUMNS = [
@@ -176,7 +177,7 @@ export function writeMultiTurnRun(
   return writeLines(
     target,
     batches,
-    (e) => `${e.context_id} ${e.q0} ${quoteQuestion(e.question)} ${e.rank} ${formatPyFloat(e.score)} ${e.run}`,
+    (e) => `${e.context_id} ${e.q0} ${quoteQuestion(e.question)} ${e.rank} ${formatScore(e.score)} ${e.run}`,
   );
 }
 

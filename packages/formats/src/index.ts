@@ -55,6 +55,6 @@ export { formatQulacJson, QULAC_COLUMNS, readQulacJson, writeQulacJson } from ".
 export type * from "./records.js";
 export { collect, rowsOf, whitespaceRowsOf } from "./table.js";
 export { joinToucheQrels, readArgsMe, readToucheTopics, toucheGain } from "./touche.js";
-export { compareTrecOrder, formatRunLine, rankTopic, readQrels, readRun, writeQrels, writeRun } from "./trec.js";
+export { compareTrecOrder, formatRunLine, formatScore, rankTopic, readQrels, readRun, writeQrels, writeRun } from "./trec.js";
 export { formatIkatTrecWeb, parseTrecWebDoc, readTrecWeb, writeIkatTrecWeb } from "./trecweb.js";
 export { readAny, toJsonValue } from "./read-any.js";

@@ -50,9 +50,14 @@ export function rankTopic<T extends { score: number; docno: string; rank: number
   return sorted;
 }
 
-/** Formats one run line; scores print as Python's `repr(float)`. */
+/** A run score as text: integral scores as integers (as upstream's int scores), others as Python's `repr(float)`. */
+export function formatScore(x: number): string {
+  return Number.isSafeInteger(x) ? String(x) : formatPyFloat(x);
+}
+
+/** Formats one run line. */
 export function formatRunLine(e: RunEntry): string {
-  return `${e.qid} ${e.q0} ${e.docno} ${e.rank} ${formatPyFloat(e.score)} ${e.tag}`;
+  return `${e.qid} ${e.q0} ${e.docno} ${e.rank} ${formatScore(e.score)} ${e.tag}`;
 }
 
 /** Writes run entries; each batch must hold whole topics (they are put in trec_eval order). */
