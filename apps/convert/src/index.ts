@@ -1,18 +1,40 @@
 // convkit-convert: any supported dataset file to JSON Lines.
+
+import { basename, join } from "node:path";
 import type { CommandSpec } from "@convkit/cli";
 import { startProgress } from "@convkit/cli";
 import { FORMATS, type FormatName, readAny } from "@convkit/formats";
-import { writeJsonl } from "@convkit/io";
+import { UsageError, writeJsonl } from "@convkit/io";
 
 /** The `convkit-convert` command. */
 export const convertCommand: CommandSpec = {
   name: "convkit-convert",
-  summary: "Read any ClariQ/Qulac/TREC/iKAT/ClueWeb22/Touché file (plain, .gz, .bz2, .tar.gz, split .aa/.ab) and write its records as JSON Lines.",
-  usage: "convkit-convert [options] INPUT",
-  positionals: { name: "INPUT", description: "the file to read (- for stdin)", min: 1, max: 1 },
+  summary:
+    "Read any ClariQ/Qulac/TREC/iKAT/ClueWeb22/Touché file (plain, .gz, .bz2, .tar.gz, split .aa/.ab) and write its records as JSON Lines.",
+  usage: "convkit-convert [options] INPUT...",
+  positionals: { name: "INPUT...", description: "the files to read (- for stdin)", min: 1 },
   options: [
-    { name: "format", short: "f", type: "string", description: "input format; detected from content when absent", choices: FORMATS },
-    { name: "out", short: "o", type: "string", description: "output JSONL file (- for stdout)", default: "-" },
+    {
+      name: "format",
+      short: "f",
+      type: "string",
+      description: "input format; detected from content when absent",
+      choices: FORMATS,
+    },
+    {
+      name: "out",
+      short: "o",
+      type: "string",
+      description: "output JSONL file (- for stdout)",
+      default: "-",
+    },
+    {
+      name: "out-dir",
+      short: "d",
+      type: "string",
+      description: "write each INPUT to DIR/<name>.jsonl instead (several inputs)",
+      metavar: "DIR",
+    },
     { name: "gzip", type: "boolean", description: "gzip the output" },
   ],
   examples: [
@@ -20,18 +42,26 @@ export const convertCommand: CommandSpec = {
     "convkit-convert --format qrels data/clariq/sample.qrel | head",
     "convkit-convert ../shared/golden/clariq-eval/eval_dicts/multi_turn_dev_eval.pkl.tar.gz -o eval.jsonl.gz --gzip",
   ],
-  async run(o, [input]) {
-    const { format, batches } = await readAny(input!, o.format as FormatName | undefined);
-    const progress = startProgress(`convert ${format}`, "records");
-    async function* counted() {
-      for await (const b of batches) {
-        progress.tick(b.length);
-        yield b;
+  async run(o, inputs) {
+    if (inputs.length > 1 && o["out-dir"] === undefined)
+      throw new UsageError("convkit-convert: several inputs need --out-dir");
+    for (const input of inputs) {
+      const out =
+        o["out-dir"] === undefined
+          ? (o.out as string)
+          : join(o["out-dir"] as string, `${basename(input)}.jsonl${o.gzip ? ".gz" : ""}`);
+      const { format, batches } = await readAny(input, o.format as FormatName | undefined);
+      const progress = startProgress(`convert ${format}`, "records");
+      async function* counted() {
+        for await (const b of batches) {
+          progress.tick(b.length);
+          yield b;
+        }
       }
+      const n = await writeJsonl(out, counted(), { gzip: o.gzip === true });
+      progress.done();
+      if (out !== "-") process.stderr.write(`${input}: ${n} ${format} records -> ${out}\n`);
     }
-    const n = await writeJsonl(o.out as string, counted(), { gzip: o.gzip === true });
-    progress.done();
-    if (o.out !== "-") process.stderr.write(`${n} ${format} records -> ${o.out}\n`);
     return 0;
   },
 };

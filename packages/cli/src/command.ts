@@ -24,7 +24,12 @@ export interface CommandSpec {
   readonly summary: string;
   readonly usage?: string;
   readonly options: readonly OptionSpec[];
-  readonly positionals?: { readonly name: string; readonly description: string; readonly min?: number; readonly max?: number };
+  readonly positionals?: {
+    readonly name: string;
+    readonly description: string;
+    readonly min?: number;
+    readonly max?: number;
+  };
   readonly examples?: readonly string[];
   run(options: OptionValues, positionals: string[]): Promise<number | undefined> | number | undefined;
 }
@@ -33,7 +38,8 @@ export interface CommandSpec {
 export function helpText(cmd: CommandSpec): string {
   const pos = cmd.positionals ? ` ${cmd.positionals.name}` : "";
   const lines = [`usage: ${cmd.usage ?? `${cmd.name} [options]${pos}`}`, "", cmd.summary, ""];
-  if (cmd.positionals) lines.push("arguments:", `  ${cmd.positionals.name.padEnd(26)}${cmd.positionals.description}`, "");
+  if (cmd.positionals)
+    lines.push("arguments:", `  ${cmd.positionals.name.padEnd(26)}${cmd.positionals.description}`, "");
   lines.push("options:");
   lines.push(`  ${"-h, --help".padEnd(26)}show this help message and exit`);
   for (const o of cmd.options) {
@@ -50,8 +56,13 @@ export function helpText(cmd: CommandSpec): string {
 }
 
 /** Parses argv against the spec; wrong usage is a {@link UsageError}. */
-export function parseCommand(cmd: CommandSpec, argv: string[]): { options: OptionValues; positionals: string[]; help: boolean } {
-  const spec: Record<string, { type: "string" | "boolean"; short?: string }> = { help: { type: "boolean", short: "h" } };
+export function parseCommand(
+  cmd: CommandSpec,
+  argv: string[],
+): { options: OptionValues; positionals: string[]; help: boolean } {
+  const spec: Record<string, { type: "string" | "boolean"; short?: string }> = {
+    help: { type: "boolean", short: "h" },
+  };
   for (const o of cmd.options) spec[o.name] = o.short ? { type: o.type, short: o.short } : { type: o.type };
   let parsed: ReturnType<typeof parseArgs>;
   try {
@@ -64,15 +75,19 @@ export function parseCommand(cmd: CommandSpec, argv: string[]): { options: Optio
   for (const o of cmd.options) {
     if (values[o.name] === undefined && o.default !== undefined) values[o.name] = o.default;
     const v = values[o.name];
-    if (o.required && v === undefined) throw new UsageError(`${cmd.name}: the option --${o.name} is required`);
+    if (o.required && v === undefined)
+      throw new UsageError(`${cmd.name}: the option --${o.name} is required`);
     if (o.choices && typeof v === "string" && !o.choices.includes(v)) {
-      throw new UsageError(`${cmd.name}: --${o.name} must be one of ${o.choices.join(", ")}, not ${JSON.stringify(v)}`);
+      throw new UsageError(
+        `${cmd.name}: --${o.name} must be one of ${o.choices.join(", ")}, not ${JSON.stringify(v)}`,
+      );
     }
   }
   const p = cmd.positionals;
   const n = parsed.positionals.length;
   if (p && p.min !== undefined && n < p.min) throw new UsageError(`${cmd.name}: expected ${p.name}`);
-  if ((!p && n > 0) || (p?.max !== undefined && n > p.max)) throw new UsageError(`${cmd.name}: unexpected argument ${JSON.stringify(parsed.positionals.at(-1))}`);
+  if ((!p && n > 0) || (p?.max !== undefined && n > p.max))
+    throw new UsageError(`${cmd.name}: unexpected argument ${JSON.stringify(parsed.positionals.at(-1))}`);
   return { options: values, positionals: parsed.positionals, help: false };
 }
 
@@ -112,11 +127,18 @@ export async function runMain(cmd: CommandSpec, argv: string[]): Promise<void> {
 }
 
 /** Runs `name <command> …`: dispatches to one of several commands (each with its own --help). */
-export async function runSubcommands(name: string, summary: string, subs: readonly CommandSpec[], argv: string[]): Promise<void> {
+export async function runSubcommands(
+  name: string,
+  summary: string,
+  subs: readonly CommandSpec[],
+  argv: string[],
+): Promise<void> {
   const [first, ...rest] = argv;
   if (first === undefined || first === "-h" || first === "--help") {
     const list = subs.map((s) => `  ${s.name.split(" ").at(-1)!.padEnd(12)}${s.summary}`).join("\n");
-    process.stdout.write(`usage: ${name} <command> [options]\n\n${summary}\n\ncommands:\n${list}\n\nRun '${name} <command> --help' for its options.\n`);
+    process.stdout.write(
+      `usage: ${name} <command> [options]\n\n${summary}\n\ncommands:\n${list}\n\nRun '${name} <command> --help' for its options.\n`,
+    );
     if (first === undefined) process.exitCode = 2;
     return;
   }

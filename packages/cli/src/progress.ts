@@ -7,7 +7,12 @@ export interface Progress {
 }
 
 /** Starts a progress line: count, rate and (with a total) percent and ETA. */
-export function startProgress(label: string, unit: string, total?: number, stream: NodeJS.WriteStream = process.stderr): Progress {
+export function startProgress(
+  label: string,
+  unit: string,
+  total?: number,
+  stream: NodeJS.WriteStream = process.stderr,
+): Progress {
   if (!stream.isTTY) return { tick() {}, done() {} };
   const t0 = performance.now();
   let n = 0;

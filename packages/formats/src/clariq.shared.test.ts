@@ -31,15 +31,32 @@ describe("ClariQ files from ../shared/data", () => {
     expect(r133.facet_desc).toBe('Who said "all men are created equal"?');
   });
 
-  it.runIf(HAS_PYTHON)("parses every field exactly as Python's csv module (pandas' quoting) does", async () => {
-    for (const f of ["train.tsv", "dev.tsv", "test_with_labels.tsv"]) {
-      const ours = (await collect(readClariqRows(clariq(f)))).map((r) => [
-        String(r.topic_id), r.initial_request, r.topic_desc, String(r.clarification_need), r.facet_id, r.facet_desc, r.question_id, r.question, r.answer,
-      ]);
-      const theirs = JSON.parse(python("import csv,sys,json\nrows=list(csv.reader(open(sys.argv[1],newline=''),delimiter='\\t'))[1:]\nprint(json.dumps(rows))", undefined, [clariq(f)]));
-      expect(ours).toEqual(theirs);
-    }
-  });
+  it.runIf(HAS_PYTHON)(
+    "parses every field exactly as Python's csv module (pandas' quoting) does",
+    async () => {
+      for (const f of ["train.tsv", "dev.tsv", "test_with_labels.tsv"]) {
+        const ours = (await collect(readClariqRows(clariq(f)))).map((r) => [
+          String(r.topic_id),
+          r.initial_request,
+          r.topic_desc,
+          String(r.clarification_need),
+          r.facet_id,
+          r.facet_desc,
+          r.question_id,
+          r.question,
+          r.answer,
+        ]);
+        const theirs = JSON.parse(
+          python(
+            "import csv,sys,json\nrows=list(csv.reader(open(sys.argv[1],newline=''),delimiter='\\t'))[1:]\nprint(json.dumps(rows))",
+            undefined,
+            [clariq(f)],
+          ),
+        );
+        expect(ours).toEqual(theirs);
+      }
+    },
+  );
 
   it("writes topic rows back byte for byte as pandas wrote them", async () => {
     const dir = tempDir();
@@ -63,7 +80,10 @@ describe("ClariQ files from ../shared/data", () => {
   it("reads test.tsv, the human multi-turn data and qrels with negative grades", async () => {
     const topics = await collect(readClariqTestTopics(clariq("test.tsv")));
     expect(topics.length).toBe(61);
-    expect(topics[0]).toEqual({ topic_id: 201, initial_request: "I would like to know more about raspberry pi" });
+    expect(topics[0]).toEqual({
+      topic_id: 201,
+      initial_request: "I would like to know more about raspberry pi",
+    });
     const human = await collect(readHumanMultiTurn(clariq("multi_turn_human_generated_data.tsv")));
     expect(human.length).toBe(499);
     expect(human[0]!.turns.length).toBe(3);
@@ -76,12 +96,26 @@ describe("ClariQ files from ../shared/data", () => {
   it("reads every sample run; multi-turn runs write back byte for byte", async () => {
     const bm25 = await collect(readRun(clariq("sample_runs/dev_bm25")));
     expect(bm25[0]).toEqual({ qid: "101", q0: "0", docno: "Q01811", rank: 0, score: 30, tag: "bm25" });
-    for (const f of ["dev_BERT-ranker", "dev_BERT-reranker", "test_BERT-ranker", "dev_best_q", "dev_no_q", "test_no_q"]) {
+    for (const f of [
+      "dev_BERT-ranker",
+      "dev_BERT-reranker",
+      "test_BERT-ranker",
+      "dev_best_q",
+      "dev_no_q",
+      "test_no_q",
+    ]) {
       expect((await collect(readRun(clariq(`sample_runs/${f}`)))).length).toBeGreaterThan(0);
     }
     const multi = await collect(readMultiTurnRun(clariq("sample_runs/dev_bm25_multi_turn")));
     expect(multi.length).toBe(15345);
-    expect(multi[0]).toEqual({ context_id: 968, q0: "0", question: "do you want to know the cost of an appraisal", rank: 0, score: 5, run: "bm25_multi_turn" });
+    expect(multi[0]).toEqual({
+      context_id: 968,
+      q0: "0",
+      question: "do you want to know the cost of an appraisal",
+      rank: 0,
+      score: 5,
+      run: "bm25_multi_turn",
+    });
     const out = join(tempDir(), "run");
     await writeMultiTurnRun(out, [multi.map((m) => ({ ...m }))]);
     const original = readFileSync(clariq("sample_runs/dev_bm25_multi_turn"), "utf8");

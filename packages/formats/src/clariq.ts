@@ -1,5 +1,12 @@
 // ClariQ's TSVs and run files: topics/facets/questions, question bank, human multi-turn data, runs.
-import { describeFound, InputError, type Row, writeAtomic, writeDelimited, type WriteOptions } from "@convkit/io";
+import {
+  describeFound,
+  InputError,
+  type Row,
+  type WriteOptions,
+  writeAtomic,
+  writeDelimited,
+} from "@convkit/io";
 import { expectHeader, expectWidth, floatField, intField } from "./fields.js";
 import type {
   ClarificationNeedEntry,
@@ -64,7 +71,12 @@ export function writeClariqRows(
   batches: AsyncIterable<readonly ClariqRow[]> | Iterable<readonly ClariqRow[]>,
   options?: WriteOptions,
 ): Promise<number> {
-  return writeDelimited(target, CLARIQ_COLUMNS, mapBatches(batches, (r) => CLARIQ_COLUMNS.map((c) => r[c])), options);
+  return writeDelimited(
+    target,
+    CLARIQ_COLUMNS,
+    mapBatches(batches, (r) => CLARIQ_COLUMNS.map((c) => r[c])),
+    options,
+  );
 }
 
 /** `test.tsv`: `topic_id<TAB>initial request`. */
@@ -87,7 +99,10 @@ export function readQuestionBank(path: string): AsyncIterable<QuestionBankEntry[
     rowsOf(path),
     (row) => {
       expectWidth(file, row, 2);
-      return { question_id: idField(file, row, 0, QID, "a question id like Q00001"), question: row.fields[1]! };
+      return {
+        question_id: idField(file, row, 0, QID, "a question id like Q00001"),
+        question: row.fields[1]!,
+      };
     },
     (h) => expectHeader(file, h, ["question_id", "question"]),
   );
@@ -98,10 +113,28 @@ export function writeQuestionBank(
   batches: AsyncIterable<readonly QuestionBankEntry[]> | Iterable<readonly QuestionBankEntry[]>,
   options?: WriteOptions,
 ): Promise<number> {
-  return writeDelimited(target, ["question_id", "question"], mapBatches(batches, (r) => [r.question_id, r.question]), options);
+  return writeDelimited(
+    target,
+    ["question_id", "question"],
+    mapBatches(batches, (r) => [r.question_id, r.question]),
+    options,
+  );
 }
 
-const HUMAN_COLUMNS = ["", "Unnamed: 0", "topic_id", "facet_id", "facet", "initial_request", "question1", "answer1", "question2", "answer2", "question3", "answer3"];
+const HUMAN_COLUMNS = [
+  "",
+  "Unnamed: 0",
+  "topic_id",
+  "facet_id",
+  "facet",
+  "initial_request",
+  "question1",
+  "answer1",
+  "question2",
+  "answer2",
+  "question3",
+  "answer3",
+];
 
 /** `multi_turn_human_generated_data.tsv`: turns with an empty question are left out. */
 export function readHumanMultiTurn(path: string): AsyncIterable<HumanMultiTurnRow[]> {
@@ -135,7 +168,10 @@ export function readClarificationNeedRun(path: string): AsyncIterable<Clarificat
   const file = displayName(path);
   return mapRows(whitespaceRowsOf(path), (row) => {
     expectWidth(file, row, 2, "space-separated fields (topic label)");
-    return { topic_id: intField(file, row, 0, "an integer topic id"), label: intField(file, row, 1, "an integer label") };
+    return {
+      topic_id: intField(file, row, 0, "an integer topic id"),
+      label: intField(file, row, 1, "an integer label"),
+    };
   });
 }
 
@@ -152,7 +188,12 @@ export function readMultiTurnRun(path: string): AsyncIterable<MultiTurnRunEntry[
   return mapRows(rowsOf(path, { delimiter: " " }), (r) => {
     const fields = r.fields;
     if (fields.length !== 6) {
-      throw new InputError(file, { line: r.line }, 'six fields: context 0 "question" rank score run', `${fields.length} fields`);
+      throw new InputError(
+        file,
+        { line: r.line },
+        'six fields: context 0 "question" rank score run',
+        `${fields.length} fields`,
+      );
     }
     return {
       context_id: intField(file, r, 0, "an integer context id"),

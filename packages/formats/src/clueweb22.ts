@@ -1,17 +1,27 @@
 // ClueWeb22 `txt` files: one gzip member per JSON record, and `.offset` files for random access.
 import { open, readFile } from "node:fs/promises";
 import { gunzipSync, gzipSync } from "node:zlib";
-import { describeFound, InputError, writeAtomic, type WriteOptions } from "@convkit/io";
+import { describeFound, InputError, type WriteOptions, writeAtomic } from "@convkit/io";
 import { readJsonl } from "./jsonl.js";
 import type { ClueWeb22Record } from "./records.js";
 import { displayName } from "./table.js";
 
 const FIELDS = ["ClueWeb22-ID", "URL", "URL-hash", "Language", "Clean-Text"] as const;
 
-function checkRecord(file: string, v: unknown, where: { line: number } | { offset: number }): ClueWeb22Record {
+function checkRecord(
+  file: string,
+  v: unknown,
+  where: { line: number } | { offset: number },
+): ClueWeb22Record {
   const o = v as Record<string, unknown>;
   for (const f of FIELDS) {
-    if (typeof o?.[f] !== "string") throw new InputError(file, where, `a string "${f}" in the ClueWeb22 txt record`, describeFound(JSON.stringify(o?.[f] ?? null)));
+    if (typeof o?.[f] !== "string")
+      throw new InputError(
+        file,
+        where,
+        `a string "${f}" in the ClueWeb22 txt record`,
+        describeFound(JSON.stringify(o?.[f] ?? null)),
+      );
   }
   return o as unknown as ClueWeb22Record;
 }
@@ -25,20 +35,37 @@ export function readClueWeb22(path: string): AsyncIterable<ClueWeb22Record[]> {
 /** The byte offsets of an `.offset` file: fixed 11-byte lines `%010d\n`. */
 export async function readClueWeb22Offsets(path: string): Promise<number[]> {
   const buf = await readFile(path);
-  if (buf.length % 11 !== 0) throw new InputError(path, { offset: buf.length - (buf.length % 11) }, "11-byte lines (%010d\\n)", `${buf.length % 11} trailing bytes`);
+  if (buf.length % 11 !== 0)
+    throw new InputError(
+      path,
+      { offset: buf.length - (buf.length % 11) },
+      "11-byte lines (%010d\\n)",
+      `${buf.length % 11} trailing bytes`,
+    );
   const out: number[] = [];
   for (let i = 0; i < buf.length; i += 11) {
     const s = buf.toString("latin1", i, i + 10);
-    if (!/^\d{10}$/.test(s) || buf[i + 10] !== 0x0a) throw new InputError(path, { offset: i }, "a 10-digit offset and a newline", describeFound(buf.toString("latin1", i, i + 11)));
+    if (!/^\d{10}$/.test(s) || buf[i + 10] !== 0x0a)
+      throw new InputError(
+        path,
+        { offset: i },
+        "a 10-digit offset and a newline",
+        describeFound(buf.toString("latin1", i, i + 11)),
+      );
     out.push(Number(s));
   }
   return out;
 }
 
 /** Record `n` of a `.json.gz` file, read directly through its offsets (no scan). */
-export async function readClueWeb22Record(jsonGz: string, offsets: readonly number[], n: number): Promise<ClueWeb22Record> {
+export async function readClueWeb22Record(
+  jsonGz: string,
+  offsets: readonly number[],
+  n: number,
+): Promise<ClueWeb22Record> {
   const start = offsets[n];
-  if (start === undefined) throw new InputError(jsonGz, {}, `a record number below ${Math.max(0, offsets.length - 1)}`, String(n));
+  if (start === undefined)
+    throw new InputError(jsonGz, {}, `a record number below ${Math.max(0, offsets.length - 1)}`, String(n));
   const fh = await open(jsonGz, "r");
   try {
     const end = offsets[n + 1] ?? (await fh.stat()).size;
@@ -57,7 +84,11 @@ export async function readClueWeb22Record(jsonGz: string, offsets: readonly numb
 }
 
 /** Writes records as ClueWeb22 does (each its own gzip member) plus the `.offset` file beside it. */
-export async function writeClueWeb22(target: string, records: readonly ClueWeb22Record[], options?: WriteOptions): Promise<void> {
+export async function writeClueWeb22(
+  target: string,
+  records: readonly ClueWeb22Record[],
+  options?: WriteOptions,
+): Promise<void> {
   const offsets: number[] = [];
   let pos = 0;
   await writeAtomic(
@@ -74,7 +105,9 @@ export async function writeClueWeb22(target: string, records: readonly ClueWeb22
   );
   offsets.push(pos);
   const offsetPath = target.replace(/\.json\.gz$/, ".offset");
-  await writeAtomic(offsetPath, (sink) => sink.write(offsets.map((o) => `${String(o).padStart(10, "0")}\n`).join("")));
+  await writeAtomic(offsetPath, (sink) =>
+    sink.write(offsets.map((o) => `${String(o).padStart(10, "0")}\n`).join("")),
+  );
 }
 
 export { FIELDS as CLUEWEB22_FIELDS };

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { gunzipSync } from "node:zlib";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { readPickleFile } from "@convkit/pickle";
 import { describe, expect, it } from "vitest";
 import { shared, tempDir } from "../../../test/helpers/shared.js";
@@ -35,7 +35,10 @@ describe("iKAT from ../shared/data", () => {
     for (const [f, [topics, turns]] of Object.entries(counts)) {
       const t = await readIkatTopics(shared("data", "ikat", f));
       expect([t.length, t.reduce((n, x) => n + x.turns.length, 0)], f).toEqual([topics, turns]);
-      expect(t.every((x) => x.ptkb.length > 0 && x.turns.every((u) => u.utterance.length > 0)), f).toBe(true);
+      expect(
+        t.every((x) => x.ptkb.length > 0 && x.turns.every((u) => u.utterance.length > 0)),
+        f,
+      ).toBe(true);
     }
     const t2024 = await readIkatTopics(shared("data", "ikat", "2024_test_topics.json"));
     expect(t2024[0]!.number).toBe("0");
@@ -47,8 +50,14 @@ describe("iKAT from ../shared/data", () => {
     const run = await readIkatRun(shared("data", "ikat", "run_validation", "2024_sample_run.json"));
     expect(run.turns.length).toBe(218);
     expect(run.turns[0]!.responses[0]!.passage_provenance[0]!.id).toBe("clueweb22-en0025-76-08262:14");
-    const psg = await collect(readJsonl<{ doc_id: string }>(shared("data", "ikat", "2023_train_topics_psg_text.jsonl")));
-    expect(psg.length).toBe(readFileSync(shared("data", "ikat", "2023_train_topics_psg_text.jsonl"), "utf8").trim().split("\n").length);
+    const psg = await collect(
+      readJsonl<{ doc_id: string }>(shared("data", "ikat", "2023_train_topics_psg_text.jsonl")),
+    );
+    expect(psg.length).toBe(
+      readFileSync(shared("data", "ikat", "2023_train_topics_psg_text.jsonl"), "utf8")
+        .trim()
+        .split("\n").length,
+    );
     const hashPath = shared("data", "ikat", "run_validation", "sample_hashes.tsv");
     const hashes = await collect(readPassageHashes(hashPath));
     expect(new Set(hashes.map((h) => h.doc_id)).size).toBe(1202);
@@ -70,21 +79,45 @@ describe("golden eval dicts from ../shared/golden", () => {
   it("single_turn_train_eval.pkl holds exactly the per-facet values the upstream tool printed", async () => {
     const file = shared("golden", "clariq-eval", "eval_dicts", "single_turn_train_eval.pkl");
     const d = toEvalDict(file, await readPickleFile(file));
-    expect([...d.keys()]).toEqual(["NDCG1", "NDCG3", "NDCG5", "NDCG10", "NDCG20", "P1", "P3", "P5", "P10", "P20", "MRR100"]);
+    expect([...d.keys()]).toEqual([
+      "NDCG1",
+      "NDCG3",
+      "NDCG5",
+      "NDCG10",
+      "NDCG20",
+      "P1",
+      "P3",
+      "P5",
+      "P10",
+      "P20",
+      "MRR100",
+    ]);
     let checked = 0;
     for (const run of ["dev_best_q", "dev_worst_q", "dev_no_q"]) {
-      const expected = JSON.parse(readFileSync(shared("golden", "clariq-eval", "expected", `document_relevance.dev.${run}.json`), "utf8"));
+      const expected = JSON.parse(
+        readFileSync(
+          shared("golden", "clariq-eval", "expected", `document_relevance.dev.${run}.json`),
+          "utf8",
+        ),
+      );
       const top = new Map<string, string>();
-      for (const e of (await collect(readRun(shared("data", "clariq", "sample_runs", run)))).sort((a, b) => b.score - a.score)) {
+      for (const e of (await collect(readRun(shared("data", "clariq", "sample_runs", run)))).sort(
+        (a, b) => b.score - a.score,
+      )) {
         if (!top.has(e.qid)) top.set(e.qid, e.docno);
       }
       const rows = await collect(
         (await import("./clariq.js")).readClariqRows(shared("data", "clariq", "dev.tsv")),
       );
       const topicOf = new Map(rows.map((r) => [r.facet_id, String(r.topic_id)]));
-      for (const [metric, facets] of Object.entries(expected.out_file as Record<string, Record<string, number>>)) {
+      for (const [metric, facets] of Object.entries(
+        expected.out_file as Record<string, Record<string, number>>,
+      )) {
         for (const [facet, value] of Object.entries(facets)) {
-          expect(pick(d, metric, facet, top.get(topicOf.get(facet)!) ?? null), `${run} ${metric} ${facet}`).toBe(value);
+          expect(
+            pick(d, metric, facet, top.get(topicOf.get(facet)!) ?? null),
+            `${run} ${metric} ${facet}`,
+          ).toBe(value);
           checked++;
         }
       }
@@ -96,15 +129,33 @@ describe("golden eval dicts from ../shared/golden", () => {
     const file = shared("golden", "clariq-eval", "eval_dicts", "multi_turn_dev_eval.pkl.tar.gz");
     const d = toEvalDict(file, await readPickleFile(file));
     expect(d.get("NDCG20")!.size).toBe(14867);
-    const bank = new Map((await collect(readQuestionBank(shared("data", "clariq", "question_bank.tsv")))).map((q) => [q.question, q.question_id]));
-    const run = await collect(readMultiTurnRun(shared("data", "clariq", "sample_runs", "dev_best_question_multi_turn")));
+    const bank = new Map(
+      (await collect(readQuestionBank(shared("data", "clariq", "question_bank.tsv")))).map((q) => [
+        q.question,
+        q.question_id,
+      ]),
+    );
+    const run = await collect(
+      readMultiTurnRun(shared("data", "clariq", "sample_runs", "dev_best_question_multi_turn")),
+    );
     const first = new Map<number, string>();
     for (const e of run) if (!first.has(e.context_id)) first.set(e.context_id, e.question);
     const expected = JSON.parse(
-      gunzipSync(readFileSync(shared("golden", "clariq-eval", "expected", "document_relevance.dev.multi.dev_best_question_multi_turn.json.gz"))).toString("utf8"),
+      gunzipSync(
+        readFileSync(
+          shared(
+            "golden",
+            "clariq-eval",
+            "expected",
+            "document_relevance.dev.multi.dev_best_question_multi_turn.json.gz",
+          ),
+        ),
+      ).toString("utf8"),
     );
     let checked = 0;
-    for (const [metric, contexts] of Object.entries(expected.out_file as Record<string, Record<string, number>>)) {
+    for (const [metric, contexts] of Object.entries(
+      expected.out_file as Record<string, Record<string, number>>,
+    )) {
       for (const [ctx, value] of Object.entries(contexts)) {
         const q = first.get(Number(ctx));
         const qid = q === undefined ? null : bank.get(q);

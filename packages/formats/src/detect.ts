@@ -1,5 +1,5 @@
 // Recognizing a file's format from its content where the name does not say.
-import { looksLikeTar, openInput, peek, readLineBatches } from "@convkit/io";
+import { looksLikeTar, openInput, peek } from "@convkit/io";
 
 /** Every format the readers know. */
 export const FORMATS = [
@@ -32,28 +32,27 @@ export async function detectFormat(path: string): Promise<FormatName | undefined
   const { head, rest } = await peek(src.chunks, 4096);
   if (looksLikeTar(head)) return "tar";
   if (head[0] === 0x80 && head[1] !== undefined && head[1] <= 5) return "pickle";
-  const it = readLineBatches({ name: src.name, chunks: (async function* () { yield head; })() });
-  const lines: string[] = [];
-  for await (const b of it) lines.push(...b.lines);
-  void rest;
+  for await (const _ of rest) break; // only the head is needed
+  const lines = new TextDecoder("utf-8").decode(head).split("\n");
   return detectFromText(lines.filter((l) => l.trim() !== "").slice(0, 5));
 }
 
 /** The format the first non-blank lines of a text file say it is. */
 export function detectFromText(lines: string[]): FormatName | undefined {
   const first = lines[0] ?? "";
+  const head = lines.join(" ").replace(/\s+/g, " ");
   if (first.startsWith("topic_id\tinitial_request\ttopic_desc")) return "clariq-topics";
   if (first === "topic_id\tinitial request") return "clariq-test-topics";
   if (first === "question_id\tquestion") return "question-bank";
   if (first.startsWith("\tUnnamed: 0\ttopic_id")) return "human-multi-turn";
   if (first.startsWith('{"topic_id":{')) return "qulac-json";
-  if (first.startsWith('{"arguments"')) return "args-me";
+  if (/^\{ ?"arguments"/.test(head)) return "args-me";
   if (first.startsWith("<DOC>")) return "trecweb";
   if (/^<\?xml|^<topics[\s>]/.test(first)) return "touche-topics";
   if (first.startsWith('{"ClueWeb22-ID"')) return "clueweb22";
   if (/^\{\s*"id"\s*:/.test(first) && first.includes('"contents"')) return "passages";
-  if (first.startsWith("[")) return "ikat-topics";
-  if (/^\{\s*$|^\{\s*"run_name"/.test(first)) return "ikat-run";
+  if (/^\[ ?\{ ?"number"/.test(head)) return "ikat-topics";
+  if (/^\{ ?"(run_name|run_type|turns)"/.test(head)) return "ikat-run";
   if (/^\S+\t\d+\t[0-9a-f]{32}$/.test(first)) return "passage-hashes";
   if (/^\d+ \S+ ".*" -?\d+ \S+ \S+$/.test(first)) return "multi-turn-run";
   const ws = first.trim().split(/\s+/);

@@ -1,13 +1,40 @@
 // The dict-shaped artifacts: ClariQ synthetic sets and eval dicts (pickles), Qulac hist012 dicts (JSON).
-import { type ByteSource, describeFound, InputError, openInput, type WriteOptions, writeAtomic, formatPyFloat, pythonJsonString } from "@convkit/io";
+import {
+  type ByteSource,
+  describeFound,
+  formatPyFloat,
+  InputError,
+  openInput,
+  pythonJsonString,
+  type WriteOptions,
+  writeAtomic,
+} from "@convkit/io";
 import type { PyValue } from "@convkit/pickle";
 import { PyFloat } from "@convkit/pickle";
 import { streamJsonItems } from "./json-stream.js";
-import type { EvalEntry, EvalPair, QaTurn, QulacEvalEntry, QulacHistRecord, SyntheticRecord } from "./records.js";
+import type {
+  EvalEntry,
+  EvalPair,
+  QaTurn,
+  QulacEvalEntry,
+  QulacHistRecord,
+  SyntheticRecord,
+} from "./records.js";
 
 /** The metrics of ClariQ's and Qulac's eval dicts, in upstream order. */
-export const EVAL_METRICS = ["NDCG1", "NDCG3", "NDCG5", "NDCG10", "NDCG20", "P1", "P3", "P5", "P10", "P20", "MRR100"] as const;
-
+export const EVAL_METRICS = [
+  "NDCG1",
+  "NDCG3",
+  "NDCG5",
+  "NDCG10",
+  "NDCG20",
+  "P1",
+  "P3",
+  "P5",
+  "P10",
+  "P20",
+  "MRR100",
+] as const;
 
 function shapeError(file: string, path: string, expected: string, v: PyValue): never {
   throw new InputError(file, {}, `${expected} at ${path}`, pyTypeName(v));
@@ -50,7 +77,10 @@ function turns(file: string, v: PyValue, path: string): QaTurn[] {
   if (!Array.isArray(v)) shapeError(file, path, "a list of {question, answer}", v);
   return v.map((t, i) => {
     const d = dict(file, t, `${path}[${i}]`);
-    return { question: str(file, d.get("question")!, `${path}[${i}]['question']`), answer: str(file, d.get("answer")!, `${path}[${i}]['answer']`) };
+    return {
+      question: str(file, d.get("question")!, `${path}[${i}]['question']`),
+      answer: str(file, d.get("answer")!, `${path}[${i}]['answer']`),
+    };
   });
 }
 
@@ -66,7 +96,11 @@ export function* syntheticRecords(file: string, d: PyValue): Iterable<SyntheticR
       initial_request: str(file, r.get("initial_request") ?? null, `${path}['initial_request']`),
       question: str(file, r.get("question") ?? null, `${path}['question']`),
       answer: str(file, r.get("answer") ?? null, `${path}['answer']`),
-      conversation_context: turns(file, r.get("conversation_context") ?? null, `${path}['conversation_context']`),
+      conversation_context: turns(
+        file,
+        r.get("conversation_context") ?? null,
+        `${path}['conversation_context']`,
+      ),
       context_id: int(file, r.get("context_id") ?? null, `${path}['context_id']`),
     };
   }
@@ -101,7 +135,8 @@ export function toEvalDict(file: string, d: PyValue): EvalDict {
     const m = str(file, metric, "a metric key");
     const cm = new Map<string | number, Map<string, EvalPair>>();
     for (const [ctx, questions] of dict(file, contexts, `[${JSON.stringify(m)}]`)) {
-      if (typeof ctx !== "string" && typeof ctx !== "number") shapeError(file, `a context key of ${m}`, "a str or int", ctx);
+      if (typeof ctx !== "string" && typeof ctx !== "number")
+        shapeError(file, `a context key of ${m}`, "a str or int", ctx);
       const path = `[${JSON.stringify(m)}][${JSON.stringify(ctx)}]`;
       const qm = new Map<string, EvalPair>();
       for (const [q, pair] of dict(file, questions, path)) {
@@ -109,7 +144,11 @@ export function toEvalDict(file: string, d: PyValue): EvalDict {
         const p = dict(file, pair, `${path}[${JSON.stringify(qid)}]`);
         qm.set(qid, {
           no_answer: num(file, p.get("no_answer") ?? null, `${path}[${JSON.stringify(qid)}]['no_answer']`),
-          with_answer: num(file, p.get("with_answer") ?? null, `${path}[${JSON.stringify(qid)}]['with_answer']`),
+          with_answer: num(
+            file,
+            p.get("with_answer") ?? null,
+            `${path}[${JSON.stringify(qid)}]['with_answer']`,
+          ),
         });
       }
       cm.set(ctx, qm);
@@ -132,7 +171,8 @@ export function evalDictValue(d: EvalDict): PyValue {
     const c = new Map<PyValue, PyValue>();
     for (const [ctx, qm] of cm) {
       const q = new Map<PyValue, PyValue>();
-      for (const [qid, p] of qm) q.set(qid, { no_answer: new PyFloat(p.no_answer), with_answer: new PyFloat(p.with_answer) });
+      for (const [qid, p] of qm)
+        q.set(qid, { no_answer: new PyFloat(p.no_answer), with_answer: new PyFloat(p.with_answer) });
       c.set(ctx, q);
     }
     out.set(metric, c);
@@ -146,8 +186,18 @@ export async function* readQulacHistDict(source: ByteSource | string): AsyncIter
   for await (const batch of streamJsonItems<Record<string, unknown>>(src, { kind: "object" })) {
     yield batch.map(({ key, value }) => {
       const v = value;
-      if (typeof v !== "object" || v === null || typeof v.query !== "string" || !Array.isArray(v.history_list)) {
-        throw new InputError(src.name, {}, `a record with history_id, history_list, query, question, answer at ${JSON.stringify(key)}`, JSON.stringify(v)?.slice(0, 40) ?? "nothing");
+      if (
+        typeof v !== "object" ||
+        v === null ||
+        typeof v.query !== "string" ||
+        !Array.isArray(v.history_list)
+      ) {
+        throw new InputError(
+          src.name,
+          {},
+          `a record with history_id, history_list, query, question, answer at ${JSON.stringify(key)}`,
+          JSON.stringify(v)?.slice(0, 40) ?? "nothing",
+        );
       }
       return {
         record_id: String(key),
@@ -181,7 +231,8 @@ export async function writeQulacHistDict(
       await sink.write("{");
       for await (const b of batches) {
         let s = "";
-        for (const r of b) s += `${n++ === 0 ? "" : ", "}${pythonJsonString(r.record_id)}: ${histRecordJson(r)}`;
+        for (const r of b)
+          s += `${n++ === 0 ? "" : ", "}${pythonJsonString(r.record_id)}: ${histRecordJson(r)}`;
         await sink.write(s);
       }
       await sink.write("}");
@@ -199,9 +250,10 @@ export async function writeQulacEvalDict(
 ): Promise<void> {
   const by = new Map<string, string[]>();
   for (const e of entries) {
-    let l = by.get(e.metric);
-    if (!l) by.set(e.metric, (l = []));
-    l.push(`${pythonJsonString(e.record_id)}: ${formatPyFloat(e.value)}`);
+    const text = `${pythonJsonString(e.record_id)}: ${formatPyFloat(e.value)}`;
+    const l = by.get(e.metric);
+    if (l) l.push(text);
+    else by.set(e.metric, [text]);
   }
   await writeAtomic(
     target,
@@ -217,4 +269,3 @@ export async function writeQulacEvalDict(
     options,
   );
 }
-

@@ -14,7 +14,8 @@ const INT = /^[-+]?\d+$/;
 export function intField(file: string, row: Row, k: number, what = "an integer"): number {
   const raw = row.fields[k] ?? "";
   const t = raw.trim();
-  if (!INT.test(t)) throw new InputError(file, { line: row.line, col: columnOf(row, k) }, what, describeFound(raw));
+  if (!INT.test(t))
+    throw new InputError(file, { line: row.line, col: columnOf(row, k) }, what, describeFound(raw));
   return Number(t);
 }
 
@@ -22,7 +23,8 @@ export function intField(file: string, row: Row, k: number, what = "an integer")
 export function floatField(file: string, row: Row, k: number, what = "a number"): number {
   const raw = row.fields[k] ?? "";
   const v = parseFloatStrict(raw);
-  if (v === undefined) throw new InputError(file, { line: row.line, col: columnOf(row, k) }, what, describeFound(raw));
+  if (v === undefined)
+    throw new InputError(file, { line: row.line, col: columnOf(row, k) }, what, describeFound(raw));
   return v;
 }
 
@@ -40,7 +42,12 @@ export function parseFloatStrict(raw: string): number | undefined {
 /** Checks a header row against the expected column names. */
 export function expectHeader(file: string, row: Row, names: readonly string[]): void {
   if (row.fields.length !== names.length || row.fields.some((f, i) => f !== names[i])) {
-    throw new InputError(file, { line: row.line }, `the header ${JSON.stringify(names.join("\t"))}`, describeFound(row.fields.join("\t"), 80));
+    throw new InputError(
+      file,
+      { line: row.line },
+      `the header ${JSON.stringify(names.join("\t"))}`,
+      describeFound(row.fields.join("\t"), 80),
+    );
   }
 }
 

@@ -1,5 +1,13 @@
 // TREC iKAT: topics (2023-2025 layouts), run submissions, passage JSONL and the passage hash TSV.
-import { describeFound, InputError, openInput, pythonJsonString, readAll, type WriteOptions, writeAtomic } from "@convkit/io";
+import {
+  describeFound,
+  InputError,
+  openInput,
+  pythonJsonString,
+  readAll,
+  type WriteOptions,
+  writeAtomic,
+} from "@convkit/io";
 import { writeLines } from "./clariq.js";
 import { expectWidth, intField } from "./fields.js";
 import { parseJsonText } from "./json-text.js";
@@ -26,7 +34,8 @@ export function normalizeIkatTopic(file: string, t: unknown, i: number): IkatTop
   const where = `topic ${i}`;
   if (!isObj(t)) throw new InputError(file, {}, `an object for ${where}`, typeof t);
   const number = t.number;
-  if (typeof number !== "string" && typeof number !== "number") throw new InputError(file, {}, `a "number" in ${where}`, describeFound(String(number)));
+  if (typeof number !== "string" && typeof number !== "number")
+    throw new InputError(file, {}, `a "number" in ${where}`, describeFound(String(number)));
   const rawPtkb = t.ptkb ?? {};
   const ptkb = Array.isArray(rawPtkb)
     ? rawPtkb.map((text, k) => ({ id: String(k + 1), text: String(text) }))
@@ -34,9 +43,16 @@ export function normalizeIkatTopic(file: string, t: unknown, i: number): IkatTop
       ? Object.entries(rawPtkb).map(([id, text]) => ({ id, text: String(text) }))
       : [];
   const rawTurns = (t.turns ?? t.responses) as unknown;
-  if (!Array.isArray(rawTurns)) throw new InputError(file, {}, `"turns" or "responses" in topic ${number}`, "none");
+  if (!Array.isArray(rawTurns))
+    throw new InputError(file, {}, `"turns" or "responses" in topic ${number}`, "none");
   const turns: IkatTopicTurn[] = rawTurns.map((u: Obj, k: number) => {
-    if (!isObj(u) || typeof u.turn_id !== "number") throw new InputError(file, {}, `a turn with an int turn_id in topic ${number} turn ${k}`, JSON.stringify(u).slice(0, 40));
+    if (!isObj(u) || typeof u.turn_id !== "number")
+      throw new InputError(
+        file,
+        {},
+        `a turn with an int turn_id in topic ${number} turn ${k}`,
+        JSON.stringify(u).slice(0, 40),
+      );
     return {
       turn_id: u.turn_id,
       utterance: String(u.utterance ?? u.user_utterance ?? ""),
@@ -53,7 +69,13 @@ export function normalizeIkatTopic(file: string, t: unknown, i: number): IkatTop
 export async function readIkatRun(path: string): Promise<IkatRun> {
   const file = displayName(path);
   const doc = parseJsonText(file, (await readAll(await openInput(path))).toString("utf8"));
-  if (!isObj(doc) || !Array.isArray(doc.turns)) throw new InputError(file, { line: 1 }, 'a run object with a "turns" list', Array.isArray(doc) ? "an array" : typeof doc);
+  if (!isObj(doc) || !Array.isArray(doc.turns))
+    throw new InputError(
+      file,
+      { line: 1 },
+      'a run object with a "turns" list',
+      Array.isArray(doc) ? "an array" : typeof doc,
+    );
   return doc as unknown as IkatRun;
 }
 
@@ -67,7 +89,12 @@ export function readPassages(path: string): AsyncIterable<PassageRecord[]> {
   const file = displayName(path);
   return readJsonl<PassageRecord>(path, (v, line) => {
     if (!isObj(v) || typeof v.id !== "string" || typeof v.contents !== "string") {
-      throw new InputError(file, { line }, 'an object with string "id" and "contents"', describeFound(JSON.stringify(v)));
+      throw new InputError(
+        file,
+        { line },
+        'an object with string "id" and "contents"',
+        describeFound(JSON.stringify(v)),
+      );
     }
     return v as unknown as PassageRecord;
   });
@@ -93,7 +120,8 @@ export function readPassageHashes(path: string): AsyncIterable<PassageHash[]> {
   return mapRows(rowsOf(path, { quoting: false }), (row) => {
     expectWidth(file, row, 3);
     const md5 = row.fields[2]!;
-    if (!/^[0-9a-f]{32}$/.test(md5)) throw new InputError(file, { line: row.line }, "an md5 hex digest", describeFound(md5));
+    if (!/^[0-9a-f]{32}$/.test(md5))
+      throw new InputError(file, { line: row.line }, "an md5 hex digest", describeFound(md5));
     return { doc_id: row.fields[0]!, passage_no: intField(file, row, 1, "an integer passage number"), md5 };
   });
 }

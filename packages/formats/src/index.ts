@@ -52,9 +52,18 @@ export { streamJsonItems } from "./json-stream.js";
 export { parseJsonText } from "./json-text.js";
 export { readJsonl } from "./jsonl.js";
 export { formatQulacJson, QULAC_COLUMNS, readQulacJson, writeQulacJson } from "./qulac.js";
+export { readAny, toJsonValue } from "./read-any.js";
 export type * from "./records.js";
 export { collect, rowsOf, whitespaceRowsOf } from "./table.js";
 export { joinToucheQrels, readArgsMe, readToucheTopics, toucheGain } from "./touche.js";
-export { compareTrecOrder, formatRunLine, formatScore, rankTopic, readQrels, readRun, writeQrels, writeRun } from "./trec.js";
+export {
+  compareTrecOrder,
+  formatRunLine,
+  formatScore,
+  rankTopic,
+  readQrels,
+  readRun,
+  writeQrels,
+  writeRun,
+} from "./trec.js";
 export { formatIkatTrecWeb, parseTrecWebDoc, readTrecWeb, writeIkatTrecWeb } from "./trecweb.js";
-export { readAny, toJsonValue } from "./read-any.js";

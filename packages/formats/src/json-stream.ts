@@ -1,4 +1,5 @@
 // Streaming the elements of one huge JSON array or object (stream-json), handed on in batches.
+import { Readable } from "node:stream";
 import { type ByteSource, InputError } from "@convkit/io";
 import chain from "stream-chain";
 import { parser } from "stream-json";
@@ -27,7 +28,10 @@ export async function* streamJsonItems<T>(
       yield c;
     }
   }
-  const stages: unknown[] = [counted(), parser({ streamValues: false })];
+  const stages: unknown[] = [
+    Readable.from(counted(), { objectMode: false }),
+    parser({ streamValues: false }),
+  ];
   if (options.pick) stages.push(pick({ filter: options.pick }));
   stages.push(options.kind === "array" ? streamArray() : streamObject());
   const pipeline = chain(stages as Parameters<typeof chain>[0]);
@@ -43,7 +47,12 @@ export async function* streamJsonItems<T>(
     }
   } catch (e) {
     if (e instanceof InputError) throw e;
-    throw new InputError(source.name, { offset: fed }, "valid JSON", (e as Error).message.split("\n")[0] ?? "an error");
+    throw new InputError(
+      source.name,
+      { offset: fed },
+      "valid JSON",
+      (e as Error).message.split("\n")[0] ?? "an error",
+    );
   }
   if (batch.length > 0) yield batch;
 }

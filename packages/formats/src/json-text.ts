@@ -8,8 +8,9 @@ export function parseJsonText(file: string, text: string, firstLine = 1): unknow
   } catch (e) {
     const msg = (e as Error).message;
     const m = /position (\d+)/.exec(msg);
-    if (!m) throw new InputError(file, { line: firstLine }, "valid JSON", msg);
-    const pos = Number(m[1]);
+    const atEnd = /end of JSON input/i.test(msg);
+    if (!m && !atEnd) throw new InputError(file, { line: firstLine }, "valid JSON", msg);
+    const pos = m ? Number(m[1]) : text.length;
     const before = text.slice(0, pos);
     const line = firstLine + (before.match(/\n/g)?.length ?? 0);
     const col = pos - before.lastIndexOf("\n");

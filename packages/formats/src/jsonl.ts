@@ -4,7 +4,10 @@ import { parseJsonText } from "./json-text.js";
 import { displayName } from "./table.js";
 
 /** Values of a JSONL file (any compression), in batches; blank lines are skipped. */
-export async function* readJsonl<T = unknown>(path: string, check?: (v: unknown, line: number) => T): AsyncIterable<T[]> {
+export async function* readJsonl<T = unknown>(
+  path: string,
+  check?: (v: unknown, line: number) => T,
+): AsyncIterable<T[]> {
   const src = await openInput(path);
   const file = displayName(path);
   for await (const b of readLineBatches(src)) {

@@ -30,11 +30,17 @@ export async function readQulacJson(path: string): Promise<QulacRow[]> {
   const text = (await readAll(await openInput(path))).toString("utf8");
   const doc = parseJsonText(file, text);
   if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
-    throw new InputError(file, { line: 1 }, "a JSON object of columns", Array.isArray(doc) ? "an array" : typeof doc);
+    throw new InputError(
+      file,
+      { line: 1 },
+      "a JSON object of columns",
+      Array.isArray(doc) ? "an array" : typeof doc,
+    );
   }
   const cols = doc as Record<string, Record<string, unknown>>;
   for (const c of QULAC_COLUMNS) {
-    if (typeof cols[c] !== "object" || cols[c] === null) throw new InputError(file, {}, `a column "${c}"`, "none");
+    if (typeof cols[c] !== "object" || cols[c] === null)
+      throw new InputError(file, {}, `a column "${c}"`, "none");
   }
   const index = Object.keys(cols.topic_id!).sort((a, b) => Number(a) - Number(b));
   return index.map((i) => {
@@ -43,7 +49,12 @@ export async function readQulacJson(path: string): Promise<QulacRow[]> {
       const v = cols[c]![i];
       const ok = INT_COLUMNS.has(c) ? Number.isInteger(v) : typeof v === "string";
       if (!ok) {
-        throw new InputError(file, {}, `${INT_COLUMNS.has(c) ? "an integer" : "a string"} at ${c}[${i}]`, JSON.stringify(v) ?? "nothing");
+        throw new InputError(
+          file,
+          {},
+          `${INT_COLUMNS.has(c) ? "an integer" : "a string"} at ${c}[${i}]`,
+          JSON.stringify(v) ?? "nothing",
+        );
       }
       row[c] = v;
     }
@@ -68,6 +79,10 @@ function pandasJson(v: string | number): string {
     .replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-export async function writeQulacJson(target: string, rows: readonly QulacRow[], options?: WriteOptions): Promise<void> {
+export async function writeQulacJson(
+  target: string,
+  rows: readonly QulacRow[],
+  options?: WriteOptions,
+): Promise<void> {
   await writeAtomic(target, (sink) => sink.write(formatQulacJson(rows)), options);
 }

@@ -1,7 +1,7 @@
 // One entry point over every reader: the records of a file in any known format, as batches.
 import { InputError } from "@convkit/io";
-import { readPickleFile } from "@convkit/pickle";
 import type { PyValue } from "@convkit/pickle";
+import { readPickleFile } from "@convkit/pickle";
 import {
   readClarificationNeedRun,
   readClariqRows,
@@ -73,9 +73,18 @@ export function toJsonValue(v: PyValue): unknown {
 }
 
 /** The records of `path` in `format` (detected from content when not given), in batches. */
-export async function readAny(path: string, format?: FormatName): Promise<{ format: FormatName; batches: AsyncIterable<unknown[]> }> {
+export async function readAny(
+  path: string,
+  format?: FormatName,
+): Promise<{ format: FormatName; batches: AsyncIterable<unknown[]> }> {
   const f = format ?? (await detectFormat(path));
-  if (!f) throw new InputError(displayName(path), { line: 1 }, "a known format (pass --format)", "an unrecognized first line");
+  if (!f)
+    throw new InputError(
+      displayName(path),
+      { line: 1 },
+      "a known format (pass --format)",
+      "an unrecognized first line",
+    );
   const batches = ((): AsyncIterable<unknown[]> => {
     switch (f) {
       case "clariq-topics":

@@ -1,5 +1,5 @@
 // Opening line formats: decompress, split lines, parse delimited rows, in batches.
-import { type DelimitedOptions, openInput, parseDelimited, readLineBatches, type Row } from "@convkit/io";
+import { type DelimitedOptions, openInput, parseDelimited, type Row, readLineBatches } from "@convkit/io";
 
 /** Rows of a delimited file (any compression), in batches. */
 export async function* rowsOf(path: string, options: DelimitedOptions = {}): AsyncIterable<Row[]> {

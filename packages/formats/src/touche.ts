@@ -10,10 +10,23 @@ import { displayName } from "./table.js";
  */
 export async function* readArgsMe(path: string, batchSize = 1000): AsyncIterable<ArgsMeArgument[]> {
   const src = await openInput(path);
-  for await (const batch of streamJsonItems<ArgsMeArgument>(src, { kind: "array", pick: "arguments", batchSize })) {
+  for await (const batch of streamJsonItems<ArgsMeArgument>(src, {
+    kind: "array",
+    pick: "arguments",
+    batchSize,
+  })) {
     yield batch.map(({ key, value }) => {
-      if (typeof value?.id !== "string" || typeof value.conclusion !== "string" || !Array.isArray(value.premises)) {
-        throw new InputError(src.name, {}, `an argument with id, conclusion and premises at arguments[${key}]`, JSON.stringify(value).slice(0, 40));
+      if (
+        typeof value?.id !== "string" ||
+        typeof value.conclusion !== "string" ||
+        !Array.isArray(value.premises)
+      ) {
+        throw new InputError(
+          src.name,
+          {},
+          `an argument with id, conclusion and premises at arguments[${key}]`,
+          JSON.stringify(value).slice(0, 40),
+        );
       }
       return value;
     });
@@ -24,7 +37,9 @@ const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"'
 
 function decodeXml(s: string): string {
   return s.replace(/&(#x[0-9a-fA-F]+|#\d+|amp|lt|gt|quot|apos);/g, (_, e: string) =>
-    e[0] === "#" ? String.fromCodePoint(e[1] === "x" ? Number.parseInt(e.slice(2), 16) : Number(e.slice(1))) : ENTITIES[e]!,
+    e[0] === "#"
+      ? String.fromCodePoint(e[1] === "x" ? Number.parseInt(e.slice(2), 16) : Number(e.slice(1)))
+      : ENTITIES[e]!,
   );
 }
 
@@ -32,7 +47,8 @@ function decodeXml(s: string): string {
 export async function readToucheTopics(path: string): Promise<ToucheTopic[]> {
   const file = displayName(path);
   const text = (await readAll(await openInput(path))).toString("utf8");
-  if (!/<topics[\s>]/.test(text)) throw new InputError(file, { line: 1 }, "a <topics> document", JSON.stringify(text.slice(0, 20)));
+  if (!/<topics[\s>]/.test(text))
+    throw new InputError(file, { line: 1 }, "a <topics> document", JSON.stringify(text.slice(0, 20)));
   const out: ToucheTopic[] = [];
   for (const m of text.matchAll(/<topic>([\s\S]*?)<\/topic>/g)) {
     const body = m[1]!;
@@ -43,7 +59,8 @@ export async function readToucheTopics(path: string): Promise<ToucheTopic[]> {
     };
     const number = field("number");
     const title = field("title");
-    if (number === undefined || !/^\d+$/.test(number)) throw new InputError(file, { line }, "a numeric <number> in the topic", number ?? "none");
+    if (number === undefined || !/^\d+$/.test(number))
+      throw new InputError(file, { line }, "a numeric <number> in the topic", number ?? "none");
     if (title === undefined) throw new InputError(file, { line }, "a <title> in the topic", "none");
     const t: ToucheTopic = { number: Number(number), title };
     const description = field("description");
@@ -56,12 +73,18 @@ export async function readToucheTopics(path: string): Promise<ToucheTopic[]> {
 }
 
 /** Joins relevance and quality qrels on (qid, docno), never on line order. */
-export function joinToucheQrels(relevance: Iterable<QrelsEntry>, quality: Iterable<QrelsEntry>): ToucheJudgment[] {
+export function joinToucheQrels(
+  relevance: Iterable<QrelsEntry>,
+  quality: Iterable<QrelsEntry>,
+): ToucheJudgment[] {
   const by = new Map<string, ToucheJudgment>();
   const get = (e: QrelsEntry) => {
     const k = `${e.qid}\u0000${e.docno}`;
     let j = by.get(k);
-    if (!j) by.set(k, (j = { qid: e.qid, docno: e.docno }));
+    if (!j) {
+      j = { qid: e.qid, docno: e.docno };
+      by.set(k, j);
+    }
     return j;
   };
   for (const e of relevance) get(e).relevance = e.rel;
@@ -71,5 +94,5 @@ export function joinToucheQrels(relevance: Iterable<QrelsEntry>, quality: Iterab
 
 /** Touché grades: `-2` marks spam, which counts as non-relevant (grade 0). */
 export function toucheGain(grade: number): number {
-  return grade < 0 ? 0 : grade;
+  return Math.max(0, grade);
 }

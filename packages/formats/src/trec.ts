@@ -11,7 +11,12 @@ export function readQrels(path: string): AsyncIterable<QrelsEntry[]> {
   return mapRows(whitespaceRowsOf(path), (row) => {
     expectWidth(file, row, 4, "whitespace-separated fields (qid iter docno rel)");
     const f = row.fields;
-    return { qid: f[0]!, iter: f[1]!, docno: f[2]!, rel: intField(file, row, 3, "an integer relevance grade") };
+    return {
+      qid: f[0]!,
+      iter: f[1]!,
+      docno: f[2]!,
+      rel: intField(file, row, 3, "an integer relevance grade"),
+    };
   });
 }
 
@@ -33,7 +38,10 @@ export function readRun(path: string): AsyncIterable<RunEntry[]> {
 }
 
 /** trec_eval's order within a topic: score descending, ties by docno descending (byte-wise). */
-export function compareTrecOrder(a: { score: number; docno: string }, b: { score: number; docno: string }): number {
+export function compareTrecOrder(
+  a: { score: number; docno: string },
+  b: { score: number; docno: string },
+): number {
   if (a.score !== b.score) return b.score > a.score ? 1 : -1;
   return a.docno < b.docno ? 1 : a.docno > b.docno ? -1 : 0;
 }
@@ -42,7 +50,10 @@ export function compareTrecOrder(a: { score: number; docno: string }, b: { score
  * Sorts one topic's entries into trec_eval order and renumbers ranks from `firstRank`, so the
  * written file has non-increasing scores and a tie order every reader agrees on.
  */
-export function rankTopic<T extends { score: number; docno: string; rank: number }>(entries: T[], firstRank = 1): T[] {
+export function rankTopic<T extends { score: number; docno: string; rank: number }>(
+  entries: T[],
+  firstRank = 1,
+): T[] {
   const sorted = [...entries].sort(compareTrecOrder);
   sorted.forEach((e, i) => {
     e.rank = firstRank + i;
@@ -76,9 +87,9 @@ async function* orderTopics(
   for await (const b of batches) {
     const byTopic = new Map<string, RunEntry[]>();
     for (const e of b) {
-      let l = byTopic.get(e.qid);
-      if (!l) byTopic.set(e.qid, (l = []));
-      l.push({ ...e });
+      const l = byTopic.get(e.qid);
+      if (l) l.push({ ...e });
+      else byTopic.set(e.qid, [{ ...e }]);
     }
     const out: RunEntry[] = [];
     for (const l of byTopic.values()) out.push(...rankTopic(l, firstRank));

@@ -15,7 +15,10 @@ export function parseTrecWebDoc(file: string, text: string, line: number): TrecW
   const docno = DOCNO.exec(text)?.[1]?.trim();
   if (!docno) throw new InputError(file, { line }, "a <DOCNO> in the document", "none");
   const hdrEnd = text.indexOf("</DOCHDR>");
-  const body = hdrEnd >= 0 ? text.slice(hdrEnd + "</DOCHDR>".length).replace(/^\n/, "") : text.slice(text.indexOf("</DOCNO>") + 8);
+  const body =
+    hdrEnd >= 0
+      ? text.slice(hdrEnd + "</DOCHDR>".length).replace(/^\n/, "")
+      : text.slice(text.indexOf("</DOCNO>") + 8);
   const doc: TrecWebDoc = { docno, body };
   const title = TITLE.exec(body)?.[1];
   if (title !== undefined) doc.title = title;
@@ -40,7 +43,8 @@ export async function* readTrecWeb(path: string, batchSize = 256): AsyncIterable
         if (l.trim() === "<DOC>") {
           cur = [];
           start = b.firstLine + i;
-        } else if (l.trim() !== "") throw new InputError(file, { line: b.firstLine + i }, "<DOC>", JSON.stringify(l.slice(0, 30)));
+        } else if (l.trim() !== "")
+          throw new InputError(file, { line: b.firstLine + i }, "<DOC>", JSON.stringify(l.slice(0, 30)));
         continue;
       }
       if (l.trim() === "</DOC>") {
@@ -55,12 +59,18 @@ export async function* readTrecWeb(path: string, batchSize = 256): AsyncIterable
       cur.push(l);
     }
   }
-  if (cur !== undefined) throw new InputError(file, { line: start }, "</DOC> closing this document", "end of file");
+  if (cur !== undefined)
+    throw new InputError(file, { line: start }, "</DOC> closing this document", "end of file");
   if (out.length > 0) yield out;
 }
 
 /** An iKAT passage document in TrecWeb, byte for byte as the organizers' tools write it. */
-export function formatIkatTrecWeb(doc: { docno: string; title: string; url: string; passages: readonly string[] }): string {
+export function formatIkatTrecWeb(doc: {
+  docno: string;
+  title: string;
+  url: string;
+  passages: readonly string[];
+}): string {
   let s = `<DOC>\n<DOCNO>${doc.docno}</DOCNO>\n<DOCHDR>\n</DOCHDR>\n<HTML>\n<TITLE>${doc.title}</TITLE>\n<URL>${doc.url}</URL>\n<BODY>\n`;
   doc.passages.forEach((p, k) => {
     s += `<PASSAGE id=${k}>\n${p}\n</PASSAGE>\n`;
@@ -70,7 +80,9 @@ export function formatIkatTrecWeb(doc: { docno: string; title: string; url: stri
 
 export function writeIkatTrecWeb(
   target: string,
-  batches: AsyncIterable<readonly { docno: string; title: string; url: string; passages: readonly string[] }[]>,
+  batches: AsyncIterable<
+    readonly { docno: string; title: string; url: string; passages: readonly string[] }[]
+  >,
   options?: WriteOptions,
 ): Promise<number> {
   return writeLines(target, batches, formatIkatTrecWeb, options);

@@ -32,7 +32,8 @@ export class UsageError extends ConvkitError {
 }
 
 function formatLocation(location: InputLocation): string {
-  if ("line" in location) return location.col === undefined ? `:${location.line}` : `:${location.line}:${location.col}`;
+  if ("line" in location)
+    return location.col === undefined ? `:${location.line}` : `:${location.line}:${location.col}`;
   if ("offset" in location) return `:byte ${location.offset}`;
   return "";
 }

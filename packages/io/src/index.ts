@@ -1,6 +1,7 @@
 // @convkit/io: where bytes come from and go to, and the typed errors every reader throws.
-export { ConvkitError, describeFound, type InputLocation, InputError, UsageError } from "./errors.js";
+export { ConvkitError, describeFound, InputError, type InputLocation, UsageError } from "./errors.js";
 export { type LineBatch, readLineBatches } from "./lines.js";
+export { formatPyFloat, pythonJsonString } from "./pytext.js";
 export {
   type ByteSink,
   removePendingTempFiles,
@@ -30,4 +31,4 @@ export {
   splitQuoted,
   writeDelimited,
 } from "./tsv.js";
-export { formatPyFloat, pythonJsonString } from "./pytext.js";
+export { DownloadError, downloadFile } from "./download.js";

@@ -1,5 +1,5 @@
 // Output: buffered byte sinks that appear atomically (temp file in the target folder, rename on success).
-import { createWriteStream, type WriteStream, unlinkSync } from "node:fs";
+import { createWriteStream, unlinkSync, type WriteStream } from "node:fs";
 import { mkdir, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { createGzip } from "node:zlib";
@@ -67,7 +67,10 @@ export async function writeAtomic(
     return;
   }
   await mkdir(dirname(target), { recursive: true });
-  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+  const tmp = join(
+    dirname(target),
+    `.${basename(target)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`,
+  );
   pending.add(tmp);
   const file = createWriteStream(tmp);
   const opened = new Promise<void>((res, rej) => {

@@ -32,7 +32,9 @@ describe("byte sources", () => {
     const f = join(d, "cut.gz");
     const whole = gzipSync("x".repeat(10000) + Math.random());
     writeFileSync(f, whole.subarray(0, whole.length - 12));
-    await expect(readAll(await openInput(f))).rejects.toThrow(`${f}:byte ${whole.length - 12}: expected a complete gzip member, found end of file`);
+    await expect(readAll(await openInput(f))).rejects.toThrow(
+      `${f}:byte ${whole.length - 12}: expected a complete gzip member, found end of file`,
+    );
   });
 
   it("decompresses bzip2 through the system bzip2", async () => {
@@ -58,8 +60,18 @@ describe("byte sources", () => {
     const d = tempDir();
     const target = join(d, "out");
     const f = join(d, "evil.tar.gz");
-    writeFileSync(f, gzipSync(await tarball([{ name: "ok.txt", body: "fine" }, { name: "../escape.txt", body: "bad" }])));
-    await expect(extractTar(f, target)).rejects.toThrow('expected tar member paths inside the archive, found member "../escape.txt"');
+    writeFileSync(
+      f,
+      gzipSync(
+        await tarball([
+          { name: "ok.txt", body: "fine" },
+          { name: "../escape.txt", body: "bad" },
+        ]),
+      ),
+    );
+    await expect(extractTar(f, target)).rejects.toThrow(
+      'expected tar member paths inside the archive, found member "../escape.txt"',
+    );
     expect(existsSync(join(d, "escape.txt"))).toBe(false);
   });
 

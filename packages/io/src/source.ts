@@ -76,9 +76,14 @@ export async function peek(
   }
   const head = got.length === 1 ? got[0]! : Buffer.concat(got);
   async function* rest(): AsyncIterable<Uint8Array> {
-    if (head.length > 0) yield head;
-    if (done) return;
-    for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
+    try {
+      if (head.length > 0) yield head;
+      if (done) return;
+      for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
+    } finally {
+      // Stopping early closes the underlying stream (file handle) too.
+      if (!done) await it.return?.();
+    }
   }
   return { head, rest: rest() };
 }
@@ -142,12 +147,18 @@ async function* bunzip2(name: string, chunks: AsyncIterable<Uint8Array>): AsyncI
   try {
     await spawned;
   } catch {
-    throw new InputError(name, {}, "bzip2 data with a `bzip2` program on PATH to decode it", "no bzip2 program");
+    throw new InputError(
+      name,
+      {},
+      "bzip2 data with a `bzip2` program on PATH to decode it",
+      "no bzip2 program",
+    );
   }
   const exited = new Promise<number>((r) => child.once("close", (code) => r(code ?? 1)));
   const feeding = (async () => {
     try {
-      for await (const c of chunks) if (!child.stdin.write(c)) await new Promise((r) => child.stdin.once("drain", r));
+      for await (const c of chunks)
+        if (!child.stdin.write(c)) await new Promise((r) => child.stdin.once("drain", r));
     } finally {
       child.stdin.end();
     }
@@ -155,7 +166,8 @@ async function* bunzip2(name: string, chunks: AsyncIterable<Uint8Array>): AsyncI
   child.stdin.on("error", () => {});
   for await (const out of child.stdout) yield out as Uint8Array;
   await feeding.catch(() => {});
-  if ((await exited) !== 0) throw new InputError(name, {}, "valid bzip2 data", stderr.trim().split("\n")[0] || "a decoding error");
+  if ((await exited) !== 0)
+    throw new InputError(name, {}, "valid bzip2 data", stderr.trim().split("\n")[0] || "a decoding error");
 }
 
 /** Reads a whole source into one buffer (for small inputs and for formats that are not streamable). */

@@ -18,8 +18,18 @@ export interface TarEntry {
 /** Rejects member names that would land outside the extraction folder. */
 export function assertSafeMemberName(archive: string, name: string): void {
   const norm = normalize(name);
-  if (isAbsolute(name) || norm === ".." || norm.startsWith(`..${sep}`) || name.split(/[\\/]/).includes("..")) {
-    throw new InputError(archive, {}, "tar member paths inside the archive", `member ${JSON.stringify(name)}`);
+  if (
+    isAbsolute(name) ||
+    norm === ".." ||
+    norm.startsWith(`..${sep}`) ||
+    name.split(/[\\/]/).includes("..")
+  ) {
+    throw new InputError(
+      archive,
+      {},
+      "tar member paths inside the archive",
+      `member ${JSON.stringify(name)}`,
+    );
   }
 }
 
@@ -33,7 +43,12 @@ export async function* tarEntries(source: ByteSource): AsyncIterable<TarEntry> {
     for await (const entry of extract) {
       const h = entry.header;
       assertSafeMemberName(source.name, h.name);
-      yield { name: h.name, size: h.size ?? 0, type: h.type ?? "file", chunks: entry as AsyncIterable<Uint8Array> };
+      yield {
+        name: h.name,
+        size: h.size ?? 0,
+        type: h.type ?? "file",
+        chunks: entry as AsyncIterable<Uint8Array>,
+      };
       entry.resume();
     }
   } catch (e) {
@@ -70,7 +85,12 @@ export async function openPayload(path: string, member?: string): Promise<ByteSo
     }
     return { name: `${src.name}!${e.name}`, chunks: body() };
   }
-  throw new InputError(src.name, {}, member ? `a member named ${member}` : "a regular file in the archive", "none");
+  throw new InputError(
+    src.name,
+    {},
+    member ? `a member named ${member}` : "a regular file in the archive",
+    "none",
+  );
 }
 
 /** Extracts a tar(.gz) archive into `dir`; no member can write outside it; each file appears atomically. */
@@ -79,7 +99,8 @@ export async function extractTar(path: string, dir: string): Promise<string[]> {
   const written: string[] = [];
   for await (const e of tarEntries(src)) {
     const target = join(dir, e.name);
-    if (relative(dir, target).startsWith("..")) throw new InputError(src.name, {}, "member paths inside the archive", e.name);
+    if (relative(dir, target).startsWith(".."))
+      throw new InputError(src.name, {}, "member paths inside the archive", e.name);
     if (e.type === "directory") {
       await mkdir(target, { recursive: true });
       continue;
@@ -97,4 +118,3 @@ export async function extractTar(path: string, dir: string): Promise<string[]> {
   }
   return written;
 }
-

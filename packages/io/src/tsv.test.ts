@@ -12,14 +12,21 @@ async function parse(text: string | Uint8Array, split = 7) {
   const pieces = [];
   for (let i = 0; i < b.length; i += split) pieces.push(b.subarray(i, i + split));
   const out = [];
-  for await (const rows of parseDelimited("t.tsv", readLineBatches({ name: "t.tsv", chunks: chunks(...pieces) })))
+  for await (const rows of parseDelimited(
+    "t.tsv",
+    readLineBatches({ name: "t.tsv", chunks: chunks(...pieces) }),
+  ))
     out.push(...rows);
   return out;
 }
 
 describe("pandas-compatible TSV", () => {
   it("unquotes fields that start with a quote, doubling inside, text after the closing quote kept", () => {
-    expect(splitQuoted('133\t"Who said \\""all men\\""?"\tx', "\t")).toEqual(["133", 'Who said \\"all men\\"?', "x"]);
+    expect(splitQuoted('133\t"Who said \\""all men\\""?"\tx', "\t")).toEqual([
+      "133",
+      'Who said \\"all men\\"?',
+      "x",
+    ]);
     expect(splitQuoted('"ab"c\td', "\t")).toEqual(["abc", "d"]);
     expect(splitQuoted('a"b\t"c"', "\t")).toEqual(['a"b', "c"]);
     expect(splitQuoted('"open\tx', "\t")).toBeUndefined();
@@ -35,7 +42,9 @@ describe("pandas-compatible TSV", () => {
   });
 
   it("fails on an unterminated quote with the line it started on", async () => {
-    await expect(parse('a\tb\n"never closed\tx\ny\n')).rejects.toThrow('t.tsv:2: expected a closing quote (") , found end of file'.replace(" ,", ","));
+    await expect(parse('a\tb\n"never closed\tx\ny\n')).rejects.toThrow(
+      't.tsv:2: expected a closing quote (") , found end of file'.replace(" ,", ","),
+    );
   });
 
   it("locates invalid UTF-8 by line and column", async () => {

@@ -2,7 +2,7 @@
 import { stringify } from "csv-stringify/sync";
 import { InputError } from "./errors.js";
 import type { LineBatch } from "./lines.js";
-import { writeAtomic, type WriteOptions } from "./sink.js";
+import { type WriteOptions, writeAtomic } from "./sink.js";
 
 /** One parsed row and the line it starts on. */
 export interface Row {
@@ -129,7 +129,9 @@ export function formatDelimited(rows: readonly (readonly (string | number)[])[],
 export async function writeDelimited(
   target: string,
   header: readonly string[] | undefined,
-  batches: AsyncIterable<readonly (readonly (string | number)[])[]> | Iterable<readonly (readonly (string | number)[])[]>,
+  batches:
+    | AsyncIterable<readonly (readonly (string | number)[])[]>
+    | Iterable<readonly (readonly (string | number)[])[]>,
   options: WriteOptions & { delimiter?: string } = {},
 ): Promise<number> {
   let n = 0;

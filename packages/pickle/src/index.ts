@@ -1,4 +1,10 @@
 // @convkit/pickle: Python pickles in and out, without ever executing anything.
-export { dumpPickle, PickleWriter, type PickleWriterOptions, pickleDictTo, writePickleDict } from "./pickle.js";
+export {
+  dumpPickle,
+  PickleWriter,
+  type PickleWriterOptions,
+  pickleDictTo,
+  writePickleDict,
+} from "./pickle.js";
 export { loadPickle, readPickle, readPickleFile, type UnpickleOptions, Unpickler } from "./unpickle.js";
 export { type PyDict, PyFloat, PyTuple, type PyValue } from "./values.js";

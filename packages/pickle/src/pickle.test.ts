@@ -24,7 +24,8 @@ def canon(v):
 function canon(v: PyValue): unknown {
   if (v === null || typeof v === "boolean") return v;
   if (typeof v === "bigint") return ["int", v.toString()];
-  if (typeof v === "number") return Number.isSafeInteger(v) ? ["int", String(v)] : ["float", formatPyFloat(v)];
+  if (typeof v === "number")
+    return Number.isSafeInteger(v) ? ["int", String(v)] : ["float", formatPyFloat(v)];
   if (v instanceof PyFloat) return ["float", formatPyFloat(v.value)];
   if (typeof v === "string") return ["str", v];
   if (v instanceof Uint8Array) return ["bytes", [...v]];
@@ -34,7 +35,6 @@ function canon(v: PyValue): unknown {
   if (v instanceof Set) return ["set", [...v].map((x) => JSON.stringify(canon(x))).sort()];
   return ["dict", Object.entries(v).map(([k, x]) => [canon(k), canon(x)])];
 }
-
 
 const sample: PyValue = new Map<PyValue, PyValue>([
   [2287, { topic_id: 8, facet_id: "F0968", conversation_context: [], context_id: 968 }],
@@ -66,7 +66,8 @@ describe("pickle writer and reader", () => {
   it("streams a dict in batches with frames (items across many frames)", () => {
     const w = new PickleWriter();
     w.beginDict();
-    for (let b = 0; b < 30; b++) w.dictItems(Array.from({ length: 1000 }, (_, i) => [b * 1000 + i, `value ${b * 1000 + i}`] as const));
+    for (let b = 0; b < 30; b++)
+      w.dictItems(Array.from({ length: 1000 }, (_, i) => [b * 1000 + i, `value ${b * 1000 + i}`] as const));
     w.finish();
     const bytes = Buffer.concat(w.take());
     const back = loadPickle(bytes) as Map<number, string>;
@@ -93,15 +94,22 @@ describe("pickle writer and reader", () => {
   });
 
   it("reports a pickle cut mid-frame with the byte offset", () => {
-    const bytes = dumpPickle(new Map(Array.from({ length: 3000 }, (_, i) => [i, `v${i}`] as [PyValue, PyValue])));
+    const bytes = dumpPickle(
+      new Map(Array.from({ length: 3000 }, (_, i) => [i, `v${i}`] as [PyValue, PyValue])),
+    );
     const cut = bytes.subarray(0, 5000);
-    expect(() => loadPickle(cut, "cut.pkl")).toThrow(/^cut\.pkl:byte 5000: expected the rest of a frame \(\d+ more bytes\), found end of file$/);
+    expect(() => loadPickle(cut, "cut.pkl")).toThrow(
+      /^cut\.pkl:byte 5000: expected the rest of a frame \(\d+ more bytes\), found end of file$/,
+    );
   });
 });
 
 describe.runIf(HAS_PYTHON)("pickle against CPython (python3)", () => {
   it("CPython loads what convkit writes to the same values", () => {
-    const out = python(`${CANON_PY}\nprint(json.dumps(canon(pickle.load(sys.stdin.buffer))))`, dumpPickle(sample));
+    const out = python(
+      `${CANON_PY}\nprint(json.dumps(canon(pickle.load(sys.stdin.buffer))))`,
+      dumpPickle(sample),
+    );
     expect(JSON.parse(out)).toEqual(canon(sample));
   });
 
@@ -114,7 +122,10 @@ print(json.dumps(canon(v)))`;
     const lines = python(script).trim().split("\n");
     const expected = JSON.parse(lines.pop()!);
     lines.forEach((hex, p) => {
-      expect(canon(loadPickle(Buffer.from(hex, "hex"), `p${p}`, { keepFloats: true })), `protocol ${p}`).toEqual(expected);
+      expect(
+        canon(loadPickle(Buffer.from(hex, "hex"), `p${p}`, { keepFloats: true })),
+        `protocol ${p}`,
+      ).toEqual(expected);
     });
   });
 });

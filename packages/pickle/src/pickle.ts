@@ -1,5 +1,5 @@
 // Writing pickles (protocol 4, framed) that CPython's pickle.load reads; streamable for huge dicts.
-import { type ByteSink, writeAtomic, type WriteOptions } from "@convkit/io";
+import { type ByteSink, type WriteOptions, writeAtomic } from "@convkit/io";
 import * as op from "./opcodes.js";
 import { PyFloat, PyTuple, type PyValue } from "./values.js";
 
@@ -248,7 +248,8 @@ export class PickleWriter {
     if (bytes) bytes.copy(this.frame, this.len);
     else this.frame.write(s, this.len, "latin1");
     this.len += n;
-    if (this.memoizeStrings && this.strMemo.size < this.maxMemoStrings) this.strMemo.set(s, this.memoizeNew());
+    if (this.memoizeStrings && this.strMemo.size < this.maxMemoStrings)
+      this.strMemo.set(s, this.memoizeNew());
   }
 
   private saveBytes(b: Uint8Array): void {
@@ -358,18 +359,28 @@ export function dumpPickle(v: PyValue, options: PickleWriterOptions = {}): Buffe
 /** Streams a top-level dict from batches of items into a pickle file (or stdout), atomically. */
 export async function writePickleDict(
   target: string,
-  batches: AsyncIterable<readonly (readonly [PyValue, PyValue])[]> | Iterable<readonly (readonly [PyValue, PyValue])[]>,
+  batches:
+    | AsyncIterable<readonly (readonly [PyValue, PyValue])[]>
+    | Iterable<readonly (readonly [PyValue, PyValue])[]>,
   options: PickleWriterOptions & WriteOptions = {},
 ): Promise<number> {
   let n = 0;
-  await writeAtomic(target, (sink) => pickleDictTo(sink, batches, options).then((c) => void (n = c)), options);
+  await writeAtomic(
+    target,
+    async (sink) => {
+      n = await pickleDictTo(sink, batches, options);
+    },
+    options,
+  );
   return n;
 }
 
 /** The streaming core of {@link writePickleDict}, for callers that own the sink (e.g. a tar entry). */
 export async function pickleDictTo(
   sink: ByteSink,
-  batches: AsyncIterable<readonly (readonly [PyValue, PyValue])[]> | Iterable<readonly (readonly [PyValue, PyValue])[]>,
+  batches:
+    | AsyncIterable<readonly (readonly [PyValue, PyValue])[]>
+    | Iterable<readonly (readonly [PyValue, PyValue])[]>,
   options: PickleWriterOptions = {},
 ): Promise<number> {
   const w = new PickleWriter(options);

@@ -50,7 +50,6 @@ function construct(c: DataConstructor, args: PyValue[]): PyValue | undefined {
       return Array.isArray(a) ? new Set(a) : undefined;
   }
 }
-const MARK_OBJ = Symbol("mark");
 
 /** Incremental unpickler: `feed` bytes, `finish` when the input ends. */
 export class Unpickler {
@@ -91,9 +90,9 @@ export class Unpickler {
     }
     const rest = this.buf.subarray(this.pos);
     this.base += this.pos;
-    this.buf = (rest.length === 0 && this.parked.length === 1
-      ? this.parked[0]!
-      : Buffer.concat([rest, ...this.parked])) as Utf8Buffer;
+    this.buf = (
+      rest.length === 0 && this.parked.length === 1 ? this.parked[0]! : Buffer.concat([rest, ...this.parked])
+    ) as Utf8Buffer;
     this.pos = 0;
     this.parked = [];
     this.parkedSize = 0;
@@ -105,7 +104,8 @@ export class Unpickler {
   finish(): PyValue {
     if (!this.stopped) {
       const at = this.base + this.buf.length + this.parkedSize;
-      if (this.frameEnd > at) this.fail(at, `the rest of a frame (${this.frameEnd - at} more bytes)`, "end of file");
+      if (this.frameEnd > at)
+        this.fail(at, `the rest of a frame (${this.frameEnd - at} more bytes)`, "end of file");
       this.fail(at, "more pickle opcodes up to STOP", "end of file");
     }
     return this.value;
@@ -148,7 +148,8 @@ export class Unpickler {
     const buf = this.buf;
     const s = buf.utf8Slice(start, end);
     // Python pickles str with 'surrogatepass': lone surrogates arrive as ED A0..BF xx.
-    if (s.indexOf("\uFFFD") >= 0) return decodeSurrogatePass(buf.subarray(start, end), this.name, this.base + start);
+    if (s.indexOf("\uFFFD") >= 0)
+      return decodeSurrogatePass(buf.subarray(start, end), this.name, this.base + start);
     return s;
   }
 
@@ -352,7 +353,9 @@ export class Unpickler {
             const n = buf[pos]!;
             if (end - pos - 1 < n) throw NEED_MORE;
             const bytes = buf.subarray(pos + 1, pos + 1 + n);
-            stack.push(code === op.SHORT_BINSTRING ? bytes.toString("latin1") : Uint8Array.prototype.slice.call(bytes));
+            stack.push(
+              code === op.SHORT_BINSTRING ? bytes.toString("latin1") : Uint8Array.prototype.slice.call(bytes),
+            );
             pos += 1 + n;
             break;
           }
@@ -366,7 +369,9 @@ export class Unpickler {
               throw NEED_MORE;
             }
             const bytes = buf.subarray(pos + 4, pos + 4 + n);
-            stack.push(code === op.BINSTRING ? bytes.toString("latin1") : Uint8Array.prototype.slice.call(bytes));
+            stack.push(
+              code === op.BINSTRING ? bytes.toString("latin1") : Uint8Array.prototype.slice.call(bytes),
+            );
             pos += 4 + n;
             break;
           }
@@ -407,7 +412,11 @@ export class Unpickler {
             if (start + 1 < end) this.fail(this.base + start + 1, "end of data after STOP", "more bytes");
             break;
           case op.POP:
-            if (stack.length > 0 && this.marks.length > 0 && this.marks[this.marks.length - 1] === stack.length) {
+            if (
+              stack.length > 0 &&
+              this.marks.length > 0 &&
+              this.marks[this.marks.length - 1] === stack.length
+            ) {
               this.marks.pop();
             } else this.pop(start);
             break;
@@ -463,7 +472,11 @@ export class Unpickler {
     }
   }
 
-  private safeGlobal(code: number, buf: Buffer, pos: number): { ctor: DataConstructor; pos: number } | undefined | typeof NEED_MORE {
+  private safeGlobal(
+    code: number,
+    buf: Buffer,
+    pos: number,
+  ): { ctor: DataConstructor; pos: number } | undefined | typeof NEED_MORE {
     if (code === op.STACK_GLOBAL) {
       const n = this.stack.at(-1);
       const m = this.stack.at(-2);
@@ -499,7 +512,8 @@ export class Unpickler {
       case op.INT:
         if (arg === "01") this.stack.push(true);
         else if (arg === "00") this.stack.push(false);
-        else this.stack.push(parseIntText(arg, () => this.fail(at, "a decimal integer", JSON.stringify(arg))));
+        else
+          this.stack.push(parseIntText(arg, () => this.fail(at, "a decimal integer", JSON.stringify(arg))));
         return;
       case op.LONG:
         this.stack.push(
@@ -515,7 +529,9 @@ export class Unpickler {
         return;
       }
       case op.STRING:
-        this.stack.push(unescapePythonBytes(arg, () => this.fail(at, "a quoted string", JSON.stringify(arg))));
+        this.stack.push(
+          unescapePythonBytes(arg, () => this.fail(at, "a quoted string", JSON.stringify(arg))),
+        );
         return;
       case op.UNICODE:
         this.stack.push(rawUnicodeEscape(Buffer.from(arg, "latin1")));
@@ -574,14 +590,25 @@ function decodeSurrogatePass(bytes: Buffer, name: string, offset: number): strin
     let len: number;
     if (b < 0x80) [cp, len] = [b, 1];
     else if (b >> 5 === 6) [cp, len] = [((b & 0x1f) << 6) | (bytes[i + 1]! & 0x3f), 2];
-    else if (b >> 4 === 14) [cp, len] = [((b & 0x0f) << 12) | ((bytes[i + 1]! & 0x3f) << 6) | (bytes[i + 2]! & 0x3f), 3];
+    else if (b >> 4 === 14)
+      [cp, len] = [((b & 0x0f) << 12) | ((bytes[i + 1]! & 0x3f) << 6) | (bytes[i + 2]! & 0x3f), 3];
     else if (b >> 3 === 30)
       [cp, len] = [
-        ((b & 0x07) << 18) | ((bytes[i + 1]! & 0x3f) << 12) | ((bytes[i + 2]! & 0x3f) << 6) | (bytes[i + 3]! & 0x3f),
+        ((b & 0x07) << 18) |
+          ((bytes[i + 1]! & 0x3f) << 12) |
+          ((bytes[i + 2]! & 0x3f) << 6) |
+          (bytes[i + 3]! & 0x3f),
         4,
       ];
-    else throw new InputError(name, { offset: offset + i }, "UTF-8 text in a str opcode", `byte 0x${b.toString(16)}`);
-    if (i + len > bytes.length) throw new InputError(name, { offset: offset + i }, "a complete UTF-8 sequence", "its end");
+    else
+      throw new InputError(
+        name,
+        { offset: offset + i },
+        "UTF-8 text in a str opcode",
+        `byte 0x${b.toString(16)}`,
+      );
+    if (i + len > bytes.length)
+      throw new InputError(name, { offset: offset + i }, "a complete UTF-8 sequence", "its end");
     out += String.fromCodePoint(cp);
     i += len;
   }
@@ -592,7 +619,18 @@ function unescapePythonBytes(arg: string, bad: () => never): string {
   const q = arg[0];
   if ((q !== "'" && q !== '"') || arg.length < 2 || arg[arg.length - 1] !== q) bad();
   const body = arg.slice(1, -1);
-  const simple: Record<string, string> = { n: "\n", t: "\t", r: "\r", "\\": "\\", "'": "'", '"': '"', a: "\x07", b: "\b", f: "\f", v: "\v" };
+  const simple: Record<string, string> = {
+    n: "\n",
+    t: "\t",
+    r: "\r",
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    a: "\x07",
+    b: "\b",
+    f: "\f",
+    v: "\v",
+  };
   return body.replace(/\\(x[0-9a-fA-F]{2}|[0-7]{1,3}|.)/g, (_, e: string) => {
     if (e[0] === "x") return String.fromCharCode(Number.parseInt(e.slice(1), 16));
     if (/^[0-7]/.test(e)) return String.fromCharCode(Number.parseInt(e, 8));

@@ -1,0 +1,87 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../../../test/helpers/shared.js";
+import { collect } from "./table.js";
+import { joinToucheQrels, readArgsMe, readToucheTopics, toucheGain } from "./touche.js";
+
+/** An args.me-shaped argument with the real schema's fields. */
+export function argsMeArgument(i: number) {
+  return {
+    premises: [
+      { text: `Premise ${i} says "why" \\ with ünicode`, stance: i % 2 ? "CON" : "PRO", annotations: [] },
+    ],
+    context: {
+      sourceId: `s${i}`,
+      previousArgumentInSourceId: "",
+      acquisitionTime: "2019-04-18T17:59:57Z",
+      discussionTitle: `Debate ${i % 7}`,
+      sourceTitle: "t",
+      sourceUrl: "https://x",
+      nextArgumentInSourceId: "",
+    },
+    id: `S${i.toString(16)}-A${i}`,
+    conclusion: `Conclusion ${i}`,
+  };
+}
+
+describe("Touché / args.me", () => {
+  it("streams the arguments array of a corpus file in batches", async () => {
+    const dir = tempDir();
+    const f = join(dir, "debateorg.json");
+    const args = Array.from({ length: 2500 }, (_, i) => argsMeArgument(i));
+    writeFileSync(f, JSON.stringify({ arguments: args }));
+    const sizes: number[] = [];
+    const got = [];
+    for await (const b of readArgsMe(f, 1000)) {
+      sizes.push(b.length);
+      got.push(...b);
+    }
+    expect(sizes).toEqual([1000, 1000, 500]);
+    expect(got).toEqual(args);
+  });
+
+  it("fails on a truncated corpus file with the file named", async () => {
+    const dir = tempDir();
+    const f = join(dir, "cut.json");
+    writeFileSync(f, JSON.stringify({ arguments: [argsMeArgument(1), argsMeArgument(2)] }).slice(0, 300));
+    await expect(collect(readArgsMe(f))).rejects.toThrow(
+      new RegExp(`^${f.replaceAll("/", "\\/")}:byte \\d+: expected valid JSON, found `),
+    );
+  });
+
+  it("reads topics.xml with optional fields and XML entities", async () => {
+    const f = join(tempDir(), "topics.xml");
+    writeFileSync(
+      f,
+      `<?xml version="1.0"?>\n<topics>\n<topic>\n<number>1</number>\n<title>Should teachers get tenure?</title>\n<description>A user &amp; a "question"</description>\n<narrative>Highly relevant &lt;arguments&gt;</narrative>\n</topic>\n<topic><number>2</number><title>Is vaping with e-cigarettes safe?</title></topic>\n</topics>\n`,
+    );
+    expect(await readToucheTopics(f)).toEqual([
+      {
+        number: 1,
+        title: "Should teachers get tenure?",
+        description: 'A user & a "question"',
+        narrative: "Highly relevant <arguments>",
+      },
+      { number: 2, title: "Is vaping with e-cigarettes safe?" },
+    ]);
+  });
+
+  it("joins relevance and quality qrels on (qid, docno) whatever their line order; -2 spam counts 0", () => {
+    const rel = [
+      { qid: "1", iter: "0", docno: "a", rel: 2 },
+      { qid: "1", iter: "0", docno: "b", rel: -2 },
+    ];
+    const qual = [
+      { qid: "1", iter: "0", docno: "b", rel: 0 },
+      { qid: "2", iter: "0", docno: "a", rel: 3 },
+      { qid: "1", iter: "0", docno: "a", rel: 1 },
+    ];
+    expect(joinToucheQrels(rel, qual)).toEqual([
+      { qid: "1", docno: "a", relevance: 2, quality: 1 },
+      { qid: "1", docno: "b", relevance: -2, quality: 0 },
+      { qid: "2", docno: "a", quality: 3 },
+    ]);
+    expect([toucheGain(-2), toucheGain(0), toucheGain(3)]).toEqual([0, 0, 3]);
+  });
+});

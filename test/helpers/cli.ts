@@ -1,0 +1,34 @@
+// Running the built convkit-* CLIs as a user would (`pnpm build` first; `pnpm test` does it).
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { REPO } from "./shared.js";
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `convkit-<app>` with args (and optional stdin) and waits for it. */
+export function runCli(app: string, args: string[], input?: string | Buffer): CliResult {
+  const bin = join(REPO, "apps", app, "bin", `convkit-${app}.js`);
+  const r = spawnSync(process.execPath, [bin, ...args], { input, cwd: REPO, maxBuffer: 1 << 28 });
+  return { code: r.status ?? -1, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
+}
+
+/** Same, without blocking the event loop (for tests that also serve HTTP in-process). */
+export async function runCliAsync(app: string, args: string[]): Promise<CliResult> {
+  const { spawn } = await import("node:child_process");
+  const bin = join(REPO, "apps", app, "bin", `convkit-${app}.js`);
+  const child = spawn(process.execPath, [bin, ...args], { cwd: REPO });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => {
+    stdout += d;
+  });
+  child.stderr.on("data", (d) => {
+    stderr += d;
+  });
+  const code = await new Promise<number>((r) => child.on("close", (c) => r(c ?? -1)));
+  return { code, stdout, stderr };
+}
