@@ -2,13 +2,14 @@
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import tar from "tar-stream";
 import { dumpPickle } from "@convkit/pickle";
+import tar from "tar-stream";
 import { describe, expect, it } from "vitest";
 import { runCli } from "./helpers/cli.js";
 import { tempDir } from "./helpers/shared.js";
 
-const HEADER = "topic_id\tinitial_request\ttopic_desc\tclarification_need\tfacet_id\tfacet_desc\tquestion_id\tquestion\tanswer\n";
+const HEADER =
+  "topic_id\tinitial_request\ttopic_desc\tclarification_need\tfacet_id\tfacet_desc\tquestion_id\tquestion\tanswer\n";
 const ROW = "301\treq\tdesc\t2\tF9001\tfacet\tQ90001\tquestion?\tanswer\n";
 
 async function tarball(name: string, body: Buffer): Promise<Buffer> {
@@ -29,22 +30,121 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { name: "ClariQ TSV with a missing column", file: "dev.tsv", content: () => Buffer.from(HEADER + ROW + "302\treq\tdesc\t2\tF9001\tfacet\tQ90001\tquestion?\n"), message: /dev\.tsv:3: expected 9 tab-separated fields, found 8$/ },
-  { name: "ClariQ TSV with a bad number", file: "train.tsv", content: () => Buffer.from(HEADER + ROW.replace("\t2\t", "\ttwo\t")), message: /train\.tsv:2:\d+: expected an integer clarification_need, found "two"$/ },
-  { name: "ClariQ TSV with the wrong header", file: "t.tsv", format: "clariq-topics", content: () => Buffer.from(`topic\t${HEADER.slice(9)}${ROW}`), message: /t\.tsv:1: expected the header "topic_id\\tinitial_request/ },
-  { name: "ClariQ TSV truncated inside a quoted field", file: "q.tsv", content: () => Buffer.from(`${HEADER}301\t"unterminated`), message: /q\.tsv:2: expected a closing quote \("\), found end of file$/ },
-  { name: "invalid UTF-8", file: "bank.tsv", content: () => Buffer.concat([Buffer.from("question_id\tquestion\nQ00002\tcaf"), Buffer.from([0xe9]), Buffer.from("\n")]), message: /bank\.tsv:2:11: expected valid UTF-8, found byte 0xe9$/ },
-  { name: "qrels with a non-integer grade", file: "x.qrel", format: "qrels", content: () => Buffer.from("F1 0 d1 1\nF1 0 d2 high\n"), message: /x\.qrel:2:\d+: expected an integer relevance grade, found "high"$/ },
-  { name: "run line with 5 columns", file: "x.run", format: "run", content: () => Buffer.from("1 Q0 d1 1 2.5 tag\n1 Q0 d2 2 1.5\n"), message: /x\.run:2: expected 6 whitespace-separated fields \(qid Q0 docno rank score tag\), found 5$/ },
-  { name: "run line with a non-numeric score", file: "y.run", format: "run", content: () => Buffer.from("1 Q0 d1 1 abc tag\n"), message: /y\.run:1:\d+: expected a numeric score, found "abc"$/ },
-  { name: "truncated gzip member", file: "dev.tsv.gz", content: () => gzipSync(HEADER + ROW.repeat(2000)).subarray(0, 300), format: "clariq-topics", message: /dev\.tsv\.gz:byte 300: expected a complete gzip member, found end of file$/ },
-  { name: "tar entry with ../ in its path", file: "evil.pkl.tar.gz", content: () => tarball("../evil.pkl", dumpPickle(1)), message: /evil\.pkl\.tar\.gz: expected tar member paths inside the archive, found member "\.\.\/evil\.pkl"$/ },
-  { name: "pickle with a GLOBAL opcode", file: "global.pkl", content: () => Buffer.from("\x80\x02cposix\nsystem\nq\x00.", "latin1"), message: /global\.pkl:byte 2: expected plain data \(no class may be imported or called\), found GLOBAL posix\.system$/ },
-  { name: "pickle cut mid-frame", file: "cut.pkl", content: () => dumpPickle(new Map(Array.from({ length: 5000 }, (_, i) => [i, `value ${i}`] as [number, string]))).subarray(0, 4000), message: /cut\.pkl:byte 4000: expected the rest of a frame \(\d+ more bytes\), found end of file$/ },
-  { name: "truncated JSON (qulac.json)", file: "qulac.json", content: () => Buffer.from('{"topic_id":{"0":1,"1":'), format: "qulac-json", message: /qulac\.json:1:\d+: expected valid JSON, found end of input$/ },
-  { name: "truncated args.me corpus", file: "args.json", format: "args-me", content: () => Buffer.from('{"arguments": [{"id": "a", "conclusion": "c", "premises": []}, {"id": "b", "concl'), message: /args\.json:byte \d+: expected valid JSON, found / },
-  { name: "empty file", file: "empty.run", content: () => Buffer.alloc(0), message: /empty\.run:1: expected a known format \(pass --format\), found an unrecognized first line$/ },
-  { name: "passage hash with a bad digest", file: "h.tsv", format: "passage-hashes", content: () => Buffer.from("clueweb22-en0000-00-00000\t0\tnot-a-digest\n"), message: /h\.tsv:1: expected an md5 hex digest, found "not-a-digest"$/ },
+  {
+    name: "ClariQ TSV with a missing column",
+    file: "dev.tsv",
+    content: () => Buffer.from(HEADER + ROW + "302\treq\tdesc\t2\tF9001\tfacet\tQ90001\tquestion?\n"),
+    message: /dev\.tsv:3: expected 9 tab-separated fields, found 8$/,
+  },
+  {
+    name: "ClariQ TSV with a bad number",
+    file: "train.tsv",
+    content: () => Buffer.from(HEADER + ROW.replace("\t2\t", "\ttwo\t")),
+    message: /train\.tsv:2:\d+: expected an integer clarification_need, found "two"$/,
+  },
+  {
+    name: "ClariQ TSV with the wrong header",
+    file: "t.tsv",
+    format: "clariq-topics",
+    content: () => Buffer.from(`topic\t${HEADER.slice(9)}${ROW}`),
+    message: /t\.tsv:1: expected the header "topic_id\\tinitial_request/,
+  },
+  {
+    name: "ClariQ TSV truncated inside a quoted field",
+    file: "q.tsv",
+    content: () => Buffer.from(`${HEADER}301\t"unterminated`),
+    message: /q\.tsv:2: expected a closing quote \("\), found end of file$/,
+  },
+  {
+    name: "invalid UTF-8",
+    file: "bank.tsv",
+    content: () =>
+      Buffer.concat([
+        Buffer.from("question_id\tquestion\nQ00002\tcaf"),
+        Buffer.from([0xe9]),
+        Buffer.from("\n"),
+      ]),
+    message: /bank\.tsv:2:11: expected valid UTF-8, found byte 0xe9$/,
+  },
+  {
+    name: "qrels with a non-integer grade",
+    file: "x.qrel",
+    format: "qrels",
+    content: () => Buffer.from("F1 0 d1 1\nF1 0 d2 high\n"),
+    message: /x\.qrel:2:\d+: expected an integer relevance grade, found "high"$/,
+  },
+  {
+    name: "run line with 5 columns",
+    file: "x.run",
+    format: "run",
+    content: () => Buffer.from("1 Q0 d1 1 2.5 tag\n1 Q0 d2 2 1.5\n"),
+    message: /x\.run:2: expected 6 whitespace-separated fields \(qid Q0 docno rank score tag\), found 5$/,
+  },
+  {
+    name: "run line with a non-numeric score",
+    file: "y.run",
+    format: "run",
+    content: () => Buffer.from("1 Q0 d1 1 abc tag\n"),
+    message: /y\.run:1:\d+: expected a numeric score, found "abc"$/,
+  },
+  {
+    name: "truncated gzip member",
+    file: "dev.tsv.gz",
+    content: () => gzipSync(HEADER + ROW.repeat(2000)).subarray(0, 300),
+    format: "clariq-topics",
+    message: /dev\.tsv\.gz:byte 300: expected a complete gzip member, found end of file$/,
+  },
+  {
+    name: "tar entry with ../ in its path",
+    file: "evil.pkl.tar.gz",
+    content: () => tarball("../evil.pkl", dumpPickle(1)),
+    message:
+      /evil\.pkl\.tar\.gz: expected tar member paths inside the archive, found member "\.\.\/evil\.pkl"$/,
+  },
+  {
+    name: "pickle with a GLOBAL opcode",
+    file: "global.pkl",
+    content: () => Buffer.from("\x80\x02cposix\nsystem\nq\x00.", "latin1"),
+    message:
+      /global\.pkl:byte 2: expected plain data \(no class may be imported or called\), found GLOBAL posix\.system$/,
+  },
+  {
+    name: "pickle cut mid-frame",
+    file: "cut.pkl",
+    content: () =>
+      dumpPickle(
+        new Map(Array.from({ length: 5000 }, (_, i) => [i, `value ${i}`] as [number, string])),
+      ).subarray(0, 4000),
+    message: /cut\.pkl:byte 4000: expected the rest of a frame \(\d+ more bytes\), found end of file$/,
+  },
+  {
+    name: "truncated JSON (qulac.json)",
+    file: "qulac.json",
+    content: () => Buffer.from('{"topic_id":{"0":1,"1":'),
+    format: "qulac-json",
+    message: /qulac\.json:1:\d+: expected valid JSON, found end of input$/,
+  },
+  {
+    name: "truncated args.me corpus",
+    file: "args.json",
+    format: "args-me",
+    content: () =>
+      Buffer.from('{"arguments": [{"id": "a", "conclusion": "c", "premises": []}, {"id": "b", "concl'),
+    message: /args\.json:byte \d+: expected valid JSON, found /,
+  },
+  {
+    name: "empty file",
+    file: "empty.run",
+    content: () => Buffer.alloc(0),
+    message: /empty\.run:1: expected a known format \(pass --format\), found an unrecognized first line$/,
+  },
+  {
+    name: "passage hash with a bad digest",
+    file: "h.tsv",
+    format: "passage-hashes",
+    content: () => Buffer.from("clueweb22-en0000-00-00000\t0\tnot-a-digest\n"),
+    message: /h\.tsv:1: expected an md5 hex digest, found "not-a-digest"$/,
+  },
 ];
 
 describe("bad input through convkit-convert", () => {
@@ -80,6 +180,8 @@ describe("convkit-convert usage", () => {
   it("reads stdin (-) and writes JSONL to stdout (-)", () => {
     const r = runCli("convert", ["--format", "qrels", "-"], "F1 0 d1 -2\nF1 0 d2 3\n");
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe('{"qid":"F1","iter":"0","docno":"d1","rel":-2}\n{"qid":"F1","iter":"0","docno":"d2","rel":3}\n');
+    expect(r.stdout).toBe(
+      '{"qid":"F1","iter":"0","docno":"d1","rel":-2}\n{"qid":"F1","iter":"0","docno":"d2","rel":3}\n',
+    );
   });
 });

@@ -1,6 +1,7 @@
 // convkit-data fetch against a local HTTP server on 127.0.0.1 serving fixture files.
-import { createServer, type Server } from "node:http";
+
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,7 +10,10 @@ import { REPO, tempDir } from "./helpers/shared.js";
 
 const served = new Map<string, Buffer>([
   ["/aliannejadi/ClariQ/master/data/dev.tsv", readFileSync(join(REPO, "data/clariq/dev.sample.tsv"))],
-  ["/aliannejadi/qulac/master/data/qulac/qulac.json", readFileSync(join(REPO, "data/qulac/qulac.sample.json"))],
+  [
+    "/aliannejadi/qulac/master/data/qulac/qulac.json",
+    readFileSync(join(REPO, "data/qulac/qulac.sample.json")),
+  ],
 ]);
 let server: Server;
 let base: string;
@@ -41,25 +45,85 @@ describe("convkit-data fetch", () => {
   it("downloads every listed file to its place, byte for byte", async () => {
     const dir = tempDir();
     const m = manifest(dir, [
-      { dataset: "clariq", repo: "aliannejadi/ClariQ", ref: "master", path: "data/dev.tsv", to: "clariq/dev.tsv" },
-      { dataset: "qulac", repo: "aliannejadi/qulac", ref: "master", path: "data/qulac/qulac.json", to: "qulac/qulac.json" },
+      {
+        dataset: "clariq",
+        repo: "aliannejadi/ClariQ",
+        ref: "master",
+        path: "data/dev.tsv",
+        to: "clariq/dev.tsv",
+      },
+      {
+        dataset: "qulac",
+        repo: "aliannejadi/qulac",
+        ref: "master",
+        path: "data/qulac/qulac.json",
+        to: "qulac/qulac.json",
+      },
     ]);
-    const r = await runCliAsync("data", ["fetch", "--manifest", m, "--base-url", base, "--out", join(dir, "real")]);
+    const r = await runCliAsync("data", [
+      "fetch",
+      "--manifest",
+      m,
+      "--base-url",
+      base,
+      "--out",
+      join(dir, "real"),
+    ]);
     expect(r.code, r.stderr).toBe(0);
-    expect(readFileSync(join(dir, "real/clariq/dev.tsv")).equals(served.get("/aliannejadi/ClariQ/master/data/dev.tsv")!)).toBe(true);
-    expect(readFileSync(join(dir, "real/qulac/qulac.json")).equals(served.get("/aliannejadi/qulac/master/data/qulac/qulac.json")!)).toBe(true);
+    expect(
+      readFileSync(join(dir, "real/clariq/dev.tsv")).equals(
+        served.get("/aliannejadi/ClariQ/master/data/dev.tsv")!,
+      ),
+    ).toBe(true);
+    expect(
+      readFileSync(join(dir, "real/qulac/qulac.json")).equals(
+        served.get("/aliannejadi/qulac/master/data/qulac/qulac.json")!,
+      ),
+    ).toBe(true);
   });
 
   it("--only picks datasets; a missing file is exit 1 with the URL and status, nothing left behind", async () => {
     const dir = tempDir();
     const m = manifest(dir, [
-      { dataset: "clariq", repo: "aliannejadi/ClariQ", ref: "master", path: "data/missing.tsv", to: "clariq/missing.tsv" },
-      { dataset: "qulac", repo: "aliannejadi/qulac", ref: "master", path: "data/qulac/qulac.json", to: "qulac/qulac.json" },
+      {
+        dataset: "clariq",
+        repo: "aliannejadi/ClariQ",
+        ref: "master",
+        path: "data/missing.tsv",
+        to: "clariq/missing.tsv",
+      },
+      {
+        dataset: "qulac",
+        repo: "aliannejadi/qulac",
+        ref: "master",
+        path: "data/qulac/qulac.json",
+        to: "qulac/qulac.json",
+      },
     ]);
-    const ok = await runCliAsync("data", ["fetch", "--manifest", m, "--base-url", base, "--out", join(dir, "a"), "--only", "qulac"]);
+    const ok = await runCliAsync("data", [
+      "fetch",
+      "--manifest",
+      m,
+      "--base-url",
+      base,
+      "--out",
+      join(dir, "a"),
+      "--only",
+      "qulac",
+    ]);
     expect(ok.code).toBe(0);
     expect(existsSync(join(dir, "a/clariq"))).toBe(false);
-    const bad = await runCliAsync("data", ["fetch", "--manifest", m, "--base-url", base, "--out", join(dir, "b"), "--only", "clariq"]);
+    const bad = await runCliAsync("data", [
+      "fetch",
+      "--manifest",
+      m,
+      "--base-url",
+      base,
+      "--out",
+      join(dir, "b"),
+      "--only",
+      "clariq",
+    ]);
     expect(bad.code).toBe(1);
     expect(bad.stderr.trim()).toBe(`${base}/aliannejadi/ClariQ/master/data/missing.tsv: HTTP 404 Not Found`);
     expect(existsSync(join(dir, "b/clariq/missing.tsv"))).toBe(false);

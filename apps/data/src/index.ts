@@ -18,14 +18,43 @@ export const fetchCommand: CommandSpec = {
   name: "convkit-data fetch",
   summary: "Download the real ClariQ and Qulac files (data/sources.json) for users with internet access.",
   options: [
-    { name: "out", short: "o", type: "string", description: "folder to write into", default: "data/real", metavar: "DIR" },
-    { name: "manifest", type: "string", description: "the list of files", default: "data/sources.json", metavar: "FILE" },
-    { name: "base-url", type: "string", description: "host prefix instead of the manifest's (a mirror)", metavar: "URL" },
-    { name: "only", type: "string", description: "comma-separated datasets to fetch (clariq,qulac)", metavar: "LIST" },
+    {
+      name: "out",
+      short: "o",
+      type: "string",
+      description: "folder to write into",
+      default: "data/real",
+      metavar: "DIR",
+    },
+    {
+      name: "manifest",
+      type: "string",
+      description: "the list of files",
+      default: "data/sources.json",
+      metavar: "FILE",
+    },
+    {
+      name: "base-url",
+      type: "string",
+      description: "host prefix instead of the manifest's (a mirror)",
+      metavar: "URL",
+    },
+    {
+      name: "only",
+      type: "string",
+      description: "comma-separated datasets to fetch (clariq,qulac)",
+      metavar: "LIST",
+    },
   ],
-  examples: ["convkit-data fetch --out data/real", "convkit-data fetch --only qulac --base-url http://127.0.0.1:8080"],
+  examples: [
+    "convkit-data fetch --out data/real",
+    "convkit-data fetch --only qulac --base-url http://127.0.0.1:8080",
+  ],
   async run(o) {
-    const manifest = JSON.parse(readFileSync(resolve(o.manifest as string), "utf8")) as { base: string; files: Source[] };
+    const manifest = JSON.parse(readFileSync(resolve(o.manifest as string), "utf8")) as {
+      base: string;
+      files: Source[];
+    };
     const only = typeof o.only === "string" ? new Set(o.only.split(",")) : undefined;
     const files = manifest.files.filter((f) => !only || only.has(f.dataset));
     if (files.length === 0) throw new UsageError(`convkit-data fetch: no files for --only ${o.only}`);

@@ -5,7 +5,7 @@ import { readPickleFile } from "@convkit/pickle";
 import { describe, expect, it } from "vitest";
 import { shared, tempDir } from "../../../test/helpers/shared.js";
 import { readMultiTurnRun, readQuestionBank } from "./clariq.js";
-import { type EvalDict, toEvalDict } from "./dicts.js";
+import { type EvalDict, evalPair, toEvalDict } from "./dicts.js";
 import { readIkatRun, readIkatTopics, readPassageHashes, writePassageHashes } from "./ikat.js";
 import { readJsonl } from "./jsonl.js";
 import { formatQulacJson, readQulacJson } from "./qulac.js";
@@ -72,7 +72,7 @@ function pick(d: EvalDict, metric: string, ctx: string | number, qid: string | n
   if (qid === null) return 0;
   const m = d.get(metric)!.get(ctx)!;
   const v = (qid !== undefined && qid !== "MAX" ? m.get(qid) : undefined) ?? m.get("MIN")!;
-  return v.with_answer;
+  return evalPair(v).with_answer;
 }
 
 describe("golden eval dicts from ../shared/golden", () => {

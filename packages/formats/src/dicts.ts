@@ -122,57 +122,67 @@ export function syntheticItem(r: SyntheticRecord): [PyValue, PyValue] {
   ];
 }
 
-/** An eval dict: `metric → context → question|MAX|MIN → {no_answer, with_answer}`. */
-export type EvalDict = Map<string, Map<string | number, Map<string, EvalPair>>>;
+/** One `{'no_answer': x, 'with_answer': y}` of an eval dict, as read (a Map, not copied). */
+export type EvalPairMap = ReadonlyMap<string, number>;
+
+/** An eval dict: `metric → context → question|MAX|MIN → {no_answer, with_answer}`, the unpickled Maps themselves. */
+export type EvalDict = ReadonlyMap<string, ReadonlyMap<string | number, ReadonlyMap<string, EvalPairMap>>>;
+
+/** The two values of an eval-dict entry. */
+export function evalPair(m: EvalPairMap): EvalPair {
+  return { no_answer: m.get("no_answer")!, with_answer: m.get("with_answer")! };
+}
 
 /**
- * Checks and converts an unpickled eval dict. Any other shape is an {@link InputError} naming the
+ * Checks that an unpickled value is an eval dict and returns it typed, without copying (the
+ * multi-turn dicts hold millions of values). Any other shape is an {@link InputError} naming the
  * path and the Python type found, so a wrong pickle gets one clear line.
  */
 export function toEvalDict(file: string, d: PyValue): EvalDict {
-  const out: EvalDict = new Map();
   for (const [metric, contexts] of dict(file, d, "the top level")) {
     const m = str(file, metric, "a metric key");
-    const cm = new Map<string | number, Map<string, EvalPair>>();
     for (const [ctx, questions] of dict(file, contexts, `[${JSON.stringify(m)}]`)) {
       if (typeof ctx !== "string" && typeof ctx !== "number")
         shapeError(file, `a context key of ${m}`, "a str or int", ctx);
-      const path = `[${JSON.stringify(m)}][${JSON.stringify(ctx)}]`;
-      const qm = new Map<string, EvalPair>();
-      for (const [q, pair] of dict(file, questions, path)) {
-        const qid = str(file, q, `a question key of ${path}`);
-        const p = dict(file, pair, `${path}[${JSON.stringify(qid)}]`);
-        qm.set(qid, {
-          no_answer: num(file, p.get("no_answer") ?? null, `${path}[${JSON.stringify(qid)}]['no_answer']`),
-          with_answer: num(
-            file,
-            p.get("with_answer") ?? null,
-            `${path}[${JSON.stringify(qid)}]['with_answer']`,
-          ),
-        });
+      for (const [q, pair] of dict(file, questions, `[${JSON.stringify(m)}][${JSON.stringify(ctx)}]`)) {
+        if (typeof q !== "string" || !(pair instanceof Map)) {
+          const path = `[${JSON.stringify(m)}][${JSON.stringify(ctx)}]`;
+          if (typeof q !== "string") shapeError(file, `a question key of ${path}`, "a str", q);
+          dict(file, pair, `${path}[${JSON.stringify(q)}]`);
+        }
+        const p = pair as Map<PyValue, PyValue>;
+        const a = p.get("no_answer");
+        const b = p.get("with_answer");
+        if (typeof a !== "number" || typeof b !== "number" || p.size !== 2) {
+          const path = `[${JSON.stringify(m)}][${JSON.stringify(ctx)}][${JSON.stringify(q)}]`;
+          num(file, a ?? null, `${path}['no_answer']`);
+          num(file, b ?? null, `${path}['with_answer']`);
+          if (p.size !== 2) shapeError(file, path, "exactly no_answer and with_answer", pair);
+        }
       }
-      cm.set(ctx, qm);
     }
-    out.set(m, cm);
   }
-  return out;
+  return d as unknown as EvalDict;
 }
 
 /** Flattens an eval dict into entries (metric, context, question, no_answer, with_answer). */
 export function* evalEntries(d: EvalDict): Iterable<EvalEntry> {
   for (const [metric, cm] of d)
-    for (const [context, qm] of cm) for (const [question, p] of qm) yield { metric, context, question, ...p };
+    for (const [context, qm] of cm)
+      for (const [question, p] of qm) yield { metric, context, question, ...evalPair(p) };
 }
 
-/** The PyValue of an eval dict (floats kept floats) for the pickle writer. */
+/** The PyValue of an eval dict with every value a float (so `0.0` stays `0.0` in the pickle). */
 export function evalDictValue(d: EvalDict): PyValue {
   const out = new Map<PyValue, PyValue>();
   for (const [metric, cm] of d) {
     const c = new Map<PyValue, PyValue>();
     for (const [ctx, qm] of cm) {
       const q = new Map<PyValue, PyValue>();
-      for (const [qid, p] of qm)
-        q.set(qid, { no_answer: new PyFloat(p.no_answer), with_answer: new PyFloat(p.with_answer) });
+      for (const [qid, p] of qm) {
+        const { no_answer, with_answer } = evalPair(p);
+        q.set(qid, { no_answer: new PyFloat(no_answer), with_answer: new PyFloat(with_answer) });
+      }
       c.set(ctx, q);
     }
     out.set(metric, c);

@@ -26,8 +26,10 @@ export { detectFormat, detectFromText, FORMATS, type FormatName } from "./detect
 export {
   EVAL_METRICS,
   type EvalDict,
+  type EvalPairMap,
   evalDictValue,
   evalEntries,
+  evalPair,
   pyTypeName,
   readQulacHistDict,
   syntheticItem,

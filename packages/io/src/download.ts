@@ -14,7 +14,11 @@ export class DownloadError extends ConvkitError {
 }
 
 /** Streams `url` into `target` (appears only when complete); returns the byte count. */
-export async function downloadFile(url: string, target: string, onBytes?: (n: number) => void): Promise<number> {
+export async function downloadFile(
+  url: string,
+  target: string,
+  onBytes?: (n: number) => void,
+): Promise<number> {
   let res: Response;
   try {
     res = await fetch(url, { redirect: "follow" });

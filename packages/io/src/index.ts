@@ -1,4 +1,6 @@
 // @convkit/io: where bytes come from and go to, and the typed errors every reader throws.
+
+export { DownloadError, downloadFile } from "./download.js";
 export { ConvkitError, describeFound, InputError, type InputLocation, UsageError } from "./errors.js";
 export { type LineBatch, readLineBatches } from "./lines.js";
 export { formatPyFloat, pythonJsonString } from "./pytext.js";
@@ -31,4 +33,3 @@ export {
   splitQuoted,
   writeDelimited,
 } from "./tsv.js";
-export { DownloadError, downloadFile } from "./download.js";

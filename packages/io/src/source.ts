@@ -10,7 +10,7 @@ export interface ByteSource {
   readonly chunks: AsyncIterable<Uint8Array>;
 }
 
-const CHUNK = 1 << 20;
+const CHUNK = 1 << 18;
 
 /**
  * The raw bytes at `path` (`-` = stdin). When `path` does not exist but `path.aa`, `path.ab`, …

@@ -1,0 +1,149 @@
+// pnpm bench: runs every case against its reference peer, medians of repeated runs, into BENCHMARKS.md.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { generateArgsMe } from "./gen-args-me.mjs";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const SHARED = resolve(ROOT, process.env.CONVKIT_SHARED ?? "../shared");
+const WORK = join(ROOT, "bench", ".work");
+const ARGS_MB = Number(process.env.BENCH_ARGS_MB ?? 1024);
+mkdirSync(WORK, { recursive: true });
+const hasPython = spawnSync("python3", ["-c", "pass"]).status === 0;
+
+function runOnce(cmd, args) {
+  const r = spawnSync(cmd, args, { cwd: ROOT, maxBuffer: 1 << 26 });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.toString().trim().split("\n").at(-1));
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function measure(cmd, args, runs) {
+  const rs = Array.from({ length: runs }, () => runOnce(cmd, args));
+  return {
+    ...rs[0],
+    seconds: median(rs.map((r) => r.seconds)),
+    maxRssMiB: median(rs.map((r) => r.maxRssMiB)),
+    runs,
+  };
+}
+
+const rows = [];
+function row(job, impl, r, bytes, unit = "records") {
+  rows.push({
+    job,
+    impl,
+    n: r.records,
+    unit,
+    seconds: r.seconds,
+    rate: r.records / r.seconds,
+    mbps: bytes ? bytes / 2 ** 20 / r.seconds : undefined,
+    rss: r.maxRssMiB,
+    runs: r.runs,
+  });
+  process.stderr.write(
+    `${job} | ${impl}: ${r.seconds.toFixed(3)} s, ${Math.round(r.records / r.seconds)} ${unit}/s, ${r.maxRssMiB.toFixed(0)} MiB\n`,
+  );
+}
+
+const clariq = ["train.tsv", "dev.tsv", "test_with_labels.tsv"].map((f) => join(SHARED, "data", "clariq", f));
+const clariqBytes = clariq.reduce((n, f) => n + statSync(f).size, 0);
+row(
+  "ClariQ TSVs (train+dev+test_with_labels)",
+  "convkit",
+  measure("node", ["bench/cases/clariq-tsv.mjs", ...clariq], 5),
+  clariqBytes,
+);
+if (hasPython)
+  row(
+    "ClariQ TSVs (train+dev+test_with_labels)",
+    "python3 csv",
+    measure("python3", ["bench/py/clariq_tsv.py", ...clariq], 5),
+    clariqBytes,
+  );
+
+const qulac = join(SHARED, "data", "qulac", "qulac.json");
+row("qulac.json", "convkit", measure("node", ["bench/cases/qulac-json.mjs", qulac], 5), statSync(qulac).size);
+if (hasPython)
+  row(
+    "qulac.json",
+    "python3 json.load",
+    measure("python3", ["bench/py/qulac_json.py", qulac], 5),
+    statSync(qulac).size,
+  );
+
+const tgz = join(SHARED, "golden", "clariq-eval", "eval_dicts", "multi_turn_dev_eval.pkl.tar.gz");
+const pkl = join(WORK, "multi_turn_dev_eval.pkl");
+if (!existsSync(pkl)) execFileSync("tar", ["-xzf", tgz, "-C", WORK]);
+row(
+  "multi-turn eval dict .pkl (40 MB, protocol 3)",
+  "convkit",
+  measure("node", ["bench/cases/unpickle.mjs", pkl], 5),
+  statSync(pkl).size,
+  "values",
+);
+if (hasPython)
+  row(
+    "multi-turn eval dict .pkl (40 MB, protocol 3)",
+    "CPython pickle.load",
+    measure("python3", ["bench/py/unpickle.py", pkl], 5),
+    statSync(pkl).size,
+    "values",
+  );
+row(
+  "multi-turn eval dict .pkl.tar.gz (gunzip+untar+unpickle)",
+  "convkit",
+  measure("node", ["bench/cases/unpickle.mjs", tgz], 5),
+  statSync(pkl).size,
+  "values",
+);
+if (hasPython)
+  row(
+    "multi-turn eval dict .pkl.tar.gz (gunzip+untar+unpickle)",
+    "CPython tarfile+pickle.load",
+    measure("python3", ["bench/py/unpickle.py", tgz], 5),
+    statSync(pkl).size,
+    "values",
+  );
+
+const args = join(WORK, `args-me-${ARGS_MB}mb.json`);
+if (!existsSync(args)) await generateArgsMe(args, ARGS_MB);
+const argsBytes = statSync(args).size;
+row(
+  `args.me-shaped JSON, ${(argsBytes / 2 ** 30).toFixed(2)} GiB, streamed`,
+  "convkit (stream-json)",
+  measure("node", ["bench/cases/args-me.mjs", args], 1),
+  argsBytes,
+  "arguments",
+);
+
+const cpu = cpus()[0]?.model ?? "unknown";
+const py = hasPython ? execFileSync("python3", ["--version"]).toString().trim() : "no python3";
+const fmt = (x, d = 0) =>
+  x === undefined ? "" : x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
+const lines = [
+  "# Benchmarks",
+  "",
+  "Written by `pnpm bench` (bench/run.mjs). Each job runs in a fresh process; times and peak RSS",
+  "(`maxRSS` of the process) are medians over the runs shown; the reference it replaces runs in the same session.",
+  "",
+  `- date: ${new Date().toISOString().slice(0, 10)}`,
+  `- machine: ${cpu}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB`,
+  `- node ${process.version}, ${py}`,
+  "",
+  "| job | implementation | items | seconds | items/s | MB/s | peak RSS MiB | runs |",
+  "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+  ...rows.map(
+    (r) =>
+      `| ${r.job} | ${r.impl} | ${fmt(r.n)} ${r.unit} | ${fmt(r.seconds, 3)} | ${fmt(r.rate)} | ${fmt(r.mbps, 1)} | ${fmt(r.rss)} | ${r.runs} |`,
+  ),
+  "",
+];
+writeFileSync(join(ROOT, "BENCHMARKS.md"), lines.join("\n"));
+process.stderr.write("wrote BENCHMARKS.md\n");
