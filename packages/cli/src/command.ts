@@ -39,9 +39,9 @@ export function helpText(cmd: CommandSpec): string {
   const pos = cmd.positionals ? ` ${cmd.positionals.name}` : "";
   const lines = [`usage: ${cmd.usage ?? `${cmd.name} [options]${pos}`}`, "", cmd.summary, ""];
   if (cmd.positionals)
-    lines.push("arguments:", `  ${cmd.positionals.name.padEnd(26)}${cmd.positionals.description}`, "");
+    lines.push("arguments:", `  ${cmd.positionals.name.padEnd(24)}  ${cmd.positionals.description}`, "");
   lines.push("options:");
-  lines.push(`  ${"-h, --help".padEnd(26)}show this help message and exit`);
+  lines.push(`  ${"-h, --help".padEnd(24)}  show this help message and exit`);
   for (const o of cmd.options) {
     const flag = `${o.short ? `-${o.short}, ` : ""}--${o.name}${o.type === "string" ? ` ${o.metavar ?? o.name.toUpperCase()}` : ""}`;
     const extra = [
@@ -49,7 +49,7 @@ export function helpText(cmd: CommandSpec): string {
       o.default !== undefined && o.default !== false ? `default: ${o.default}` : "",
       o.required ? "required" : "",
     ].filter(Boolean);
-    lines.push(`  ${flag.padEnd(26)}${o.description}${extra.length ? ` (${extra.join("; ")})` : ""}`);
+    lines.push(`  ${flag.padEnd(24)}  ${o.description}${extra.length ? ` (${extra.join("; ")})` : ""}`);
   }
   if (cmd.examples?.length) lines.push("", "examples:", ...cmd.examples.map((e) => `  ${e}`));
   return `${lines.join("\n")}\n`;

@@ -134,14 +134,16 @@ export class Unpickler {
   }
 
   private memoGet(at: number, idx: number): void {
-    const v = this.memo[idx];
+    const v = idx < this.memo.length ? this.memo[idx] : undefined;
     if (v === undefined) this.fail(at, `memo entry ${idx}`, "none");
     this.stack.push(v);
   }
 
   private memoPut(idx: number, v: unknown): void {
-    if (this.memo[idx] === undefined) this.memoSize++;
-    this.memo[idx] = v;
+    const memo = this.memo;
+    // Never read past the end: out-of-bounds reads take V8's slow path through the prototype chain.
+    if (idx >= memo.length || memo[idx] === undefined) this.memoSize++;
+    memo[idx] = v;
   }
 
   private str(start: number, end: number): string {
