@@ -45,7 +45,7 @@ export function detectFromText(lines: string[]): FormatName | undefined {
   if (first === "topic_id\tinitial request") return "clariq-test-topics";
   if (first === "question_id\tquestion") return "question-bank";
   if (first.startsWith("\tUnnamed: 0\ttopic_id")) return "human-multi-turn";
-  if (first.startsWith('{"topic_id":{')) return "qulac-json";
+  if (/^\{ ?"topic_id" ?: ?\{/.test(head)) return "qulac-json";
   if (/^\{ ?"arguments"/.test(head)) return "args-me";
   if (first.startsWith("<DOC>")) return "trecweb";
   if (/^<\?xml|^<topics[\s>]/.test(first)) return "touche-topics";
