@@ -163,6 +163,8 @@ export class Unpickler {
     const buf = this.buf;
     const end = buf.length;
     const stack = this.stack;
+    const memo = this.memo;
+    const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
     let pos = this.pos;
     let start = pos;
     try {
@@ -189,21 +191,31 @@ export class Unpickler {
             pos += 1 + n;
             break;
           }
-          case op.BINFLOAT:
+          case op.BINFLOAT: {
             if (end - pos < 8) throw NEED_MORE;
-            stack.push(this.float(buf.readDoubleBE(pos)));
+            const f = dv.getFloat64(pos);
+            stack.push(this.options.keepFloats ? this.float(f) : f);
             pos += 8;
             break;
-          case op.BINGET:
+          }
+          case op.BINGET: {
             if (end - pos < 1) throw NEED_MORE;
-            this.memoGet(start, buf[pos]!);
+            const idx = buf[pos]!;
+            const v = idx < memo.length ? memo[idx] : undefined;
+            if (v === undefined) this.memoGet(start, idx);
+            else stack.push(v);
             pos += 1;
             break;
-          case op.LONG_BINGET:
+          }
+          case op.LONG_BINGET: {
             if (end - pos < 4) throw NEED_MORE;
-            this.memoGet(start, buf.readUInt32LE(pos));
+            const idx = dv.getUint32(pos, true);
+            const v = idx < memo.length ? memo[idx] : undefined;
+            if (v === undefined) this.memoGet(start, idx);
+            else stack.push(v);
             pos += 4;
             break;
+          }
           case op.BINPUT:
             if (end - pos < 1) throw NEED_MORE;
             this.memoPut(buf[pos]!, this.top(start));
@@ -211,7 +223,7 @@ export class Unpickler {
             break;
           case op.LONG_BINPUT:
             if (end - pos < 4) throw NEED_MORE;
-            this.memoPut(buf.readUInt32LE(pos), this.top(start));
+            this.memoPut(dv.getUint32(pos, true), this.top(start));
             pos += 4;
             break;
           case op.MEMOIZE:
