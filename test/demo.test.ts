@@ -15,7 +15,12 @@ describe("pnpm demo on data/", () => {
     const out = tempDir();
     const r = runCli("convert", ["--out-dir", out, ...inputs]);
     expect(r.code, r.stderr).toBe(0);
-    const formats = Object.fromEntries(r.stderr.trim().split("\n").map((l) => [l.split(":")[0], l.split(" ")[2]]));
+    const formats = Object.fromEntries(
+      r.stderr
+        .trim()
+        .split("\n")
+        .map((l) => [l.split(":")[0], l.split(" ")[2]]),
+    );
     expect(formats).toMatchObject({
       "data/clariq/dev.sample.tsv": "clariq-topics",
       "data/clariq/question_bank.sample.tsv": "question-bank",
@@ -31,7 +36,14 @@ describe("pnpm demo on data/", () => {
       "data/touche/topics.sample.xml": "touche-topics",
     });
     expect(readdirSync(out).length).toBe(inputs.length);
-    const multi = readFileSync(join(out, "multi_turn.run.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
-    expect(multi.map((m) => m.question)).toEqual(["do you want to know when it is open", "", 'are you interested in the "menu"']);
+    const multi = readFileSync(join(out, "multi_turn.run.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(multi.map((m) => m.question)).toEqual([
+      "do you want to know when it is open",
+      "",
+      'are you interested in the "menu"',
+    ]);
   });
 });

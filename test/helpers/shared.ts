@@ -30,6 +30,16 @@ export const HAS_PYTHON = (() => {
   }
 })();
 
+/** True when python3 has numpy (the image's python3 does); tests of numpy's exact sort order use it. */
+export const HAS_NUMPY = (() => {
+  try {
+    execFileSync("python3", ["-c", "import numpy"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
 /** Runs python3 with a script and stdin, returning stdout. */
 export function python(script: string, input?: string | Buffer, args: string[] = []): string {
   return execFileSync("python3", ["-c", script, ...args], { input, maxBuffer: 1 << 30 }).toString("utf8");

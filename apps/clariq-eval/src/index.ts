@@ -1,0 +1,54 @@
+// convkit-clariq-eval: a drop-in for ClariQ's clariq_eval_tool.py (same flags, stdout and out_file).
+import { type ClariqEvalOptions, runClariqEval } from "@convkit/clariq-eval";
+import type { CommandSpec } from "@convkit/cli";
+import { writeAtomic } from "@convkit/io";
+
+/** The `convkit-clariq-eval` command; flags as upstream's argparse declares them. */
+export const clariqEvalCommand: CommandSpec = {
+  name: "convkit-clariq-eval",
+  summary:
+    "Input arguments for ClariQ eval tool. Evaluates clarification_need, question_relevance and document_relevance runs exactly as clariq_eval_tool.py.",
+  usage:
+    "convkit-clariq-eval [-h] --eval_task EVAL_TASK [--experiment_type EXPERIMENT_TYPE] [--data_dir DATA_DIR] --run_file RUN_FILE [--out_file OUT_FILE] [--multi_turn] [--leaderboard]",
+  options: [
+    {
+      name: "eval_task",
+      type: "string",
+      required: true,
+      description: "Defines the evaluation task.",
+      choices: ["clarification_need", "document_relevance", "question_relevance"],
+    },
+    {
+      name: "experiment_type",
+      type: "string",
+      default: "dev",
+      description: "The run file will be evaluated on this data.",
+      choices: ["train", "dev", "test"],
+    },
+    { name: "data_dir", type: "string", default: "../data/", description: "Path to the data directory." },
+    { name: "run_file", type: "string", required: true, description: "Path to the run file (- for stdin)." },
+    {
+      name: "out_file",
+      type: "string",
+      default: "",
+      description: "Path to the evaluation output json file.",
+    },
+    {
+      name: "multi_turn",
+      type: "boolean",
+      description: "Results are on multi-turn conversations (single-turn if absent).",
+    },
+    { name: "leaderboard", type: "boolean", description: "Print in the format of the leaderboard." },
+  ],
+  examples: [
+    "convkit-clariq-eval --eval_task question_relevance --data_dir ../shared/data/clariq --run_file ../shared/data/clariq/sample_runs/dev_bm25",
+    "convkit-clariq-eval --eval_task document_relevance --multi_turn --data_dir DIR --run_file dev_bm25_multi_turn --out_file perf.json",
+  ],
+  async run(o) {
+    const result = await runClariqEval(o as unknown as ClariqEvalOptions);
+    if (result.outFile !== undefined)
+      await writeAtomic(o.out_file as string, (sink) => sink.write(result.outFile!));
+    process.stdout.write(result.stdout);
+    return 0;
+  },
+};

@@ -1,0 +1,2 @@
+// @convkit/metrics: IR metrics with trec_eval semantics.
+export {};

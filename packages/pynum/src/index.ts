@@ -1,0 +1,4 @@
+// @convkit/pynum: numerics of Python and numpy reproduced bit for bit (sort order of ties, exact means, formatting).
+export { numpyArgsort } from "./argsort.js";
+export { formatFixed } from "./format.js";
+export { pythonMean, ratioToDouble } from "./mean.js";

@@ -1,0 +1,58 @@
+// Every golden case of the original ClariQ evaluation tool: stdout byte for byte, out_file value for value.
+import { existsSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { runCliAsync } from "./helpers/cli.js";
+import { SHARED, shared, tempDir } from "./helpers/shared.js";
+
+interface Golden {
+  command: string[];
+  run_file: string;
+  exit_code: number;
+  stdout: string;
+  out_file?: Record<string, Record<string, number>>;
+}
+
+/** data dir = the real ClariQ files plus the golden eval dicts, as the goldens' README says. */
+function dataDir(): string {
+  const dir = tempDir("clariq-data-");
+  for (const f of readdirSync(shared("data", "clariq")))
+    symlinkSync(join(SHARED, "data", "clariq", f), join(dir, f));
+  for (const f of readdirSync(shared("golden", "clariq-eval", "eval_dicts")))
+    symlinkSync(join(SHARED, "golden", "clariq-eval", "eval_dicts", f), join(dir, f));
+  return dir;
+}
+
+describe("ClariQ eval tool goldens (shared)", () => {
+  const dir = join(SHARED, "golden", "clariq-eval", "expected");
+  const cases = existsSync(dir) ? readdirSync(dir).sort() : [];
+  const data = existsSync(dir) ? dataDir() : "";
+  it("has the golden cases", () => {
+    expect(cases.length).toBe(21);
+  });
+  for (const name of cases) {
+    it(name, async () => {
+      const raw = readFileSync(join(dir, name));
+      const g: Golden = JSON.parse((name.endsWith(".gz") ? gunzipSync(raw) : raw).toString("utf8"));
+      const run = g.run_file.startsWith("data/")
+        ? join(SHARED, g.run_file)
+        : join(SHARED, "golden", "clariq-eval", g.run_file);
+      const out = join(tempDir(), "out.json");
+      const r = await runCliAsync("clariq-eval", [
+        ...g.command.slice(1),
+        "--data_dir",
+        data,
+        "--run_file",
+        run,
+        "--out_file",
+        out,
+      ]);
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(g.exit_code);
+      expect(r.stdout).toBe(g.stdout);
+      if (g.out_file) expect(JSON.parse(readFileSync(out, "utf8"))).toEqual(g.out_file);
+      else expect(existsSync(out)).toBe(false);
+    });
+  }
+});
