@@ -1,7 +1,14 @@
 // The ClariQ evaluation tool end to end: what it reads from the data dir, what it prints and writes.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { collect, type EvalDict, readClariqRows, readQuestionBank, toEvalDict } from "@convkit/formats";
+import {
+  collect,
+  type EvalDict,
+  readClariqRows,
+  readQuestionBank,
+  scanEvalDict,
+  toEvalDict,
+} from "@convkit/formats";
 import { formatPyFloat, InputError, pythonJsonString, splitParts, UsageError } from "@convkit/io";
 import { readPickleFile } from "@convkit/pickle";
 import { formatFixed, pythonMean } from "@convkit/pynum";
@@ -83,6 +90,68 @@ async function loadEvalDict(path: string): Promise<EvalDict> {
   return toEvalDict(path, await readPickleFile(path));
 }
 
+/**
+ * Multi-turn document relevance straight off the pickle stream (the dicts are tens of MB): per
+ * metric and context, the selected question's `with_answer`, else `MIN`, or 0 without a selection.
+ */
+async function multiTurnPerformance(
+  path: string,
+  selected: (ctx: number) => string | null | undefined,
+): Promise<Map<string, Map<string | number, number>>> {
+  const found = new Map<string, Map<string | number, { sel?: number; min?: number }>>();
+  const choice = new Map<string | number, string | null | undefined>();
+  // Consecutive values share their metric and context: look each up once per run of them.
+  let lastMetric: string | undefined;
+  let lastCtx: string | number | undefined;
+  let byCtx = new Map<string | number, { sel?: number; min?: number }>();
+  let entry: { sel?: number; min?: number } = {};
+  let pick: string | null | undefined;
+  await scanEvalDict(path, (metric, ctx, q, _na, wa) => {
+    if (metric !== lastMetric) {
+      lastMetric = metric;
+      lastCtx = undefined;
+      const m = found.get(metric);
+      if (m) byCtx = m;
+      else {
+        byCtx = new Map();
+        found.set(metric, byCtx);
+      }
+    }
+    if (ctx !== lastCtx) {
+      lastCtx = ctx;
+      const e = byCtx.get(ctx);
+      if (e) entry = e;
+      else {
+        entry = {};
+        byCtx.set(ctx, entry);
+      }
+      if (choice.has(ctx)) pick = choice.get(ctx);
+      else {
+        pick = typeof ctx === "number" ? selected(ctx) : undefined;
+        choice.set(ctx, pick);
+      }
+    }
+    if (q === "MIN") entry.min = wa;
+    else if (q === pick && q !== "MAX") entry.sel = wa;
+  });
+  const perf = new Map<string, Map<string | number, number>>();
+  for (const [metric, m] of found) {
+    const values = new Map<string | number, number>();
+    for (const [ctx, e] of m) {
+      const c = choice.get(ctx);
+      if (c === undefined) values.set(ctx, 0);
+      else {
+        const v = e.sel ?? e.min;
+        if (v === undefined)
+          throw new InputError(path, {}, `a MIN entry for context ${ctx} of ${metric}`, "none");
+        values.set(ctx, v);
+      }
+    }
+    perf.set(metric, values);
+  }
+  return perf;
+}
+
 function checkKnown(
   run: readonly { line: number; id: number }[],
   known: ReadonlySet<number>,
@@ -140,20 +209,19 @@ export async function runClariqEval(o: ClariqEvalOptions): Promise<ClariqEvalRes
   }
   const board = ["MRR100", "P1", "NDCG3", "NDCG5"];
   if (o.multi_turn) {
-    const evalDict = await loadEvalDict(evalFile(o.data_dir, o.experiment_type, true));
     const bank = new Map<string, string>();
     for (const q of await collect(readQuestionBank(join(o.data_dir, "question_bank.tsv"))))
       bank.set(pandasText(q.question), q.question_id);
     const top = topQuestions(await readRankedRun(o.run_file));
-    const perf = evaluateDocumentRelevance(
-      evalDict,
-      (m) => evalDict.get(m)!.keys(),
-      (ctx) => {
-        const text = top.get(ctx as number);
-        return text === undefined ? undefined : (bank.get(text) ?? null);
-      },
+    const selected = (ctx: number): string | null | undefined => {
+      const text = top.get(ctx);
+      return text === undefined ? undefined : (bank.get(text) ?? null);
+    };
+    return report(
+      await multiTurnPerformance(evalFile(o.data_dir, o.experiment_type, true), selected),
+      o,
+      board,
     );
-    return report(perf, o, board);
   }
   const rows = await collect(readClariqRows(topicFile(o.data_dir, o.experiment_type)));
   const facetTopic = new Map(rows.map((r) => [r.facet_id, r.topic_id]));

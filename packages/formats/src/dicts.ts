@@ -5,12 +5,13 @@ import {
   formatPyFloat,
   InputError,
   openInput,
+  openPayload,
   pythonJsonString,
   type WriteOptions,
   writeAtomic,
 } from "@convkit/io";
 import type { PyValue } from "@convkit/pickle";
-import { PyFloat } from "@convkit/pickle";
+import { PyFloat, readPickle } from "@convkit/pickle";
 import { streamJsonItems } from "./json-stream.js";
 import type {
   EvalEntry,
@@ -188,6 +189,54 @@ export function evalDictValue(d: EvalDict): PyValue {
     out.set(metric, c);
   }
   return out;
+}
+
+/**
+ * Streams an eval dict pickle (plain, tar.gz or split) without building it: `onValue` gets every
+ * (metric, context, question, no_answer, with_answer) in dict order. Memory stays flat, which
+ * makes evaluating against the 40 MB multi-turn dicts several times faster than unpickling them.
+ */
+export async function scanEvalDict(
+  path: string,
+  onValue: (
+    metric: string,
+    context: string | number,
+    question: string,
+    noAnswer: number,
+    withAnswer: number,
+  ) => void,
+): Promise<void> {
+  const src = await openPayload(path);
+  const fail = (what: string, found: PyValue): never => {
+    throw new InputError(
+      src.name,
+      {},
+      `an eval dict (metric → context → question → {no_answer, with_answer}); ${what}`,
+      pyTypeName(found),
+    );
+  };
+  await readPickle(src, {
+    leaves: {
+      depth: 3,
+      onLeaf(path, items) {
+        const [metric, ctx, q] = path;
+        if (typeof metric !== "string") fail("a str metric", metric ?? null);
+        if (typeof ctx !== "string" && typeof ctx !== "number") fail("a str or int context", ctx ?? null);
+        if (typeof q !== "string") fail("a str question", q ?? null);
+        let na: PyValue | undefined;
+        let wa: PyValue | undefined;
+        for (let i = 0; i < items.length; i += 2) {
+          if (items[i] === "no_answer") na = items[i + 1];
+          else if (items[i] === "with_answer") wa = items[i + 1];
+        }
+        if (typeof na !== "number")
+          fail(`a float no_answer at ${JSON.stringify([metric, ctx, q])}`, na ?? null);
+        if (typeof wa !== "number")
+          fail(`a float with_answer at ${JSON.stringify([metric, ctx, q])}`, wa ?? null);
+        onValue(metric as string, ctx as string | number, q as string, na as number, wa as number);
+      },
+    },
+  });
 }
 
 /** Records of a Qulac `qulac_hist012_dict` JSON file, streamed in batches. */

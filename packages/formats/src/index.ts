@@ -32,6 +32,7 @@ export {
   evalPair,
   pyTypeName,
   readQulacHistDict,
+  scanEvalDict,
   syntheticItem,
   syntheticRecords,
   toEvalDict,

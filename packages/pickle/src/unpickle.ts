@@ -7,7 +7,26 @@ import { PyFloat, PyTuple, type PyValue } from "./values.js";
 export interface UnpickleOptions {
   /** Return integral floats (`0.0`) as {@link PyFloat} so that writing them back keeps them floats. */
   keepFloats?: boolean;
+  /**
+   * Stream the leaves of nested dicts instead of building them: every dict `depth` levels below
+   * the top one is handed to `onLeaf` with its key path and its items, and nothing else is kept
+   * (memory stays flat however large the pickle). For dict-of-dict pickles as CPython writes them
+   * (eval dicts); a pickle that shares a dict by reference is refused. The two arrays are reused:
+   * copy what must outlive the call.
+   */
+  leaves?: { depth: number; onLeaf(path: readonly PyValue[], items: readonly PyValue[]): void };
 }
+
+/** A dict under construction in leaves mode: where it sits (parent and key), not what it holds. */
+class DictFrame {
+  constructor(
+    readonly depth: number,
+    readonly parent: DictFrame | undefined,
+    readonly key: PyValue,
+  ) {}
+}
+/** What the memo keeps for a dict in leaves mode (frames must not outlive their items). */
+const DICT_REF = Symbol("dict");
 
 type Utf8Buffer = Buffer & { utf8Slice(start: number, end: number): string };
 
@@ -117,25 +136,27 @@ export class Unpickler {
 
   private popMark(at: number): unknown[] {
     const m = this.marks.pop();
-    if (m === undefined) this.fail(at, "a MARK before this opcode", "none");
+    if (m === undefined) this.fail(this.base + at, "a MARK before this opcode", "none");
     const items = this.stack.slice(m);
     this.stack.length = m;
     return items;
   }
 
   private top(at: number): unknown {
-    if (this.stack.length === 0) this.fail(at, "a value on the stack", "an empty stack");
+    if (this.stack.length === 0) this.fail(this.base + at, "a value on the stack", "an empty stack");
     return this.stack[this.stack.length - 1];
   }
 
   private pop(at: number): unknown {
-    if (this.stack.length === 0) this.fail(at, "a value on the stack", "an empty stack");
+    if (this.stack.length === 0) this.fail(this.base + at, "a value on the stack", "an empty stack");
     return this.stack.pop();
   }
 
   private memoGet(at: number, idx: number): void {
     const v = idx < this.memo.length ? this.memo[idx] : undefined;
-    if (v === undefined) this.fail(at, `memo entry ${idx}`, "none");
+    if (v === undefined) this.fail(this.base + at, `memo entry ${idx}`, "none");
+    if (v === DICT_REF)
+      this.fail(this.base + at, "dicts that are not shared (leaves mode)", "a reference to an earlier dict");
     this.stack.push(v);
   }
 
@@ -143,7 +164,37 @@ export class Unpickler {
     const memo = this.memo;
     // Never read past the end: out-of-bounds reads take V8's slow path through the prototype chain.
     if (idx >= memo.length || memo[idx] === undefined) this.memoSize++;
-    memo[idx] = v;
+    memo[idx] = v instanceof DictFrame ? DICT_REF : v;
+  }
+
+  /** A new dict in leaves mode: its key is on top of the stack, its parent below the open MARK (or the key). */
+  private frame(at: number): DictFrame {
+    const stack = this.stack;
+    const n = stack.length;
+    if (n === 0) return new DictFrame(0, undefined, null);
+    const m = this.marks.length > 0 ? this.marks[this.marks.length - 1]! : -1;
+    let parent: unknown;
+    if (m > 0 && (n - m) % 2 === 1) parent = stack[m - 1];
+    else if (n >= 2) parent = stack[n - 2];
+    if (!(parent instanceof DictFrame))
+      this.fail(this.base + at, "a dict nested in dicts (leaves mode)", "a dict elsewhere");
+    return new DictFrame(parent.depth + 1, parent, stack[n - 1] as PyValue);
+  }
+
+  private readonly leafPath: PyValue[] = [];
+  private readonly leafValues: PyValue[] = [];
+
+  /** Hands stack[from..to) to onLeaf when `d` is at the leaf depth (arrays reused: valid during the call). */
+  private leafItems(d: DictFrame, from: number, to: number): void {
+    const leaves = this.options.leaves!;
+    if (d.depth !== leaves.depth) return;
+    const path = this.leafPath;
+    if (path.length !== d.depth) path.length = d.depth;
+    for (let f: DictFrame | undefined = d, i = d.depth - 1; f && i >= 0; f = f.parent, i--) path[i] = f.key;
+    const items = this.leafValues;
+    if (items.length !== to - from) items.length = to - from;
+    for (let i = from; i < to; i++) items[i - from] = this.stack[i] as PyValue;
+    leaves.onLeaf(path, items);
   }
 
   private str(start: number, end: number): string {
@@ -202,7 +253,7 @@ export class Unpickler {
             if (end - pos < 1) throw NEED_MORE;
             const idx = buf[pos]!;
             const v = idx < memo.length ? memo[idx] : undefined;
-            if (v === undefined) this.memoGet(start, idx);
+            if (v === undefined || v === DICT_REF) this.memoGet(start, idx);
             else stack.push(v);
             pos += 1;
             break;
@@ -211,7 +262,7 @@ export class Unpickler {
             if (end - pos < 4) throw NEED_MORE;
             const idx = dv.getUint32(pos, true);
             const v = idx < memo.length ? memo[idx] : undefined;
-            if (v === undefined) this.memoGet(start, idx);
+            if (v === undefined || v === DICT_REF) this.memoGet(start, idx);
             else stack.push(v);
             pos += 4;
             break;
@@ -230,7 +281,7 @@ export class Unpickler {
             this.memoPut(this.memoSize, this.top(start));
             break;
           case op.EMPTY_DICT:
-            stack.push(new Map());
+            stack.push(this.options.leaves ? this.frame(start) : new Map());
             break;
           case op.EMPTY_LIST:
             stack.push([]);
@@ -243,21 +294,31 @@ export class Unpickler {
             break;
           case op.SETITEMS: {
             const m = this.marks.pop();
-            if (m === undefined || m === 0) this.fail(start, "a dict and a MARK before SETITEMS", "none");
+            if (m === undefined || m === 0)
+              this.fail(this.base + start, "a dict and a MARK before SETITEMS", "none");
             const d = stack[m - 1];
-            if (!(d instanceof Map)) this.fail(start, "a dict under SETITEMS", typeName(d));
             const n = stack.length;
-            if ((n - m) % 2 !== 0) this.fail(start, "key/value pairs for SETITEMS", `${n - m} items`);
-            for (let i = m; i < n; i += 2) d.set(stack[i], stack[i + 1]);
-            stack.length = m;
+            if ((n - m) % 2 !== 0)
+              this.fail(this.base + start, "key/value pairs for SETITEMS", `${n - m} items`);
+            if (d instanceof Map) for (let i = m; i < n; i += 2) d.set(stack[i], stack[i + 1]);
+            else if (d instanceof DictFrame) this.leafItems(d, m, n);
+            else this.fail(this.base + start, "a dict under SETITEMS", typeName(d));
+            // Popping a few items is cheaper than the length setter.
+            if (n - m <= 8) while (stack.length > m) stack.pop();
+            else stack.length = m;
             break;
           }
           case op.SETITEM: {
             const v = this.pop(start);
             const k = this.pop(start);
             const d = this.top(start);
-            if (!(d instanceof Map)) this.fail(start, "a dict under SETITEM", typeName(d));
-            d.set(k, v);
+            if (d instanceof Map) d.set(k, v);
+            else if (d instanceof DictFrame) {
+              stack.push(k, v);
+              this.leafItems(d, stack.length - 2, stack.length);
+              stack.length -= 2;
+            }
+            else this.fail(this.base + start, "a dict under SETITEM", typeName(d));
             break;
           }
           case op.APPENDS: {
@@ -265,13 +326,13 @@ export class Unpickler {
             const l = this.top(start);
             if (l instanceof Set) for (const x of items) l.add(x);
             else if (Array.isArray(l)) for (const x of items) l.push(x);
-            else this.fail(start, "a list under APPENDS", typeName(l));
+            else this.fail(this.base + start, "a list under APPENDS", typeName(l));
             break;
           }
           case op.APPEND: {
             const v = this.pop(start);
             const l = this.top(start);
-            if (!Array.isArray(l)) this.fail(start, "a list under APPEND", typeName(l));
+            if (!Array.isArray(l)) this.fail(this.base + start, "a list under APPEND", typeName(l));
             l.push(v);
             break;
           }
@@ -301,7 +362,7 @@ export class Unpickler {
           case op.LONG4: {
             if (end - pos < 4) throw NEED_MORE;
             const n = buf.readInt32LE(pos);
-            if (n < 0) this.fail(start, "a non-negative LONG4 length", `${n}`);
+            if (n < 0) this.fail(this.base + start, "a non-negative LONG4 length", `${n}`);
             if (end - pos - 4 < n) {
               this.need = 5 + n;
               throw NEED_MORE;
@@ -354,7 +415,7 @@ export class Unpickler {
           case op.ADDITEMS: {
             const items = this.popMark(start);
             const s = this.top(start);
-            if (!(s instanceof Set)) this.fail(start, "a set under ADDITEMS", typeName(s));
+            if (!(s instanceof Set)) this.fail(this.base + start, "a set under ADDITEMS", typeName(s));
             for (const x of items) s.add(x);
             break;
           }
@@ -377,7 +438,7 @@ export class Unpickler {
           case op.BINSTRING: {
             if (end - pos < 4) throw NEED_MORE;
             const n = code === op.BINSTRING ? buf.readInt32LE(pos) : buf.readUInt32LE(pos);
-            if (n < 0) this.fail(start, "a non-negative BINSTRING length", `${n}`);
+            if (n < 0) this.fail(this.base + start, "a non-negative BINSTRING length", `${n}`);
             if (end - pos - 4 < n) {
               this.need = 5 + n;
               throw NEED_MORE;
@@ -416,7 +477,8 @@ export class Unpickler {
           case op.PROTO:
             if (end - pos < 1) throw NEED_MORE;
             this.proto = buf[pos]!;
-            if (this.proto > 5) this.fail(start, "pickle protocol 0 to 5", `protocol ${this.proto}`);
+            if (this.proto > 5)
+              this.fail(this.base + start, "pickle protocol 0 to 5", `protocol ${this.proto}`);
             pos += 1;
             break;
           case op.STOP:
@@ -551,10 +613,10 @@ export class Unpickler {
         this.stack.push(rawUnicodeEscape(Buffer.from(arg, "latin1")));
         return;
       case op.GET:
-        this.memoGet(at, Number.parseInt(arg, 10));
+        this.memoGet(start, Number.parseInt(arg, 10));
         return;
       case op.PUT:
-        this.memoPut(Number.parseInt(arg, 10), this.top(at));
+        this.memoPut(Number.parseInt(arg, 10), this.top(start));
         return;
       default:
         void buf;

@@ -1,9 +1,11 @@
 // Python's statistics.mean: the exact rational mean of floats, rounded once to the nearest double.
 
+const view = new DataView(new ArrayBuffer(8));
+
 /** A finite double as mantissa * 2^exponent with an integer mantissa. */
 function toRational(x: number): { m: bigint; e: number } {
   if (x === 0) return { m: 0n, e: 0 };
-  const buf = new DataView(new ArrayBuffer(8));
+  const buf = view;
   buf.setFloat64(0, x);
   const hi = buf.getUint32(0);
   const lo = buf.getUint32(4);
@@ -43,22 +45,40 @@ export function ratioToDouble(num: bigint, den: bigint): number {
 }
 
 /**
- * `statistics.mean(values)` of Python 3 for finite floats: the sum is exact (rationals), the
- * division by the count is rounded once. Printing the result with `formatPyFloat` gives the digits
- * the upstream tools print.
+ * Shewchuk's exact summation: non-overlapping partials whose sum is exactly the sum of the inputs
+ * (as Python's math.fsum keeps them). A handful of partials stand for any number of values.
+ */
+function exactPartials(values: readonly number[]): number[] {
+  const partials: number[] = [];
+  for (let x of values) {
+    if (!Number.isFinite(x)) throw new RangeError("mean of non-finite values is not supported");
+    let i = 0;
+    for (let j = 0; j < partials.length; j++) {
+      let y = partials[j]!;
+      if (Math.abs(x) < Math.abs(y)) [x, y] = [y, x];
+      const hi = x + y;
+      const lo = y - (hi - x);
+      if (lo !== 0) partials[i++] = lo;
+      x = hi;
+    }
+    partials.length = i;
+    partials.push(x);
+  }
+  return partials;
+}
+
+/**
+ * `statistics.mean(values)` of Python 3 for finite floats: the sum is exact, the division by the
+ * count is rounded once. Printing the result with `formatPyFloat` gives the digits the upstream
+ * tools print.
  */
 export function pythonMean(values: readonly number[]): number {
   if (values.length === 0) throw new RangeError("mean requires at least one data point");
+  const parts = exactPartials(values).map(toRational);
   let minE = 0;
-  const parts = values.map((x) => {
-    if (!Number.isFinite(x)) throw new RangeError("mean of non-finite values is not supported");
-    const r = toRational(x);
-    if (r.m !== 0n && r.e < minE) minE = r.e;
-    return r;
-  });
+  for (const r of parts) if (r.m !== 0n && r.e < minE) minE = r.e;
   let sum = 0n;
   for (const { m, e } of parts) sum += m << BigInt(e - minE);
-  // mean = sum * 2^minE / count
   const count = BigInt(values.length);
   return minE >= 0 ? ratioToDouble(sum << BigInt(minE), count) : ratioToDouble(sum, count << BigInt(-minE));
 }
