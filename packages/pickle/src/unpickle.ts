@@ -317,8 +317,7 @@ export class Unpickler {
               stack.push(k, v);
               this.leafItems(d, stack.length - 2, stack.length);
               stack.length -= 2;
-            }
-            else this.fail(this.base + start, "a dict under SETITEM", typeName(d));
+            } else this.fail(this.base + start, "a dict under SETITEM", typeName(d));
             break;
           }
           case op.APPENDS: {

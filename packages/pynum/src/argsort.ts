@@ -1,6 +1,6 @@
 // numpy's argsort(kind='quicksort') (scalar introsort, npysort/quicksort.cpp), reproduced tie for tie.
 
-const SMALL_QUICKSORT = 16;
+const SMALL_QUICKSORT = 15;
 
 /** numpy's float ordering: NaN sorts after every number. */
 function less(a: number, b: number): boolean {
