@@ -13,10 +13,12 @@ export interface OptionSpec {
   readonly choices?: readonly string[];
   readonly required?: boolean;
   readonly metavar?: string;
+  /** May be given several times (values collected in order). */
+  readonly multiple?: boolean;
 }
 
 /** Parsed values: strings for string options, booleans for flags. */
-export type OptionValues = Record<string, string | boolean | undefined>;
+export type OptionValues = Record<string, string | boolean | string[] | undefined>;
 
 /** A command: what it is called, its options and positionals, and what it runs. */
 export interface CommandSpec {
@@ -60,10 +62,16 @@ export function parseCommand(
   cmd: CommandSpec,
   argv: string[],
 ): { options: OptionValues; positionals: string[]; help: boolean } {
-  const spec: Record<string, { type: "string" | "boolean"; short?: string }> = {
+  const spec: Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }> = {
     help: { type: "boolean", short: "h" },
   };
-  for (const o of cmd.options) spec[o.name] = o.short ? { type: o.type, short: o.short } : { type: o.type };
+  for (const o of cmd.options) {
+    spec[o.name] = {
+      type: o.type,
+      ...(o.short ? { short: o.short } : {}),
+      ...(o.multiple ? { multiple: true } : {}),
+    };
+  }
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args: argv, options: spec, allowPositionals: true, strict: true });

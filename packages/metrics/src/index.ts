@@ -1,2 +1,24 @@
-// @convkit/metrics: IR metrics with trec_eval semantics.
-export {};
+// @convkit/metrics: IR metrics with trec_eval semantics (its ordering, tie handling, rounding and output layout).
+export {
+  formatTrecEval,
+  formatTrecLine,
+  MEASURES,
+  type MeasureSpec,
+  parseMeasures,
+  type TrecEvalOptions,
+  type TrecEvalResult,
+  trecEval,
+} from "./evaluate.js";
+export {
+  byteCompare,
+  type JudgedRanking,
+  judgeRanking,
+  NONPOOL,
+  type Scored,
+  type TopicQrels,
+  trecOrder,
+  UNJUDGED,
+} from "./judged-ranking.js";
+export { loadQrels, loadRun } from "./load.js";
+export { log2Int } from "./log2.js";
+export { averagePrecision, ndcgAt, precisionAt, recallAt, reciprocalRank, rPrecision } from "./measures.js";

@@ -187,7 +187,23 @@ export class Unpickler {
   /** Hands stack[from..to) to onLeaf when `d` is at the leaf depth (arrays reused: valid during the call). */
   private leafItems(d: DictFrame, from: number, to: number): void {
     const leaves = this.options.leaves!;
-    if (d.depth !== leaves.depth) return;
+    if (d.depth !== leaves.depth) {
+      // Above the leaves every value must be a dict (a frame); anything else is not this shape.
+      for (let i = from + 1; i < to; i += 2) {
+        const v = this.stack[i];
+        if (!(v instanceof DictFrame)) {
+          const path: PyValue[] = [];
+          for (let f: DictFrame | undefined = d; f && f.depth > 0; f = f.parent) path.unshift(f.key);
+          path.push(this.stack[i - 1] as PyValue);
+          this.fail(
+            this.base + this.pos,
+            `a dict at ${path.map((k) => `[${JSON.stringify(k)}]`).join("")} (leaves mode, depth ${leaves.depth})`,
+            typeName(v),
+          );
+        }
+      }
+      return;
+    }
     const path = this.leafPath;
     if (path.length !== d.depth) path.length = d.depth;
     for (let f: DictFrame | undefined = d, i = d.depth - 1; f && i >= 0; f = f.parent, i--) path[i] = f.key;
@@ -635,6 +651,7 @@ const TEXT_OPS = new Map<number, true>([
 
 function typeName(v: unknown): string {
   if (v instanceof Map) return "a dict";
+  if (typeof v === "number") return Number.isInteger(v) ? "an int" : "a float";
   if (Array.isArray(v)) return "a list";
   if (v === null) return "None";
   return typeof v;

@@ -1,0 +1,76 @@
+// convkit-trec-eval: trec_eval's measures, flags and output layout over TREC qrels and runs.
+import type { CommandSpec } from "@convkit/cli";
+import { UsageError } from "@convkit/io";
+import { formatTrecEval, loadQrels, loadRun, parseMeasures, trecEval } from "@convkit/metrics";
+
+/** The `convkit-trec-eval` command. */
+export const trecEvalCommand: CommandSpec = {
+  name: "convkit-trec-eval",
+  summary:
+    "Evaluate a TREC run against qrels as trec_eval does (ordering: score desc, ties by docno desc; negative grades unjudged; topics without qrels ignored).",
+  usage: "convkit-trec-eval [-q] [-c] [-l LEVEL] [-M MAX] [-m MEASURE]... QRELS RUN",
+  positionals: {
+    name: "QRELS RUN",
+    description: "the qrels file and the run file (either may be -)",
+    min: 2,
+    max: 2,
+  },
+  options: [
+    { name: "q", short: "q", type: "boolean", description: "print per-topic values too" },
+    {
+      name: "c",
+      short: "c",
+      type: "boolean",
+      description: "average over every qrels topic (missing topics count 0)",
+    },
+    {
+      name: "m",
+      short: "m",
+      type: "string",
+      multiple: true,
+      metavar: "MEASURE",
+      description:
+        "measure[.cutoffs]: official, all_trec, num_q, num_ret, num_rel, num_rel_ret, map, Rprec, recip_rank, recip_rank_cut, P, recall, ndcg_cut",
+    },
+    {
+      name: "l",
+      short: "l",
+      type: "string",
+      metavar: "LEVEL",
+      description: "lowest grade that counts as relevant for binary measures",
+      default: "1",
+    },
+    {
+      name: "M",
+      short: "M",
+      type: "string",
+      metavar: "MAX",
+      description: "evaluate only the top MAX documents per topic",
+    },
+  ],
+  examples: [
+    "convkit-trec-eval -m ndcg_cut.1,3,5,10,20 -m P.1,3,5,10,20 -m recip_rank_cut.100 qrels run",
+    "convkit-trec-eval -q -c qrels run",
+  ],
+  async run(o, [qrelsPath, runPath]) {
+    let specs: ReturnType<typeof parseMeasures>;
+    try {
+      specs = parseMeasures((o.m as string[] | undefined) ?? []);
+    } catch (e) {
+      throw new UsageError(`convkit-trec-eval: ${(e as Error).message}`);
+    }
+    const level = Number(o.l);
+    if (!Number.isInteger(level)) throw new UsageError("convkit-trec-eval: -l takes an integer");
+    const maxDocs = o.M === undefined ? undefined : Number(o.M);
+    const qrels = await loadQrels(qrelsPath!);
+    const { run, tag } = await loadRun(runPath!);
+    const result = trecEval(run, qrels, specs, {
+      relevanceLevel: level,
+      maxDocs,
+      allTopics: o.c === true,
+      runFile: runPath,
+    });
+    process.stdout.write(formatTrecEval(result, { perTopic: o.q === true, runid: tag }));
+    return 0;
+  },
+};
