@@ -33,7 +33,7 @@ const cases: Case[] = [
   {
     name: "ClariQ TSV with a missing column",
     file: "dev.tsv",
-    content: () => Buffer.from(HEADER + ROW + "302\treq\tdesc\t2\tF9001\tfacet\tQ90001\tquestion?\n"),
+    content: () => Buffer.from(`${HEADER + ROW}302\treq\tdesc\t2\tF9001\tfacet\tQ90001\tquestion?\n`),
     message: /dev\.tsv:3: expected 9 tab-separated fields, found 8$/,
   },
   {

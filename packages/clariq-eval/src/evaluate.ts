@@ -100,40 +100,54 @@ async function multiTurnPerformance(
 ): Promise<Map<string, Map<string | number, number>>> {
   const found = new Map<string, Map<string | number, { sel?: number; min?: number }>>();
   const choice = new Map<string | number, string | null | undefined>();
+  const wanted = new Map<string | number, Set<string>>();
   // Consecutive values share their metric and context: look each up once per run of them.
   let lastMetric: string | undefined;
   let lastCtx: string | number | undefined;
   let byCtx = new Map<string | number, { sel?: number; min?: number }>();
   let entry: { sel?: number; min?: number } = {};
   let pick: string | null | undefined;
-  await scanEvalDict(path, (metric, ctx, q, _na, wa) => {
-    if (metric !== lastMetric) {
-      lastMetric = metric;
-      lastCtx = undefined;
-      const m = found.get(metric);
-      if (m) byCtx = m;
-      else {
-        byCtx = new Map();
-        found.set(metric, byCtx);
+  await scanEvalDict(
+    path,
+    (metric, ctx, q, _na, wa) => {
+      if (metric !== lastMetric) {
+        lastMetric = metric;
+        lastCtx = undefined;
+        const m = found.get(metric);
+        if (m) byCtx = m;
+        else {
+          byCtx = new Map();
+          found.set(metric, byCtx);
+        }
       }
-    }
-    if (ctx !== lastCtx) {
-      lastCtx = ctx;
-      const e = byCtx.get(ctx);
-      if (e) entry = e;
-      else {
-        entry = {};
-        byCtx.set(ctx, entry);
+      if (ctx !== lastCtx) {
+        lastCtx = ctx;
+        const e = byCtx.get(ctx);
+        if (e) entry = e;
+        else {
+          entry = {};
+          byCtx.set(ctx, entry);
+        }
+        if (choice.has(ctx)) pick = choice.get(ctx);
+        else {
+          pick = typeof ctx === "number" ? selected(ctx) : undefined;
+          choice.set(ctx, pick);
+        }
       }
-      if (choice.has(ctx)) pick = choice.get(ctx);
-      else {
-        pick = typeof ctx === "number" ? selected(ctx) : undefined;
-        choice.set(ctx, pick);
+      if (q === "MIN") entry.min = wa;
+      else if (q === pick && q !== "MAX") entry.sel = wa;
+    },
+    (_metric, ctx) => {
+      // Only MIN and the selected question matter: skip every other question unread.
+      let w = wanted.get(ctx);
+      if (!w) {
+        const c = typeof ctx === "number" ? selected(ctx) : undefined;
+        w = new Set(c ? ["MIN", c] : ["MIN"]);
+        wanted.set(ctx, w);
       }
-    }
-    if (q === "MIN") entry.min = wa;
-    else if (q === pick && q !== "MAX") entry.sel = wa;
-  });
+      return w;
+    },
+  );
   const perf = new Map<string, Map<string | number, number>>();
   for (const [metric, m] of found) {
     const values = new Map<string | number, number>();

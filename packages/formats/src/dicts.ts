@@ -11,7 +11,7 @@ import {
   writeAtomic,
 } from "@convkit/io";
 import type { PyValue } from "@convkit/pickle";
-import { PyFloat, readPickle } from "@convkit/pickle";
+import { PyFloat, readPickle, scanDictTree, UnsupportedShape } from "@convkit/pickle";
 import { streamJsonItems } from "./json-stream.js";
 import type {
   EvalEntry,
@@ -197,6 +197,63 @@ export function evalDictValue(d: EvalDict): PyValue {
  * makes evaluating against the 40 MB multi-turn dicts several times faster than unpickling them.
  */
 export async function scanEvalDict(
+  path: string,
+  onValue: (
+    metric: string,
+    context: string | number,
+    question: string,
+    noAnswer: number,
+    withAnswer: number,
+  ) => void,
+  /** The questions of a context worth reporting (undefined: all); the rest are skipped unread. */
+  questionsOf?: (metric: string, context: string | number) => ReadonlySet<string> | undefined,
+): Promise<void> {
+  // Fast path: an allocation-free scan of the CPython layout; anything unusual goes the general way.
+  let emitted = 0;
+  try {
+    await scanDictTree(
+      await openPayload(path),
+      3,
+      (p, names, values, n) => {
+        let na: number | undefined;
+        let wa: number | undefined;
+        for (let i = 0; i < n; i++) {
+          if (names[i] === "no_answer") na = values[i];
+          else if (names[i] === "with_answer") wa = values[i];
+        }
+        const metric = p[0];
+        const ctx = p[1];
+        const q = p[2];
+        if (
+          na === undefined ||
+          wa === undefined ||
+          typeof metric !== "string" ||
+          typeof q !== "string" ||
+          ctx === undefined
+        ) {
+          throw new UnsupportedShape("not an eval-dict leaf");
+        }
+        emitted++;
+        onValue(metric, ctx as string | number, q, na, wa);
+      },
+      questionsOf ? (branch) => questionsOf(branch[0] as string, branch[1] as string | number) : undefined,
+    );
+    return;
+  } catch (e) {
+    if (!(e instanceof UnsupportedShape)) throw e;
+    // Values already handed on would be handed on twice: only fall back before the first one.
+    if (emitted > 0)
+      throw new InputError(
+        path,
+        {},
+        "an eval dict of one consistent shape",
+        `a change of shape after ${emitted} values (${e.message})`,
+      );
+  }
+  await scanEvalDictGeneral(path, onValue);
+}
+
+async function scanEvalDictGeneral(
   path: string,
   onValue: (
     metric: string,

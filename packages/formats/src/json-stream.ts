@@ -1,11 +1,6 @@
 // Streaming the elements of one huge JSON array or object (stream-json), handed on in batches.
 import { Readable } from "node:stream";
 import { type ByteSource, InputError } from "@convkit/io";
-import chain from "stream-chain";
-import { parser } from "stream-json";
-import { pick } from "stream-json/filters/pick.js";
-import { streamArray } from "stream-json/streamers/stream-array.js";
-import { streamObject } from "stream-json/streamers/stream-object.js";
 
 /** Options of {@link streamJsonItems}. */
 export interface JsonItemsOptions {
@@ -28,6 +23,14 @@ export async function* streamJsonItems<T>(
       yield c;
     }
   }
+  // stream-json is loaded on first use: only the JSON-streaming formats need it.
+  const [{ default: chain }, { parser }, { pick }, { streamArray }, { streamObject }] = await Promise.all([
+    import("stream-chain"),
+    import("stream-json"),
+    import("stream-json/filters/pick.js"),
+    import("stream-json/streamers/stream-array.js"),
+    import("stream-json/streamers/stream-object.js"),
+  ]);
   const stages: unknown[] = [
     Readable.from(counted(), { objectMode: false }),
     parser({ streamValues: false }),

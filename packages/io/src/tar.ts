@@ -2,7 +2,6 @@
 import { mkdir } from "node:fs/promises";
 import { dirname, isAbsolute, join, normalize, relative, sep } from "node:path";
 import { Readable } from "node:stream";
-import tar from "tar-stream";
 import { InputError } from "./errors.js";
 import { writeAtomic } from "./sink.js";
 import { type ByteSource, looksLikeTar, openInput, peek } from "./source.js";
@@ -35,6 +34,8 @@ export function assertSafeMemberName(archive: string, name: string): void {
 
 /** Streams the entries of an (already decompressed) tar archive. */
 export async function* tarEntries(source: ByteSource): AsyncIterable<TarEntry> {
+  // Loaded on first use: most commands never open an archive, and startup time counts.
+  const { default: tar } = await import("tar-stream");
   const extract = tar.extract();
   const input = Readable.from(source.chunks, { objectMode: false });
   input.on("error", (e) => extract.destroy(e));

@@ -1,5 +1,5 @@
 // Delimited text as pandas reads and writes it (QUOTE_MINIMAL, `""` inside quotes), writing via csv-stringify.
-import { stringify } from "csv-stringify/sync";
+import { createRequire } from "node:module";
 import { InputError } from "./errors.js";
 import type { LineBatch } from "./lines.js";
 import { type WriteOptions, writeAtomic } from "./sink.js";
@@ -110,6 +110,16 @@ export function expectFields(name: string, row: Row, count: number): string[] {
     throw new InputError(name, { line: row.line }, `${count} tab-separated fields`, `${row.fields.length}`);
   }
   return row.fields;
+}
+
+type Stringify = typeof import("csv-stringify/sync").stringify;
+let stringifyFn: Stringify | undefined;
+
+/** csv-stringify, loaded on first use (readers never need it; startup time counts). */
+function stringify(...args: Parameters<Stringify>): string {
+  stringifyFn ??= (createRequire(import.meta.url)("csv-stringify/sync") as { stringify: Stringify })
+    .stringify;
+  return stringifyFn(...args);
 }
 
 /** Formats rows as pandas `to_csv(sep=...)` does with QUOTE_MINIMAL (via csv-stringify). */

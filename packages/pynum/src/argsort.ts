@@ -4,7 +4,7 @@ const SMALL_QUICKSORT = 15;
 
 /** numpy's float ordering: NaN sorts after every number. */
 function less(a: number, b: number): boolean {
-  return a < b || (b !== b && a === a);
+  return a < b || (Number.isNaN(b) && !Number.isNaN(a));
 }
 
 function msb(n: number): number {

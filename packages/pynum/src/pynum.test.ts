@@ -76,6 +76,6 @@ describe("Python numerics", () => {
         maxBuffer: 1 << 26,
       }).toString(),
     );
-    arrays.forEach((a, i) => expect([...numpyArgsort(a)], `array ${i}`).toEqual(expected[i]));
+    for (const [i, a] of arrays.entries()) expect([...numpyArgsort(a)], `array ${i}`).toEqual(expected[i]);
   });
 });
