@@ -1,6 +1,6 @@
 // pnpm bench: runs every case against its reference peer, medians of repeated runs, into BENCHMARKS.md.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -112,6 +112,20 @@ if (hasPython)
     "values",
   );
 
+// The streaming reader of eval dicts (what convkit's evaluator uses): nothing is built.
+for (const [label, path] of [
+  ["multi-turn eval dict .pkl (40 MB, protocol 3)", pkl],
+  ["multi-turn eval dict .pkl.tar.gz (gunzip+untar+unpickle)", tgz],
+]) {
+  row(
+    label,
+    "convkit scanEvalDict (streamed, nothing built)",
+    measure("node", ["bench/cases/scan-eval.mjs", path], 5),
+    statSync(pkl).size,
+    "values",
+  );
+}
+
 const args = join(WORK, `args-me-${ARGS_MB}mb.json`);
 if (!existsSync(args)) await generateArgsMe(args, ARGS_MB);
 const argsBytes = statSync(args).size;
@@ -121,6 +135,79 @@ row(
   measure("node", ["bench/cases/args-me.mjs", args], 1),
   argsBytes,
   "arguments",
+);
+
+// The ClariQ evaluator, whole process (startup, reading, tar.gz unpacking, scoring, printing).
+function measureCli(args, runs) {
+  const rs = Array.from({ length: runs }, () => {
+    const r = spawnSync("/usr/bin/time", ["-f", "%e %M", "node", ...args], { cwd: ROOT, maxBuffer: 1 << 26 });
+    if (r.status !== 0) throw new Error(`${args.join(" ")} failed: ${r.stderr}`);
+    const [secs, kb] = r.stderr.toString().trim().split("\n").at(-1).split(" ").map(Number);
+    return { seconds: secs, maxRssMiB: kb / 1024 };
+  });
+  return { seconds: median(rs.map((r) => r.seconds)), maxRssMiB: median(rs.map((r) => r.maxRssMiB)), runs };
+}
+const evalData = join(WORK, "clariq-data");
+if (!existsSync(evalData)) {
+  mkdirSync(evalData, { recursive: true });
+  for (const f of readdirSync(join(SHARED, "data", "clariq")))
+    symlinkSync(join(SHARED, "data", "clariq", f), join(evalData, f));
+  for (const f of readdirSync(join(SHARED, "golden", "clariq-eval", "eval_dicts")))
+    symlinkSync(join(SHARED, "golden", "clariq-eval", "eval_dicts", f), join(evalData, f));
+}
+const evalBin = "apps/clariq-eval/bin/convkit-clariq-eval.js";
+const single = measureCli(
+  [
+    evalBin,
+    "--eval_task",
+    "document_relevance",
+    "--data_dir",
+    evalData,
+    "--run_file",
+    join(SHARED, "data/clariq/sample_runs/dev_bm25"),
+  ],
+  7,
+);
+row(
+  "ClariQ eval: single-turn document_relevance, dev_bm25",
+  "convkit-clariq-eval",
+  { ...single, records: 1 },
+  undefined,
+  "evaluations",
+);
+row(
+  "ClariQ eval: single-turn document_relevance, dev_bm25",
+  "clariq_eval_tool.py (pandas; figure from the issue, same machines)",
+  { seconds: 1.16, maxRssMiB: 135, runs: "-", records: 1 },
+  undefined,
+  "evaluations",
+);
+const multi = measureCli(
+  [
+    evalBin,
+    "--eval_task",
+    "document_relevance",
+    "--multi_turn",
+    "--data_dir",
+    evalData,
+    "--run_file",
+    join(SHARED, "data/clariq/sample_runs/dev_bm25_multi_turn"),
+  ],
+  7,
+);
+row(
+  "ClariQ eval: multi-turn document_relevance, dev_bm25_multi_turn, 39 MB dict in tar.gz",
+  "convkit-clariq-eval",
+  { ...multi, records: 1 },
+  undefined,
+  "evaluations",
+);
+row(
+  "ClariQ eval: multi-turn document_relevance, dev_bm25_multi_turn, 39 MB dict in tar.gz",
+  "clariq_eval_tool.py (pandas; figure from the issue, same machines)",
+  { seconds: 2.15, maxRssMiB: 472, runs: "-", records: 1 },
+  undefined,
+  "evaluations",
 );
 
 const cpu = cpus()[0]?.model ?? "unknown";

@@ -253,6 +253,7 @@ export async function scanEvalDict(
   await scanEvalDictGeneral(path, onValue);
 }
 
+/** The general way: unpickle the whole dict, check its shape, walk it. */
 async function scanEvalDictGeneral(
   path: string,
   onValue: (
@@ -264,36 +265,9 @@ async function scanEvalDictGeneral(
   ) => void,
 ): Promise<void> {
   const src = await openPayload(path);
-  const fail = (what: string, found: PyValue): never => {
-    throw new InputError(
-      src.name,
-      {},
-      `an eval dict (metric → context → question → {no_answer, with_answer}); ${what}`,
-      pyTypeName(found),
-    );
-  };
-  await readPickle(src, {
-    leaves: {
-      depth: 3,
-      onLeaf(path, items) {
-        const [metric, ctx, q] = path;
-        if (typeof metric !== "string") fail("a str metric", metric ?? null);
-        if (typeof ctx !== "string" && typeof ctx !== "number") fail("a str or int context", ctx ?? null);
-        if (typeof q !== "string") fail("a str question", q ?? null);
-        let na: PyValue | undefined;
-        let wa: PyValue | undefined;
-        for (let i = 0; i < items.length; i += 2) {
-          if (items[i] === "no_answer") na = items[i + 1];
-          else if (items[i] === "with_answer") wa = items[i + 1];
-        }
-        if (typeof na !== "number")
-          fail(`a float no_answer at ${JSON.stringify([metric, ctx, q])}`, na ?? null);
-        if (typeof wa !== "number")
-          fail(`a float with_answer at ${JSON.stringify([metric, ctx, q])}`, wa ?? null);
-        onValue(metric as string, ctx as string | number, q as string, na as number, wa as number);
-      },
-    },
-  });
+  for (const e of evalEntries(toEvalDict(src.name, await readPickle(src)))) {
+    onValue(e.metric, e.context, e.question, e.no_answer, e.with_answer);
+  }
 }
 
 /** Records of a Qulac `qulac_hist012_dict` JSON file, streamed in batches. */

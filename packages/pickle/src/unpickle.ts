@@ -7,26 +7,7 @@ import { PyFloat, PyTuple, type PyValue } from "./values.js";
 export interface UnpickleOptions {
   /** Return integral floats (`0.0`) as {@link PyFloat} so that writing them back keeps them floats. */
   keepFloats?: boolean;
-  /**
-   * Stream the leaves of nested dicts instead of building them: every dict `depth` levels below
-   * the top one is handed to `onLeaf` with its key path and its items, and nothing else is kept
-   * (memory stays flat however large the pickle). For dict-of-dict pickles as CPython writes them
-   * (eval dicts); a pickle that shares a dict by reference is refused. The two arrays are reused:
-   * copy what must outlive the call.
-   */
-  leaves?: { depth: number; onLeaf(path: readonly PyValue[], items: readonly PyValue[]): void };
 }
-
-/** A dict under construction in leaves mode: where it sits (parent and key), not what it holds. */
-class DictFrame {
-  constructor(
-    readonly depth: number,
-    readonly parent: DictFrame | undefined,
-    readonly key: PyValue,
-  ) {}
-}
-/** What the memo keeps for a dict in leaves mode (frames must not outlive their items). */
-const DICT_REF = Symbol("dict");
 
 type Utf8Buffer = Buffer & { utf8Slice(start: number, end: number): string };
 
@@ -155,8 +136,6 @@ export class Unpickler {
   private memoGet(at: number, idx: number): void {
     const v = idx < this.memo.length ? this.memo[idx] : undefined;
     if (v === undefined) this.fail(this.base + at, `memo entry ${idx}`, "none");
-    if (v === DICT_REF)
-      this.fail(this.base + at, "dicts that are not shared (leaves mode)", "a reference to an earlier dict");
     this.stack.push(v);
   }
 
@@ -164,53 +143,7 @@ export class Unpickler {
     const memo = this.memo;
     // Never read past the end: out-of-bounds reads take V8's slow path through the prototype chain.
     if (idx >= memo.length || memo[idx] === undefined) this.memoSize++;
-    memo[idx] = v instanceof DictFrame ? DICT_REF : v;
-  }
-
-  /** A new dict in leaves mode: its key is on top of the stack, its parent below the open MARK (or the key). */
-  private frame(at: number): DictFrame {
-    const stack = this.stack;
-    const n = stack.length;
-    if (n === 0) return new DictFrame(0, undefined, null);
-    const m = this.marks.length > 0 ? this.marks[this.marks.length - 1]! : -1;
-    let parent: unknown;
-    if (m > 0 && (n - m) % 2 === 1) parent = stack[m - 1];
-    else if (n >= 2) parent = stack[n - 2];
-    if (!(parent instanceof DictFrame))
-      this.fail(this.base + at, "a dict nested in dicts (leaves mode)", "a dict elsewhere");
-    return new DictFrame(parent.depth + 1, parent, stack[n - 1] as PyValue);
-  }
-
-  private readonly leafPath: PyValue[] = [];
-  private readonly leafValues: PyValue[] = [];
-
-  /** Hands stack[from..to) to onLeaf when `d` is at the leaf depth (arrays reused: valid during the call). */
-  private leafItems(d: DictFrame, from: number, to: number): void {
-    const leaves = this.options.leaves!;
-    if (d.depth !== leaves.depth) {
-      // Above the leaves every value must be a dict (a frame); anything else is not this shape.
-      for (let i = from + 1; i < to; i += 2) {
-        const v = this.stack[i];
-        if (!(v instanceof DictFrame)) {
-          const path: PyValue[] = [];
-          for (let f: DictFrame | undefined = d; f && f.depth > 0; f = f.parent) path.unshift(f.key);
-          path.push(this.stack[i - 1] as PyValue);
-          this.fail(
-            this.base + this.pos,
-            `a dict at ${path.map((k) => `[${JSON.stringify(k)}]`).join("")} (leaves mode, depth ${leaves.depth})`,
-            typeName(v),
-          );
-        }
-      }
-      return;
-    }
-    const path = this.leafPath;
-    if (path.length !== d.depth) path.length = d.depth;
-    for (let f: DictFrame | undefined = d, i = d.depth - 1; f && i >= 0; f = f.parent, i--) path[i] = f.key;
-    const items = this.leafValues;
-    if (items.length !== to - from) items.length = to - from;
-    for (let i = from; i < to; i++) items[i - from] = this.stack[i] as PyValue;
-    leaves.onLeaf(path, items);
+    memo[idx] = v;
   }
 
   private str(start: number, end: number): string {
@@ -269,7 +202,7 @@ export class Unpickler {
             if (end - pos < 1) throw NEED_MORE;
             const idx = buf[pos]!;
             const v = idx < memo.length ? memo[idx] : undefined;
-            if (v === undefined || v === DICT_REF) this.memoGet(start, idx);
+            if (v === undefined) this.memoGet(start, idx);
             else stack.push(v);
             pos += 1;
             break;
@@ -278,7 +211,7 @@ export class Unpickler {
             if (end - pos < 4) throw NEED_MORE;
             const idx = dv.getUint32(pos, true);
             const v = idx < memo.length ? memo[idx] : undefined;
-            if (v === undefined || v === DICT_REF) this.memoGet(start, idx);
+            if (v === undefined) this.memoGet(start, idx);
             else stack.push(v);
             pos += 4;
             break;
@@ -297,7 +230,7 @@ export class Unpickler {
             this.memoPut(this.memoSize, this.top(start));
             break;
           case op.EMPTY_DICT:
-            stack.push(this.options.leaves ? this.frame(start) : new Map());
+            stack.push(new Map());
             break;
           case op.EMPTY_LIST:
             stack.push([]);
@@ -316,24 +249,17 @@ export class Unpickler {
             const n = stack.length;
             if ((n - m) % 2 !== 0)
               this.fail(this.base + start, "key/value pairs for SETITEMS", `${n - m} items`);
-            if (d instanceof Map) for (let i = m; i < n; i += 2) d.set(stack[i], stack[i + 1]);
-            else if (d instanceof DictFrame) this.leafItems(d, m, n);
-            else this.fail(this.base + start, "a dict under SETITEMS", typeName(d));
-            // Popping a few items is cheaper than the length setter.
-            if (n - m <= 8) while (stack.length > m) stack.pop();
-            else stack.length = m;
+            if (!(d instanceof Map)) this.fail(this.base + start, "a dict under SETITEMS", typeName(d));
+            for (let i = m; i < n; i += 2) d.set(stack[i], stack[i + 1]);
+            stack.length = m;
             break;
           }
           case op.SETITEM: {
             const v = this.pop(start);
             const k = this.pop(start);
             const d = this.top(start);
-            if (d instanceof Map) d.set(k, v);
-            else if (d instanceof DictFrame) {
-              stack.push(k, v);
-              this.leafItems(d, stack.length - 2, stack.length);
-              stack.length -= 2;
-            } else this.fail(this.base + start, "a dict under SETITEM", typeName(d));
+            if (!(d instanceof Map)) this.fail(this.base + start, "a dict under SETITEM", typeName(d));
+            d.set(k, v);
             break;
           }
           case op.APPENDS: {
