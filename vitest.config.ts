@@ -9,6 +9,10 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
+    // CI also writes a JSON report; .ci/run prints its closing "N passed, N failed" line.
+    ...(process.env.CONVKIT_TEST_REPORT
+      ? { reporters: ["default", "json"], outputFile: { json: process.env.CONVKIT_TEST_REPORT } }
+      : {}),
     projects: [
       {
         extends: true,
