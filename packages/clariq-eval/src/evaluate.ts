@@ -9,7 +9,16 @@ import {
   scanEvalDict,
   toEvalDict,
 } from "@convkit/formats";
-import { formatPyFloat, InputError, pythonJsonString, splitParts, UsageError } from "@convkit/io";
+import {
+  type ByteSource,
+  formatPyFloat,
+  InputError,
+  openPayload,
+  prefetch,
+  pythonJsonString,
+  splitParts,
+  UsageError,
+} from "@convkit/io";
 import { readPickleFile } from "@convkit/pickle";
 import { formatFixed, pythonMean } from "@convkit/pynum";
 import { evaluateClarificationNeed } from "./clarification-need.js";
@@ -95,17 +104,24 @@ async function loadEvalDict(path: string): Promise<EvalDict> {
  * metric and context, the selected question's `with_answer`, else `MIN`, or 0 without a selection.
  */
 async function multiTurnPerformance(
-  path: string,
+  path: ByteSource,
   selected: (ctx: number) => string | null | undefined,
 ): Promise<Map<string, Map<string | number, number>>> {
-  const found = new Map<string, Map<string | number, { sel?: number; min?: number }>>();
+  // Per metric, contexts in dict order with their MIN and selected values (NaN: not seen).
+  const byMetric = new Map<string, { ctxs: (string | number)[]; min: number[]; sel: number[] }>();
   const choice = new Map<string | number, string | null | undefined>();
+  const choose = (ctx: string | number) => {
+    if (choice.has(ctx)) return choice.get(ctx);
+    const c = typeof ctx === "number" ? selected(ctx) : undefined;
+    choice.set(ctx, c);
+    return c;
+  };
   const wanted = new Map<string | number, Set<string>>();
   // Consecutive values share their metric and context: look each up once per run of them.
   let lastMetric: string | undefined;
   let lastCtx: string | number | undefined;
-  let byCtx = new Map<string | number, { sel?: number; min?: number }>();
-  let entry: { sel?: number; min?: number } = {};
+  let cur = { ctxs: [] as (string | number)[], min: [] as number[], sel: [] as number[] };
+  let slot = -1;
   let pick: string | null | undefined;
   await scanEvalDict(
     path,
@@ -113,35 +129,29 @@ async function multiTurnPerformance(
       if (metric !== lastMetric) {
         lastMetric = metric;
         lastCtx = undefined;
-        const m = found.get(metric);
-        if (m) byCtx = m;
+        const m = byMetric.get(metric);
+        if (m) cur = m;
         else {
-          byCtx = new Map();
-          found.set(metric, byCtx);
+          cur = { ctxs: [], min: [], sel: [] };
+          byMetric.set(metric, cur);
         }
       }
       if (ctx !== lastCtx) {
         lastCtx = ctx;
-        const e = byCtx.get(ctx);
-        if (e) entry = e;
-        else {
-          entry = {};
-          byCtx.set(ctx, entry);
-        }
-        if (choice.has(ctx)) pick = choice.get(ctx);
-        else {
-          pick = typeof ctx === "number" ? selected(ctx) : undefined;
-          choice.set(ctx, pick);
-        }
+        slot = cur.ctxs.length;
+        cur.ctxs.push(ctx);
+        cur.min.push(Number.NaN);
+        cur.sel.push(Number.NaN);
+        pick = choose(ctx);
       }
-      if (q === "MIN") entry.min = wa;
-      else if (q === pick && q !== "MAX") entry.sel = wa;
+      if (q === "MIN") cur.min[slot] = wa;
+      else if (q === pick && q !== "MAX") cur.sel[slot] = wa;
     },
     (_metric, ctx) => {
       // Only MIN and the selected question matter: skip every other question unread.
       let w = wanted.get(ctx);
       if (!w) {
-        const c = typeof ctx === "number" ? selected(ctx) : undefined;
+        const c = choose(ctx);
         w = new Set(c ? ["MIN", c] : ["MIN"]);
         wanted.set(ctx, w);
       }
@@ -149,18 +159,17 @@ async function multiTurnPerformance(
     },
   );
   const perf = new Map<string, Map<string | number, number>>();
-  for (const [metric, m] of found) {
+  for (const [metric, m] of byMetric) {
     const values = new Map<string | number, number>();
-    for (const [ctx, e] of m) {
-      const c = choice.get(ctx);
-      if (c === undefined) values.set(ctx, 0);
+    m.ctxs.forEach((ctx, i) => {
+      if (choice.get(ctx) === undefined) values.set(ctx, 0);
       else {
-        const v = e.sel ?? e.min;
-        if (v === undefined)
-          throw new InputError(path, {}, `a MIN entry for context ${ctx} of ${metric}`, "none");
+        const v = Number.isNaN(m.sel[i]!) ? m.min[i]! : m.sel[i]!;
+        if (Number.isNaN(v))
+          throw new InputError(path.name, {}, `a MIN entry for context ${ctx} of ${metric}`, "none");
         values.set(ctx, v);
       }
-    }
+    });
     perf.set(metric, values);
   }
   return perf;
@@ -223,19 +232,21 @@ export async function runClariqEval(o: ClariqEvalOptions): Promise<ClariqEvalRes
   }
   const board = ["MRR100", "P1", "NDCG3", "NDCG5"];
   if (o.multi_turn) {
+    // Unpacking the eval dict (gunzip runs off the main thread) overlaps reading the run and bank.
+    const evalPath = evalFile(o.data_dir, o.experiment_type, true);
+    const payload = openPayload(evalPath).then(prefetch);
+    const [bankRows, run] = await Promise.all([
+      collect(readQuestionBank(join(o.data_dir, "question_bank.tsv"))),
+      readRankedRun(o.run_file),
+    ]);
     const bank = new Map<string, string>();
-    for (const q of await collect(readQuestionBank(join(o.data_dir, "question_bank.tsv"))))
-      bank.set(pandasText(q.question), q.question_id);
-    const top = topQuestions(await readRankedRun(o.run_file));
+    for (const q of bankRows) bank.set(pandasText(q.question), q.question_id);
+    const top = topQuestions(run);
     const selected = (ctx: number): string | null | undefined => {
       const text = top.get(ctx);
       return text === undefined ? undefined : (bank.get(text) ?? null);
     };
-    return report(
-      await multiTurnPerformance(evalFile(o.data_dir, o.experiment_type, true), selected),
-      o,
-      board,
-    );
+    return report(await multiTurnPerformance(await payload, selected), o, board);
   }
   const rows = await collect(readClariqRows(topicFile(o.data_dir, o.experiment_type)));
   const facetTopic = new Map(rows.map((r) => [r.facet_id, r.topic_id]));

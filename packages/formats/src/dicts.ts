@@ -197,7 +197,8 @@ export function evalDictValue(d: EvalDict): PyValue {
  * makes evaluating against the 40 MB multi-turn dicts several times faster than unpickling them.
  */
 export async function scanEvalDict(
-  path: string,
+  /** A path (plain, tar.gz or split), or a source already opened (e.g. prefetched). */
+  path: string | ByteSource,
   onValue: (
     metric: string,
     context: string | number,
@@ -212,7 +213,7 @@ export async function scanEvalDict(
   let emitted = 0;
   try {
     await scanDictTree(
-      await openPayload(path),
+      typeof path === "string" ? await openPayload(path) : path,
       3,
       (p, names, values, n) => {
         let na: number | undefined;
@@ -244,7 +245,7 @@ export async function scanEvalDict(
     // Values already handed on would be handed on twice: only fall back before the first one.
     if (emitted > 0)
       throw new InputError(
-        path,
+        typeof path === "string" ? path : path.name,
         {},
         "an eval dict of one consistent shape",
         `a change of shape after ${emitted} values (${e.message})`,
@@ -255,7 +256,7 @@ export async function scanEvalDict(
 
 /** The general way: unpickle the whole dict, check its shape, walk it. */
 async function scanEvalDictGeneral(
-  path: string,
+  path: string | ByteSource,
   onValue: (
     metric: string,
     context: string | number,
@@ -264,6 +265,15 @@ async function scanEvalDictGeneral(
     withAnswer: number,
   ) => void,
 ): Promise<void> {
+  // A consumed source cannot be read twice: the general way reopens by path.
+  if (typeof path !== "string") {
+    throw new InputError(
+      path.name,
+      {},
+      "an eval dict in CPython's usual layout (pass a path for others)",
+      "another layout",
+    );
+  }
   const src = await openPayload(path);
   for (const e of evalEntries(toEvalDict(src.name, await readPickle(src)))) {
     onValue(e.metric, e.context, e.question, e.no_answer, e.with_answer);

@@ -19,6 +19,7 @@ export {
   openInput,
   openRaw,
   peek,
+  prefetch,
   readAll,
   sniffCompression,
   splitParts,

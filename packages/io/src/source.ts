@@ -170,6 +170,52 @@ async function* bunzip2(name: string, chunks: AsyncIterable<Uint8Array>): AsyncI
     throw new InputError(name, {}, "valid bzip2 data", stderr.trim().split("\n")[0] || "a decoding error");
 }
 
+/**
+ * Starts pulling a source at once and keeps what arrives (no backpressure), so decompression in
+ * the thread pool runs ahead while the caller does other work; the returned source replays it.
+ */
+export function prefetch(source: ByteSource): ByteSource {
+  const got: Uint8Array[] = [];
+  let done = false;
+  let failure: unknown;
+  let wake: (() => void) | undefined;
+  void (async () => {
+    try {
+      for await (const c of source.chunks) {
+        got.push(c);
+        wake?.();
+      }
+    } catch (e) {
+      failure = e;
+    } finally {
+      done = true;
+      wake?.();
+    }
+  })();
+  async function* replay(): AsyncIterable<Uint8Array> {
+    let i = 0;
+    for (;;) {
+      while (i < got.length) {
+        const c = got[i]!;
+        got[i++] = EMPTY; // hand each chunk on once; let it go
+        yield c;
+      }
+      if (done) {
+        if (failure !== undefined) throw failure;
+        if (i >= got.length) return;
+        continue;
+      }
+      await new Promise<void>((r) => {
+        wake = r;
+      });
+      wake = undefined;
+    }
+  }
+  return { name: source.name, chunks: replay() };
+}
+
+const EMPTY = new Uint8Array(0);
+
 /** Reads a whole source into one buffer (for small inputs and for formats that are not streamable). */
 export async function readAll(source: ByteSource): Promise<Buffer> {
   const parts: Uint8Array[] = [];

@@ -8,6 +8,32 @@ const INT = 2;
 const FLOAT = 3;
 const DICT = 4;
 
+let memoOpEnd = 0;
+
+/**
+ * An optional memo op (BINPUT, LONG_BINPUT, MEMOIZE) at p: its index, -1 when there is none, -2
+ * when the bytes are cut; `memoOpEnd` is set to the position after it.
+ */
+function memoOpAt(buf: Buffer, dv: DataView, p: number, end: number, memoLen: number): number {
+  const c = buf[p];
+  memoOpEnd = p;
+  if (c === op.BINPUT) {
+    if (p + 2 > end) return -2;
+    memoOpEnd = p + 2;
+    return buf[p + 1]!;
+  }
+  if (c === op.LONG_BINPUT) {
+    if (p + 5 > end) return -2;
+    memoOpEnd = p + 5;
+    return dv.getUint32(p + 1, true);
+  }
+  if (c === op.MEMOIZE) {
+    memoOpEnd = p + 1;
+    return memoLen;
+  }
+  return -1;
+}
+
 /** The scan met something outside its fast subset; the caller falls back to the general reader. */
 export class UnsupportedShape extends Error {}
 
@@ -115,11 +141,12 @@ export class DictTreeScanner {
   }
 
   /** A new dict: depth from its parent (below the open MARK), key = the item pushed just before. */
-  private openDict(): void {
+  /** Opens a dict and returns its depth. */
+  private openDict(): number {
     const sp = this.sp;
     if (sp === 0) {
       this.pushNum(DICT, 0);
-      return;
+      return 0;
     }
     const m = this.marks.length > 0 ? this.marks[this.marks.length - 1]! : -1;
     const parent = m > 0 && (sp - m) % 2 === 1 ? m - 1 : sp - 2;
@@ -129,6 +156,91 @@ export class DictTreeScanner {
     if (d >= 1) this.path[d - 1] = this.key(sp - 1);
     if (d === this.depth - 1 && this.wantLeaves) this.wanted = this.wantLeaves(this.path);
     this.pushNum(DICT, d);
+    return d;
+  }
+
+  private readonly pendingIdx: number[] = [];
+  private readonly pendingStr: string[] = [];
+
+  /**
+   * The whole of a leaf dict in one go, when its bytes have CPython's usual shape right after
+   * EMPTY_DICT: [memo op] (MARK (key BINFLOAT)* SETITEMS | key BINFLOAT SETITEM), keys being
+   * memo references or new strings (with their memo op). Returns the position after it, or -1
+   * (nothing consumed, no side effects) to let the opcode loop take it step by step.
+   */
+  private leafAtOnce(buf: Buffer, dv: DataView, pos: number, end: number): number {
+    const memo = this.memo;
+    let memoLen = memo.length;
+    let p = pos;
+    let dictIdx = -1;
+    dictIdx = memoOpAt(buf, dv, p, end, memoLen);
+    if (dictIdx === -2) return -1;
+    p = memoOpEnd;
+    if (dictIdx >= 0) memoLen = Math.max(memoLen, dictIdx + 1);
+    if (p >= end) return -1;
+    const marked = buf[p] === op.MARK;
+    if (marked) p++;
+    const names = this.names;
+    const values = this.values;
+    const pIdx = this.pendingIdx;
+    const pStr = this.pendingStr;
+    let np = 0; // pending memo writes of new key strings (arrays reused; never shrink them: slow)
+    let n = 0;
+    for (;;) {
+      if (p >= end) return -1;
+      const c = buf[p]!;
+      if (marked && c === op.SETITEMS) {
+        p++;
+        break;
+      }
+      if (!marked && n === 1) {
+        if (c !== op.SETITEM) return -1;
+        p++;
+        break;
+      }
+      if (n === values.length) return -1;
+      let key: string;
+      if (c === op.BINGET || c === op.LONG_BINGET) {
+        const w = c === op.BINGET ? 1 : 4;
+        if (p + 1 + w > end) return -1;
+        const idx = w === 1 ? buf[p + 1]! : dv.getUint32(p + 1, true);
+        p += 1 + w;
+        let v: string | typeof DICT_REF | undefined;
+        let k = -1;
+        for (let i = 0; i < np; i++) if (pIdx[i] === idx) k = i;
+        if (k >= 0) v = pStr[k];
+        else v = idx < memo.length ? memo[idx] : undefined;
+        if (typeof v !== "string") return -1;
+        key = v;
+      } else if (c === op.SHORT_BINUNICODE || c === op.BINUNICODE) {
+        const w = c === op.SHORT_BINUNICODE ? 1 : 4;
+        if (p + 1 + w > end) return -1;
+        const len = w === 1 ? buf[p + 1]! : dv.getUint32(p + 1, true);
+        if (p + 1 + w + len > end) return -1;
+        key = buf.toString("utf8", p + 1 + w, p + 1 + w + len);
+        if (key.indexOf("\uFFFD") >= 0) return -1;
+        p += 1 + w + len;
+        const idx = memoOpAt(buf, dv, p, end, memoLen);
+        if (idx === -2) return -1;
+        p = memoOpEnd;
+        if (idx >= 0) {
+          pIdx[np] = idx;
+          pStr[np++] = key;
+          memoLen = Math.max(memoLen, idx + 1);
+        }
+      } else return -1;
+      if (p + 9 > end || buf[p] !== op.BINFLOAT) return -1;
+      names[n] = key;
+      values[n] = dv.getFloat64(p + 1);
+      p += 9;
+      n++;
+    }
+    // Matched: now the side effects, in the order the opcodes would have had them.
+    if (dictIdx >= 0) memo[dictIdx] = DICT_REF;
+    for (let i = 0; i < np; i++) memo[pIdx[i]!] = pStr[i]!;
+    if (this.wanted === undefined || this.wanted.has(this.path[this.depth - 1]!))
+      this.onLeaf(this.path, names, values, n);
+    return p;
   }
 
   private setItems(dictAt: number, from: number, to: number): void {
@@ -200,9 +312,13 @@ export class DictTreeScanner {
             memo[idx] = this.kinds[top] === STR ? this.strs[top]! : DICT_REF;
             break;
           }
-          case op.EMPTY_DICT:
-            this.openDict();
+          case op.EMPTY_DICT: {
+            if (this.openDict() === this.depth) {
+              const next = this.leafAtOnce(buf, dv, pos, end);
+              if (next >= 0) pos = next;
+            }
             break;
+          }
           case op.MARK:
             this.marks.push(this.sp);
             break;
