@@ -109,14 +109,19 @@ async function multiTurnPerformance(
 ): Promise<Map<string, Map<string | number, number>>> {
   // Per metric, contexts in dict order with their MIN and selected values (NaN: not seen).
   const byMetric = new Map<string, { ctxs: (string | number)[]; min: number[]; sel: number[] }>();
-  const choice = new Map<string | number, string | null | undefined>();
+  // Context ids are small ints: arrays indexed by them beat Maps on this hot path.
+  const choice: (string | null | undefined)[] = [];
+  const chosen: boolean[] = [];
   const choose = (ctx: string | number) => {
-    if (choice.has(ctx)) return choice.get(ctx);
-    const c = typeof ctx === "number" ? selected(ctx) : undefined;
-    choice.set(ctx, c);
+    if (typeof ctx !== "number") return undefined;
+    if (chosen[ctx]) return choice[ctx];
+    const c = selected(ctx);
+    choice[ctx] = c;
+    chosen[ctx] = true;
     return c;
   };
-  const wanted = new Map<string | number, Set<string>>();
+  const wanted: Set<string>[] = [];
+  const onlyMin = new Set(["MIN"]);
   // Consecutive values share their metric and context: look each up once per run of them.
   let lastMetric: string | undefined;
   let lastCtx: string | number | undefined;
@@ -149,11 +154,12 @@ async function multiTurnPerformance(
     },
     (_metric, ctx) => {
       // Only MIN and the selected question matter: skip every other question unread.
-      let w = wanted.get(ctx);
+      if (typeof ctx !== "number") return onlyMin;
+      let w = wanted[ctx];
       if (!w) {
         const c = choose(ctx);
-        w = new Set(c ? ["MIN", c] : ["MIN"]);
-        wanted.set(ctx, w);
+        w = c ? new Set(["MIN", c]) : onlyMin;
+        wanted[ctx] = w;
       }
       return w;
     },
@@ -162,7 +168,7 @@ async function multiTurnPerformance(
   for (const [metric, m] of byMetric) {
     const values = new Map<string | number, number>();
     m.ctxs.forEach((ctx, i) => {
-      if (choice.get(ctx) === undefined) values.set(ctx, 0);
+      if (choose(ctx) === undefined) values.set(ctx, 0);
       else {
         const v = Number.isNaN(m.sel[i]!) ? m.min[i]! : m.sel[i]!;
         if (Number.isNaN(v))

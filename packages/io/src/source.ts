@@ -103,7 +103,7 @@ export function openInput(path: string): Promise<ByteSource> {
 }
 
 async function* gunzip(name: string, chunks: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
-  const z = createGunzip({ chunkSize: 256 * 1024 });
+  const z = createGunzip({ chunkSize: 1 << 20 });
   let fed = 0;
   const feeding = (async () => {
     try {
