@@ -1,0 +1,11 @@
+// @convkit/synth: ClariQ/Qulac-style synthetic multi-turn conversations, as pure logic (no I/O).
+export {
+  ABSENT_TOPICS,
+  contextId,
+  type NumberingOptions,
+  numberTopics,
+  recordId,
+  type TopicNumbers,
+} from "./numbering.js";
+export { topicCounts, topicRecords } from "./records.js";
+export { type FacetItem, NO_QUESTION, planTopics, type TopicPlan } from "./topics.js";

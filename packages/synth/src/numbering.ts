@@ -1,0 +1,103 @@
+// ClariQ's numbering of synthetic records and contexts (one counter from 2000, two passes, three levels).
+import type { TopicPlan } from "./topics.js";
+
+/** Topics left out of ClariQ's synthetic sets (and of the empty-context numbering). */
+export const ABSENT_TOPICS: ReadonlySet<number> = new Set([15, 166, 168, 269]);
+
+/** Where a topic's ids start. */
+export interface TopicNumbers {
+  /** Empty-context id of each facet (facet order). */
+  emptyContext: number[];
+  /** First record id of level 0 (= first one-turn context id). */
+  L1base: number;
+  /** First record id of level 1 (= first two-turn context id). */
+  L2base: number;
+  /** First record id of level 2. */
+  L3base: number;
+}
+
+/** Options of the numbering. */
+export interface NumberingOptions {
+  /** First record id (ClariQ: 2000). */
+  start?: number;
+  /** Topics numbered in the first pass (ClariQ: Qulac's, <= 200). */
+  firstPassMax?: number;
+  absent?: ReadonlySet<number>;
+}
+
+/**
+ * Numbers every topic as ClariQ did: empty contexts by facet over all topics sorted by topic id
+ * as strings; records by one counter over pass 1 (topics <= 200) then pass 2, each pass running
+ * level 0 (no history) for all its topics, then level 1, then level 2.
+ */
+export function numberTopics(
+  plans: readonly TopicPlan[],
+  options: NumberingOptions = {},
+): Map<number, TopicNumbers> {
+  const absent = options.absent ?? ABSENT_TOPICS;
+  const firstPassMax = options.firstPassMax ?? 200;
+  const kept = plans.filter((p) => !absent.has(p.topic_id));
+  const out = new Map<number, TopicNumbers>();
+  let facetNo = 0;
+  for (const p of [...kept].sort((a, b) =>
+    String(a.topic_id) < String(b.topic_id) ? -1 : String(a.topic_id) > String(b.topic_id) ? 1 : 0,
+  )) {
+    out.set(p.topic_id, { emptyContext: p.facets.map(() => ++facetNo), L1base: 0, L2base: 0, L3base: 0 });
+  }
+  let counter = options.start ?? 2000;
+  const byId = [...kept].sort((a, b) => a.topic_id - b.topic_id);
+  for (const pass of [
+    byId.filter((p) => p.topic_id <= firstPassMax),
+    byId.filter((p) => p.topic_id > firstPassMax),
+  ]) {
+    for (const p of pass) {
+      const n = p.answers[0]!.length;
+      out.get(p.topic_id)!.L1base = counter;
+      counter += p.facets.length * n;
+    }
+    for (const p of pass) {
+      const n = p.answers[0]!.length;
+      out.get(p.topic_id)!.L2base = counter;
+      counter += p.facets.length * n * (n - 1);
+    }
+    for (const p of pass) {
+      const n = p.answers[0]!.length;
+      out.get(p.topic_id)!.L3base = counter;
+      counter += (p.facets.length * n * (n - 1) * (n - 2)) / 2;
+    }
+  }
+  return out;
+}
+
+/** Context id of (facet f, history) in a topic: [] → empty id, [y] → one-turn, [a, b] (a < b) → two-turn. */
+export function contextId(
+  nums: TopicNumbers,
+  F: number,
+  n: number,
+  f: number,
+  history: readonly number[],
+): number {
+  if (history.length === 0) return nums.emptyContext[f]!;
+  if (history.length === 1) return nums.L1base + history[0]! * F + f;
+  const [a, b] = history as [number, number];
+  return nums.L2base + b * F * (n - 1) + a * F + f;
+}
+
+/** Record id of (facet f, history, current question x). */
+export function recordId(
+  nums: TopicNumbers,
+  F: number,
+  n: number,
+  f: number,
+  history: readonly number[],
+  x: number,
+): number {
+  if (history.length === 0) return nums.L1base + x * F + f;
+  if (history.length === 1) {
+    const y = history[0]!;
+    return nums.L2base + x * F * (n - 1) + (y < x ? y : y - 1) * F + f;
+  }
+  const [a, b] = history as [number, number];
+  const ci = x - (x > a ? 1 : 0) - (x > b ? 1 : 0);
+  return nums.L3base + ((((b * (b - 1)) / 2 + a) * F + f) * (n - 2) + ci);
+}

@@ -1,0 +1,48 @@
+// The records of a planned topic, in record-id order, in batches.
+import type { SyntheticRecord } from "@convkit/formats";
+import { contextId, recordId, type TopicNumbers } from "./numbering.js";
+import type { TopicPlan } from "./topics.js";
+
+/** Every record of a topic: level 0, then 1, then 2, each in record-id order (ids ascend within a level). */
+export function* topicRecords(
+  plan: TopicPlan,
+  nums: TopicNumbers,
+  maxHistory = 2,
+): Generator<SyntheticRecord> {
+  const F = plan.facets.length;
+  const n = plan.answers[0]!.length;
+  const rec = (f: number, history: number[], x: number): SyntheticRecord => {
+    const row = plan.answers[f]!;
+    return {
+      record_id: recordId(nums, F, n, f, history, x),
+      topic_id: plan.topic_id,
+      facet_id: plan.facets[f]!,
+      initial_request: plan.initial_request,
+      question: row[x]!.question,
+      answer: row[x]!.answer,
+      conversation_context: history.map((h) => ({ question: row[h]!.question, answer: row[h]!.answer })),
+      context_id: contextId(nums, F, n, f, history),
+    };
+  };
+  for (let x = 0; x < n; x++) for (let f = 0; f < F; f++) yield rec(f, [], x);
+  if (maxHistory < 1) return;
+  for (let x = 0; x < n; x++)
+    for (let y = 0; y < n; y++) if (y !== x) for (let f = 0; f < F; f++) yield rec(f, [y], x);
+  if (maxHistory < 2) return;
+  for (let b = 1; b < n; b++)
+    for (let a = 0; a < b; a++)
+      for (let f = 0; f < F; f++) for (let c = 0; c < n; c++) if (c !== a && c !== b) yield rec(f, [a, b], c);
+}
+
+/** Counts of a topic's contexts by history length and of its records. */
+export function topicCounts(plan: TopicPlan, maxHistory = 2) {
+  const F = plan.facets.length;
+  const n = plan.answers[0]!.length;
+  const c = [F, maxHistory >= 1 ? F * n : 0, maxHistory >= 2 ? (F * n * (n - 1)) / 2 : 0];
+  const r = [
+    F * n,
+    maxHistory >= 1 ? F * n * (n - 1) : 0,
+    maxHistory >= 2 ? (F * n * (n - 1) * (n - 2)) / 2 : 0,
+  ];
+  return { contexts: c, records: r };
+}

@@ -1,0 +1,86 @@
+import { readFileSync } from "node:fs";
+import { collect, readClariqRows, readMultiTurnRun, readQulacJson } from "@convkit/formats";
+import { describe, expect, it } from "vitest";
+import { shared } from "../../../test/helpers/shared.js";
+import { ABSENT_TOPICS, numberTopics } from "./numbering.js";
+import { topicCounts, topicRecords } from "./records.js";
+import { planTopics } from "./topics.js";
+
+async function plans() {
+  const rows = [];
+  for (const f of ["train.tsv", "dev.tsv", "test_with_labels.tsv"])
+    rows.push(...(await collect(readClariqRows(shared("data", "clariq", f)))));
+  const qulac = await readQulacJson(shared("data", "qulac", "qulac.json"));
+  const dev = new Set(
+    (await collect(readClariqRows(shared("data", "clariq", "dev.tsv")))).map((r) => r.topic_id),
+  );
+  const all = planTopics("clariq", rows, qulac, { skip: ABSENT_TOPICS });
+  return { all, dev, nums: numberTopics(all) };
+}
+
+describe("ClariQ synthetic numbering against the official dev sets (shared)", () => {
+  it("reproduces every dev topic's F, n, empty-context ids and both bases", async () => {
+    const { all, nums } = await plans();
+    const golden = readFileSync(shared("golden", "clariq-synthetic", "dev_context_bases.tsv"), "utf8")
+      .trim()
+      .split("\n")
+      .slice(1);
+    expect(golden.length).toBe(49);
+    for (const line of golden) {
+      const [topic, F, n, empty, L1, L2] = line.split("\t");
+      const p = all.find((x) => x.topic_id === Number(topic))!;
+      const num = nums.get(Number(topic))!;
+      expect([p.facets.length, p.answers[0]!.length], `topic ${topic}`).toEqual([Number(F), Number(n)]);
+      expect(p.facets.map((f, i) => `${f}->${num.emptyContext[i]}`).join(" "), `topic ${topic}`).toBe(empty);
+      expect([num.L1base, num.L2base], `topic ${topic}`).toEqual([Number(L1), Number(L2)]);
+    }
+  });
+
+  it("dev: 15,345 contexts (158 empty, 2,094 one-turn, 13,093 two-turn), 182,435 records, the official run's context ids", async () => {
+    const { all, dev, nums } = await plans();
+    const devPlans = all.filter((p) => dev.has(p.topic_id) && !ABSENT_TOPICS.has(p.topic_id));
+    const c = [0, 0, 0];
+    let records = 0;
+    const ids = new Set<number>();
+    for (const p of devPlans) {
+      const k = topicCounts(p);
+      k.contexts.forEach((v, i) => (c[i]! += v));
+      for (const r of topicRecords(p, nums.get(p.topic_id)!)) {
+        records++;
+        ids.add(r.context_id);
+      }
+    }
+    expect(c).toEqual([158, 2094, 13093]);
+    expect(records).toBe(182435);
+    const run = await collect(
+      readMultiTurnRun(shared("data", "clariq", "sample_runs", "dev_bm25_multi_turn")),
+    );
+    expect(ids).toEqual(new Set(run.map((r) => r.context_id)));
+  });
+
+  it("numbers all three sets as published: 1,611,533 records, the counter ending at 1,613,533, README record 1570812", async () => {
+    const { all, nums } = await plans();
+    const kept = all.filter((p) => !ABSENT_TOPICS.has(p.topic_id));
+    let records = 0;
+    let maxId = 0;
+    for (const p of kept) {
+      const k = topicCounts(p);
+      records += k.records[0]! + k.records[1]! + k.records[2]!;
+    }
+    for (const p of kept) {
+      const num = nums.get(p.topic_id)!;
+      const n = p.answers[0]!.length;
+      maxId = Math.max(maxId, num.L3base + (p.facets.length * n * (n - 1) * (n - 2)) / 2);
+    }
+    expect(records).toBe(1611533);
+    expect(maxId).toBe(1613533);
+    // The README's example (facet ids have been renumbered since): record 1570812 is a topic-293
+    // record with a two-turn history, and context 976573 is one of topic 293's two-turn contexts.
+    const t293 = kept.find((p) => p.topic_id === 293)!;
+    const ex = [...topicRecords(t293, nums.get(293)!)].find((r) => r.record_id === 1570812)!;
+    expect(ex.topic_id).toBe(293);
+    expect(ex.conversation_context.length).toBe(2);
+    const ctx = [...topicRecords(t293, nums.get(293)!)].find((r) => r.context_id === 976573)!;
+    expect(ctx.conversation_context.length).toBe(2);
+  });
+});
