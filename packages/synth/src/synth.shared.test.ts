@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { collect, readClariqRows, readMultiTurnRun, readQulacJson } from "@convkit/formats";
 import { describe, expect, it } from "vitest";
 import { shared } from "../../../test/helpers/shared.js";
+import { ClariqIds, decodeQulacId, encodeQulacId } from "./ids.js";
 import { ABSENT_TOPICS, numberTopics } from "./numbering.js";
 import { topicCounts, topicRecords } from "./records.js";
 import { planTopics } from "./topics.js";
@@ -82,5 +83,41 @@ describe("ClariQ synthetic numbering against the official dev sets (shared)", ()
     expect(ex.conversation_context.length).toBe(2);
     const ctx = [...topicRecords(t293, nums.get(293)!)].find((r) => r.context_id === 976573)!;
     expect(ctx.conversation_context.length).toBe(2);
+  });
+
+  it("ClariQ's int ids decode to what every dev record is, and Qulac ids round-trip for every qulac.json row", async () => {
+    const { all, dev, nums } = await plans();
+    const ids = new ClariqIds(all, nums);
+    let checked = 0;
+    const bad: number[] = [];
+    for (const p of all.filter((x) => dev.has(x.topic_id))) {
+      for (const r of topicRecords(p, nums.get(p.topic_id)!)) {
+        const d = ids.decodeRecord(r.record_id);
+        const row = p.answers[d.facet]!;
+        const c = ids.decodeContext(r.context_id);
+        const ok =
+          d.topic_id === r.topic_id &&
+          p.facets[d.facet] === r.facet_id &&
+          row[d.question]!.question === r.question &&
+          d.history.map((h) => row[h]!.question).join("\n") ===
+            r.conversation_context.map((t) => t.question).join("\n") &&
+          c.topic_id === d.topic_id &&
+          c.facet === d.facet &&
+          c.history.join() === d.history.join();
+        if (!ok) bad.push(r.record_id);
+        checked++;
+      }
+    }
+    expect(bad).toEqual([]);
+    expect(checked).toBe(182435);
+    const qulac = await readQulacJson(shared("data", "qulac", "qulac.json"));
+    for (const r of qulac) {
+      const q = r.topic_facet_question_id.split("-")[2]!;
+      if (!/^\d+$/.test(q)) continue;
+      for (const flag of [0, 1]) {
+        const s = `${r.topic_facet_id}-${q}-${flag}`;
+        expect(encodeQulacId(decodeQulacId(s))).toBe(s);
+      }
+    }
   });
 });
