@@ -68,7 +68,7 @@ export class ClariqIds {
       [nums.L1base, nums.L2base, nums.L3base].forEach((start, level) => {
         this.spans.push({ start, end: start + sizes[level]!, plan, nums, level });
       });
-      nums.emptyContext.forEach((id, facet) => this.empty.set(id, { plan, facet }));
+      for (const [facet, id] of nums.emptyContext.entries()) this.empty.set(id, { plan, facet });
     }
     this.spans.sort((a, b) => a.start - b.start);
   }

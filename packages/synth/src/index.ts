@@ -9,5 +9,5 @@ export {
   recordId,
   type TopicNumbers,
 } from "./numbering.js";
-export { topicCounts, topicRecords } from "./records.js";
+export { topicContexts, topicCounts, topicRecords } from "./records.js";
 export { type FacetItem, NO_QUESTION, planTopics, type TopicPlan } from "./topics.js";

@@ -3,11 +3,15 @@ import type { SyntheticRecord } from "@convkit/formats";
 import { contextId, recordId, type TopicNumbers } from "./numbering.js";
 import type { TopicPlan } from "./topics.js";
 
-/** Every record of a topic: level 0, then 1, then 2, each in record-id order (ids ascend within a level). */
+/**
+ * The records of a topic with histories of `levels` turns (default all: 0, then 1, then 2), each
+ * level in record-id order. ClariQ numbers level by level across topics, so id order over a whole
+ * set is: for each pass, for each level, for each topic.
+ */
 export function* topicRecords(
   plan: TopicPlan,
   nums: TopicNumbers,
-  maxHistory = 2,
+  levels: readonly number[] = [0, 1, 2],
 ): Generator<SyntheticRecord> {
   const F = plan.facets.length;
   const n = plan.answers[0]!.length;
@@ -24,11 +28,11 @@ export function* topicRecords(
       context_id: contextId(nums, F, n, f, history),
     };
   };
-  for (let x = 0; x < n; x++) for (let f = 0; f < F; f++) yield rec(f, [], x);
-  if (maxHistory < 1) return;
-  for (let x = 0; x < n; x++)
-    for (let y = 0; y < n; y++) if (y !== x) for (let f = 0; f < F; f++) yield rec(f, [y], x);
-  if (maxHistory < 2) return;
+  if (levels.includes(0)) for (let x = 0; x < n; x++) for (let f = 0; f < F; f++) yield rec(f, [], x);
+  if (levels.includes(1))
+    for (let x = 0; x < n; x++)
+      for (let y = 0; y < n; y++) if (y !== x) for (let f = 0; f < F; f++) yield rec(f, [y], x);
+  if (!levels.includes(2)) return;
   for (let b = 1; b < n; b++)
     for (let a = 0; a < b; a++)
       for (let f = 0; f < F; f++) for (let c = 0; c < n; c++) if (c !== a && c !== b) yield rec(f, [a, b], c);
@@ -45,4 +49,21 @@ export function topicCounts(plan: TopicPlan, maxHistory = 2) {
     maxHistory >= 2 ? (F * n * (n - 1) * (n - 2)) / 2 : 0,
   ];
   return { contexts: c, records: r };
+}
+
+/** The contexts of a topic in context-id order within each history length: facet, history, id, record count. */
+export function* topicContexts(plan: TopicPlan, nums: TopicNumbers, maxHistory = 2) {
+  const F = plan.facets.length;
+  const n = plan.answers[0]!.length;
+  for (let f = 0; f < F; f++)
+    yield { facet: f, history: [] as number[], context_id: contextId(nums, F, n, f, []), records: n };
+  if (maxHistory >= 1)
+    for (let y = 0; y < n; y++)
+      for (let f = 0; f < F; f++)
+        yield { facet: f, history: [y], context_id: contextId(nums, F, n, f, [y]), records: n - 1 };
+  if (maxHistory >= 2)
+    for (let b = 1; b < n; b++)
+      for (let a = 0; a < b; a++)
+        for (let f = 0; f < F; f++)
+          yield { facet: f, history: [a, b], context_id: contextId(nums, F, n, f, [a, b]), records: n - 2 };
 }

@@ -45,7 +45,7 @@ describe("ClariQ synthetic numbering against the official dev sets (shared)", ()
     const ids = new Set<number>();
     for (const p of devPlans) {
       const k = topicCounts(p);
-      k.contexts.forEach((v, i) => (c[i]! += v));
+      for (const [i, v] of k.contexts.entries()) c[i]! += v;
       for (const r of topicRecords(p, nums.get(p.topic_id)!)) {
         records++;
         ids.add(r.context_id);

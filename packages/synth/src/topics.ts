@@ -163,7 +163,21 @@ export function planTopics(
     // Items: the keys every facet shares, in order.
     const perFacet = facetIds.map((f) => {
       const m = new Map<string | number, ClariqRow>();
-      for (const r of facets.get(f)!) if (!m.has(keyOf(r))) m.set(keyOf(r), r);
+      const texts = new Map<string, string>();
+      for (const r of facets.get(f)!) {
+        // A question id stands for one question: the same id with another text is a broken file.
+        const t = texts.get(r.question_id);
+        if (t !== undefined && t !== r.question) {
+          throw new InputError(
+            file,
+            {},
+            `one question text per question id (${r.question_id} in facet ${f} of topic ${topic})`,
+            `${JSON.stringify(t)} and ${JSON.stringify(r.question)}`,
+          );
+        }
+        texts.set(r.question_id, r.question);
+        if (!m.has(keyOf(r))) m.set(keyOf(r), r);
+      }
       return m;
     });
     // Items: every key any facet has, in order. A facet without a row for an item (ClariQ topic

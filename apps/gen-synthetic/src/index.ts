@@ -1,0 +1,100 @@
+// convkit-gen-synthetic: ClariQ's synthetic multi-turn sets rebuilt from the single-turn TSVs.
+import { availableParallelism } from "node:os";
+import { type CommandSpec, startProgress } from "@convkit/cli";
+import { UsageError } from "@convkit/io";
+import {
+  planClariqSets,
+  type SetFormat,
+  splitCounts,
+  splitPlans,
+  writeSyntheticSplit,
+} from "@convkit/synthetic-sets";
+
+const FORMATS: readonly SetFormat[] = ["jsonl", "pickle", "tsv"];
+
+function list<T extends string>(flag: string, value: string, allowed: readonly T[]): T[] {
+  const items = value.split(",").filter(Boolean) as T[];
+  for (const x of items)
+    if (!allowed.includes(x))
+      throw new UsageError(
+        `convkit-gen-synthetic: --${flag} takes ${allowed.join(",")}, not ${JSON.stringify(x)}`,
+      );
+  return items;
+}
+
+/** The `convkit-gen-synthetic` command. */
+export const genSyntheticCommand: CommandSpec = {
+  name: "convkit-gen-synthetic",
+  summary:
+    "Rebuild ClariQ's synthetic multi-turn sets (train_synthetic, dev_synthetic, test) from train/dev/test_with_labels TSVs: JSONL, the upstream pickle in a tar.gz, and a TSV of contexts.",
+  options: [
+    {
+      name: "data",
+      type: "string",
+      metavar: "DIR",
+      default: "data/clariq",
+      description: "folder with train.tsv, dev.tsv, test_with_labels.tsv (or the bundled *.sample.tsv)",
+    },
+    {
+      name: "qulac",
+      type: "string",
+      metavar: "FILE",
+      description: "qulac.json, needed to order the questions of topics <= 200",
+    },
+    { name: "splits", type: "string", default: "dev,train", description: "splits to write (dev,train,test)" },
+    {
+      name: "format",
+      type: "string",
+      default: "jsonl,pickle,tsv",
+      description: "outputs (jsonl,pickle,tsv)",
+    },
+    { name: "gzip", type: "boolean", description: "gzip the JSONL" },
+    {
+      name: "threads",
+      type: "string",
+      metavar: "N",
+      description: "worker threads for encoding (default: cores)",
+    },
+    { name: "out", type: "string", metavar: "DIR", default: "out/synthetic", description: "output folder" },
+  ],
+  examples: [
+    "pnpm gen:synthetic",
+    "convkit-gen-synthetic --data ../shared/data/clariq --qulac ../shared/data/qulac/qulac.json --splits dev,train,test --out out",
+  ],
+  async run(o) {
+    const splits = list("splits", o.splits as string, ["dev", "train", "test"]);
+    const formats = list("format", o.format as string, FORMATS);
+    const threads = o.threads === undefined ? availableParallelism() : Number(o.threads);
+    if (!Number.isInteger(threads) || threads < 1)
+      throw new UsageError("convkit-gen-synthetic: --threads takes a positive integer");
+    const t0 = performance.now();
+    const sets = await planClariqSets(o.data as string, o.qulac as string | undefined);
+    let records = 0;
+    let contexts = 0;
+    const files: string[] = [];
+    for (const split of splits) {
+      const total = splitCounts(splitPlans(sets, split)).records;
+      const progress = startProgress(`${split}_synthetic`, "records", total);
+      let last = 0;
+      const s = await writeSyntheticSplit(sets, split, {
+        formats,
+        outDir: o.out as string,
+        gzip: o.gzip === true,
+        threads,
+        onRecords: (n) => {
+          progress.tick(n - last);
+          last = n;
+        },
+      });
+      progress.done();
+      records += s.records;
+      contexts += s.contexts;
+      files.push(...s.files);
+    }
+    const secs = ((performance.now() - t0) / 1000).toFixed(2);
+    process.stderr.write(
+      `${records} records, ${contexts} contexts, ${files.length} files in ${secs} s: ${files.join(", ")}\n`,
+    );
+    return 0;
+  },
+};

@@ -1,0 +1,18 @@
+// @convkit/synthetic-sets: ClariQ synthetic sets planned from the TSVs and written to disk, in parallel and in order.
+export { encodeJsonl, JsonStrings, recordJson } from "./encode.js";
+export {
+  type PlannedSets,
+  planClariqSets,
+  type RecordTask,
+  recordTasks,
+  SPLIT_FILES,
+  splitCounts,
+  splitPlans,
+  taskRecords,
+} from "./generate.js";
+export {
+  type SetFormat,
+  type SplitSummary,
+  type WriteSetOptions,
+  writeSyntheticSplit,
+} from "./write-sets.js";

@@ -1,0 +1,91 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../../../test/helpers/cli.js";
+import { HAS_PYTHON, python, REPO, shared, tempDir } from "../../../test/helpers/shared.js";
+
+const HEADER =
+  "topic_id\tinitial_request\ttopic_desc\tclarification_need\tfacet_id\tfacet_desc\tquestion_id\tquestion\tanswer\n";
+
+function gen(args: string[]) {
+  return runCli("gen-synthetic", args);
+}
+
+describe("convkit-gen-synthetic on the bundled fixtures", () => {
+  it("writes JSONL, pickle.tar.gz and TSV that are identical for 1 and 2 threads", () => {
+    const a = tempDir();
+    const b = tempDir();
+    const r1 = gen(["--data", join(REPO, "data/clariq"), "--threads", "1", "--out", a]);
+    const r2 = gen(["--data", join(REPO, "data/clariq"), "--threads", "2", "--out", b]);
+    expect([r1.code, r2.code], r1.stderr + r2.stderr).toEqual([0, 0]);
+    expect(r1.stderr).toMatch(/^112 records, 51 contexts, 6 files in [\d.]+ s: /);
+    const files = readdirSync(a).sort();
+    expect(files).toEqual([
+      "dev_synthetic.contexts.tsv",
+      "dev_synthetic.jsonl",
+      "dev_synthetic.pkl.tar.gz",
+      "train_synthetic.contexts.tsv",
+      "train_synthetic.jsonl",
+      "train_synthetic.pkl.tar.gz",
+    ]);
+    for (const f of files) expect(readFileSync(join(a, f)).equals(readFileSync(join(b, f))), f).toBe(true);
+  });
+
+  it("refuses a TSV with a missing column, a facet without questions, and one id with two texts (exit 2, no output)", () => {
+    const row = (t: number, f: string, q: string, text: string) =>
+      `${t}\treq\tdesc\t2\t${f}\tfacet\t${q}\t${text}\tanswer\n`;
+    const cases: [string, string, RegExp][] = [
+      [
+        "missing column",
+        `${HEADER}301\treq\tdesc\t2\tF9001\tfacet\tQ90001\tquestion\n`,
+        /dev\.tsv:2: expected 9 tab-separated fields, found 8$/,
+      ],
+      [
+        "facet without questions",
+        HEADER + row(301, "F9001", "Q90001", "q1") + row(301, "F9002", "Q00001", ""),
+        /expected questions for facet F9002 of topic 301, found none$/,
+      ],
+      [
+        "duplicate question ids",
+        HEADER + row(301, "F9001", "Q90001", "q1") + row(301, "F9001", "Q90001", "another text"),
+        /expected one question text per question id \(Q90001 in facet F9001 of topic 301\), found "q1" and "another text"$/,
+      ],
+    ];
+    for (const [name, text, message] of cases) {
+      const data = tempDir();
+      writeFileSync(join(data, "dev.tsv"), text);
+      const out = join(tempDir(), "out");
+      const r = gen(["--data", data, "--splits", "dev", "--out", out]);
+      expect(r.code, name).toBe(2);
+      expect(r.stderr.trim().split("\n"), name).toHaveLength(1);
+      expect(r.stderr.trim(), name).toMatch(message);
+      expect(existsSync(out) ? readdirSync(out) : [], name).toEqual([]);
+    }
+  });
+});
+
+describe.runIf(HAS_PYTHON)("convkit-gen-synthetic on the real dev data (shared)", () => {
+  it("dev_synthetic: 182,435 records, CPython loads the pickle to exactly the JSONL records, in id order", () => {
+    const out = tempDir();
+    const r = gen([
+      "--data",
+      shared("data", "clariq"),
+      "--qulac",
+      shared("data", "qulac", "qulac.json"),
+      "--splits",
+      "dev",
+      "--out",
+      out,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^182435 records, 15345 contexts, 3 files/);
+    const check = python(
+      "import pickle,tarfile,json,sys\nt=tarfile.open(sys.argv[1]+'/dev_synthetic.pkl.tar.gz')\nd=pickle.load(t.extractfile('dev_synthetic.pkl'))\nl=[json.loads(x) for x in open(sys.argv[1]+'/dev_synthetic.jsonl')]\nprint(len(d), list(d)==[x['record_id'] for x in l], all(d[x['record_id']]=={k:v for k,v in x.items() if k!='record_id'} for x in l), list(d)==sorted(d))",
+      undefined,
+      [out],
+    ).trim();
+    expect(check).toBe("182435 True True True");
+    const tsv = readFileSync(join(out, "dev_synthetic.contexts.tsv"), "utf8").trim().split("\n");
+    expect(tsv.length - 1).toBe(15345);
+  });
+});

@@ -1,0 +1,193 @@
+// Writing a split's synthetic set: JSONL (pool-encoded), ClariQ's pickle in a tar.gz, a TSV of contexts.
+import { createReadStream } from "node:fs";
+import { stat, unlink } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { type SyntheticRecord, syntheticItem } from "@convkit/formats";
+import { type ByteSink, writeAtomic, writeDelimited } from "@convkit/io";
+import { PickleWriter, type PyValue } from "@convkit/pickle";
+import { type TopicPlan, topicContexts, topicCounts } from "@convkit/synth";
+import { encodeJsonl, JsonStrings } from "./encode.js";
+import { type PlannedSets, type RecordTask, recordTasks, splitPlans, taskRecords } from "./generate.js";
+
+/** Output formats of a split. */
+export type SetFormat = "jsonl" | "pickle" | "tsv";
+
+/** Options of {@link writeSyntheticSplit}. */
+export interface WriteSetOptions {
+  formats: readonly SetFormat[];
+  outDir: string;
+  gzip?: boolean;
+  /** Worker threads for JSONL encoding (1: all on the main thread). */
+  threads?: number;
+  /** Called with the number of records done so far. */
+  onRecords?: (n: number) => void;
+}
+
+/** What was written. */
+export interface SplitSummary {
+  split: string;
+  records: number;
+  contexts: number;
+  files: string[];
+}
+
+interface Pool {
+  run(task: RecordTask): Promise<Uint8Array>;
+  destroy(): Promise<void>;
+}
+
+async function makePool(threads: number): Promise<Pool | undefined> {
+  if (threads <= 1) return undefined;
+  const { Piscina } = await import("piscina");
+  const pool = new Piscina({
+    filename: new URL("./worker.js", import.meta.url).href,
+    minThreads: threads,
+    maxThreads: threads,
+  });
+  return { run: (t) => pool.run(t), destroy: () => pool.destroy() };
+}
+
+/** The pickle items of a task, sharing one context list per context (as CPython's memo does). */
+function pickleItems(records: readonly SyntheticRecord[]): [PyValue, PyValue][] {
+  const lists = new Map<number, PyValue[]>();
+  return records.map((r) => {
+    const [k, v] = syntheticItem(r);
+    const obj = v as Record<string, PyValue>;
+    let l = lists.get(r.context_id);
+    if (!l) {
+      l = obj.conversation_context as PyValue[];
+      lists.set(r.context_id, l);
+    }
+    return [k, { ...obj, conversation_context: l }];
+  });
+}
+
+/**
+ * Writes one split. Records are produced task by task in record-id order; with threads > 1 the
+ * JSONL of upcoming tasks is encoded in a piscina pool while the main thread pickles and writes,
+ * so the bytes are the same for any thread count. Memory holds a few tasks at a time.
+ */
+export async function writeSyntheticSplit(
+  sets: PlannedSets,
+  split: string,
+  o: WriteSetOptions,
+): Promise<SplitSummary> {
+  const plans = splitPlans(sets, split);
+  const tasks = recordTasks(sets, plans);
+  const base = join(o.outDir, `${split}_synthetic`);
+  const want = new Set(o.formats);
+  const files: string[] = [];
+  const pool = want.has("jsonl") ? await makePool(o.threads ?? 1) : undefined;
+  let records = 0;
+  const strings = new JsonStrings();
+  const pickler = want.has("pickle") ? new PickleWriter() : undefined;
+  const pklTmp = `${base}.pkl`;
+  const sinks: { jsonl?: ByteSink; pkl?: ByteSink } = {};
+  const run = async () => {
+    pickler?.beginDict();
+    const ahead = Math.max(2, (o.threads ?? 1) * 2);
+    const pending: Promise<Uint8Array>[] = [];
+    const encode = (t: RecordTask): Promise<Uint8Array> => {
+      const p = pool ? pool.run(t) : Promise.resolve(Buffer.from(encodeJsonl(taskRecords(t), strings)));
+      p.catch(() => {}); // awaited in order below; a failure elsewhere must not leave it unhandled
+      return p;
+    };
+    let next = 0;
+    for (let i = 0; i < tasks.length; i++) {
+      while (want.has("jsonl") && next < tasks.length && next < i + ahead)
+        pending.push(encode(tasks[next++]!));
+      const task = tasks[i]!;
+      if (pickler) {
+        pickler.dictItems(pickleItems(taskRecords(task)));
+        for (const c of pickler.take()) await sinks.pkl!.write(c);
+      }
+      if (want.has("jsonl")) await sinks.jsonl!.write(await pending.shift()!);
+      for (const t of task.topics) records += topicCounts(t.plan).records[task.level]!;
+      o.onRecords?.(records);
+    }
+    if (pickler) {
+      pickler.finish();
+      for (const c of pickler.take()) await sinks.pkl!.write(c);
+    }
+  };
+  try {
+    // Nest the atomic writers so every file appears only when all of them are complete.
+    const withJsonl = async (inner: () => Promise<void>) =>
+      want.has("jsonl")
+        ? writeAtomic(
+            `${base}.jsonl${o.gzip ? ".gz" : ""}`,
+            async (s) => {
+              sinks.jsonl = s;
+              await inner();
+            },
+            { gzip: o.gzip === true },
+          )
+        : inner();
+    const withPkl = async (inner: () => Promise<void>) =>
+      want.has("pickle")
+        ? writeAtomic(pklTmp, async (s) => {
+            sinks.pkl = s;
+            await inner();
+          })
+        : inner();
+    await withJsonl(() => withPkl(run));
+  } finally {
+    await pool?.destroy();
+  }
+  if (want.has("jsonl")) files.push(`${base}.jsonl${o.gzip ? ".gz" : ""}`);
+  if (want.has("pickle")) {
+    await tarGzOne(pklTmp, `${base}.pkl.tar.gz`);
+    await unlink(pklTmp);
+    files.push(`${base}.pkl.tar.gz`);
+  }
+  let contexts = 0;
+  if (want.has("tsv")) {
+    contexts = await writeDelimited(
+      `${base}.contexts.tsv`,
+      ["context_id", "topic_id", "facet_id", "history_length", "history_question_ids", "records"],
+      contextRows(plans, sets),
+    );
+    files.push(`${base}.contexts.tsv`);
+  } else for (const p of plans) for (const _ of topicContexts(p, sets.numbers.get(p.topic_id)!)) contexts++;
+  return { split, records, contexts, files };
+}
+
+function* contextRows(plans: readonly TopicPlan[], sets: PlannedSets): Iterable<(string | number)[][]> {
+  for (const p of plans) {
+    const rows: (string | number)[][] = [];
+    for (const c of topicContexts(p, sets.numbers.get(p.topic_id)!)) {
+      rows.push([
+        c.context_id,
+        p.topic_id,
+        p.facets[c.facet]!,
+        c.history.length,
+        c.history.map((h) => p.answers[c.facet]![h]!.question_id).join(" "),
+        c.records,
+      ]);
+    }
+    yield rows;
+  }
+}
+
+/** Packs one file into a tar.gz as its only member (the name upstream's archives use), streaming. */
+async function tarGzOne(file: string, target: string): Promise<void> {
+  const { default: tar } = await import("tar-stream");
+  const size = (await stat(file)).size;
+  await writeAtomic(
+    target,
+    async (sink) => {
+      const pack = tar.pack();
+      const entry = pack.entry({ name: basename(file), size, mtime: new Date(0), mode: 0o644 });
+      const feeding = (async () => {
+        for await (const c of createReadStream(file)) {
+          if (!entry.write(c)) await new Promise<void>((r) => entry.once("drain", () => r()));
+        }
+        (entry as unknown as { end(): void }).end();
+        pack.finalize();
+      })();
+      for await (const c of pack) await sink.write(c as Uint8Array);
+      await feeding;
+    },
+    { gzip: true },
+  );
+}
