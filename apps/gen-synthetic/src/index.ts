@@ -1,5 +1,4 @@
 // convkit-gen-synthetic: ClariQ's synthetic multi-turn sets rebuilt from the single-turn TSVs.
-import { availableParallelism } from "node:os";
 import { type CommandSpec, startProgress } from "@convkit/cli";
 import { UsageError } from "@convkit/io";
 import {
@@ -53,7 +52,8 @@ export const genSyntheticCommand: CommandSpec = {
       name: "threads",
       type: "string",
       metavar: "N",
-      description: "worker threads for encoding (default: cores)",
+      default: "1",
+      description: "threads encoding JSONL (a piscina pool when > 1; output bytes identical for any N)",
     },
     { name: "out", type: "string", metavar: "DIR", default: "out/synthetic", description: "output folder" },
   ],
@@ -64,7 +64,7 @@ export const genSyntheticCommand: CommandSpec = {
   async run(o) {
     const splits = list("splits", o.splits as string, ["dev", "train", "test"]);
     const formats = list("format", o.format as string, FORMATS);
-    const threads = o.threads === undefined ? availableParallelism() : Number(o.threads);
+    const threads = Number(o.threads);
     if (!Number.isInteger(threads) || threads < 1)
       throw new UsageError("convkit-gen-synthetic: --threads takes a positive integer");
     const t0 = performance.now();

@@ -38,7 +38,14 @@ class StreamSink implements ByteSink {
 
   async flush(): Promise<void> {
     if (this.parts.length === 0) return;
-    const buf = Buffer.concat(this.parts.map((p) => (typeof p === "string" ? Buffer.from(p) : p)));
+    // One part goes out as it is (large buffers are not copied again).
+    const only = this.parts.length === 1 ? this.parts[0]! : undefined;
+    const buf =
+      only !== undefined
+        ? typeof only === "string"
+          ? Buffer.from(only)
+          : only
+        : Buffer.concat(this.parts.map((p) => (typeof p === "string" ? Buffer.from(p) : p)));
     this.parts = [];
     this.size = 0;
     if (!this.out.write(buf)) await new Promise<void>((r) => this.out.once("drain", () => r()));

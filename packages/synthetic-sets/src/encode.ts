@@ -1,5 +1,6 @@
 // Batches of synthetic records into bytes: JSON Lines and context TSV rows (pure; runs in workers).
 import type { SyntheticRecord } from "@convkit/formats";
+import { contextId, recordId, type TopicNumbers, type TopicPlan } from "@convkit/synth";
 
 /** JSON text of strings, cached: a topic's questions and answers repeat across thousands of records. */
 export class JsonStrings {
@@ -36,4 +37,104 @@ export function encodeJsonl(records: readonly SyntheticRecord[], js = new JsonSt
     out += recordJson(r, js, c);
   }
   return out;
+}
+
+/** A growable byte buffer that JSON Lines are written into without building strings. */
+export class ByteBuilder {
+  buf = Buffer.allocUnsafe(1 << 20);
+  len = 0;
+
+  private grow(n: number): void {
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + n));
+    this.buf.copy(next, 0, 0, this.len);
+    this.buf = next;
+  }
+
+  bytes(b: Uint8Array): void {
+    if (this.len + b.length > this.buf.length) this.grow(b.length);
+    this.buf.set(b, this.len);
+    this.len += b.length;
+  }
+
+  /** A non-negative integer in decimal. */
+  uint(v: number): void {
+    if (this.len + 16 > this.buf.length) this.grow(16);
+    let digits = 1;
+    for (let x = v; x >= 10; x = Math.floor(x / 10)) digits++;
+    let p = this.len + digits;
+    this.len = p;
+    let x = v;
+    do {
+      this.buf[--p] = 48 + (x % 10);
+      x = Math.floor(x / 10);
+    } while (x > 0);
+  }
+
+  /** The bytes written so far (a copy the caller owns), and a reset. */
+  take(): Buffer {
+    const out = Buffer.from(this.buf.subarray(0, this.len));
+    this.len = 0;
+    // A big task grew the buffer: let it go rather than hold it for the rest of the run.
+    if (this.buf.length > 1 << 22) this.buf = Buffer.allocUnsafe(1 << 20);
+    return out;
+  }
+}
+
+const utf8 = (s: string) => Buffer.from(s, "utf8");
+const REC = utf8('{"record_id":');
+const CTX = utf8(',"conversation_context":');
+const CID = utf8(',"context_id":');
+const END = utf8("}\n");
+const EMPTY_LIST = utf8("[]");
+
+/**
+ * JSON Lines of one history length of a topic, written as bytes straight from the plan: each
+ * item's question/answer and each context's history are encoded once and copied into every
+ * record that shares them. Same bytes as {@link encodeJsonl} over the same records.
+ */
+export function topicJsonl(
+  plan: TopicPlan,
+  nums: TopicNumbers,
+  level: number,
+  js: JsonStrings,
+  out: ByteBuilder,
+): void {
+  const F = plan.facets.length;
+  const n = plan.answers[0]!.length;
+  const head = plan.facets.map((f) =>
+    utf8(
+      `,"topic_id":${plan.topic_id},"facet_id":${js.get(f)},"initial_request":${js.get(plan.initial_request)},`,
+    ),
+  );
+  const qaText = plan.answers.map((row) =>
+    row.map((it) => `"question":${js.get(it.question)},"answer":${js.get(it.answer)}`),
+  );
+  const qa = qaText.map((row) => row.map(utf8));
+  const turn = qaText.map((row) => row.map((x) => `{${x}}`));
+  const line = (f: number, history: number[], x: number, ctx: Uint8Array) => {
+    out.bytes(REC);
+    out.uint(recordId(nums, F, n, f, history, x));
+    out.bytes(head[f]!);
+    out.bytes(qa[f]![x]!);
+    out.bytes(CTX);
+    out.bytes(ctx);
+    out.bytes(CID);
+    out.uint(contextId(nums, F, n, f, history));
+    out.bytes(END);
+  };
+  if (level === 0) {
+    for (let x = 0; x < n; x++) for (let f = 0; f < F; f++) line(f, [], x, EMPTY_LIST);
+  } else if (level === 1) {
+    const one = turn.map((row) => row.map((t) => utf8(`[${t}]`)));
+    for (let x = 0; x < n; x++)
+      for (let y = 0; y < n; y++) if (y !== x) for (let f = 0; f < F; f++) line(f, [y], x, one[f]![y]!);
+  } else {
+    for (let b = 1; b < n; b++)
+      for (let a = 0; a < b; a++)
+        for (let f = 0; f < F; f++) {
+          const ctx = utf8(`[${turn[f]![a]},${turn[f]![b]}]`);
+          const h = [a, b];
+          for (let c = 0; c < n; c++) if (c !== a && c !== b) line(f, h, c, ctx);
+        }
+  }
 }

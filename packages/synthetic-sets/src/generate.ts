@@ -19,6 +19,7 @@ import {
   topicCounts,
   topicRecords,
 } from "@convkit/synth";
+import { ByteBuilder, type JsonStrings, topicJsonl } from "./encode.js";
 
 /** The ClariQ splits and the files they come from. */
 export const SPLIT_FILES: Record<string, string> = {
@@ -144,4 +145,10 @@ export function taskRecords(task: RecordTask): SyntheticRecord[] {
   const out: SyntheticRecord[] = [];
   for (const t of task.topics) for (const r of topicRecords(t.plan, t.numbers, [task.level])) out.push(r);
   return out;
+}
+
+/** The JSON Lines bytes of a task, written straight from the plans (see `topicJsonl`). */
+export function taskJsonl(task: RecordTask, js: JsonStrings, out = new ByteBuilder()): Buffer {
+  for (const t of task.topics) topicJsonl(t.plan, t.numbers, task.level, js, out);
+  return out.take();
 }

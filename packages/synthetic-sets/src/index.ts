@@ -1,5 +1,5 @@
 // @convkit/synthetic-sets: ClariQ synthetic sets planned from the TSVs and written to disk, in parallel and in order.
-export { encodeJsonl, JsonStrings, recordJson } from "./encode.js";
+export { ByteBuilder, encodeJsonl, JsonStrings, recordJson, topicJsonl } from "./encode.js";
 export {
   type PlannedSets,
   planClariqSets,
@@ -8,6 +8,7 @@ export {
   SPLIT_FILES,
   splitCounts,
   splitPlans,
+  taskJsonl,
   taskRecords,
 } from "./generate.js";
 export {

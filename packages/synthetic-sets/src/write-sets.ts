@@ -6,8 +6,15 @@ import { type SyntheticRecord, syntheticItem } from "@convkit/formats";
 import { type ByteSink, writeAtomic, writeDelimited } from "@convkit/io";
 import { PickleWriter, type PyValue } from "@convkit/pickle";
 import { type TopicPlan, topicContexts, topicCounts } from "@convkit/synth";
-import { encodeJsonl, JsonStrings } from "./encode.js";
-import { type PlannedSets, type RecordTask, recordTasks, splitPlans, taskRecords } from "./generate.js";
+import { ByteBuilder, JsonStrings } from "./encode.js";
+import {
+  type PlannedSets,
+  type RecordTask,
+  recordTasks,
+  splitPlans,
+  taskJsonl,
+  taskRecords,
+} from "./generate.js";
 
 /** Output formats of a split. */
 export type SetFormat = "jsonl" | "pickle" | "tsv";
@@ -80,15 +87,16 @@ export async function writeSyntheticSplit(
   const pool = want.has("jsonl") ? await makePool(o.threads ?? 1) : undefined;
   let records = 0;
   const strings = new JsonStrings();
+  const builder = new ByteBuilder();
   const pickler = want.has("pickle") ? new PickleWriter() : undefined;
   const pklTmp = `${base}.pkl`;
   const sinks: { jsonl?: ByteSink; pkl?: ByteSink } = {};
   const run = async () => {
     pickler?.beginDict();
-    const ahead = Math.max(2, (o.threads ?? 1) * 2);
+    const ahead = (o.threads ?? 1) + 1; // results in flight: enough to keep the pool busy, no more (memory)
     const pending: Promise<Uint8Array>[] = [];
     const encode = (t: RecordTask): Promise<Uint8Array> => {
-      const p = pool ? pool.run(t) : Promise.resolve(Buffer.from(encodeJsonl(taskRecords(t), strings)));
+      const p = pool ? pool.run(t) : Promise.resolve(taskJsonl(t, strings, builder));
       p.catch(() => {}); // awaited in order below; a failure elsewhere must not leave it unhandled
       return p;
     };
