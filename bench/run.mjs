@@ -210,6 +210,65 @@ row(
   "evaluations",
 );
 
+// gen:synthetic on the real data against a plain Python generator of the same records.
+const synOut = join(WORK, "synthetic");
+const qulacPath = join(SHARED, "data", "qulac", "qulac.json");
+const genBin = "apps/gen-synthetic/bin/convkit-gen-synthetic.js";
+const genArgs = (splits, format, threads) => [
+  genBin,
+  "--data",
+  join(SHARED, "data", "clariq"),
+  "--qulac",
+  qulacPath,
+  "--splits",
+  splits,
+  "--format",
+  format,
+  "--threads",
+  String(threads),
+  "--out",
+  synOut,
+];
+const devTrain = 927304;
+for (const threads of [1, 2]) {
+  row(
+    "gen:synthetic train+dev → JSONL (454 MB)",
+    `convkit-gen-synthetic, ${threads} thread${threads > 1 ? "s" : ""}`,
+    { ...measureCli(genArgs("dev,train", "jsonl", threads), 3), records: devTrain },
+    454077474,
+  );
+}
+row("gen:synthetic train+dev → pickle in tar.gz", "convkit-gen-synthetic", {
+  ...measureCli(genArgs("dev,train", "pickle", 1), 3),
+  records: devTrain,
+});
+for (const threads of [1, 2]) {
+  row(
+    "gen:synthetic train+dev+test → JSONL + pickle.tar.gz + TSV",
+    `convkit-gen-synthetic, ${threads} thread${threads > 1 ? "s" : ""}`,
+    { ...measureCli(genArgs("dev,train,test", "jsonl,pickle,tsv", threads), 3), records: 1611533 },
+  );
+}
+if (hasPython) {
+  const plans = join(WORK, "plans-dev-train.json");
+  execFileSync(
+    "node",
+    ["bench/export-plans.mjs", join(SHARED, "data", "clariq"), qulacPath, plans, "dev", "train"],
+    { cwd: ROOT },
+  );
+  row(
+    "gen:synthetic train+dev → JSONL (454 MB)",
+    "Python generator (json.dumps per record)",
+    measure("python3", ["bench/py/gen_synthetic.py", plans, "jsonl", join(WORK, "peer.jsonl")], 3),
+    454077474,
+  );
+  row(
+    "gen:synthetic train+dev → pickle in tar.gz",
+    "Python generator (pickle.dump, plain .pkl, 53 MB)",
+    measure("python3", ["bench/py/gen_synthetic.py", plans, "pickle", join(WORK, "peer.pkl")], 3),
+  );
+}
+
 const cpu = cpus()[0]?.model ?? "unknown";
 const py = hasPython ? execFileSync("python3", ["--version"]).toString().trim() : "no python3";
 const fmt = (x, d = 0) =>

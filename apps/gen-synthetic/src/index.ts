@@ -6,6 +6,7 @@ import {
   type SetFormat,
   splitCounts,
   splitPlans,
+  writeQulacSet,
   writeSyntheticSplit,
 } from "@convkit/synthetic-sets";
 
@@ -31,8 +32,9 @@ export const genSyntheticCommand: CommandSpec = {
       name: "data",
       type: "string",
       metavar: "DIR",
-      default: "data/clariq",
-      description: "folder with train.tsv, dev.tsv, test_with_labels.tsv (or the bundled *.sample.tsv)",
+
+      description:
+        "folder with train.tsv, dev.tsv, test_with_labels.tsv (default: the bundled fixtures in data/clariq; with only --qulac: Qulac's own flavour)",
     },
     {
       name: "qulac",
@@ -68,7 +70,29 @@ export const genSyntheticCommand: CommandSpec = {
     if (!Number.isInteger(threads) || threads < 1)
       throw new UsageError("convkit-gen-synthetic: --threads takes a positive integer");
     const t0 = performance.now();
-    const sets = await planClariqSets(o.data as string, o.qulac as string | undefined);
+    if (o.data === undefined && typeof o.qulac === "string") {
+      // Qulac's flavour: qulac_hist012_dict with Qulac's string ids, from qulac.json alone.
+      const progress = startProgress("qulac_hist012_dict", "records");
+      let last = 0;
+      const q = await writeQulacSet(o.qulac, {
+        outDir: o.out as string,
+        formats: formats.map((f) => (f === "pickle" ? "json" : f)),
+        gzip: o.gzip === true,
+        onRecords: (n) => {
+          progress.tick(n - last);
+          last = n;
+        },
+      });
+      progress.done();
+      process.stderr.write(
+        `${q.records} records, ${q.files.length} files in ${((performance.now() - t0) / 1000).toFixed(2)} s: ${q.files.join(", ")}\n`,
+      );
+      return 0;
+    }
+    const sets = await planClariqSets(
+      (o.data as string | undefined) ?? "data/clariq",
+      o.qulac as string | undefined,
+    );
     let records = 0;
     let contexts = 0;
     const files: string[] = [];

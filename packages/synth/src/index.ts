@@ -9,5 +9,6 @@ export {
   recordId,
   type TopicNumbers,
 } from "./numbering.js";
+export { type QulacTopic, qulacRecords, qulacTopics } from "./qulac.js";
 export { topicContexts, topicCounts, topicRecords } from "./records.js";
 export { type FacetItem, NO_QUESTION, planTopics, type TopicPlan } from "./topics.js";

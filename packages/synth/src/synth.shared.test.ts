@@ -121,3 +121,71 @@ describe("ClariQ synthetic numbering against the official dev sets (shared)", ()
     }
   });
 });
+
+describe("Qulac flavour from qulac.json alone (shared)", () => {
+  it("F·n·(1 + (n−1) + (n−1)(n−2)/2) records per topic, with ids that decode to their history and question and encode back", async () => {
+    const { qulacTopics, qulacRecords } = await import("./qulac.js");
+    const topics = qulacTopics(await readQulacJson(shared("data", "qulac", "qulac.json")));
+    expect(topics.length).toBe(198);
+    let n = 0;
+    const bad: string[] = [];
+    for (const t of topics) {
+      for (const r of qulacRecords(t)) {
+        n++;
+        const d = decodeQulacId(r.record_id);
+        if (
+          encodeQulacId(d) !== r.record_id ||
+          [d.topic, d.facet, ...d.history].join("-") !== r.history_id ||
+          d.history.length !== r.history_list.length
+        )
+          bad.push(r.record_id);
+      }
+    }
+    expect(bad).toEqual([]);
+    // The spec predicts 923,108 for Qulac "with the same scheme"; from qulac.json alone (198 topics,
+    // Qulac's question numbers, every facet paired with every question) the scheme gives:
+    const expected = topics.reduce((s, t) => {
+      const F = t.facets.length;
+      const k = t.questions.length;
+      return s + F * k + F * k * (k - 1) + (F * k * (k - 1) * (k - 2)) / 2;
+    }, 0);
+    expect(n).toBe(expected);
+    expect(n).toBe(922416);
+  });
+
+  it("reproduces the Qulac README's example records", async () => {
+    const { qulacTopics, qulacRecords } = await import("./qulac.js");
+    const topics = qulacTopics(await readQulacJson(shared("data", "qulac", "qulac.json")));
+    const find = (topic: number, id: string) =>
+      [...qulacRecords(topics.find((t) => t.topic === topic)!)].find((r) => r.record_id === id);
+    expect(find(18, "18-2-1-2-10-1")).toEqual({
+      record_id: "18-2-1-2-10-1",
+      history_id: "18-2-1-2",
+      history_list: [
+        {
+          question: "are you interested in a service for wedding budgeting",
+          answer: "no i just want to find spreadsheets and templates",
+        },
+        {
+          question: "are you looking for advice on wedding budgeting",
+          answer: "yes i want to find some spreadsheets to help me budget",
+        },
+      ],
+      query: "wedding budget calculator",
+      question: "what is your projected budget for your wedding",
+      answer: "i need to find a spreadsheet to figure it out",
+    });
+    expect(find(25, "25-1-3-8-1")).toMatchObject({
+      history_id: "25-1-3",
+      history_list: [
+        {
+          question: "do you need directions to euclid ave",
+          answer: "no i am looking for information on the greek mathematician euclid",
+        },
+      ],
+      query: "euclid",
+      question: "do you want to know related people",
+      answer: "no i only want to know about one particular person",
+    });
+  });
+});

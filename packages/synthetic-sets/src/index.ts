@@ -11,6 +11,7 @@ export {
   taskJsonl,
   taskRecords,
 } from "./generate.js";
+export { writeQulacSet } from "./qulac-set.js";
 export {
   type SetFormat,
   type SplitSummary,
