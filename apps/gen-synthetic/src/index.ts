@@ -51,6 +51,19 @@ export const genSyntheticCommand: CommandSpec = {
     },
     { name: "gzip", type: "boolean", description: "gzip the JSONL" },
     {
+      name: "max-history",
+      type: "string",
+      metavar: "N",
+      default: "2",
+      description: "longest history in turns (0, 1 or 2)",
+    },
+    {
+      name: "topics",
+      type: "string",
+      metavar: "LIST",
+      description: "only these topic ids (comma-separated); ids stay ClariQ's",
+    },
+    {
       name: "threads",
       type: "string",
       metavar: "N",
@@ -67,6 +80,12 @@ export const genSyntheticCommand: CommandSpec = {
     const splits = list("splits", o.splits as string, ["dev", "train", "test"]);
     const formats = list("format", o.format as string, FORMATS);
     const threads = Number(o.threads);
+    const maxHistory = Number(o["max-history"]);
+    if (![0, 1, 2].includes(maxHistory))
+      throw new UsageError("convkit-gen-synthetic: --max-history takes 0, 1 or 2");
+    const topics = typeof o.topics === "string" ? new Set(o.topics.split(",").map(Number)) : undefined;
+    if (topics && [...topics].some((t) => !Number.isInteger(t)))
+      throw new UsageError("convkit-gen-synthetic: --topics takes comma-separated topic ids");
     if (!Number.isInteger(threads) || threads < 1)
       throw new UsageError("convkit-gen-synthetic: --threads takes a positive integer");
     const t0 = performance.now();
@@ -97,7 +116,9 @@ export const genSyntheticCommand: CommandSpec = {
     let contexts = 0;
     const files: string[] = [];
     for (const split of splits) {
-      const total = splitCounts(splitPlans(sets, split)).records;
+      const total = splitCounts(
+        splitPlans(sets, split).filter((p) => !topics || topics.has(p.topic_id)),
+      ).records;
       const progress = startProgress(`${split}_synthetic`, "records", total);
       let last = 0;
       const s = await writeSyntheticSplit(sets, split, {
@@ -105,6 +126,8 @@ export const genSyntheticCommand: CommandSpec = {
         outDir: o.out as string,
         gzip: o.gzip === true,
         threads,
+        maxHistory,
+        ...(topics ? { topics } : {}),
         onRecords: (n) => {
           progress.tick(n - last);
           last = n;

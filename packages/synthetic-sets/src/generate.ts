@@ -115,6 +115,7 @@ export function recordTasks(
   plans: readonly TopicPlan[],
   size = 2000,
   firstPassMax = 200,
+  maxHistory = 2,
 ): RecordTask[] {
   const tasks: RecordTask[] = [];
   const byId = [...plans].sort((a, b) => a.topic_id - b.topic_id);
@@ -122,7 +123,7 @@ export function recordTasks(
     byId.filter((p) => p.topic_id <= firstPassMax),
     byId.filter((p) => p.topic_id > firstPassMax),
   ]) {
-    for (let level = 0; level <= 2; level++) {
+    for (let level = 0; level <= maxHistory; level++) {
       let cur: RecordTask = { level, topics: [] };
       let n = 0;
       for (const plan of pass) {

@@ -31,6 +31,37 @@ describe("convkit-gen-synthetic on the bundled fixtures", () => {
     for (const f of files) expect(readFileSync(join(a, f)).equals(readFileSync(join(b, f))), f).toBe(true);
   });
 
+  it("--max-history and --topics cut the sets without changing ClariQ's ids", () => {
+    const all = tempDir();
+    const cut = tempDir();
+    expect(gen(["--data", join(REPO, "data/clariq"), "--format", "jsonl", "--out", all]).code).toBe(0);
+    const r = gen([
+      "--data",
+      join(REPO, "data/clariq"),
+      "--format",
+      "jsonl,tsv",
+      "--max-history",
+      "1",
+      "--topics",
+      "302",
+      "--out",
+      cut,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^48 records, 15 contexts, 4 files/);
+    const lines = (d: string) =>
+      readFileSync(join(d, "train_synthetic.jsonl"), "utf8").split("\n").filter(Boolean);
+    const kept = lines(cut);
+    const full = new Set(lines(all));
+    expect(kept.length).toBe(48);
+    for (const l of kept) {
+      expect(full.has(l)).toBe(true);
+      const rec = JSON.parse(l);
+      expect(rec.topic_id).toBe(302);
+      expect(rec.conversation_context.length).toBeLessThanOrEqual(1);
+    }
+  });
+
   it("refuses a TSV with a missing column, a facet without questions, and one id with two texts (exit 2, no output)", () => {
     const row = (t: number, f: string, q: string, text: string) =>
       `${t}\treq\tdesc\t2\t${f}\tfacet\t${q}\t${text}\tanswer\n`;

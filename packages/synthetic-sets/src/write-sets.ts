@@ -26,6 +26,10 @@ export interface WriteSetOptions {
   gzip?: boolean;
   /** Worker threads for JSONL encoding (1: all on the main thread). */
   threads?: number;
+  /** Longest history (0, 1 or 2 turns; ClariQ: 2). Ids stay ClariQ's; shorter sets just stop earlier. */
+  maxHistory?: number;
+  /** Only these topics of the split (ids are still numbered over all topics). */
+  topics?: ReadonlySet<number>;
   /** Called with the number of records done so far. */
   onRecords?: (n: number) => void;
 }
@@ -79,8 +83,9 @@ export async function writeSyntheticSplit(
   split: string,
   o: WriteSetOptions,
 ): Promise<SplitSummary> {
-  const plans = splitPlans(sets, split);
-  const tasks = recordTasks(sets, plans);
+  const maxHistory = o.maxHistory ?? 2;
+  const plans = splitPlans(sets, split).filter((p) => !o.topics || o.topics.has(p.topic_id));
+  const tasks = recordTasks(sets, plans, 2000, 200, maxHistory);
   const base = join(o.outDir, `${split}_synthetic`);
   const want = new Set(o.formats);
   const files: string[] = [];
@@ -153,17 +158,23 @@ export async function writeSyntheticSplit(
     contexts = await writeDelimited(
       `${base}.contexts.tsv`,
       ["context_id", "topic_id", "facet_id", "history_length", "history_question_ids", "records"],
-      contextRows(plans, sets),
+      contextRows(plans, sets, maxHistory),
     );
     files.push(`${base}.contexts.tsv`);
-  } else for (const p of plans) for (const _ of topicContexts(p, sets.numbers.get(p.topic_id)!)) contexts++;
+  } else
+    for (const p of plans)
+      for (const _ of topicContexts(p, sets.numbers.get(p.topic_id)!, maxHistory)) contexts++;
   return { split, records, contexts, files };
 }
 
-function* contextRows(plans: readonly TopicPlan[], sets: PlannedSets): Iterable<(string | number)[][]> {
+function* contextRows(
+  plans: readonly TopicPlan[],
+  sets: PlannedSets,
+  maxHistory: number,
+): Iterable<(string | number)[][]> {
   for (const p of plans) {
     const rows: (string | number)[][] = [];
-    for (const c of topicContexts(p, sets.numbers.get(p.topic_id)!)) {
+    for (const c of topicContexts(p, sets.numbers.get(p.topic_id)!, maxHistory)) {
       rows.push([
         c.context_id,
         p.topic_id,
