@@ -4,6 +4,14 @@ import * as op from "./opcodes.js";
 import { PyFloat, PyTuple, type PyValue } from "./values.js";
 
 const FRAME_TARGET = 64 * 1024;
+const OPS = {
+  EMPTY_DICT: op.EMPTY_DICT,
+  EMPTY_LIST: op.EMPTY_LIST,
+  MARK: op.MARK,
+  SETITEMS: op.SETITEMS,
+  APPENDS: op.APPENDS,
+  APPEND: op.APPEND,
+} as const;
 const BATCH = 1000; // CPython's _BATCHSIZE for APPENDS/SETITEMS
 
 /** Options of {@link PickleWriter}. */
@@ -74,6 +82,39 @@ export class PickleWriter {
   }
 
   endDict(): void {}
+
+  // Opcode-level writing, for callers that serialize known shapes without building objects
+  // (e.g. millions of synthetic records). The caller keeps the stack balanced.
+
+  /** A str (memoized by value, like `value`). */
+  str(v: string): void {
+    this.saveStr(v);
+  }
+
+  /** An int. */
+  int(v: number): void {
+    this.saveInt(v);
+  }
+
+  /** EMPTY_DICT / EMPTY_LIST / MARK / SETITEMS / APPENDS / APPEND. */
+  op(code: "EMPTY_DICT" | "EMPTY_LIST" | "MARK" | "SETITEMS" | "APPENDS" | "APPEND"): void {
+    this.byte(OPS[code]);
+  }
+
+  /** Memoizes the object on top of the stack; returns its memo index for `ref`. */
+  memoize(): number {
+    return this.memoizeNew();
+  }
+
+  /** Pushes a memoized object again (BINGET / LONG_BINGET). */
+  ref(idx: number): void {
+    this.get(idx);
+  }
+
+  /** Ends the current frame if it is full (call between items). */
+  flushFrame(): void {
+    this.maybeCommit();
+  }
 
   /** Ends the pickle (STOP) and flushes the last frame. */
   finish(): void {

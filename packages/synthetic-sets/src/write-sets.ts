@@ -4,7 +4,7 @@ import { stat, unlink } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { type SyntheticRecord, syntheticItem } from "@convkit/formats";
 import { type ByteSink, writeAtomic, writeDelimited } from "@convkit/io";
-import { PickleWriter, type PyValue } from "@convkit/pickle";
+import { PickleWriter } from "@convkit/pickle";
 import { type TopicPlan, topicContexts, topicCounts } from "@convkit/synth";
 import { ByteBuilder, JsonStrings } from "./encode.js";
 import {
@@ -15,6 +15,7 @@ import {
   taskJsonl,
   taskRecords,
 } from "./generate.js";
+import { topicPickleItems } from "./pickle-records.js";
 
 /** Output formats of a split. */
 export type SetFormat = "jsonl" | "pickle" | "tsv";
@@ -58,21 +59,6 @@ async function makePool(threads: number): Promise<Pool | undefined> {
   return { run: (t) => pool.run(t), destroy: () => pool.destroy() };
 }
 
-/** The pickle items of a task, sharing one context list per context (as CPython's memo does). */
-function pickleItems(records: readonly SyntheticRecord[]): [PyValue, PyValue][] {
-  const lists = new Map<number, PyValue[]>();
-  return records.map((r) => {
-    const [k, v] = syntheticItem(r);
-    const obj = v as Record<string, PyValue>;
-    let l = lists.get(r.context_id);
-    if (!l) {
-      l = obj.conversation_context as PyValue[];
-      lists.set(r.context_id, l);
-    }
-    return [k, { ...obj, conversation_context: l }];
-  });
-}
-
 /**
  * Writes one split. Records are produced task by task in record-id order; with threads > 1 the
  * JSONL of upcoming tasks is encoded in a piscina pool while the main thread pickles and writes,
@@ -94,6 +80,7 @@ export async function writeSyntheticSplit(
   const strings = new JsonStrings();
   const builder = new ByteBuilder();
   const pickler = want.has("pickle") ? new PickleWriter() : undefined;
+  const pickleState = { open: 0 };
   const pklTmp = `${base}.pkl`;
   const sinks: { jsonl?: ByteSink; pkl?: ByteSink } = {};
   const run = async () => {
@@ -111,7 +98,7 @@ export async function writeSyntheticSplit(
         pending.push(encode(tasks[next++]!));
       const task = tasks[i]!;
       if (pickler) {
-        pickler.dictItems(pickleItems(taskRecords(task)));
+        for (const t of task.topics) topicPickleItems(t.plan, t.numbers, task.level, pickler, pickleState);
         for (const c of pickler.take()) await sinks.pkl!.write(c);
       }
       if (want.has("jsonl")) await sinks.jsonl!.write(await pending.shift()!);
@@ -119,6 +106,7 @@ export async function writeSyntheticSplit(
       o.onRecords?.(records);
     }
     if (pickler) {
+      if (pickleState.open > 0) pickler.op("SETITEMS");
       pickler.finish();
       for (const c of pickler.take()) await sinks.pkl!.write(c);
     }
