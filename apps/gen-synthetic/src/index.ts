@@ -51,6 +51,12 @@ export const genSyntheticCommand: CommandSpec = {
     },
     { name: "gzip", type: "boolean", description: "gzip the JSONL" },
     {
+      name: "ordered",
+      type: "boolean",
+      description:
+        "histories as ordered sequences ([a, b] and [b, a] differ) instead of ClariQ's unordered sets",
+    },
+    {
       name: "max-history",
       type: "string",
       metavar: "N",
@@ -111,6 +117,7 @@ export const genSyntheticCommand: CommandSpec = {
     const sets = await planClariqSets(
       (o.data as string | undefined) ?? "data/clariq",
       o.qulac as string | undefined,
+      o.ordered === true,
     );
     let records = 0;
     let contexts = 0;
@@ -118,6 +125,7 @@ export const genSyntheticCommand: CommandSpec = {
     for (const split of splits) {
       const total = splitCounts(
         splitPlans(sets, split).filter((p) => !topics || topics.has(p.topic_id)),
+        sets.ordered,
       ).records;
       const progress = startProgress(`${split}_synthetic`, "records", total);
       let last = 0;

@@ -64,7 +64,7 @@ export class ClariqIds {
       if (!nums) continue;
       const F = plan.facets.length;
       const n = plan.answers[0]!.length;
-      const sizes = [F * n, F * n * (n - 1), (F * n * (n - 1) * (n - 2)) / 2];
+      const sizes = [F * n, F * n * (n - 1), (F * n * (n - 1) * (n - 2)) / (nums.ordered ? 1 : 2)];
       [nums.L1base, nums.L2base, nums.L3base].forEach((start, level) => {
         this.spans.push({ start, end: start + sizes[level]!, plan, nums, level });
       });
@@ -123,11 +123,20 @@ export class ClariqIds {
     k = Math.floor(k / (n - 2));
     const f = k % F;
     const pair = Math.floor(k / F);
-    let b = 1;
-    while (((b + 1) * b) / 2 <= pair) b++;
-    const a = pair - (b * (b - 1)) / 2;
+    let a: number;
+    let b: number;
+    if (s.nums.ordered) {
+      b = Math.floor(pair / (n - 1));
+      const ai = pair % (n - 1);
+      a = ai < b ? ai : ai + 1;
+    } else {
+      b = 1;
+      while (((b + 1) * b) / 2 <= pair) b++;
+      a = pair - (b * (b - 1)) / 2;
+    }
+    const h = [a, b].sort((x, y) => x - y);
     let c = ci;
-    for (const h of [a, b]) if (c >= h) c++;
+    for (const x of h) if (c >= x) c++;
     return { topic_id: s.plan.topic_id, facet: f, history: [a, b], question: c };
   }
 
@@ -144,9 +153,11 @@ export class ClariqIds {
     if (s.level === 0) return { topic_id: s.plan.topic_id, facet: k % F, history: [Math.floor(k / F)] };
     const f = k % F;
     const rest = Math.floor(k / F);
-    const a = rest % (n - 1);
+    const ai = rest % (n - 1);
     const b = Math.floor(rest / (n - 1));
-    if (a >= b) throw new InputError("clariq id", {}, "a two-turn context id (history a < b)", String(id));
+    const a = s.nums.ordered ? (ai < b ? ai : ai + 1) : ai;
+    if (!s.nums.ordered && a >= b)
+      throw new InputError("clariq id", {}, "a two-turn context id (history a < b)", String(id));
     return { topic_id: s.plan.topic_id, facet: f, history: [a, b] };
   }
 }

@@ -10,5 +10,5 @@ export {
   type TopicNumbers,
 } from "./numbering.js";
 export { type QulacTopic, qulacRecords, qulacTopics } from "./qulac.js";
-export { topicContexts, topicCounts, topicRecords } from "./records.js";
+export { topicContexts, topicCounts, topicRecords, twoTurnHistories } from "./records.js";
 export { type FacetItem, NO_QUESTION, planTopics, type TopicPlan } from "./topics.js";

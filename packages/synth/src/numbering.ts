@@ -14,6 +14,8 @@ export interface TopicNumbers {
   L2base: number;
   /** First record id of level 2. */
   L3base: number;
+  /** Histories are ordered sequences ([a, b] and [b, a] differ), not ClariQ's unordered sets. */
+  ordered?: boolean;
 }
 
 /** Options of the numbering. */
@@ -23,6 +25,8 @@ export interface NumberingOptions {
   /** Topics numbered in the first pass (ClariQ: Qulac's, <= 200). */
   firstPassMax?: number;
   absent?: ReadonlySet<number>;
+  /** Ordered two-turn histories (twice ClariQ's level 2; ids of later topics shift accordingly). */
+  ordered?: boolean;
 }
 
 /**
@@ -62,14 +66,19 @@ export function numberTopics(
     }
     for (const p of pass) {
       const n = p.answers[0]!.length;
-      out.get(p.topic_id)!.L3base = counter;
-      counter += (p.facets.length * n * (n - 1) * (n - 2)) / 2;
+      const t = out.get(p.topic_id)!;
+      t.L3base = counter;
+      if (options.ordered) t.ordered = true;
+      counter += (p.facets.length * n * (n - 1) * (n - 2)) / (options.ordered ? 1 : 2);
     }
   }
   return out;
 }
 
-/** Context id of (facet f, history) in a topic: [] → empty id, [y] → one-turn, [a, b] (a < b) → two-turn. */
+/**
+ * Context id of (facet f, history) in a topic: [] → empty id, [y] → one-turn, [a, b] → two-turn:
+ * the id of the one-turn record that asks b after a (for a < b, ClariQ's numbering).
+ */
 export function contextId(
   nums: TopicNumbers,
   F: number,
@@ -80,7 +89,7 @@ export function contextId(
   if (history.length === 0) return nums.emptyContext[f]!;
   if (history.length === 1) return nums.L1base + history[0]! * F + f;
   const [a, b] = history as [number, number];
-  return nums.L2base + b * F * (n - 1) + a * F + f;
+  return nums.L2base + b * F * (n - 1) + (a < b ? a : a - 1) * F + f;
 }
 
 /** Record id of (facet f, history, current question x). */
@@ -99,5 +108,6 @@ export function recordId(
   }
   const [a, b] = history as [number, number];
   const ci = x - (x > a ? 1 : 0) - (x > b ? 1 : 0);
-  return nums.L3base + ((((b * (b - 1)) / 2 + a) * F + f) * (n - 2) + ci);
+  const pair = nums.ordered ? b * (n - 1) + (a < b ? a : a - 1) : (b * (b - 1)) / 2 + a;
+  return nums.L3base + ((pair * F + f) * (n - 2) + ci);
 }

@@ -33,20 +33,25 @@ export function* topicRecords(
     for (let x = 0; x < n; x++)
       for (let y = 0; y < n; y++) if (y !== x) for (let f = 0; f < F; f++) yield rec(f, [y], x);
   if (!levels.includes(2)) return;
-  for (let b = 1; b < n; b++)
-    for (let a = 0; a < b; a++)
-      for (let f = 0; f < F; f++) for (let c = 0; c < n; c++) if (c !== a && c !== b) yield rec(f, [a, b], c);
+  for (const [a, b] of twoTurnHistories(n, nums.ordered === true))
+    for (let f = 0; f < F; f++) for (let c = 0; c < n; c++) if (c !== a && c !== b) yield rec(f, [a, b], c);
+}
+
+/** Two-turn histories in context-id order: unordered sets [a < b] (ClariQ), or every ordered pair. */
+export function* twoTurnHistories(n: number, ordered: boolean): Generator<[number, number]> {
+  for (let b = 0; b < n; b++) for (let a = 0; a < n; a++) if (ordered ? a !== b : a < b) yield [a, b];
 }
 
 /** Counts of a topic's contexts by history length and of its records. */
-export function topicCounts(plan: TopicPlan, maxHistory = 2) {
+export function topicCounts(plan: TopicPlan, maxHistory = 2, ordered = false) {
   const F = plan.facets.length;
   const n = plan.answers[0]!.length;
-  const c = [F, maxHistory >= 1 ? F * n : 0, maxHistory >= 2 ? (F * n * (n - 1)) / 2 : 0];
+  const d = ordered ? 1 : 2;
+  const c = [F, maxHistory >= 1 ? F * n : 0, maxHistory >= 2 ? (F * n * (n - 1)) / d : 0];
   const r = [
     F * n,
     maxHistory >= 1 ? F * n * (n - 1) : 0,
-    maxHistory >= 2 ? (F * n * (n - 1) * (n - 2)) / 2 : 0,
+    maxHistory >= 2 ? (F * n * (n - 1) * (n - 2)) / d : 0,
   ];
   return { contexts: c, records: r };
 }
@@ -62,8 +67,7 @@ export function* topicContexts(plan: TopicPlan, nums: TopicNumbers, maxHistory =
       for (let f = 0; f < F; f++)
         yield { facet: f, history: [y], context_id: contextId(nums, F, n, f, [y]), records: n - 1 };
   if (maxHistory >= 2)
-    for (let b = 1; b < n; b++)
-      for (let a = 0; a < b; a++)
-        for (let f = 0; f < F; f++)
-          yield { facet: f, history: [a, b], context_id: contextId(nums, F, n, f, [a, b]), records: n - 2 };
+    for (const [a, b] of twoTurnHistories(n, nums.ordered === true))
+      for (let f = 0; f < F; f++)
+        yield { facet: f, history: [a, b], context_id: contextId(nums, F, n, f, [a, b]), records: n - 2 };
 }

@@ -1,6 +1,6 @@
 // Batches of synthetic records into bytes: JSON Lines and context TSV rows (pure; runs in workers).
 import type { SyntheticRecord } from "@convkit/formats";
-import { contextId, recordId, type TopicNumbers, type TopicPlan } from "@convkit/synth";
+import { contextId, recordId, type TopicNumbers, type TopicPlan, twoTurnHistories } from "@convkit/synth";
 
 /** JSON text of strings, cached: a topic's questions and answers repeat across thousands of records. */
 export class JsonStrings {
@@ -129,12 +129,11 @@ export function topicJsonl(
     for (let x = 0; x < n; x++)
       for (let y = 0; y < n; y++) if (y !== x) for (let f = 0; f < F; f++) line(f, [y], x, one[f]![y]!);
   } else {
-    for (let b = 1; b < n; b++)
-      for (let a = 0; a < b; a++)
-        for (let f = 0; f < F; f++) {
-          const ctx = utf8(`[${turn[f]![a]},${turn[f]![b]}]`);
-          const h = [a, b];
-          for (let c = 0; c < n; c++) if (c !== a && c !== b) line(f, h, c, ctx);
-        }
+    for (const [a, b] of twoTurnHistories(n, nums.ordered === true))
+      for (let f = 0; f < F; f++) {
+        const ctx = utf8(`[${turn[f]![a]},${turn[f]![b]}]`);
+        const h = [a, b];
+        for (let c = 0; c < n; c++) if (c !== a && c !== b) line(f, h, c, ctx);
+      }
   }
 }

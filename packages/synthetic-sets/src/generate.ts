@@ -34,6 +34,8 @@ export interface PlannedSets {
   numbers: Map<number, TopicNumbers>;
   /** Topic ids of each split. */
   splits: Map<string, Set<number>>;
+  /** Ordered two-turn histories (not ClariQ's sets). */
+  ordered: boolean;
 }
 
 /** The file of a split in a data dir: `train.tsv`, or the bundled fixtures' `train.sample.tsv`. */
@@ -49,7 +51,11 @@ function splitFile(dataDir: string, split: string): string | undefined {
  * Reads the splits present in `dataDir` (train, dev, test_with_labels; ClariQ's numbering needs
  * all three) and qulac.json for topics <= 200, and plans every topic.
  */
-export async function planClariqSets(dataDir: string, qulacPath?: string): Promise<PlannedSets> {
+export async function planClariqSets(
+  dataDir: string,
+  qulacPath?: string,
+  ordered = false,
+): Promise<PlannedSets> {
   const rows: ClariqRow[] = [];
   const splits = new Map<string, Set<number>>();
   for (const split of Object.keys(SPLIT_FILES)) {
@@ -70,7 +76,7 @@ export async function planClariqSets(dataDir: string, qulacPath?: string): Promi
     );
   }
   const plans = planTopics(dataDir, rows, qulac, { skip: ABSENT_TOPICS });
-  return { plans, numbers: numberTopics(plans), splits };
+  return { plans, numbers: numberTopics(plans, { ordered }), splits, ordered };
 }
 
 /** The plans of one split, in topic order. */
@@ -87,11 +93,11 @@ export function splitPlans(sets: PlannedSets, split: string): TopicPlan[] {
 }
 
 /** Record and context counts of a split. */
-export function splitCounts(plans: readonly TopicPlan[]) {
+export function splitCounts(plans: readonly TopicPlan[], ordered = false) {
   let records = 0;
   const contexts = [0, 0, 0];
   for (const p of plans) {
-    const c = topicCounts(p);
+    const c = topicCounts(p, 2, ordered);
     records += c.records[0]! + c.records[1]! + c.records[2]!;
     c.contexts.forEach((v, i) => {
       contexts[i]! += v;
@@ -128,7 +134,7 @@ export function recordTasks(
       let n = 0;
       for (const plan of pass) {
         cur.topics.push({ plan, numbers: sets.numbers.get(plan.topic_id)! });
-        n += topicCounts(plan).records[level]!;
+        n += topicCounts(plan, 2, sets.ordered).records[level]!;
         if (n >= size) {
           tasks.push(cur);
           cur = { level, topics: [] };

@@ -1,6 +1,6 @@
 // ClariQ's synthetic dict items written as pickle opcodes straight from the plan (no record objects).
 import type { PickleWriter } from "@convkit/pickle";
-import { contextId, recordId, type TopicNumbers, type TopicPlan } from "@convkit/synth";
+import { contextId, recordId, type TopicNumbers, type TopicPlan, twoTurnHistories } from "@convkit/synth";
 
 /**
  * Writes the `record_id: {...}` items of one history length of a topic into an open dict of
@@ -83,12 +83,11 @@ export function topicPickleItems(
     for (let x = 0; x < n; x++)
       for (let y = 0; y < n; y++) if (y !== x) for (let f = 0; f < F; f++) item(f, [y], x);
   } else {
-    for (let b = 1; b < n; b++)
-      for (let a = 0; a < b; a++)
-        for (let f = 0; f < F; f++) {
-          const h = [a, b];
-          for (let c = 0; c < n; c++) if (c !== a && c !== b) item(f, h, c);
-        }
+    for (const [a, b] of twoTurnHistories(n, nums.ordered === true))
+      for (let f = 0; f < F; f++) {
+        const h = [a, b];
+        for (let c = 0; c < n; c++) if (c !== a && c !== b) item(f, h, c);
+      }
   }
   return count;
 }

@@ -125,13 +125,15 @@ describe("JSONL written as bytes from the plan", () => {
   it("equals JSON.stringify-style encoding of the records, task by task", async () => {
     const { planClariqSets, recordTasks, splitPlans, taskJsonl, taskRecords, encodeJsonl, JsonStrings } =
       await import("./index.js");
-    const sets = await planClariqSets(join(REPO, "data/clariq"));
-    for (const split of ["dev", "train"]) {
-      for (const task of recordTasks(sets, splitPlans(sets, split), 5)) {
-        const viaRecords = encodeJsonl(taskRecords(task), new JsonStrings());
-        expect(taskJsonl(task, new JsonStrings()).toString("utf8")).toBe(viaRecords);
-        for (const line of viaRecords.split("\n").filter(Boolean))
-          expect(JSON.parse(line).record_id).toBeGreaterThanOrEqual(2000);
+    for (const ordered of [false, true]) {
+      const sets = await planClariqSets(join(REPO, "data/clariq"), undefined, ordered);
+      for (const split of ["dev", "train"]) {
+        for (const task of recordTasks(sets, splitPlans(sets, split), 5)) {
+          const viaRecords = encodeJsonl(taskRecords(task), new JsonStrings());
+          expect(taskJsonl(task, new JsonStrings()).toString("utf8")).toBe(viaRecords);
+          for (const line of viaRecords.split("\n").filter(Boolean))
+            expect(JSON.parse(line).record_id).toBeGreaterThanOrEqual(2000);
+        }
       }
     }
   });

@@ -102,7 +102,7 @@ export async function writeSyntheticSplit(
         for (const c of pickler.take()) await sinks.pkl!.write(c);
       }
       if (want.has("jsonl")) await sinks.jsonl!.write(await pending.shift()!);
-      for (const t of task.topics) records += topicCounts(t.plan).records[task.level]!;
+      for (const t of task.topics) records += topicCounts(t.plan, 2, sets.ordered).records[task.level]!;
       o.onRecords?.(records);
     }
     if (pickler) {
