@@ -1,0 +1,40 @@
+// The two text pipelines behind ClariQ's and Qulac's numbers, with the sentence splitter as an input.
+import { porterStem } from "./porter.js";
+import { ENGLISH_STOPWORDS } from "./stopwords.js";
+import { wordTokenize } from "./tokenize.js";
+
+/**
+ * Splits a text into sentences before tokenization. NLTK's `word_tokenize(text)` runs Punkt first
+ * (not available here); the default keeps the text whole, as `preserve_line=True` does. The two
+ * differ only on multi-sentence inputs, where Punkt's splits can change how final periods and
+ * quotes are tokenized (a period ending an inner sentence becomes its own token).
+ */
+export type SentenceSplitter = (text: string) => string[];
+
+const whole: SentenceSplitter = (t) => [t];
+
+function tokens(text: string, sentences: SentenceSplitter): string[] {
+  const out: string[] = [];
+  for (const s of sentences(text)) for (const t of wordTokenize(s)) out.push(t);
+  return out;
+}
+
+/** ClariQ's BM25 baseline: tokenize → drop stopwords (case-sensitive) → Porter stem. */
+export function clariqTerms(text: string, sentences: SentenceSplitter = whole): string[] {
+  const out: string[] = [];
+  for (const t of tokens(text, sentences)) if (!ENGLISH_STOPWORDS.has(t)) out.push(porterStem(t));
+  return out;
+}
+
+const LETTER = /\p{L}/u;
+
+/** Qulac's query likelihood: lowercase → tokenize → keep tokens with a letter → stem → drop stopwords. */
+export function qulacTerms(text: string, sentences: SentenceSplitter = whole): string[] {
+  const out: string[] = [];
+  for (const t of tokens(text.toLowerCase(), sentences)) {
+    if (!LETTER.test(t)) continue;
+    const s = porterStem(t);
+    if (!ENGLISH_STOPWORDS.has(s)) out.push(s);
+  }
+  return out;
+}
