@@ -269,6 +269,17 @@ if (hasPython) {
   );
 }
 
+// ClariQ's multi-turn BM25 baseline (the upstream notebook needs minutes for dev).
+for (const split of ["dev", "train"]) {
+  row(
+    `BM25 multi-turn baseline, ${split} contexts`,
+    "convkit (@convkit/baselines)",
+    measure("node", ["bench/cases/bm25-multi-turn.mjs", join(SHARED, "data", "clariq"), qulacPath, split], 1),
+    undefined,
+    "contexts",
+  );
+}
+
 const cpu = cpus()[0]?.model ?? "unknown";
 const py = hasPython ? execFileSync("python3", ["--version"]).toString().trim() : "no python3";
 const fmt = (x, d = 0) =>

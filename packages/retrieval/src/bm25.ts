@@ -75,9 +75,44 @@ export class Bm25Okapi {
 
   /** get_top_n's order: numpy's quicksort argsort of the scores, reversed, first n (ties as numpy leaves them). */
   topN(query: readonly string[], n: number): number[] {
-    const order = numpyArgsort(this.scores(query));
+    const scores = this.scores(query);
+    const fast = distinctTop(scores, n);
+    if (fast) return fast;
+    const order = numpyArgsort(scores);
     const out: number[] = [];
     for (let i = order.length - 1; i >= 0 && out.length < n; i--) out.push(order[i]!);
     return out;
   }
+}
+
+/**
+ * The n best documents when they and the (n+1)-th best all have different scores: they then sit
+ * at the end of any ascending sort in value order, so numpy's tie order does not come into it.
+ * Undefined when there is a tie to settle (the caller runs the real sort).
+ */
+function distinctTop(scores: Float64Array, n: number): number[] | undefined {
+  const k = Math.min(n + 1, scores.length);
+  const idx: number[] = [];
+  for (let i = 0; i < scores.length; i++) {
+    const v = scores[i]!;
+    if (v !== v) return undefined; // NaN: leave it to the real sort
+    if (idx.length < k) {
+      let j = idx.length;
+      idx.push(i);
+      while (j > 0 && scores[idx[j - 1]!]! < v) {
+        idx[j] = idx[j - 1]!;
+        j--;
+      }
+      idx[j] = i;
+    } else if (v > scores[idx[k - 1]!]!) {
+      let j = k - 1;
+      while (j > 0 && scores[idx[j - 1]!]! < v) {
+        idx[j] = idx[j - 1]!;
+        j--;
+      }
+      idx[j] = i;
+    } else if (v === scores[idx[k - 1]!]! && k <= n) return undefined;
+  }
+  for (let j = 1; j < idx.length; j++) if (scores[idx[j - 1]!] === scores[idx[j]!]) return undefined;
+  return idx.slice(0, n);
 }
