@@ -95,7 +95,7 @@ function distinctTop(scores: Float64Array, n: number): number[] | undefined {
   const idx: number[] = [];
   for (let i = 0; i < scores.length; i++) {
     const v = scores[i]!;
-    if (v !== v) return undefined; // NaN: leave it to the real sort
+    if (Number.isNaN(v)) return undefined; // NaN: leave it to the real sort
     if (idx.length < k) {
       let j = idx.length;
       idx.push(i);

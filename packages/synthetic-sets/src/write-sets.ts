@@ -2,19 +2,11 @@
 import { createReadStream } from "node:fs";
 import { stat, unlink } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { type SyntheticRecord, syntheticItem } from "@convkit/formats";
 import { type ByteSink, writeAtomic, writeDelimited } from "@convkit/io";
 import { PickleWriter } from "@convkit/pickle";
 import { type TopicPlan, topicContexts, topicCounts } from "@convkit/synth";
 import { ByteBuilder, JsonStrings } from "./encode.js";
-import {
-  type PlannedSets,
-  type RecordTask,
-  recordTasks,
-  splitPlans,
-  taskJsonl,
-  taskRecords,
-} from "./generate.js";
+import { type PlannedSets, type RecordTask, recordTasks, splitPlans, taskJsonl } from "./generate.js";
 import { topicPickleItems } from "./pickle-records.js";
 
 /** Output formats of a split. */

@@ -2,7 +2,6 @@
 
 // Python's str patterns are Unicode-aware: \w is [\p{L}\p{N}_], \s is str.isspace(), \b follows \w.
 const W = "[\\p{L}\\p{N}_]";
-const NW = "[^\\p{L}\\p{N}_]";
 const B = `(?:(?<!${W})(?=${W})|(?<=${W})(?!${W}))`;
 const S = "[\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
 // Python's `$` also matches just before a final newline.
