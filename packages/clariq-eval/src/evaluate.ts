@@ -109,18 +109,16 @@ async function multiTurnPerformance(
 ): Promise<Map<string, Map<string | number, number>>> {
   // Per metric, contexts in dict order with their MIN and selected values (NaN: not seen).
   const byMetric = new Map<string, { ctxs: (string | number)[]; min: number[]; sel: number[] }>();
-  // Context ids are small ints: arrays indexed by them beat Maps on this hot path.
-  const choice: (string | null | undefined)[] = [];
-  const chosen: boolean[] = [];
+  // Context ids run to millions and are sparse: Maps, not arrays (sparse arrays turn slow).
+  const choice = new Map<number, string | null | undefined>();
   const choose = (ctx: string | number) => {
     if (typeof ctx !== "number") return undefined;
-    if (chosen[ctx]) return choice[ctx];
+    if (choice.has(ctx)) return choice.get(ctx);
     const c = selected(ctx);
-    choice[ctx] = c;
-    chosen[ctx] = true;
+    choice.set(ctx, c);
     return c;
   };
-  const wanted: Set<string>[] = [];
+  const wanted = new Map<number, Set<string>>();
   const onlyMin = new Set(["MIN"]);
   // Consecutive values share their metric and context: look each up once per run of them.
   let lastMetric: string | undefined;
@@ -155,11 +153,11 @@ async function multiTurnPerformance(
     (_metric, ctx) => {
       // Only MIN and the selected question matter: skip every other question unread.
       if (typeof ctx !== "number") return onlyMin;
-      let w = wanted[ctx];
+      let w = wanted.get(ctx);
       if (!w) {
         const c = choose(ctx);
         w = c ? new Set(["MIN", c]) : onlyMin;
-        wanted[ctx] = w;
+        wanted.set(ctx, w);
       }
       return w;
     },
