@@ -1,2 +1,3 @@
 // @convkit/baselines: ClariQ's baselines reproduced on convkit's text pipeline, BM25 and synthetic contexts.
 export { bankIndex, multiTurnBm25, singleTurnBm25 } from "./bm25-baselines.js";
+export { constantRun, majorityLabel, topicLabels } from "./clarification-need.js";
