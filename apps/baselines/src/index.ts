@@ -2,11 +2,18 @@
 import { join } from "node:path";
 import {
   bankIndex,
+  ContextOracle,
   constantRun,
+  fitCentroids,
   majorityLabel,
   multiTurnBm25,
+  needFeatures,
+  type OracleKind,
+  type OracleVariant,
+  predictCentroid,
   singleTurnBm25,
   topicLabels,
+  topicOracle,
 } from "@convkit/baselines";
 import { weightedPrf } from "@convkit/clariq-eval";
 import type { CommandSpec, OptionSpec } from "@convkit/cli";
@@ -14,12 +21,14 @@ import {
   collect,
   readClariqRows,
   readQuestionBank,
+  scanEvalDict,
   writeClarificationNeedRun,
   writeMultiTurnRun,
   writeRun,
 } from "@convkit/formats";
 import { formatPyFloat } from "@convkit/io";
 import { planClariqSets, splitPlans } from "@convkit/synthetic-sets";
+import { clariqTerms } from "@convkit/text";
 
 const common: OptionSpec[] = [
   {
@@ -100,25 +109,148 @@ export const noQuestionCommand: CommandSpec = {
   },
 };
 
-/** `convkit-baselines clarification-need`: the train set's majority label, with its P/R/F1. */
+/** `convkit-baselines clarification-need`: the train set's majority label or a model fit on train, with its P/R/F1. */
 export const clarificationNeedCommand: CommandSpec = {
   name: "convkit-baselines clarification-need",
   summary:
-    "Predicts the train topics' majority clarification-need label for every topic; prints weighted P/R/F1 as the ClariQ tool does.",
-  options: common,
+    "Predicts each topic's clarification need (1-4) and prints weighted P/R/F1 as the ClariQ tool does. Models: `majority` (the train topics' most frequent label) and `bm25-centroid` (nearest centroid, fit on train, over z-scored statistics of the request's five best BM25 scores against the question bank: top score, mean, top minus fifth).",
+  options: [
+    ...common,
+    {
+      name: "model",
+      type: "string",
+      default: "majority",
+      choices: ["majority", "bm25-centroid"],
+      description: "which baseline",
+    },
+  ],
   async run(o) {
-    const train = topicLabels(await collect(readClariqRows(splitFile(o.data as string, "train"))));
-    const gold = topicLabels(await collect(readClariqRows(splitFile(o.data as string, o.split as string))));
-    const label = majorityLabel(train);
-    const run = constantRun(gold.keys(), label);
+    const data = o.data as string;
+    const trainRows = await collect(readClariqRows(splitFile(data, "train")));
+    const train = topicLabels(trainRows);
+    const rows = await collect(readClariqRows(splitFile(data, o.split as string)));
+    const gold = topicLabels(rows);
+    let run: { topic_id: number; label: number }[];
+    let name: string;
+    if (o.model === "majority") {
+      const label = majorityLabel(train);
+      run = constantRun(gold.keys(), label);
+      name = `majority label ${label}`;
+    } else {
+      const index = bankIndex(await collect(readQuestionBank(join(data, "question_bank.tsv"))));
+      const features = (rs: typeof rows) => {
+        const out = new Map<number, number[]>();
+        for (const r of rs)
+          if (!out.has(r.topic_id))
+            out.set(r.topic_id, needFeatures(index.scores(clariqTerms(r.initial_request))));
+        return out;
+      };
+      const tf = features(trainRows);
+      const model = fitCentroids(
+        [...tf.values()],
+        [...tf.keys()].map((t) => train.get(t)!),
+      );
+      run = [...features(rows)].map(([topic_id, f]) => ({ topic_id, label: predictCentroid(model, f) }));
+      name = "bm25-centroid";
+    }
     await writeClarificationNeedRun(o.out as string, [run]);
     const { precision, recall, f1 } = weightedPrf(
       [...gold.values()],
       run.map((r) => r.label),
     );
     process.stderr.write(
-      `majority label ${label}: Precision ${formatPyFloat(precision)} Recall ${formatPyFloat(recall)} F1 ${formatPyFloat(f1)}\n`,
+      `${name}: Precision ${formatPyFloat(precision)} Recall ${formatPyFloat(recall)} F1 ${formatPyFloat(f1)}\n`,
     );
+    return 0;
+  },
+};
+
+/** `convkit-baselines oracle`: BestQuestion / WorstQuestion from an eval dict. */
+export const oracleCommand: CommandSpec = {
+  name: "convkit-baselines oracle",
+  summary:
+    "The BestQuestion / WorstQuestion oracles from an eval dict (plain .pkl, .pkl.tar.gz or split parts): single-turn, one question per topic maximizing (minimizing) the metric summed over the topic's facets (a missing question counts the facet's MIN); with --multi_turn, per context the question with the highest (lowest) value. Ties keep the first question in dict order.",
+  options: [
+    ...common,
+    {
+      name: "eval_dict",
+      type: "string",
+      metavar: "FILE",
+      required: true,
+      description: "the eval dict to read",
+    },
+    {
+      name: "kind",
+      type: "string",
+      default: "best",
+      choices: ["best", "worst"],
+      description: "which oracle",
+    },
+    {
+      name: "metric",
+      type: "string",
+      default: "MRR100",
+      description: "metric to optimize (NDCG1..20, P1..20, MRR100)",
+    },
+    {
+      name: "variant",
+      type: "string",
+      default: "with_answer",
+      choices: ["with_answer", "no_answer"],
+      description: "value to optimize",
+    },
+    {
+      name: "multi_turn",
+      type: "boolean",
+      default: false,
+      description: "a multi-turn dict (contexts), writing a multi-turn run",
+    },
+  ],
+  async run(o) {
+    const kind = o.kind as OracleKind;
+    const tag = `${kind}_question_oracle`;
+    if (o.multi_turn) {
+      const oracle = new ContextOracle(o.metric as string, kind, o.variant as OracleVariant);
+      await scanEvalDict(o.eval_dict as string, (m, c, q, na, wa) => oracle.add(m, c, q, na, wa));
+      const text = new Map(
+        (await collect(readQuestionBank(join(o.data as string, "question_bank.tsv")))).map((q) => [
+          q.question_id,
+          q.question,
+        ]),
+      );
+      const run = [...oracle.choices()].map(([c, q]) => ({
+        context_id: Number(c),
+        q0: "0",
+        question: q === "Q00001" ? "" : (text.get(q) ?? q),
+        rank: 0,
+        score: 1,
+        run: tag,
+      }));
+      await writeMultiTurnRun(o.out as string, [run]);
+      return 0;
+    }
+    const facets = new Map<string, Map<string, number>>();
+    await scanEvalDict(o.eval_dict as string, (m, c, q, na, wa) => {
+      if (m !== o.metric) return;
+      const f = facets.get(String(c)) ?? new Map<string, number>();
+      f.set(q, o.variant === "with_answer" ? wa : na);
+      facets.set(String(c), f);
+    });
+    const topics = new Map<number, string[]>();
+    for (const r of await collect(readClariqRows(splitFile(o.data as string, o.split as string)))) {
+      const fs = topics.get(r.topic_id) ?? [];
+      if (!fs.includes(r.facet_id)) fs.push(r.facet_id);
+      topics.set(r.topic_id, fs);
+    }
+    const run = [...topicOracle(facets, topics, kind)].map(([t, q]) => ({
+      qid: String(t),
+      q0: "0",
+      docno: q,
+      rank: 1,
+      score: 1,
+      tag,
+    }));
+    await writeRun(o.out as string, [run]);
     return 0;
   },
 };
