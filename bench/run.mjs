@@ -280,6 +280,22 @@ for (const split of ["dev", "train"]) {
   );
 }
 
+// gen:eval: queries (context × candidate × 2 variants) over real dev contexts, 1,000 generated
+// documents per topic (~800 terms), tokenizing and indexing included; 13 topics (shard 0/4).
+for (const threads of ["1", "2"]) {
+  row(
+    `gen:eval, 13 dev topics × 1,000 docs, ${threads} thread${threads === "1" ? "" : "s"}`,
+    "convkit (@convkit/eval-dicts, query likelihood)",
+    measure(
+      "node",
+      ["bench/cases/gen-eval.mjs", join(SHARED, "data", "clariq"), qulacPath, join(WORK, "gen-eval"), threads, "0/4"],
+      1,
+    ),
+    undefined,
+    "queries",
+  );
+}
+
 const cpu = cpus()[0]?.model ?? "unknown";
 const py = hasPython ? execFileSync("python3", ["--version"]).toString().trim() : "no python3";
 const fmt = (x, d = 0) =>

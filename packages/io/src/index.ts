@@ -24,7 +24,14 @@ export {
   sniffCompression,
   splitParts,
 } from "./source.js";
-export { assertSafeMemberName, extractTar, openPayload, type TarEntry, tarEntries } from "./tar.js";
+export {
+  assertSafeMemberName,
+  extractTar,
+  openPayload,
+  type TarEntry,
+  tarEntries,
+  tarGzFile,
+} from "./tar.js";
 export {
   type DelimitedOptions,
   expectFields,

@@ -1,6 +1,7 @@
 // Tar archives (tar-stream): entries as byte streams, safe extraction, and "the payload of a maybe-archived file".
-import { mkdir } from "node:fs/promises";
-import { dirname, isAbsolute, join, normalize, relative, sep } from "node:path";
+import { createReadStream } from "node:fs";
+import { mkdir, stat } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join, normalize, relative, sep } from "node:path";
 import { Readable } from "node:stream";
 import { InputError } from "./errors.js";
 import { writeAtomic } from "./sink.js";
@@ -118,4 +119,27 @@ export async function extractTar(path: string, dir: string): Promise<string[]> {
     written.push(target);
   }
   return written;
+}
+
+/** Packs one file into a tar.gz as its only member (the name upstream's archives use), streaming. */
+export async function tarGzFile(file: string, target: string): Promise<void> {
+  const { default: tar } = await import("tar-stream");
+  const size = (await stat(file)).size;
+  await writeAtomic(
+    target,
+    async (sink) => {
+      const pack = tar.pack();
+      const entry = pack.entry({ name: basename(file), size, mtime: new Date(0), mode: 0o644 });
+      const feeding = (async () => {
+        for await (const c of createReadStream(file)) {
+          if (!entry.write(c)) await new Promise<void>((r) => entry.once("drain", () => r()));
+        }
+        (entry as unknown as { end(): void }).end();
+        pack.finalize();
+      })();
+      for await (const c of pack) await sink.write(c as Uint8Array);
+      await feeding;
+    },
+    { gzip: true },
+  );
 }

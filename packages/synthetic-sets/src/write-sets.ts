@@ -1,8 +1,7 @@
 // Writing a split's synthetic set: JSONL (pool-encoded), ClariQ's pickle in a tar.gz, a TSV of contexts.
-import { createReadStream } from "node:fs";
-import { stat, unlink } from "node:fs/promises";
-import { basename, join } from "node:path";
-import { type ByteSink, writeAtomic, writeDelimited } from "@convkit/io";
+import { unlink } from "node:fs/promises";
+import { join } from "node:path";
+import { type ByteSink, tarGzFile, writeAtomic, writeDelimited } from "@convkit/io";
 import { PickleWriter } from "@convkit/pickle";
 import { type TopicPlan, topicContexts, topicCounts } from "@convkit/synth";
 import { ByteBuilder, JsonStrings } from "./encode.js";
@@ -129,7 +128,7 @@ export async function writeSyntheticSplit(
   }
   if (want.has("jsonl")) files.push(`${base}.jsonl${o.gzip ? ".gz" : ""}`);
   if (want.has("pickle")) {
-    await tarGzOne(pklTmp, `${base}.pkl.tar.gz`);
+    await tarGzFile(pklTmp, `${base}.pkl.tar.gz`);
     await unlink(pklTmp);
     files.push(`${base}.pkl.tar.gz`);
   }
@@ -166,27 +165,4 @@ function* contextRows(
     }
     yield rows;
   }
-}
-
-/** Packs one file into a tar.gz as its only member (the name upstream's archives use), streaming. */
-async function tarGzOne(file: string, target: string): Promise<void> {
-  const { default: tar } = await import("tar-stream");
-  const size = (await stat(file)).size;
-  await writeAtomic(
-    target,
-    async (sink) => {
-      const pack = tar.pack();
-      const entry = pack.entry({ name: basename(file), size, mtime: new Date(0), mode: 0o644 });
-      const feeding = (async () => {
-        for await (const c of createReadStream(file)) {
-          if (!entry.write(c)) await new Promise<void>((r) => entry.once("drain", () => r()));
-        }
-        (entry as unknown as { end(): void }).end();
-        pack.finalize();
-      })();
-      for await (const c of pack) await sink.write(c as Uint8Array);
-      await feeding;
-    },
-    { gzip: true },
-  );
 }

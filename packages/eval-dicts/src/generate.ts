@@ -1,0 +1,216 @@
+// gen:eval end to end: synthetic contexts + candidate documents + qrels → eval dicts, topic by topic in a pool.
+import { readFile } from "node:fs/promises";
+import { InputError } from "@convkit/io";
+import { type CollectionStats, parseCollectionStats } from "@convkit/retrieval";
+import { NO_QUESTION, type TopicNumbers, type TopicPlan, topicContexts } from "@convkit/synth";
+import { planClariqSets, splitPlans } from "@convkit/synthetic-sets";
+import { qulacTerms } from "@convkit/text";
+import { MetricSpools, writeJsonDict, writePickleDict } from "./dict-writers.js";
+import { readCandidateLists, readDocumentTexts, readFacetQrels } from "./inputs.js";
+import { evaluateTextTopic, type TextTopicTask } from "./text-topic.js";
+import type { Candidate, ContextTask, RankingOptions, TopicResult, TopicTask } from "./topic-eval.js";
+
+/** Options of {@link generateEvalDicts}. */
+export interface GenEvalOptions {
+  /** ClariQ data dir (train/dev/test_with_labels TSVs), as for gen:synthetic. */
+  data: string;
+  qulac?: string;
+  split: string;
+  /** Contexts with at most this many history turns (0..2). */
+  maxHistory?: number;
+  /** Single-turn layout: empty-history contexts keyed by facet id (`single_turn_*_eval`). */
+  singleTurn?: boolean;
+  /** Candidate documents per topic: TREC run or pickle. */
+  docs: string;
+  /** Document texts: TrecWeb, ClueWeb22 JSONL, JSONL. */
+  texts: readonly string[];
+  /** Facet qrels. */
+  qrels: string;
+  /** Collection statistics file; absent: each topic's own documents. */
+  stats?: string;
+  /** Documents ranked per topic (default 1,000). */
+  depth?: number;
+  ranking: RankingOptions;
+  /** Output path prefix: `PREFIX.pkl.tar.gz`, `PREFIX.json`. */
+  out: string;
+  formats: readonly ("pickle" | "json")[];
+  /** [i, N]: this process takes topics i, i+N, i+2N, … (0-based) of the split. */
+  shard?: readonly [number, number];
+  threads?: number;
+  topics?: ReadonlySet<number>;
+  onTopic?: (done: number, total: number) => void;
+}
+
+/** What was written. */
+export interface GenEvalSummary {
+  topics: number;
+  contexts: number;
+  queries: number;
+  files: string[];
+}
+
+/** The contexts of one topic as tasks: dict keys, facets, history terms, candidates (sorted by id, `Q00001` included). */
+export function topicContextTasks(
+  plan: TopicPlan,
+  nums: TopicNumbers,
+  maxHistory: number,
+  singleTurn: boolean,
+): ContextTask[] {
+  const terms = new Map<string, string[]>();
+  const t = (s: string) => {
+    let v = terms.get(s);
+    if (!v) {
+      v = qulacTerms(s);
+      terms.set(s, v);
+    }
+    return v;
+  };
+  const out: ContextTask[] = [];
+  for (const c of topicContexts(plan, nums, singleTurn ? 0 : maxHistory)) {
+    const row = plan.answers[c.facet]!;
+    const asked = new Set(c.history);
+    const candidates: Candidate[] = [{ question_id: NO_QUESTION, question: [], answer: [] }];
+    row.forEach((it, i) => {
+      if (!asked.has(i))
+        candidates.push({ question_id: it.question_id, question: t(it.question), answer: t(it.answer) });
+    });
+    candidates.sort((a, b) => (a.question_id < b.question_id ? -1 : a.question_id > b.question_id ? 1 : 0));
+    out.push({
+      key: singleTurn ? plan.facets[c.facet]! : c.context_id,
+      facet: plan.facets[c.facet]!,
+      history: c.history.map((h) => [...t(row[h]!.question), ...t(row[h]!.answer)]),
+      candidates,
+    });
+  }
+  return out;
+}
+
+/**
+ * Regenerates an eval dict. Topics are evaluated in a piscina pool (one task per topic, results
+ * taken in topic order, so the output is the same for any thread count) and spooled per metric;
+ * the dicts are then streamed out. Memory holds the shard's candidate document texts and a few
+ * topics' results, never the dict.
+ */
+export async function generateEvalDicts(o: GenEvalOptions): Promise<GenEvalSummary> {
+  const sets = await planClariqSets(o.data, o.qulac);
+  let plans = splitPlans(sets, o.split).filter((p) => !o.topics || o.topics.has(p.topic_id));
+  if (o.shard) {
+    const [i, n] = o.shard;
+    plans = plans.filter((_, k) => k % n === i);
+  }
+  const depth = o.depth ?? 1000;
+  const lists = await readCandidateLists(o.docs, depth);
+  const wanted = new Set<string>();
+  for (const p of plans) for (const d of lists.get(p.topic_id) ?? []) wanted.add(d);
+  const texts = await readDocumentTexts(o.texts, wanted);
+  for (const p of plans)
+    for (const d of lists.get(p.topic_id) ?? [])
+      if (!texts.has(d))
+        throw new InputError(
+          o.texts.join(", "),
+          {},
+          `the text of document ${d} (topic ${p.topic_id})`,
+          "no such document",
+        );
+  const qrels = await readFacetQrels(o.qrels);
+  let stats: TopicTask["stats"];
+  if (o.stats) {
+    const s: CollectionStats = parseCollectionStats(await readFile(o.stats, "utf8"), o.stats);
+    stats = { cf: [...s.cf], totalLength: s.totalLength };
+  }
+  // Texts still needed by topics not yet handed out: a text leaves memory with its last topic.
+  const uses = new Map<string, number>();
+  for (const p of plans) for (const d of lists.get(p.topic_id) ?? []) uses.set(d, (uses.get(d) ?? 0) + 1);
+  function* tasks(): Generator<TextTopicTask> {
+    for (const p of plans) {
+      const docnos = lists.get(p.topic_id);
+      if (!docnos) throw new InputError(o.docs, {}, `candidate documents for topic ${p.topic_id}`, "none");
+      const docTexts = docnos.map((d) => texts.get(d)!);
+      for (const d of docnos) {
+        const left = uses.get(d)! - 1;
+        uses.set(d, left);
+        if (left === 0) texts.delete(d);
+      }
+      const facetQrels: Record<string, [string, number][]> = {};
+      for (const f of p.facets) facetQrels[f] = qrels.get(f) ?? [];
+      yield {
+        topic_id: p.topic_id,
+        requestText: p.initial_request,
+        docnos,
+        docTexts,
+        qrels: facetQrels,
+        contexts: topicContextTasks(
+          p,
+          sets.numbers.get(p.topic_id)!,
+          o.maxHistory ?? 2,
+          o.singleTurn === true,
+        ),
+        stats,
+        ranking: o.ranking,
+      };
+    }
+  }
+  const spools = new MetricSpools(o.out);
+  await spools.open();
+  const files: string[] = [];
+  let queries = 0;
+  try {
+    const threads = o.threads ?? 1;
+    const pool = threads > 1 ? await makePool(threads) : undefined;
+    try {
+      const pending: Promise<TopicResult>[] = [];
+      const it = tasks()[Symbol.iterator]();
+      const submit = () => {
+        const n = it.next();
+        if (n.done) return false;
+        const p = pool ? pool.run(n.value) : Promise.resolve().then(() => evaluateTextTopic(n.value));
+        p.catch(() => {});
+        pending.push(p);
+        queries += n.value.contexts.reduce((a, c) => a + 2 * c.candidates.length, 0);
+        return true;
+      };
+      for (let k = 0; k < threads + 1 && submit(); k++);
+      let done = 0;
+      while (pending.length > 0) {
+        const r = await pending.shift()!;
+        await spools.add(r);
+        o.onTopic?.(++done, plans.length);
+        submit();
+      }
+    } finally {
+      await pool?.destroy();
+    }
+    await spools.close();
+    if (o.formats.includes("pickle")) {
+      const f = `${o.out}.pkl.tar.gz`;
+      await writePickleDict(f, `${baseName(o.out)}.pkl`, spools);
+      files.push(f);
+    }
+    if (o.formats.includes("json")) {
+      const f = `${o.out}.json`;
+      await writeJsonDict(f, spools);
+      files.push(f);
+    }
+  } finally {
+    await spools.close().catch(() => {});
+    await spools.remove();
+  }
+  return { topics: plans.length, contexts: spools.contexts, queries, files };
+}
+
+function baseName(p: string): string {
+  return p.split(/[\\/]/).pop()!;
+}
+
+async function makePool(threads: number) {
+  const { Piscina } = await import("piscina");
+  const pool = new Piscina({
+    filename: new URL("./worker.js", import.meta.url).href,
+    minThreads: threads,
+    maxThreads: threads,
+  });
+  return {
+    run: (t: TextTopicTask) => pool.run(t) as Promise<TopicResult>,
+    destroy: () => pool.destroy(),
+  };
+}

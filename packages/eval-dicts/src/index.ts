@@ -1,0 +1,21 @@
+// @convkit/eval-dicts: regenerating ClariQ's document-relevance eval dicts (gen:eval).
+export {
+  type GenEvalOptions,
+  type GenEvalSummary,
+  generateEvalDicts,
+  topicContextTasks,
+} from "./generate.js";
+export { readCandidateLists, readDocumentTexts, readFacetQrels } from "./inputs.js";
+export { evaluateTextTopic, type TextTopicTask } from "./text-topic.js";
+export {
+  type Candidate,
+  type ContextTask,
+  DICT_METRICS,
+  evaluateTopic,
+  qaTerms,
+  type RankingOptions,
+  rankingMetrics,
+  type TopicResult,
+  type TopicTask,
+  topicScorer,
+} from "./topic-eval.js";

@@ -1,0 +1,19 @@
+// A topic task with raw texts: tokenized where it runs (in a worker), then evaluated.
+import { qulacTerms } from "@convkit/text";
+import { evaluateTopic, type TopicResult, type TopicTask } from "./topic-eval.js";
+
+/** A {@link TopicTask} whose request and documents are still text (tokenizing is the costly part: it goes to the pool). */
+export interface TextTopicTask extends Omit<TopicTask, "request" | "docTerms"> {
+  requestText: string;
+  docTexts: readonly string[];
+}
+
+/** Tokenizes with Qulac's pipeline and evaluates. */
+export function evaluateTextTopic(t: TextTopicTask): TopicResult {
+  const { requestText, docTexts, ...rest } = t;
+  return evaluateTopic({
+    ...rest,
+    request: qulacTerms(requestText),
+    docTerms: docTexts.map((d) => qulacTerms(d)),
+  });
+}

@@ -1,0 +1,242 @@
+// Scoring a topic's documents with postings: Qulac's query likelihood, Dirichlet LM and BM25, plus direct-formula references.
+import type { CollectionStats, TopicIndex } from "./topic-index.js";
+
+/** A weighted query: distinct terms in order of first appearance, one weight each. */
+export interface QueryModel {
+  readonly terms: readonly string[];
+  readonly weights: Float64Array;
+}
+
+/** Term counts of a token list as a query model (raw counts as weights): Dirichlet LM and BM25 queries. */
+export function countQuery(tokens: readonly string[]): QueryModel {
+  const m = new Map<string, number>();
+  for (const t of tokens) m.set(t, (m.get(t) ?? 0) + 1);
+  return { terms: [...m.keys()], weights: Float64Array.from(m.values()) };
+}
+
+/**
+ * Qulac's query model: `q(t) = 0.5·tf(t,Q)/|Q| + 0.5·tf(t,QA)/|QA|` over the request tokens Q and
+ * the question-answer tokens QA. An empty side gives its half to the other (an empty QA is the
+ * request alone); with `float32` every operation is rounded to a C `float`.
+ */
+export function qulacQueryModel(
+  request: readonly string[],
+  qa: readonly string[],
+  float32 = false,
+): QueryModel {
+  const r = float32 ? Math.fround : (x: number) => x;
+  const q = new Map<string, number>();
+  const a = new Map<string, number>();
+  for (const t of request) q.set(t, (q.get(t) ?? 0) + 1);
+  for (const t of qa) a.set(t, (a.get(t) ?? 0) + 1);
+  const terms = [...new Set([...q.keys(), ...a.keys()])];
+  const wq = qa.length === 0 ? 1 : request.length === 0 ? 0 : 0.5;
+  const wa = request.length === 0 ? 1 : qa.length === 0 ? 0 : 0.5;
+  const weights = Float64Array.from(terms, (t) => {
+    const x = request.length ? r(wq * r((q.get(t) ?? 0) / request.length)) : 0;
+    const y = qa.length ? r(wa * r((a.get(t) ?? 0) / qa.length)) : 0;
+    return r(x + y);
+  });
+  return { terms, weights };
+}
+
+/**
+ * Dirichlet-smoothed query likelihood with postings: `Σ_t w(t)·log((tf(t,d) + μ·cf(t)/|C|) / (|d| + μ))`
+ * rewritten as a document-independent part, a length part and a sum over the query terms the
+ * document holds. Terms absent from the collection (cf = 0) are skipped: they would make every
+ * score −∞. A scorer keeps, per term, its documents' `log(tf + μ·p) − log(μ·p)` and, per document,
+ * `log(|d| + μ)`, so the many queries of a topic (which share most terms) take no logarithms.
+ */
+export class DirichletScorer {
+  private readonly logLen: Float64Array;
+  private readonly terms = new Map<string, { base: number; docs: Int32Array; gain: Float64Array } | null>();
+
+  constructor(
+    private readonly index: TopicIndex,
+    private readonly stats: CollectionStats,
+    private readonly mu = 1500,
+  ) {
+    this.logLen = Float64Array.from(index.lengths, (l) => Math.log(l + mu));
+  }
+
+  private term(t: string) {
+    let e = this.terms.get(t);
+    if (e !== undefined) return e;
+    const cf = this.stats.cf.get(t) ?? 0;
+    if (cf === 0) e = null;
+    else {
+      const prior = (this.mu * cf) / this.stats.totalLength;
+      const base = Math.log(prior);
+      const p = this.index.postings.get(t) ?? new Int32Array(0);
+      const docs = new Int32Array(p.length / 2);
+      const gain = new Float64Array(p.length / 2);
+      for (let j = 0; j < p.length; j += 2) {
+        docs[j / 2] = p[j]!;
+        gain[j / 2] = Math.log(p[j + 1]! + prior) - base;
+      }
+      e = { base, docs, gain };
+    }
+    this.terms.set(t, e);
+    return e;
+  }
+
+  /** Scores of every document for a weighted query. */
+  scores(query: QueryModel): Float64Array {
+    const n = this.index.size;
+    const scores = new Float64Array(n);
+    let constant = 0;
+    let weight = 0;
+    for (let k = 0; k < query.terms.length; k++) {
+      const w = query.weights[k]!;
+      const e = this.term(query.terms[k]!);
+      if (e === null || w === 0) continue;
+      constant += w * e.base;
+      weight += w;
+      const { docs, gain } = e;
+      for (let j = 0; j < docs.length; j++) scores[docs[j]!]! += w * gain[j]!;
+    }
+    const logLen = this.logLen;
+    for (let d = 0; d < n; d++) scores[d]! += constant - weight * logLen[d]!;
+    return scores;
+  }
+}
+
+/** {@link DirichletScorer} for one query. */
+export function dirichletScores(
+  index: TopicIndex,
+  query: QueryModel,
+  stats: CollectionStats,
+  mu = 1500,
+): Float64Array {
+  return new DirichletScorer(index, stats, mu).scores(query);
+}
+
+/** The same scores from the formula itself, document by document, term by term (a reference for tests). */
+export function dirichletScoresDirect(
+  index: TopicIndex,
+  query: QueryModel,
+  stats: CollectionStats,
+  mu = 1500,
+): Float64Array {
+  return Float64Array.from({ length: index.size }, (_, d) => {
+    let s = 0;
+    query.terms.forEach((t, k) => {
+      const cf = stats.cf.get(t) ?? 0;
+      if (cf === 0) return;
+      s +=
+        query.weights[k]! *
+        Math.log((index.tf(t, d) + (mu * cf) / stats.totalLength) / (index.lengths[d]! + mu));
+    });
+    return s;
+  });
+}
+
+/**
+ * Dirichlet query likelihood in C `float` arithmetic, as the original implementation computed
+ * it: per document, terms in query order, each operation rounded to float32
+ * (`s += q·logf((tf + μ·cf/|C|) / (|d| + μ))`, `logf` as the correctly rounded float log).
+ * Term frequencies come from the postings scattered into one row per query term.
+ */
+export function dirichletScoresFloat32(
+  index: TopicIndex,
+  query: QueryModel,
+  stats: CollectionStats,
+  mu = 1500,
+): Float64Array {
+  const f = Math.fround;
+  const n = index.size;
+  const muF = f(mu);
+  const rows: { w: number; prior: number; tf: Float64Array }[] = [];
+  for (let k = 0; k < query.terms.length; k++) {
+    const t = query.terms[k]!;
+    const cf = stats.cf.get(t) ?? 0;
+    if (cf === 0) continue;
+    const tf = new Float64Array(n);
+    const p = index.postings.get(t);
+    if (p) for (let j = 0; j < p.length; j += 2) tf[p[j]!] = p[j + 1]!;
+    rows.push({ w: f(query.weights[k]!), prior: f(f(muF * cf) / stats.totalLength), tf });
+  }
+  const scores = new Float64Array(n);
+  for (let d = 0; d < n; d++) {
+    const len = f(index.lengths[d]! + muF);
+    let s = 0;
+    for (const r of rows) s = f(s + f(r.w * f(Math.log(f(f(r.tf[d]! + r.prior) / len)))));
+    scores[d] = s;
+  }
+  return scores;
+}
+
+/** {@link dirichletScoresFloat32} from the formula directly (tf by scanning postings): the float32 reference. */
+export function dirichletScoresFloat32Direct(
+  index: TopicIndex,
+  query: QueryModel,
+  stats: CollectionStats,
+  mu = 1500,
+): Float64Array {
+  const f = Math.fround;
+  return Float64Array.from({ length: index.size }, (_, d) => {
+    let s = 0;
+    query.terms.forEach((t, k) => {
+      const cf = stats.cf.get(t) ?? 0;
+      if (cf === 0) return;
+      const prior = f(f(f(mu) * cf) / stats.totalLength);
+      const ratio = f(f(index.tf(t, d) + prior) / f(index.lengths[d]! + f(mu)));
+      s = f(s + f(f(query.weights[k]!) * f(Math.log(ratio))));
+    });
+    return s;
+  });
+}
+
+/** BM25 parameters. */
+export interface Bm25Options {
+  k1?: number;
+  b?: number;
+}
+
+/**
+ * BM25 over a topic's documents: `Σ_t w(t)·idf(t)·tf·(k1+1) / (tf + k1·(1 − b + b·|d|/avgdl))` with
+ * Lucene's non-negative `idf = ln(1 + (N − df + 0.5)/(df + 0.5))`, N, df and avgdl from the
+ * topic's documents; defaults k1 = 0.9, b = 0.4 (Anserini's).
+ */
+export function bm25Scores(index: TopicIndex, query: QueryModel, o: Bm25Options = {}): Float64Array {
+  const k1 = o.k1 ?? 0.9;
+  const b = o.b ?? 0.4;
+  const n = index.size;
+  const scores = new Float64Array(n);
+  let total = 0;
+  for (let d = 0; d < n; d++) total += index.lengths[d]!;
+  const avgdl = total / n;
+  for (let k = 0; k < query.terms.length; k++) {
+    const p = index.postings.get(query.terms[k]!);
+    if (!p) continue;
+    const df = p.length / 2;
+    const wIdf = query.weights[k]! * Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    for (let j = 0; j < p.length; j += 2) {
+      const tf = p[j + 1]!;
+      const d = p[j]!;
+      scores[d]! += (wIdf * (tf * (k1 + 1))) / (tf + k1 * (1 - b + (b * index.lengths[d]!) / avgdl));
+    }
+  }
+  return scores;
+}
+
+/** {@link bm25Scores} from the formula directly (a reference for tests). */
+export function bm25ScoresDirect(index: TopicIndex, query: QueryModel, o: Bm25Options = {}): Float64Array {
+  const k1 = o.k1 ?? 0.9;
+  const b = o.b ?? 0.4;
+  const n = index.size;
+  const avgdl = index.lengths.reduce((a, x) => a + x, 0) / n;
+  return Float64Array.from({ length: n }, (_, d) => {
+    let s = 0;
+    query.terms.forEach((t, k) => {
+      const tf = index.tf(t, d);
+      if (tf === 0) return;
+      const df = index.df(t);
+      s +=
+        query.weights[k]! *
+        Math.log(1 + (n - df + 0.5) / (df + 0.5)) *
+        ((tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * index.lengths[d]!) / avgdl)));
+    });
+    return s;
+  });
+}

@@ -1,0 +1,154 @@
+// Per-topic in-memory indexes (postings with term frequencies, document lengths) and collection statistics.
+
+/** Collection statistics for smoothing: term collection frequencies and the total length |C|. */
+export interface CollectionStats {
+  readonly cf: ReadonlyMap<string, number>;
+  readonly totalLength: number;
+}
+
+/** Collection statistics of the given documents (each a list of terms). */
+export function collectionStats(docs: Iterable<readonly string[]>): CollectionStats {
+  const cf = new Map<string, number>();
+  let totalLength = 0;
+  for (const d of docs) {
+    totalLength += d.length;
+    for (const t of d) cf.set(t, (cf.get(t) ?? 0) + 1);
+  }
+  return { cf, totalLength };
+}
+
+/**
+ * Parses a collection-statistics file: `term<TAB>cf` lines after a first line
+ * `__total__<TAB>|C|` (the layout {@link formatCollectionStats} writes).
+ */
+export function parseCollectionStats(text: string, file = "<stats>"): CollectionStats {
+  const cf = new Map<string, number>();
+  let totalLength = Number.NaN;
+  text.split("\n").forEach((line, i) => {
+    if (line === "") return;
+    const tab = line.indexOf("\t");
+    const n = Number(line.slice(tab + 1));
+    if (tab < 0 || !Number.isInteger(n) || n < 0)
+      throw new Error(`${file}:${i + 1}: expected term<TAB>count, got ${JSON.stringify(line.slice(0, 80))}`);
+    if (i === 0 && line.slice(0, tab) === "__total__") totalLength = n;
+    else cf.set(line.slice(0, tab), n);
+  });
+  if (!Number.isFinite(totalLength)) throw new Error(`${file}:1: expected __total__<TAB>|C| first`);
+  return { cf, totalLength };
+}
+
+/** The stats file layout: `__total__\t|C|`, then `term\tcf` lines in code-unit order. */
+export function formatCollectionStats(s: CollectionStats): string {
+  const terms = [...s.cf.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return `__total__\t${s.totalLength}\n${terms.map((t) => `${t}\t${s.cf.get(t)}\n`).join("")}`;
+}
+
+/** One topic's documents: postings (doc, tf) per term, lengths, docnos; documents are numbered 0..n-1. */
+export class TopicIndex {
+  readonly docnos: readonly string[];
+  readonly lengths: Float64Array;
+  /** term → interleaved [doc, tf, doc, tf, …], docs ascending. */
+  readonly postings = new Map<string, Int32Array>();
+  /** Rank of each document in docno-descending byte order (trec_eval's tie order), 0 = first. */
+  readonly tieRank: Int32Array;
+
+  constructor(docnos: readonly string[], docs: readonly (readonly string[])[]) {
+    if (docnos.length !== docs.length) throw new Error("TopicIndex: one docno per document");
+    this.docnos = docnos;
+    this.lengths = new Float64Array(docs.length);
+    const lists = new Map<string, number[]>();
+    docs.forEach((d, i) => {
+      this.lengths[i] = d.length;
+      const tf = new Map<string, number>();
+      for (const t of d) tf.set(t, (tf.get(t) ?? 0) + 1);
+      for (const [t, n] of tf) {
+        const l = lists.get(t);
+        if (l) l.push(i, n);
+        else lists.set(t, [i, n]);
+      }
+    });
+    for (const [t, l] of lists) this.postings.set(t, Int32Array.from(l));
+    const order = docnos.map((_, i) => i).sort((a, b) => byteOrderDesc(docnos[a]!, docnos[b]!));
+    this.tieRank = new Int32Array(docnos.length);
+    order.forEach((d, r) => {
+      this.tieRank[d] = r;
+    });
+  }
+
+  /** Number of documents. */
+  get size(): number {
+    return this.docnos.length;
+  }
+
+  /** Documents containing the term. */
+  df(term: string): number {
+    return (this.postings.get(term)?.length ?? 0) / 2;
+  }
+
+  /** Term frequency of `term` in document `doc` (a scan of the postings: for references and tests). */
+  tf(term: string, doc: number): number {
+    const p = this.postings.get(term);
+    if (!p) return 0;
+    for (let j = 0; j < p.length; j += 2) if (p[j] === doc) return p[j + 1]!;
+    return 0;
+  }
+}
+
+/** Byte order of UTF-8 strings, descending (strcmp reversed). */
+function byteOrderDesc(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(b), Buffer.from(a));
+}
+
+/**
+ * The top `k` documents by score descending, ties by docno descending (trec_eval's order), by
+ * partial selection: a threshold from a quickselect, then a sort of the few above it.
+ */
+export function topDocuments(scores: Float64Array, tieRank: Int32Array, k: number): Int32Array {
+  const n = scores.length;
+  if (k <= 0 || n === 0) return new Int32Array(0);
+  const better = (a: number, b: number) =>
+    scores[a]! > scores[b]! || (scores[a] === scores[b] && tieRank[a]! < tieRank[b]!);
+  let chosen: number[];
+  if (n <= k) chosen = Array.from({ length: n }, (_, i) => i);
+  else {
+    const threshold = kthLargest(scores, k);
+    chosen = [];
+    const ties: number[] = [];
+    for (let i = 0; i < n; i++) {
+      if (scores[i]! > threshold) chosen.push(i);
+      else if (scores[i] === threshold) ties.push(i);
+    }
+    ties.sort((a, b) => tieRank[a]! - tieRank[b]!);
+    for (let i = 0; chosen.length < k && i < ties.length; i++) chosen.push(ties[i]!);
+  }
+  chosen.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
+  return Int32Array.from(chosen.slice(0, k));
+}
+
+/** The k-th largest value (1-based) by quickselect on a copy; NaN-free input assumed. */
+function kthLargest(values: Float64Array, k: number): number {
+  const a = Float64Array.from(values);
+  let lo = 0;
+  let hi = a.length - 1;
+  const target = k - 1; // index in descending order
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >>> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i]! > pivot) i++;
+      while (a[j]! < pivot) j--;
+      if (i <= j) {
+        const t = a[i]!;
+        a[i] = a[j]!;
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (target <= j) hi = j;
+    else if (target >= i) lo = i;
+    else return a[target]!;
+  }
+  return a[target]!;
+}
