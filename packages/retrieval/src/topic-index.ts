@@ -106,30 +106,35 @@ function byteOrderDesc(a: string, b: string): number {
 export function topDocuments(scores: Float64Array, tieRank: Int32Array, k: number): Int32Array {
   const n = scores.length;
   if (k <= 0 || n === 0) return new Int32Array(0);
-  const better = (a: number, b: number) =>
-    scores[a]! > scores[b]! || (scores[a] === scores[b] && tieRank[a]! < tieRank[b]!);
-  let chosen: number[];
-  if (n <= k) chosen = Array.from({ length: n }, (_, i) => i);
-  else {
-    const threshold = kthLargest(scores, k);
-    chosen = [];
-    const ties: number[] = [];
-    for (let i = 0; i < n; i++) {
-      if (scores[i]! > threshold) chosen.push(i);
-      else if (scores[i] === threshold) ties.push(i);
-    }
-    ties.sort((a, b) => tieRank[a]! - tieRank[b]!);
-    for (let i = 0; chosen.length < k && i < ties.length; i++) chosen.push(ties[i]!);
+  const order = (a: number, b: number) => scores[b]! - scores[a]! || tieRank[a]! - tieRank[b]!;
+  // Plain arrays: TypedArray#sort with a comparator is several times slower in V8.
+  if (n <= k) return Int32Array.from(Array.from({ length: n }, (_, i) => i).sort(order));
+  const threshold = kthLargest(scores, k);
+  const chosen: number[] = [];
+  let ties = 0;
+  for (let i = 0; i < n; i++) {
+    const v = scores[i]!;
+    if (v > threshold) chosen.push(i);
+    else if (v === threshold) ties++;
   }
-  chosen.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
-  return Int32Array.from(chosen.slice(0, k));
+  if (ties > 0) {
+    const t: number[] = [];
+    for (let i = 0; i < n; i++) if (scores[i] === threshold) t.push(i);
+    t.sort((a, b) => tieRank[a]! - tieRank[b]!);
+    for (let i = 0; chosen.length < k; i++) chosen.push(t[i]!);
+  }
+  return Int32Array.from(chosen.sort(order));
 }
 
-/** The k-th largest value (1-based) by quickselect on a copy; NaN-free input assumed. */
+let scratch = new Float64Array(1024);
+
+/** The k-th largest value (1-based) by quickselect on a scratch copy; NaN-free input assumed. */
 function kthLargest(values: Float64Array, k: number): number {
-  const a = Float64Array.from(values);
+  if (scratch.length < values.length) scratch = new Float64Array(values.length * 2);
+  const a = scratch;
+  a.set(values);
   let lo = 0;
-  let hi = a.length - 1;
+  let hi = values.length - 1;
   const target = k - 1; // index in descending order
   while (lo < hi) {
     const pivot = a[(lo + hi) >>> 1]!;
