@@ -288,7 +288,14 @@ for (const threads of ["1", "2"]) {
     "convkit (@convkit/eval-dicts, query likelihood)",
     measure(
       "node",
-      ["bench/cases/gen-eval.mjs", join(SHARED, "data", "clariq"), qulacPath, join(WORK, "gen-eval"), threads, "0/4"],
+      [
+        "bench/cases/gen-eval.mjs",
+        join(SHARED, "data", "clariq"),
+        qulacPath,
+        join(WORK, "gen-eval"),
+        threads,
+        "0/4",
+      ],
       1,
     ),
     undefined,

@@ -1,6 +1,6 @@
 // convkit-gen-eval end to end on a fixture collection written here: loads in the evaluator and in CPython, MAX = oracle.
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readPickleFile } from "@convkit/pickle";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -211,5 +211,75 @@ print(len(d["MRR100"]))`,
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split("\n").length).toBe(1);
     expect(() => readFileSync(`${p}.json`)).toThrow();
+  });
+});
+
+describe("convkit-gen-eval, Qulac's flavour (--qulac-ids, --format qulac-json)", () => {
+  it("keys every record id with flag 0 and 1, values as in ClariQ's layout of the same run", async () => {
+    const dir = tempDir("gen-eval-qulac-");
+    const { formatQulacJson } = await import("@convkit/formats");
+    const { rng } = await import("./helpers/eval-fixture.js");
+    const r = rng(3);
+    const words = "apple pie recipe oven bake sugar flour crust price store".split(" ");
+    const pick = (n: number) =>
+      Array.from({ length: n }, () => words[Math.floor(r() * words.length)]!).join(" ");
+    const rows = [];
+    for (const facet of [1, 2])
+      for (const q of [1, 2, 3])
+        rows.push({
+          topic_id: 1,
+          facet_id: facet,
+          topic_facet_id: `1-${facet}`,
+          topic_facet_question_id: `1-${facet}-${q}`,
+          topic: "apple pie",
+          topic_type: "faceted",
+          facet_type: "inf",
+          topic_desc: "d",
+          facet_desc: "f",
+          question: `do you want ${pick(2)}`,
+          answer: `${r() < 0.5 ? "no" : "yes"} ${pick(2)}`,
+        });
+    writeFileSync(join(dir, "qulac.json"), formatQulacJson(rows));
+    const docs = Array.from({ length: 60 }, (_, i) => ({ id: `doc${i}`, text: pick(30) }));
+    writeFileSync(join(dir, "docs.jsonl"), docs.map((d) => JSON.stringify(d)).join("\n"));
+    writeFileSync(join(dir, "docs.run"), docs.map((d, i) => `1 Q0 ${d.id} ${i + 1} ${60 - i} x`).join("\n"));
+    writeFileSync(
+      join(dir, "qrels"),
+      docs.flatMap((d) => ["1-1", "1-2"].map((f) => `${f} 0 ${d.id} ${Math.floor(r() * 4) - 1}`)).join("\n"),
+    );
+    const p = join(dir, "qulac_eval");
+    const g = runCli("gen-eval", [
+      "--qulac-ids",
+      "--qulac",
+      join(dir, "qulac.json"),
+      "--docs",
+      join(dir, "docs.run"),
+      "--texts",
+      join(dir, "docs.jsonl"),
+      "--qrels",
+      join(dir, "qrels"),
+      "--format",
+      "json,qulac-json",
+      "-o",
+      p,
+    ]);
+    expect(g.code, g.stderr).toBe(0);
+    const flat = JSON.parse(readFileSync(`${p}.qulac.json`, "utf8"));
+    const nested = JSON.parse(readFileSync(`${p}.json`, "utf8"));
+    expect(Object.keys(flat)).toEqual(METRICS);
+    // 2 facets × (3 + 3·2 + 3·1 records) × 2 flags.
+    expect(Object.keys(flat.MRR100).length).toBe(2 * (3 + 6 + 3) * 2);
+    expect(flat.MRR100).toHaveProperty("1-2-1-3-2-0");
+    expect(flat.MRR100).toHaveProperty("1-1-3-1");
+    for (const m of METRICS)
+      for (const [ctx, qs] of Object.entries(nested[m]) as [
+        string,
+        Record<string, { no_answer: number; with_answer: number }>,
+      ][])
+        for (const [q, v] of Object.entries(qs)) {
+          if (q === "MAX" || q === "MIN") continue;
+          expect(flat[m][`${ctx}-${q}-0`]).toBe(v.no_answer);
+          expect(flat[m][`${ctx}-${q}-1`]).toBe(v.with_answer);
+        }
   });
 });

@@ -44,6 +44,12 @@ export const genEvalCommand: CommandSpec = {
       description: "split whose contexts to evaluate",
     },
     {
+      name: "qulac-ids",
+      type: "boolean",
+      description:
+        "Qulac's flavour from --qulac alone: contexts topic-facet[-h1][-h2], qrels keyed topic-facet; use with --format qulac-json",
+    },
+    {
       name: "single-turn",
       type: "boolean",
       description: "single-turn dict: empty-history contexts keyed by facet id",
@@ -111,7 +117,8 @@ export const genEvalCommand: CommandSpec = {
       name: "format",
       type: "string",
       default: "pickle,json",
-      description: "outputs: pickle (PREFIX.pkl.tar.gz), json (PREFIX.json)",
+      description:
+        "outputs: pickle (PREFIX.pkl.tar.gz), json (PREFIX.json), qulac-json (PREFIX.qulac.json: {metric: {record_id_with_flag: value}})",
     },
     {
       name: "shard",
@@ -141,8 +148,10 @@ export const genEvalCommand: CommandSpec = {
   async run(o) {
     const formats = String(o.format).split(",").filter(Boolean);
     for (const f of formats)
-      if (f !== "pickle" && f !== "json")
-        throw new UsageError(`convkit-gen-eval: --format takes pickle,json, not ${JSON.stringify(f)}`);
+      if (f !== "pickle" && f !== "json" && f !== "qulac-json")
+        throw new UsageError(
+          `convkit-gen-eval: --format takes pickle,json,qulac-json, not ${JSON.stringify(f)}`,
+        );
     let shard: [number, number] | undefined;
     if (typeof o.shard === "string") {
       const m = /^(\d+)\/(\d+)$/.exec(o.shard);
@@ -174,7 +183,8 @@ export const genEvalCommand: CommandSpec = {
         float32: o.float32 === true,
       },
       out: o.out as string,
-      formats: formats as ("pickle" | "json")[],
+      formats: formats as ("pickle" | "json" | "qulac-json")[],
+      qulacIds: o["qulac-ids"] === true,
       shard,
       threads: int("threads", o.threads, 1),
       onTopic: (n) => {

@@ -90,6 +90,32 @@ export async function writeJsonDict(target: string, spools: MetricSpools): Promi
   });
 }
 
+/**
+ * Qulac's flat layout `{metric: {record_id_with_flag: value}}`: context `topic-facet[-h1][-h2]`,
+ * question number, flag 0 (no_answer) / 1 (with_answer), as `json.dumps` writes it; MAX and MIN
+ * are ClariQ's additions and are left out.
+ */
+export async function writeQulacDict(target: string, spools: MetricSpools): Promise<void> {
+  await writeAtomic(target, async (sink) => {
+    await sink.write("{");
+    for (let m = 0; m < DICT_METRICS.length; m++) {
+      await sink.write(`${m ? ", " : ""}${pythonJsonString(DICT_METRICS[m]![0])}: {`);
+      let first = true;
+      for await (const [key, values] of spools.read(m)) {
+        let buf = "";
+        for (const [q, [na, wa]] of values) {
+          if (q === "MAX" || q === "MIN") continue;
+          buf += `${first ? "" : ", "}${pythonJsonString(`${key}-${q}-0`)}: ${formatPyFloat(na)}, ${pythonJsonString(`${key}-${q}-1`)}: ${formatPyFloat(wa)}`;
+          first = false;
+        }
+        await sink.write(buf);
+      }
+      await sink.write("}");
+    }
+    await sink.write("}");
+  });
+}
+
 /** ClariQ's pickle `{metric: {context: {question: {'no_answer': x, 'with_answer': y}}}}` as `name.pkl` in `target` (.tar.gz). */
 export async function writePickleDict(
   target: string,

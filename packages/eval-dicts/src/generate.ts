@@ -1,11 +1,21 @@
 // gen:eval end to end: synthetic contexts + candidate documents + qrels → eval dicts, topic by topic in a pool.
 import { readFile } from "node:fs/promises";
+import { readQulacJson } from "@convkit/formats";
 import { InputError } from "@convkit/io";
 import { type CollectionStats, parseCollectionStats } from "@convkit/retrieval";
-import { NO_QUESTION, type TopicNumbers, type TopicPlan, topicContexts } from "@convkit/synth";
+import {
+  decodeQulacId,
+  NO_QUESTION,
+  type QulacTopic,
+  qulacRecords,
+  qulacTopics,
+  type TopicNumbers,
+  type TopicPlan,
+  topicContexts,
+} from "@convkit/synth";
 import { planClariqSets, splitPlans } from "@convkit/synthetic-sets";
 import { qulacTerms } from "@convkit/text";
-import { MetricSpools, writeJsonDict, writePickleDict } from "./dict-writers.js";
+import { MetricSpools, writeJsonDict, writePickleDict, writeQulacDict } from "./dict-writers.js";
 import { readCandidateLists, readDocumentTexts, readFacetQrels } from "./inputs.js";
 import { evaluateTextTopic, type TextTopicTask } from "./text-topic.js";
 import type { Candidate, ContextTask, RankingOptions, TopicResult, TopicTask } from "./topic-eval.js";
@@ -20,6 +30,11 @@ export interface GenEvalOptions {
   maxHistory?: number;
   /** Single-turn layout: empty-history contexts keyed by facet id (`single_turn_*_eval`). */
   singleTurn?: boolean;
+  /**
+   * Qulac's flavour: topics, facets and questions from `qulac` alone (no `data`), contexts keyed
+   * `topic-facet[-h1][-h2]`, qrels keyed `topic-facet`, output `{metric: {record_id_with_flag: value}}`.
+   */
+  qulacIds?: boolean;
   /** Candidate documents per topic: TREC run or pickle. */
   docs: string;
   /** Document texts: TrecWeb, ClueWeb22 JSONL, JSONL. */
@@ -33,7 +48,8 @@ export interface GenEvalOptions {
   ranking: RankingOptions;
   /** Output path prefix: `PREFIX.pkl.tar.gz`, `PREFIX.json`. */
   out: string;
-  formats: readonly ("pickle" | "json")[];
+  /** `pickle` and `json` (ClariQ's layout); `qulac-json` (Qulac's flat layout). */
+  formats: readonly ("pickle" | "json" | "qulac-json")[];
   /** [i, N]: this process takes topics i, i+N, i+2N, … (0-based) of the split. */
   shard?: readonly [number, number];
   threads?: number;
@@ -47,6 +63,53 @@ export interface GenEvalSummary {
   contexts: number;
   queries: number;
   files: string[];
+}
+
+/** One topic's share of the work before documents are attached. */
+interface TopicUnit {
+  topic_id: number;
+  request: string;
+  facets: string[];
+  contexts: () => ContextTask[];
+}
+
+/**
+ * Qulac's contexts: per facet, every unordered history of up to `maxHistory` of the topic's
+ * questions (ascending), keyed `topic-facet[-h1][-h2]`; candidates are the other questions, keyed
+ * by their number (Qulac's dicts have no no-question entry and no MAX/MIN).
+ */
+export function qulacContextTasks(t: QulacTopic, maxHistory: number): ContextTask[] {
+  const out: ContextTask[] = [];
+  const terms = new Map<string, string[]>();
+  const tm = (s: string) => {
+    let v = terms.get(s);
+    if (!v) {
+      v = qulacTerms(s);
+      terms.set(s, v);
+    }
+    return v;
+  };
+  const byKey = new Map<string, { question: string; answer: string; history: string[][] }[]>();
+  for (const r of qulacRecords(t, maxHistory)) {
+    const key = r.history_id;
+    let l = byKey.get(key);
+    if (!l) {
+      l = [];
+      byKey.set(key, l);
+      out.push({
+        key,
+        facet: key.split("-").slice(0, 2).join("-"),
+        history: r.history_list.map((h) => [...tm(h.question), ...tm(h.answer)]),
+        candidates: [],
+      });
+    }
+    (out.at(-1)!.candidates as Candidate[]).push({
+      question_id: String(decodeQulacId(r.record_id).question),
+      question: tm(r.question),
+      answer: tm(r.answer),
+    });
+  }
+  return out;
 }
 
 /** The contexts of one topic as tasks: dict keys, facets, history terms, candidates (sorted by id, `Q00001` included). */
@@ -92,8 +155,26 @@ export function topicContextTasks(
  * topics' results, never the dict.
  */
 export async function generateEvalDicts(o: GenEvalOptions): Promise<GenEvalSummary> {
-  const sets = await planClariqSets(o.data, o.qulac);
-  let plans = splitPlans(sets, o.split).filter((p) => !o.topics || o.topics.has(p.topic_id));
+  let plans: TopicUnit[];
+  const maxHistory = o.maxHistory ?? 2;
+  if (o.qulacIds) {
+    if (!o.qulac) throw new InputError("--qulac", {}, "qulac.json for Qulac's flavour", "none");
+    plans = qulacTopics(await readQulacJson(o.qulac)).map((t) => ({
+      topic_id: t.topic,
+      request: t.query,
+      facets: t.facets.map((f) => `${t.topic}-${f}`),
+      contexts: () => qulacContextTasks(t, o.singleTurn ? 0 : maxHistory),
+    }));
+  } else {
+    const sets = await planClariqSets(o.data, o.qulac);
+    plans = splitPlans(sets, o.split).map((p) => ({
+      topic_id: p.topic_id,
+      request: p.initial_request,
+      facets: p.facets,
+      contexts: () => topicContextTasks(p, sets.numbers.get(p.topic_id)!, maxHistory, o.singleTurn === true),
+    }));
+  }
+  plans = plans.filter((p) => !o.topics || o.topics.has(p.topic_id));
   if (o.shard) {
     const [i, n] = o.shard;
     plans = plans.filter((_, k) => k % n === i);
@@ -135,16 +216,11 @@ export async function generateEvalDicts(o: GenEvalOptions): Promise<GenEvalSumma
       for (const f of p.facets) facetQrels[f] = qrels.get(f) ?? [];
       yield {
         topic_id: p.topic_id,
-        requestText: p.initial_request,
+        requestText: p.request,
         docnos,
         docTexts,
         qrels: facetQrels,
-        contexts: topicContextTasks(
-          p,
-          sets.numbers.get(p.topic_id)!,
-          o.maxHistory ?? 2,
-          o.singleTurn === true,
-        ),
+        contexts: p.contexts(),
         stats,
         ranking: o.ranking,
       };
@@ -189,6 +265,11 @@ export async function generateEvalDicts(o: GenEvalOptions): Promise<GenEvalSumma
     if (o.formats.includes("json")) {
       const f = `${o.out}.json`;
       await writeJsonDict(f, spools);
+      files.push(f);
+    }
+    if (o.formats.includes("qulac-json")) {
+      const f = `${o.out}.qulac.json`;
+      await writeQulacDict(f, spools);
       files.push(f);
     }
   } finally {
