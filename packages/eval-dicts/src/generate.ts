@@ -78,7 +78,7 @@ interface TopicUnit {
  * questions (ascending), keyed `topic-facet[-h1][-h2]`; candidates are the other questions, keyed
  * by their number (Qulac's dicts have no no-question entry and no MAX/MIN).
  */
-export function qulacContextTasks(t: QulacTopic, maxHistory: number): ContextTask[] {
+function qulacContextTasks(t: QulacTopic, maxHistory: number): ContextTask[] {
   const out: ContextTask[] = [];
   const terms = new Map<string, string[]>();
   const tm = (s: string) => {
