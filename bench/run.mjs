@@ -281,10 +281,15 @@ for (const split of ["dev", "train"]) {
 }
 
 // gen:eval: queries (context × candidate × 2 variants) over real dev contexts, 1,000 generated
-// documents per topic (~800 terms), tokenizing and indexing included; 13 topics (shard 0/4).
-for (const threads of ["1", "2"]) {
+// documents per topic (~800 terms), tokenizing and indexing included; shard 0/4 is 13 topics,
+// 0/1 all 49 (peak RSS should not grow with the topics: texts are read per topic by offset).
+for (const [threads, shard, topics] of [
+  ["1", "0/4", 13],
+  ["2", "0/4", 13],
+  ["2", "0/1", 49],
+]) {
   row(
-    `gen:eval, 13 dev topics × 1,000 docs, ${threads} thread${threads === "1" ? "" : "s"}`,
+    `gen:eval, ${topics} dev topics × 1,000 docs, ${threads} thread${threads === "1" ? "" : "s"}`,
     "convkit (@convkit/eval-dicts, query likelihood)",
     measure(
       "node",
@@ -294,7 +299,7 @@ for (const threads of ["1", "2"]) {
         qulacPath,
         join(WORK, "gen-eval"),
         threads,
-        "0/4",
+        shard,
       ],
       1,
     ),

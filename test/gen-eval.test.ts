@@ -2,6 +2,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { readPickleFile } from "@convkit/pickle";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./helpers/cli.js";
@@ -192,6 +193,28 @@ print(len(d["MRR100"]))`,
       for (const [c, v] of Object.entries(d) as [string, { MAX: { with_answer: number } }][])
         expect(per[c], `context ${c}`).toBe(v.MAX.with_answer);
     }
+  });
+
+  it("gzipped JSONL texts (held in memory, not by offset) give the same dict", () => {
+    const gz = join(dir, "docs.jsonl.gz");
+    writeFileSync(gz, gzipSync(readFileSync(join(dir, "docs.jsonl"))));
+    const p = join(tempDir(), "multi_turn_dev_eval");
+    const r = runCli("gen-eval", [
+      "--data",
+      dir,
+      "--docs",
+      join(dir, "docs.run"),
+      "--texts",
+      gz,
+      "--qrels",
+      join(dir, "dev.qrel"),
+      "--format",
+      "json",
+      "-o",
+      p,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(`${p}.json`)).toEqual(readFileSync(`${prefix}.json`));
   });
 
   it("bad input: a document of the run without a text is one line naming it, exit 2, no output", () => {

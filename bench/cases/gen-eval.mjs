@@ -38,7 +38,7 @@ if (!existsSync(join(work, "docs.jsonl"))) {
   for (const [t, fs] of facets) {
     for (let i = 0; i < 1000; i++) {
       const id = `bench-${t}-${String(i).padStart(4, "0")}`;
-      const n = Math.round(200 + 1200 * rnd() ** 2);
+      const n = Math.round(300 + 1500 * rnd() ** 2); // mean ~800 terms, tail to 1,800
       const terms = Array.from({ length: n }, word);
       docs.push(JSON.stringify({ id, text: `${terms.join(" ")}.` }));
       run.push(`${t} Q0 ${id} ${i + 1} ${1000 - i} bench`);

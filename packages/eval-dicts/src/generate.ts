@@ -16,7 +16,7 @@ import {
 import { planClariqSets, splitPlans } from "@convkit/synthetic-sets";
 import { qulacTerms } from "@convkit/text";
 import { MetricSpools, writeJsonDict, writePickleDict, writeQulacDict } from "./dict-writers.js";
-import { readCandidateLists, readDocumentTexts, readFacetQrels } from "./inputs.js";
+import { loadDocumentStore, readCandidateLists, readFacetQrels } from "./inputs.js";
 import { evaluateTextTopic, type TextTopicTask } from "./text-topic.js";
 import type { Candidate, ContextTask, RankingOptions, TopicResult, TopicTask } from "./topic-eval.js";
 
@@ -183,7 +183,7 @@ export async function generateEvalDicts(o: GenEvalOptions): Promise<GenEvalSumma
   const lists = await readCandidateLists(o.docs, depth);
   const wanted = new Set<string>();
   for (const p of plans) for (const d of lists.get(p.topic_id) ?? []) wanted.add(d);
-  const texts = await readDocumentTexts(o.texts, wanted);
+  const texts = await loadDocumentStore(o.texts, wanted);
   for (const p of plans)
     for (const d of lists.get(p.topic_id) ?? [])
       if (!texts.has(d))
@@ -202,15 +202,15 @@ export async function generateEvalDicts(o: GenEvalOptions): Promise<GenEvalSumma
   // Texts still needed by topics not yet handed out: a text leaves memory with its last topic.
   const uses = new Map<string, number>();
   for (const p of plans) for (const d of lists.get(p.topic_id) ?? []) uses.set(d, (uses.get(d) ?? 0) + 1);
-  function* tasks(): Generator<TextTopicTask> {
+  async function* tasks(): AsyncGenerator<TextTopicTask> {
     for (const p of plans) {
       const docnos = lists.get(p.topic_id);
       if (!docnos) throw new InputError(o.docs, {}, `candidate documents for topic ${p.topic_id}`, "none");
-      const docTexts = docnos.map((d) => texts.get(d)!);
+      const docTexts = await texts.texts(docnos);
       for (const d of docnos) {
         const left = uses.get(d)! - 1;
         uses.set(d, left);
-        if (left === 0) texts.delete(d);
+        if (left === 0) texts.release(d);
       }
       const facetQrels: Record<string, [string, number][]> = {};
       for (const f of p.facets) facetQrels[f] = qrels.get(f) ?? [];
@@ -235,9 +235,9 @@ export async function generateEvalDicts(o: GenEvalOptions): Promise<GenEvalSumma
     const pool = threads > 1 ? await makePool(threads) : undefined;
     try {
       const pending: Promise<TopicResult>[] = [];
-      const it = tasks()[Symbol.iterator]();
-      const submit = () => {
-        const n = it.next();
+      const it = tasks();
+      const submit = async () => {
+        const n = await it.next();
         if (n.done) return false;
         const p = pool ? pool.run(n.value) : Promise.resolve().then(() => evaluateTextTopic(n.value));
         p.catch(() => {});
@@ -245,16 +245,17 @@ export async function generateEvalDicts(o: GenEvalOptions): Promise<GenEvalSumma
         queries += n.value.contexts.reduce((a, c) => a + 2 * c.candidates.length, 0);
         return true;
       };
-      for (let k = 0; k < threads + 1 && submit(); k++);
+      for (let k = 0; k < threads + 1 && (await submit()); k++);
       let done = 0;
       while (pending.length > 0) {
         const r = await pending.shift()!;
         await spools.add(r);
         o.onTopic?.(++done, plans.length);
-        submit();
+        await submit();
       }
     } finally {
       await pool?.destroy();
+      await texts.close();
     }
     await spools.close();
     if (o.formats.includes("pickle")) {

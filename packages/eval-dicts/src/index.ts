@@ -5,7 +5,7 @@ export {
   generateEvalDicts,
   topicContextTasks,
 } from "./generate.js";
-export { readCandidateLists, readDocumentTexts, readFacetQrels } from "./inputs.js";
+export { DocumentStore, loadDocumentStore, readCandidateLists, readFacetQrels } from "./inputs.js";
 export { evaluateTextTopic, type TextTopicTask } from "./text-topic.js";
 export {
   type Candidate,

@@ -1,14 +1,18 @@
 // gen:eval's inputs: per-topic candidate documents (TREC run or pickle), document texts, facet qrels.
+
+import { createReadStream, existsSync } from "node:fs";
+import { type FileHandle, open } from "node:fs/promises";
 import {
   collect,
   detectFormat,
+  parseJsonText,
   readClueWeb22,
   readJsonl,
   readQrels,
   readRun,
   readTrecWeb,
 } from "@convkit/formats";
-import { InputError } from "@convkit/io";
+import { InputError, sniffCompression } from "@convkit/io";
 import { PyTuple, type PyValue, readPickleFile } from "@convkit/pickle";
 
 /**
@@ -68,43 +72,137 @@ function rankedDocnos(path: string, v: PyValue): string[] {
   throw new InputError(path, {}, "a list or dict of documents per topic", typeof v);
 }
 
+/** Where a document's text is: in memory, or a JSONL line of a plain file (byte range). */
+type Stored = string | { file: string; start: number; end: number };
+
 /**
- * Texts of the wanted documents from TrecWeb, ClueWeb22 JSONL or JSONL `{id|docid|docno, text|contents|body}`
+ * The wanted documents' texts. Lines of plain (uncompressed) JSONL files are remembered as byte
+ * ranges and read back when their topic comes, so memory holds offsets, not texts; texts of
+ * compressed files, TrecWeb and ClueWeb22 are held in memory until released.
+ */
+export class DocumentStore {
+  private readonly docs = new Map<string, Stored>();
+  private readonly handles = new Map<string, FileHandle>();
+
+  /** Adds a text or a byte range. */
+  set(docno: string, where: Stored): void {
+    this.docs.set(docno, where);
+  }
+
+  has(docno: string): boolean {
+    return this.docs.has(docno);
+  }
+
+  /** Texts in the given order. */
+  async texts(docnos: readonly string[]): Promise<string[]> {
+    const out: string[] = [];
+    for (const d of docnos) {
+      const w = this.docs.get(d);
+      if (w === undefined) throw new Error(`document ${d} not loaded`);
+      if (typeof w === "string") {
+        out.push(w);
+        continue;
+      }
+      let fh = this.handles.get(w.file);
+      if (!fh) {
+        fh = await open(w.file, "r");
+        this.handles.set(w.file, fh);
+      }
+      const buf = Buffer.allocUnsafe(w.end - w.start);
+      await fh.read(buf, 0, buf.length, w.start);
+      out.push(jsonlText(w.file, JSON.parse(buf.toString("utf8")), 0).text);
+    }
+    return out;
+  }
+
+  /** Forgets a document (its text leaves memory). */
+  release(docno: string): void {
+    this.docs.delete(docno);
+  }
+
+  async close(): Promise<void> {
+    for (const fh of this.handles.values()) await fh.close();
+    this.handles.clear();
+  }
+}
+
+function jsonlText(path: string, v: unknown, line: number): { id: string; text: string } {
+  const o = (v ?? {}) as Record<string, unknown>;
+  const id = o.id ?? o.docid ?? o.docno;
+  const text = o.text ?? o.contents ?? o.body;
+  if (typeof id !== "string" || typeof text !== "string")
+    throw new InputError(
+      path,
+      { line },
+      "a JSON object with id and text (or contents) strings",
+      JSON.stringify(v)?.slice(0, 60) ?? String(v),
+    );
+  return { id, text };
+}
+
+/** Byte ranges of the wanted documents' lines in a plain JSONL file (each line parsed once for its id). */
+async function indexJsonl(path: string, wanted: ReadonlySet<string>, store: DocumentStore): Promise<void> {
+  let carry: Buffer = Buffer.alloc(0);
+  let offset = 0; // file offset of carry[0]
+  let line = 0;
+  const take = (buf: Buffer, start: number, end: number, fileStart: number) => {
+    line++;
+    const text = buf.toString("utf8", start, end);
+    if (text.trim() === "") return;
+    const d = jsonlText(path, parseJsonText(path, text, line), line);
+    if (wanted.has(d.id)) store.set(d.id, { file: path, start: fileStart, end: fileStart + (end - start) });
+  };
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
+    const buf = carry.length ? Buffer.concat([carry, chunk as Buffer]) : (chunk as Buffer);
+    let s = 0;
+    for (let i = buf.indexOf(10); i >= 0; i = buf.indexOf(10, s)) {
+      take(buf, s, i, offset + s);
+      s = i + 1;
+    }
+    carry = buf.subarray(s);
+    offset += s;
+  }
+  if (carry.length) take(carry, 0, carry.length, offset);
+}
+
+/**
+ * The wanted documents from TrecWeb, ClueWeb22 JSONL or JSONL `{id|docid|docno, text|contents|body}`
  * (any compression), the format detected from the content.
  */
-export async function readDocumentTexts(
+export async function loadDocumentStore(
   paths: readonly string[],
   wanted: ReadonlySet<string>,
-): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
+): Promise<DocumentStore> {
+  const store = new DocumentStore();
   for (const path of paths) {
     const fmt = await detectFormat(path);
-    if (fmt === "trecweb") {
+    const plain = path !== "-" && existsSync(path) && sniffCompression(await readHead(path)) === "none";
+    if (plain && fmt !== "trecweb" && fmt !== "clueweb22") {
+      await indexJsonl(path, wanted, store);
+    } else if (fmt === "trecweb") {
       for await (const b of readTrecWeb(path))
         for (const d of b)
-          if (wanted.has(d.docno)) out.set(d.docno, [d.title, d.body].filter(Boolean).join(" "));
+          if (wanted.has(d.docno)) store.set(d.docno, [d.title, d.body].filter(Boolean).join(" "));
     } else if (fmt === "clueweb22") {
       for await (const b of readClueWeb22(path))
-        for (const d of b) if (wanted.has(d["ClueWeb22-ID"])) out.set(d["ClueWeb22-ID"], d["Clean-Text"]);
+        for (const d of b) if (wanted.has(d["ClueWeb22-ID"])) store.set(d["ClueWeb22-ID"], d["Clean-Text"]);
     } else {
-      for await (const b of readJsonl<Record<string, unknown>>(path, (v, line) => {
-        const o = v as Record<string, unknown>;
-        const id = o.id ?? o.docid ?? o.docno;
-        const text = o.text ?? o.contents ?? o.body;
-        if (typeof id !== "string" || typeof text !== "string")
-          throw new InputError(
-            path,
-            { line },
-            "a JSON object with id and text (or contents) strings",
-            JSON.stringify(v).slice(0, 60),
-          );
-        return { id, text };
-      }))
-        for (const d of b as unknown as { id: string; text: string }[])
-          if (wanted.has(d.id)) out.set(d.id, d.text);
+      for await (const b of readJsonl(path, (v, line) => jsonlText(path, v, line)))
+        for (const d of b) if (wanted.has(d.id)) store.set(d.id, d.text);
     }
   }
-  return out;
+  return store;
+}
+
+async function readHead(path: string): Promise<Uint8Array> {
+  const fh = await open(path, "r");
+  try {
+    const b = Buffer.alloc(4);
+    const { bytesRead } = await fh.read(b, 0, 4, 0);
+    return b.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
 }
 
 /** Facet qrels `F0001 0 docno grade` as facet → [docno, grade] pairs. */
