@@ -1,0 +1,181 @@
+// convkit-segment: passages the iKAT / MS MARCO way at collection scale, and splitter agreement.
+import { type CommandSpec, startProgress } from "@convkit/cli";
+import { collect, readJsonl } from "@convkit/formats";
+import { UsageError } from "@convkit/io";
+import {
+  agreeingPairs,
+  type PassageFormat,
+  passagePairs,
+  runSegmentation,
+  SPLITTERS,
+} from "@convkit/segment";
+
+const SPLITTER_NAMES = Object.keys(SPLITTERS);
+
+/** `convkit-segment run`. */
+export const runCommand: CommandSpec = {
+  name: "convkit-segment run",
+  summary:
+    "Segment documents (ClueWeb22 txt trees or files, iKAT JSONL, TrecWeb, JSONL {id, text}; folders are walked) into passages: JSONL {id, contents, url}, a hash TSV docid<TAB>k<TAB>md5 and iKAT TrecWeb, one set per input file under --out, with a manifest that lets a killed run resume.",
+  positionals: { name: "INPUT...", description: "files or folders (- for stdin)", min: 1 },
+  options: [
+    {
+      name: "out",
+      short: "o",
+      type: "string",
+      metavar: "DIR",
+      default: "out/passages",
+      description: "output folder (- : JSONL to stdout)",
+    },
+    { name: "format", type: "string", default: "jsonl", description: "outputs: jsonl,hashes,trecweb" },
+    {
+      name: "preset",
+      type: "string",
+      default: "ikat",
+      choices: ["ikat", "msmarco"],
+      description:
+        "ikat: newlines flattened, ids docid:k, sentences as written; msmarco: text.strip(), ids docid#k, sentences stripped",
+    },
+    {
+      name: "splitter",
+      type: "string",
+      default: SPLITTER_NAMES[0],
+      choices: SPLITTER_NAMES,
+      description: "sentence splitter",
+    },
+    { name: "window", type: "string", metavar: "N", description: "sentences per passage (default 10)" },
+    {
+      name: "stride",
+      type: "string",
+      metavar: "N",
+      description: "sentences between passage starts (default 5)",
+    },
+    {
+      name: "max-length",
+      type: "string",
+      metavar: "N",
+      description: "code points of text kept (default 10000)",
+    },
+    {
+      name: "id-separator",
+      type: "string",
+      metavar: "S",
+      description: "between docid and passage number (default : for ikat, # for msmarco)",
+    },
+    {
+      name: "url-title",
+      type: "boolean",
+      description: "msmarco: url and title lines in front of each passage's contents",
+    },
+    {
+      name: "shard",
+      type: "string",
+      metavar: "I/N",
+      description: "take input files I, I+N, ... of the sorted list (0-based)",
+    },
+    {
+      name: "threads",
+      type: "string",
+      metavar: "N",
+      default: "1",
+      description: "worker threads (output identical for any N)",
+    },
+  ],
+  examples: [
+    "convkit-segment run txt/en/en00 --format jsonl,hashes -o passages --threads 2",
+    "convkit-segment run --shard 3/20 txt/en -o passages",
+  ],
+  async run(o, positional) {
+    const formats = String(o.format).split(",").filter(Boolean) as PassageFormat[];
+    for (const f of formats)
+      if (!["jsonl", "hashes", "trecweb"].includes(f))
+        throw new UsageError(
+          `convkit-segment: --format takes jsonl,hashes,trecweb, not ${JSON.stringify(f)}`,
+        );
+    const int = (flag: string): number | undefined => {
+      if (o[flag] === undefined) return undefined;
+      const n = Number(o[flag]);
+      if (!Number.isInteger(n) || n < 1)
+        throw new UsageError(`convkit-segment: --${flag} takes a positive integer`);
+      return n;
+    };
+    let shard: [number, number] | undefined;
+    if (typeof o.shard === "string") {
+      const m = /^(\d+)\/(\d+)$/.exec(o.shard);
+      if (!m || Number(m[1]) >= Number(m[2]))
+        throw new UsageError("convkit-segment: --shard takes I/N with 0 <= I < N");
+      shard = [Number(m[1]), Number(m[2])];
+    }
+    if (positional.length === 0) throw new UsageError("convkit-segment run: give at least one INPUT");
+    if (o.out === "-" && (formats.length !== 1 || formats[0] !== "jsonl"))
+      throw new UsageError("convkit-segment: -o - writes JSONL only (--format jsonl)");
+    const overrides = Object.fromEntries(
+      Object.entries({
+        window: int("window"),
+        stride: int("stride"),
+        maxLength: int("max-length"),
+        idSeparator: o["id-separator"] as string | undefined,
+      }).filter(([, v]) => v !== undefined),
+    );
+    const t0 = performance.now();
+    const progress = startProgress("segment", "docs");
+    let last = 0;
+    let chars = 0;
+    const s = await runSegmentation({
+      inputs: positional,
+      out: o.out as string,
+      formats,
+      preset: o.preset as "ikat" | "msmarco",
+      splitter: o.splitter as string,
+      overrides,
+      urlTitle: o["url-title"] === true,
+      shard,
+      threads: int("threads") ?? 1,
+      onProgress: (docs, c) => {
+        chars += c;
+        progress.tick(docs - last);
+        last = docs;
+      },
+    });
+    progress.done();
+    const secs = (performance.now() - t0) / 1000;
+    process.stderr.write(
+      `${s.files} files (${s.skipped} already done), ${s.docs} documents, ${s.passages} passages in ${secs.toFixed(2)} s (${Math.round(s.docs / secs)} docs/s, ${(chars / 2 ** 20 / secs).toFixed(1)} M chars/s)\n`,
+    );
+    return 0;
+  },
+};
+
+/** `convkit-segment agreement`. */
+export const agreementCommand: CommandSpec = {
+  name: "convkit-segment agreement",
+  summary:
+    "For consecutive official passages k and k+1 of a document (iKAT's passage-text JSONL), a splitter agrees when passage k's text splits into exactly ten sentences and the sixth starts where passage k+1 begins. Prints name<TAB>agreeing/pairs<TAB>percent% per splitter, the default first.",
+  options: [
+    {
+      name: "passages",
+      type: "string",
+      metavar: "FILE",
+      required: true,
+      description: "JSONL {doc_id, passage_id, passage_text}",
+    },
+  ],
+  async run(o) {
+    const recs = await collect(
+      readJsonl(o.passages as string, (v, line) => {
+        const r = v as { doc_id?: unknown; passage_id?: unknown; passage_text?: unknown };
+        if (typeof r?.doc_id !== "string" || typeof r.passage_text !== "string" || r.passage_id === undefined)
+          throw new UsageError(`${o.passages}:${line}: expected {doc_id, passage_id, passage_text}`);
+        return { doc_id: r.doc_id, passage_id: String(r.passage_id), passage_text: r.passage_text };
+      }),
+    );
+    const pairs = passagePairs(recs);
+    let out = "";
+    for (const [name, split] of Object.entries(SPLITTERS)) {
+      const n = agreeingPairs(pairs, split);
+      out += `${name}\t${n}/${pairs.length}\t${pairs.length ? ((100 * n) / pairs.length).toFixed(1) : "0.0"}%\n`;
+    }
+    process.stdout.write(out);
+    return 0;
+  },
+};

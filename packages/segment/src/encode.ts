@@ -1,0 +1,132 @@
+// A batch of documents → the bytes of each output (passage JSONL, hash TSV, TrecWeb): the work a pool thread does.
+import { createHash } from "node:crypto";
+import { formatIkatTrecWeb, formatPassageLine, parseJsonText } from "@convkit/formats";
+import { InputError } from "@convkit/io";
+import { IKAT, MSMARCO, pyStrip, type SegmentOptions, segmentDocument } from "./passages.js";
+import { SPLITTERS } from "./splitters.js";
+
+/** A document to segment. */
+export interface SourceDocument {
+  id: string;
+  text: string;
+  url?: string;
+  /** TrecWeb's title (iKAT: the first line of Clean-Text). */
+  title?: string;
+}
+
+/** What to write. */
+export type PassageFormat = "jsonl" | "hashes" | "trecweb";
+
+/** JSON Lines still to parse (done in the pool, off the reading thread), with where they came from. */
+export interface JsonlLines {
+  file: string;
+  firstLine: number;
+  lines: string[];
+}
+
+/**
+ * A document from a JSONL record: ClueWeb22 `txt` (`ClueWeb22-ID`, `Clean-Text`, `URL`; title =
+ * the first line of Clean-Text) or `{id|docid|docno, text|contents|body[, url][, title]}`.
+ */
+export function jsonlDocument(file: string, v: unknown, line: number): SourceDocument {
+  const o = (v ?? {}) as Record<string, unknown>;
+  if (typeof o["ClueWeb22-ID"] === "string" && typeof o["Clean-Text"] === "string") {
+    const text = o["Clean-Text"];
+    const nl = text.indexOf("\n");
+    return {
+      id: o["ClueWeb22-ID"],
+      text,
+      url: typeof o.URL === "string" ? o.URL : undefined,
+      title: nl < 0 ? text : text.slice(0, nl),
+    };
+  }
+  const id = o.id ?? o.docid ?? o.docno;
+  const text = o.text ?? o.contents ?? o.body;
+  if (typeof id !== "string" || typeof text !== "string")
+    throw new InputError(
+      file,
+      { line },
+      "a JSON object with id and text (or contents) strings, or a ClueWeb22 record",
+      JSON.stringify(v)?.slice(0, 60) ?? String(v),
+    );
+  return {
+    id,
+    text,
+    url: typeof o.url === "string" ? o.url : undefined,
+    title: typeof o.title === "string" ? o.title : undefined,
+  };
+}
+
+function parseLines(b: JsonlLines): SourceDocument[] {
+  const out: SourceDocument[] = [];
+  for (let i = 0; i < b.lines.length; i++) {
+    const l = b.lines[i]!;
+    if (l.trim().length === 0) continue;
+    out.push(jsonlDocument(b.file, parseJsonText(b.file, l, b.firstLine + i), b.firstLine + i));
+  }
+  return out;
+}
+
+/** One batch of work (plain data: it crosses to worker threads): documents, or JSONL lines to parse first. */
+export interface SegmentTask {
+  docs?: SourceDocument[];
+  lines?: JsonlLines;
+  preset: "ikat" | "msmarco";
+  /** Overrides of the preset's window, stride, length and separator. */
+  overrides?: Partial<Pick<SegmentOptions, "window" | "stride" | "maxLength" | "idSeparator">>;
+  splitter: string;
+  formats: PassageFormat[];
+  /** MS MARCO: `url\ntitle\n` in front of each passage's contents. */
+  urlTitle?: boolean;
+}
+
+/** The encoded outputs of a batch. */
+export interface SegmentResult {
+  jsonl: Uint8Array;
+  hashes: Uint8Array;
+  trecweb: Uint8Array;
+  passages: number;
+  docs: number;
+  inputChars: number;
+}
+
+/** Segments a batch and encodes every requested output. */
+export function encodeSegmentTask(t: SegmentTask): SegmentResult {
+  const o: SegmentOptions = { ...(t.preset === "ikat" ? IKAT : MSMARCO), ...t.overrides };
+  const split = SPLITTERS[t.splitter];
+  if (!split) throw new Error(`unknown splitter ${t.splitter}`);
+  const want = new Set(t.formats);
+  let jsonl = "";
+  let hashes = "";
+  let trecweb = "";
+  let passages = 0;
+  let inputChars = 0;
+  let docs = 0;
+  for (const d of t.docs ?? parseLines(t.lines!)) {
+    inputChars += d.text.length;
+    docs++;
+    const ps = segmentDocument(d.text, split, o);
+    passages += ps.length;
+    const url = d.url === undefined ? undefined : pyStrip(d.url);
+    ps.forEach((p, k) => {
+      const id = `${d.id}${o.idSeparator}${k}`;
+      if (want.has("jsonl")) {
+        const contents = t.urlTitle ? `${url ?? ""}\n${d.title ?? ""}\n${p}` : p;
+        jsonl += `${formatPassageLine(t.preset === "ikat" && url !== undefined ? { id, contents, url } : { id, contents })}\n`;
+      }
+      if (want.has("hashes"))
+        hashes += `${d.id}\t${k}\t${createHash("md5").update(p, "utf8").digest("hex")}\n`;
+    });
+    if (want.has("trecweb") && ps.length > 0) {
+      trecweb += `${formatIkatTrecWeb({ docno: d.id, title: d.title ?? "", url: url ?? "", passages: ps })}\n`;
+    }
+  }
+  return {
+    jsonl: Buffer.from(jsonl, "utf8"),
+    hashes: Buffer.from(hashes, "utf8"),
+    trecweb: Buffer.from(trecweb, "utf8"),
+    passages,
+    docs,
+    inputChars,
+  };
+}

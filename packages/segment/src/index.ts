@@ -1,0 +1,31 @@
+// @convkit/segment: documents into iKAT / MS MARCO passages, with pluggable sentence splitters.
+export { agreeingPairs, type PassagePair, passagePairs, unwrapPassage } from "./agreement.js";
+export {
+  encodeSegmentTask,
+  type JsonlLines,
+  jsonlDocument,
+  type PassageFormat,
+  type SegmentResult,
+  type SegmentTask,
+  type SourceDocument,
+} from "./encode.js";
+export { listInputs, runSegmentation, type SegmentJobOptions, type SegmentJobSummary } from "./job.js";
+export {
+  firstCodePoints,
+  IKAT,
+  MSMARCO,
+  prepareText,
+  pyStrip,
+  type SegmentOptions,
+  type SentenceSplitter,
+  segmentDocument,
+  sentenceTexts,
+  windowPassages,
+} from "./passages.js";
+export {
+  heuristicSplitter,
+  icuSplitter,
+  SPLITTERS,
+  sentencizerSplitter,
+  spacyLikeTokens,
+} from "./splitters.js";

@@ -1,0 +1,218 @@
+// The segmentation job: input files (ClueWeb22 txt trees, iKAT JSONL, TrecWeb, JSONL) → passage files, sharded and resumable.
+import { appendFile, mkdir, readdir, readFile, stat, unlink } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
+import { detectFormat, readTrecWeb } from "@convkit/formats";
+import { type ByteSink, InputError, openInput, readLineBatches, writeAtomic } from "@convkit/io";
+import { encodeSegmentTask, type PassageFormat, type SegmentResult, type SegmentTask } from "./encode.js";
+
+/** Options of {@link runSegmentation}. */
+export interface SegmentJobOptions extends Omit<SegmentTask, "docs"> {
+  /** Files or folders (walked for .json, .json.gz, .json.bz2, .jsonl[.gz], .trecweb[.gz]); `-` is stdin. */
+  inputs: readonly string[];
+  /** Output folder (one set of files per input file), or `-` for JSONL on stdout. */
+  out: string;
+  /** [i, N]: this machine takes input files i, i+N, … of the sorted list. */
+  shard?: readonly [number, number];
+  threads?: number;
+  onProgress?: (docs: number, bytes: number) => void;
+}
+
+/** What a run did. */
+export interface SegmentJobSummary {
+  files: number;
+  skipped: number;
+  docs: number;
+  passages: number;
+}
+
+const INPUT = /\.(json|jsonl|trecweb|txt)(\.(gz|bz2))?$/;
+const MANIFEST = "manifest.tsv";
+
+/** Input files: given files as they are, folders walked (sorted by path, byte order), each with the root it is relative to. */
+export async function listInputs(inputs: readonly string[]): Promise<{ file: string; rel: string }[]> {
+  const out: { file: string; rel: string }[] = [];
+  for (const input of inputs) {
+    if (input === "-") {
+      out.push({ file: "-", rel: "stdin" });
+      continue;
+    }
+    const s = await stat(input).catch(() => undefined);
+    if (!s) throw new InputError(input, {}, "an input file or folder", "nothing there");
+    if (s.isFile()) {
+      out.push({ file: input, rel: input.split(/[\\/]/).pop()! });
+      continue;
+    }
+    const walk = async (dir: string): Promise<void> => {
+      for (const e of (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
+        a.name < b.name ? -1 : 1,
+      )) {
+        const p = join(dir, e.name);
+        if (e.isDirectory()) await walk(p);
+        else if (INPUT.test(e.name)) out.push({ file: p, rel: relative(input, p) });
+      }
+    };
+    await walk(input);
+  }
+  return out;
+}
+
+/** Work units of an input file: JSONL line batches (parsed in the pool) or parsed documents (TrecWeb). */
+async function* units(file: string): AsyncIterable<Pick<SegmentTask, "docs" | "lines"> & { size: number }> {
+  const fmt = file === "-" ? undefined : await detectFormat(file);
+  if (fmt === "trecweb") {
+    for await (const b of readTrecWeb(file))
+      yield {
+        docs: b.map((d) => ({
+          id: d.docno,
+          text: d.body,
+          url: d.url,
+          title: d.title ?? d.body.split("\n", 1)[0]!,
+        })),
+        size: b.length,
+      };
+    return;
+  }
+  const name = file === "-" ? "<stdin>" : file;
+  for await (const b of readLineBatches(await openInput(file)))
+    yield { lines: { file: name, firstLine: b.firstLine, lines: b.lines }, size: b.lines.length };
+}
+
+/** Output files of an input: `OUT/rel-without-extension.{jsonl,hashes.tsv,trecweb}`. */
+function outputPaths(out: string, rel: string): Record<PassageFormat, string> {
+  const base = join(out, rel.replace(INPUT, ""));
+  return { jsonl: `${base}.jsonl`, hashes: `${base}.hashes.tsv`, trecweb: `${base}.trecweb` };
+}
+
+async function finished(out: string): Promise<Set<string>> {
+  const text = await readFile(join(out, MANIFEST), "utf8").catch(() => "");
+  return new Set(
+    text
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => l.split("\t")[0]!),
+  );
+}
+
+/** Removes temp files of writers that died (their process is gone): what a killed run leaves. */
+async function removeDeadTemps(dir: string): Promise<void> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) await removeDeadTemps(p);
+    const m = /^\..+\.(\d+)\.[a-z0-9]+\.tmp$/.exec(e.name);
+    if (m && Number(m[1]) !== process.pid && !alive(Number(m[1]))) await unlink(p).catch(() => {});
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Segments every input file. Batches of documents go through a piscina pool (results taken in
+ * order: bytes identical for any thread count); each input's outputs appear atomically, then
+ * the input is recorded in `OUT/manifest.tsv`, so a killed run started again skips what is done
+ * and redoes only the file in flight. `shard` splits the sorted input list; the shards' output
+ * folders together hold exactly the files of an unsharded run.
+ */
+export async function runSegmentation(o: SegmentJobOptions): Promise<SegmentJobSummary> {
+  let inputs = await listInputs(o.inputs);
+  if (o.shard) {
+    const [i, n] = o.shard;
+    inputs = inputs.filter((_, k) => k % n === i);
+  }
+  const toStdout = o.out === "-";
+  const done = toStdout ? new Set<string>() : await finished(o.out);
+  if (!toStdout) {
+    await mkdir(o.out, { recursive: true });
+    await removeDeadTemps(o.out);
+  }
+  const threads = o.threads ?? 1;
+  const pool = threads > 1 ? await makePool(threads) : undefined;
+  const summary: SegmentJobSummary = { files: 0, skipped: 0, docs: 0, passages: 0 };
+  // For the kill-and-resume test: a real SIGKILL once this many lines were handed out.
+  const crashAt = Number(process.env.CONVKIT_SEGMENT_KILL_AT_DOC ?? Number.NaN);
+  let handedOut = 0;
+  try {
+    for (const input of inputs) {
+      if (done.has(input.rel)) {
+        summary.skipped++;
+        continue;
+      }
+      const paths = outputPaths(o.out, input.rel);
+      const before = { docs: summary.docs, passages: summary.passages };
+      const sinks: Partial<Record<PassageFormat, ByteSink>> = {};
+      const fill = async () => {
+        const pending: Promise<SegmentResult>[] = [];
+        const flush = async () => {
+          const r = await pending.shift()!;
+          summary.passages += r.passages;
+          summary.docs += r.docs;
+          for (const f of o.formats) await sinks[f]!.write(r[f]);
+          o.onProgress?.(summary.docs, r.inputChars);
+        };
+        for await (const u of units(input.file)) {
+          if (handedOut >= crashAt) process.kill(process.pid, "SIGKILL");
+          const task: SegmentTask = { ...taskBase(o), ...u };
+          const p = pool ? pool.run(task) : Promise.resolve().then(() => encodeSegmentTask(task));
+          p.catch(() => {});
+          pending.push(p);
+          handedOut += u.size;
+          while (pending.length > threads) await flush();
+        }
+        while (pending.length) await flush();
+      };
+      if (toStdout) {
+        await writeAtomic("-", async (s) => {
+          sinks.jsonl = s;
+          await fill();
+        });
+      } else {
+        // Nest the writers: all outputs of the input appear together, or none.
+        const nest = async (i: number): Promise<void> => {
+          if (i === o.formats.length) return fill();
+          const f = o.formats[i]!;
+          await mkdir(dirname(paths[f]), { recursive: true });
+          await writeAtomic(paths[f], async (s) => {
+            sinks[f] = s;
+            await nest(i + 1);
+          });
+        };
+        await nest(0);
+        await appendFile(
+          join(o.out, MANIFEST),
+          `${input.rel}\t${summary.docs - before.docs}\t${summary.passages - before.passages}\n`,
+        );
+      }
+      summary.files++;
+    }
+  } finally {
+    await pool?.destroy();
+  }
+  return summary;
+}
+
+function taskBase(o: SegmentJobOptions): Omit<SegmentTask, "docs"> {
+  return {
+    preset: o.preset,
+    overrides: o.overrides,
+    splitter: o.splitter,
+    formats: o.formats,
+    urlTitle: o.urlTitle,
+  };
+}
+
+async function makePool(threads: number) {
+  const { Piscina } = await import("piscina");
+  const pool = new Piscina({
+    filename: new URL("./worker.js", import.meta.url).href,
+    minThreads: threads,
+    maxThreads: threads,
+  });
+  return { run: (t: SegmentTask) => pool.run(t) as Promise<SegmentResult>, destroy: () => pool.destroy() };
+}

@@ -1,0 +1,109 @@
+// The official iKAT chunker's method (and MS MARCO's preset): trimmed text → sentences → overlapping windows.
+
+/** Python's `str.isspace()` set (what `str.strip()` removes). */
+const PY_SPACE = /[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
+
+function isPySpace(c: string): boolean {
+  return PY_SPACE.test(c);
+}
+
+/** Python's `s.strip()`. */
+export function pyStrip(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && isPySpace(s[a]!)) a++;
+  while (b > a && isPySpace(s[b - 1]!)) b--;
+  return a === 0 && b === s.length ? s : s.slice(a, b);
+}
+
+/** The first `n` code points of `s` (Python's `s[:n]`: an astral character counts once). */
+export function firstCodePoints(s: string, n: number): string {
+  if (s.length <= n) return s;
+  let units = 0;
+  for (let cp = 0; cp < n && units < s.length; cp++) {
+    const c = s.charCodeAt(units);
+    units += c >= 0xd800 && c < 0xdc00 && units + 1 < s.length ? 2 : 1;
+  }
+  return s.slice(0, units);
+}
+
+/** How a preset prepares text, names sentences and passages. */
+export interface SegmentOptions {
+  /** Sentences per passage (iKAT: 10). */
+  window: number;
+  /** Sentences between passage starts (iKAT: 5). */
+  stride: number;
+  /** Code points kept (iKAT: 10,000). */
+  maxLength: number;
+  /** Between docid and passage number (iKAT `:`, MS MARCO `#`). */
+  idSeparator: string;
+  /** iKAT: `\r`/`\n` → space, then strip; MS MARCO: strip only. */
+  flattenNewlines: boolean;
+  /** iKAT keeps a sentence as written (one trailing space dropped); MS MARCO strips each sentence. */
+  stripSentences: boolean;
+}
+
+/** The official iKAT chunker's settings. */
+export const IKAT: SegmentOptions = {
+  window: 10,
+  stride: 5,
+  maxLength: 10_000,
+  idSeparator: ":",
+  flattenNewlines: true,
+  stripSentences: false,
+};
+
+/** docTTTTTquery / Pyserini's MS MARCO document segmentation. */
+export const MSMARCO: SegmentOptions = {
+  window: 10,
+  stride: 5,
+  maxLength: 10_000,
+  idSeparator: "#",
+  flattenNewlines: false,
+  stripSentences: true,
+};
+
+/** The text the chunker splits: newlines flattened (iKAT), stripped, cut to `maxLength` code points. */
+export function prepareText(raw: string, o: SegmentOptions = IKAT): string {
+  const t = o.flattenNewlines ? raw.replace(/[\r\n]/g, " ") : raw;
+  return firstCodePoints(pyStrip(t), o.maxLength);
+}
+
+/** A sentence splitter: start offsets (UTF-16) of the sentences of a prepared text, the first 0, ascending. */
+export type SentenceSplitter = (text: string) => number[];
+
+/**
+ * Sentence texts from start offsets: each runs to the next start. As spaCy's `Span.text`, a single
+ * space before the next sentence is dropped, any longer whitespace run is kept (spaCy makes it a
+ * token of the sentence); MS MARCO's preset strips every sentence instead.
+ */
+export function sentenceTexts(text: string, starts: readonly number[], o: SegmentOptions = IKAT): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < starts.length; i++) {
+    const s = text.slice(starts[i]!, i + 1 < starts.length ? starts[i + 1]! : text.length);
+    if (o.stripSentences) out.push(pyStrip(s));
+    else {
+      let e = s.length;
+      while (e > 0 && isPySpace(s[e - 1]!)) e--;
+      out.push(s.length - e === 1 && s[e] === " " ? s.slice(0, e) : s);
+    }
+  }
+  return out;
+}
+
+/** Windows over sentences: starts 0, stride, 2·stride, …; stops after the first window reaching the last sentence. */
+export function windowPassages(sentences: readonly string[], o: SegmentOptions = IKAT): string[] {
+  const out: string[] = [];
+  for (let start = 0; start < sentences.length; start += o.stride) {
+    out.push(sentences.slice(start, start + o.window).join(" "));
+    if (start + o.window >= sentences.length) break;
+  }
+  return out;
+}
+
+/** A document's passages: prepare, split, window. */
+export function segmentDocument(raw: string, split: SentenceSplitter, o: SegmentOptions = IKAT): string[] {
+  const text = prepareText(raw, o);
+  if (text.length === 0) return [];
+  return windowPassages(sentenceTexts(text, split(text), o), o);
+}

@@ -1,0 +1,178 @@
+// Sentence splitters for the chunker: ICU (Intl.Segmenter, fed in pieces), spaCy's rule-based sentencizer, and convkit's heuristic.
+import type { SentenceSplitter } from "./passages.js";
+
+const SPACE = /\s/u;
+
+/**
+ * ICU's sentence segmenter. `Intl.Segmenter` is quadratic in string length on Node 20, so the text
+ * is fed in windows of `piece` characters: all segments but the window's last are kept, and the
+ * next window starts where that last one began (a boundary ICU found with context on both sides).
+ * A single segment filling a window is cut at the window's end.
+ */
+export function icuSplitter(piece = 4096): SentenceSplitter {
+  const seg = new Intl.Segmenter("en", { granularity: "sentence" });
+  return (text) => {
+    const starts: number[] = [];
+    let pos = 0;
+    while (pos < text.length) {
+      const end = Math.min(text.length, pos + piece);
+      const parts = [...seg.segment(text.slice(pos, end))];
+      if (end === text.length || parts.length === 1) {
+        for (const p of parts) starts.push(pos + p.index);
+        pos = end;
+      } else {
+        for (let i = 0; i < parts.length - 1; i++) starts.push(pos + parts[i]!.index);
+        pos += parts.at(-1)!.index;
+      }
+    }
+    return starts
+      .map((s) => skipSpace(text, s))
+      .filter((s, i, a) => s < text.length && (i === 0 || s > a[i - 1]!));
+  };
+}
+
+function skipSpace(text: string, i: number): number {
+  while (i < text.length && SPACE.test(text[i]!)) i++;
+  return i;
+}
+
+/** Sentence-final characters (spaCy's sentencizer list, its Latin and most used Unicode ones). */
+const TERMINATORS = new Set([..."!.?։؟۔܀܁܂।॥၊။።፧፨‼‽⁇⁈⁉⸮⸼꓿꘎꘏﹒﹖﹗！．？｡。"]);
+
+/** spaCy's `Token.is_punct`: every character in a Unicode punctuation category. */
+const PUNCT_ONLY = /^\p{P}+$/u;
+const PUNCT = /\p{P}/u;
+
+/** Abbreviations spaCy's English tokenizer keeps whole with their period (a selection of its exceptions). */
+const ABBREVIATIONS = new Set(
+  (
+    "mr. mrs. ms. dr. prof. st. mt. jr. sr. inc. ltd. co. corp. vs. etc. e.g. i.e. a.m. p.m. no. " +
+    "jan. feb. mar. apr. jun. jul. aug. sep. sept. oct. nov. dec. gov. sen. rep. gen. col. lt. sgt. " +
+    "ave. blvd. rd. dept. est. fig. approx. u.s. u.k. ph.d."
+  ).split(" "),
+);
+
+/** Whitespace as `\s` has it, by char code (the regex only above ASCII). */
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || (c > 127 && SPACE.test(String.fromCharCode(c)));
+}
+
+/** ASCII letter or digit: a chunk that starts and ends with one is a single plain token (the common case). */
+function isAlnum(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+}
+
+/** A whitespace-separated chunk cut into spaCy-like tokens: [start, end) pairs (prefix/suffix punctuation split off). */
+function chunkTokens(text: string, a: number, b: number, out: number[]): void {
+  if (isAlnum(text.charCodeAt(a)) && isAlnum(text.charCodeAt(b - 1))) {
+    out.push(a, b);
+    return;
+  }
+  // Prefixes: opening punctuation.
+  while (a < b - 1 && /[\p{Ps}\p{Pi}"'`]/u.test(text[a]!)) {
+    out.push(a, a + 1);
+    a++;
+  }
+  const suffix: number[] = [];
+  for (;;) {
+    if (b - a <= 1) break;
+    const c = text[b - 1]!;
+    // An ellipsis is one token ("..." or "…"), as spaCy's LIST_ELLIPSES makes it.
+    if (c === "." && b - a >= 3 && text[b - 2] === ".") {
+      let e = b - 1;
+      while (e > a && text[e - 1] === ".") e--;
+      if (e === a) break;
+      suffix.push(e, b);
+      b = e;
+    } else if (c === "…") {
+      suffix.push(b - 1, b);
+      b--;
+    } else if (c === ".") {
+      const body = text.slice(a, b).toLowerCase();
+      if (ABBREVIATIONS.has(body) || /^([a-z]\.)+$/i.test(body)) break;
+      const p = text[b - 2]!;
+      const twoUpper = b - a >= 3 && /\p{Lu}/u.test(p) && /\p{Lu}/u.test(text[b - 3]!);
+      if (!(/[0-9\p{Ll}%²\-+]/u.test(p) || PUNCT.test(p) || twoUpper)) break;
+      suffix.push(b - 1, b);
+      b--;
+    } else if (TERMINATORS.has(c) || /[\p{Pe}\p{Pf}"',;:]/u.test(c)) {
+      suffix.push(b - 1, b);
+      b--;
+    } else break;
+  }
+  out.push(a, b);
+  for (let i = suffix.length - 2; i >= 0; i -= 2) out.push(suffix[i]!, suffix[i + 1]!);
+}
+
+/** Tokens of a text as [start, end) pairs: whitespace-separated chunks, punctuation peeled off their edges. */
+export function spacyLikeTokens(text: string): number[] {
+  const out: number[] = [];
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    while (i < n && isSpace(text.charCodeAt(i))) i++;
+    if (i >= n) break;
+    let j = i + 1;
+    while (j < n && !isSpace(text.charCodeAt(j))) j++;
+    chunkTokens(text, i, j, out);
+    i = j;
+  }
+  return out;
+}
+
+/**
+ * A port of spaCy's rule-based `sentencizer`: after a token made of a sentence-final character,
+ * the next token that is neither punctuation nor sentence-final starts a sentence. Tokens come
+ * from {@link spacyLikeTokens}, faithful to spaCy's tokenizer where `.`/`!`/`?` are concerned
+ * (abbreviations and initials keep their period; a period after a lowercase letter, a digit or
+ * two capitals is split off).
+ */
+export const sentencizerSplitter: SentenceSplitter = (text) => {
+  const tok = spacyLikeTokens(text);
+  const starts = [0];
+  let seenPeriod = false;
+  for (let k = 0; k < tok.length; k += 2) {
+    if (!seenPeriod && isAlnum(text.charCodeAt(tok[k]!))) continue; // a word, nothing pending
+    const t = text.slice(tok[k]!, tok[k + 1]!);
+    // spaCy tests the token's whole text: an ellipsis or "?!" token is not in the list.
+    const final = TERMINATORS.has(t);
+    if (seenPeriod && !final && !PUNCT_ONLY.test(t)) {
+      if (tok[k]! > 0) starts.push(tok[k]!);
+      seenPeriod = false;
+    } else if (final) seenPeriod = true;
+  }
+  return starts;
+};
+
+/**
+ * convkit's default: the sentencizer's rule on the same tokens, plus what a statistical splitter
+ * does with ellipses: an ellipsis (`...`, `…`) or a run of sentence-final marks (`?!`) followed by
+ * a capitalized word ends the sentence (spaCy's sentencizer never splits there; its statistical
+ * `senter`, which made the official passages, usually does).
+ */
+export const heuristicSplitter: SentenceSplitter = (text) => {
+  const tok = spacyLikeTokens(text);
+  const starts = [0];
+  let seenPeriod = false;
+  let seenEllipsis = false;
+  for (let k = 0; k < tok.length; k += 2) {
+    if (!seenPeriod && !seenEllipsis && isAlnum(text.charCodeAt(tok[k]!))) continue; // a word, nothing pending
+    const t = text.slice(tok[k]!, tok[k + 1]!);
+    const final = TERMINATORS.has(t);
+    const ellipsis = !final && /^(\.{2,}|…+|[!?]{2,})$/u.test(t);
+    if ((seenPeriod || seenEllipsis) && !final && !ellipsis && !PUNCT_ONLY.test(t)) {
+      if (tok[k]! > 0 && (seenPeriod || /^\p{Lu}/u.test(t))) starts.push(tok[k]!);
+      seenPeriod = false;
+      seenEllipsis = false;
+    } else if (final) seenPeriod = true;
+    else if (ellipsis) seenEllipsis = true;
+  }
+  return starts;
+};
+
+/** The splitters by name, the default first. */
+export const SPLITTERS: Record<string, SentenceSplitter> = {
+  heuristic: heuristicSplitter,
+  sentencizer: sentencizerSplitter,
+  icu: icuSplitter(),
+};

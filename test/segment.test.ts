@@ -1,0 +1,184 @@
+// convkit-segment end to end: a ClueWeb22 txt tree written here; threads, shards, kill and resume; agreement on the official passages.
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { collect, readPassageHashes, writeClueWeb22 } from "@convkit/formats";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "./helpers/cli.js";
+import { rng } from "./helpers/eval-fixture.js";
+import { REPO, shared, tempDir } from "./helpers/shared.js";
+
+/** Every file under dir (relative path → bytes), temp files and the manifest included unless asked. */
+function tree(dir: string, withManifest = false): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const walk = (d: string) => {
+    for (const e of readdirSync(d).sort()) {
+      const p = join(d, e);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (withManifest || e !== "manifest.tsv") out.set(relative(dir, p), readFileSync(p));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe("convkit-segment on a ClueWeb22 txt tree", () => {
+  const root = tempDir("cw22-");
+  const txt = join(root, "txt");
+  const ref = join(root, "ref");
+  beforeAll(async () => {
+    const r = rng(11);
+    const w = "the a web page shows data about city river music price review hotel Rome New York".split(" ");
+    const sentence = () => {
+      const s = Array.from({ length: 4 + Math.floor(r() * 12) }, () => w[Math.floor(r() * w.length)]!).join(
+        " ",
+      );
+      return `${s[0]!.toUpperCase()}${s.slice(1)}${r() < 0.1 ? "..." : r() < 0.2 ? "!" : "."}`;
+    };
+    let n = 0;
+    for (const [dir, file] of [
+      ["en0000", "en0000-00"],
+      ["en0000", "en0000-01"],
+      ["en0001", "en0001-00"],
+      ["en0001", "en0001-01"],
+      ["en0002", "en0002-00"],
+    ]) {
+      const records = Array.from({ length: 40 }, () => {
+        const id = `clueweb22-${file}-${String(n++).padStart(5, "0")}`;
+        const lines = Array.from({ length: 1 + Math.floor(r() * 6) }, () =>
+          Array.from({ length: 1 + Math.floor(r() * 8) }, sentence).join(" "),
+        );
+        return {
+          "ClueWeb22-ID": id,
+          URL: `https://example.org/${id}\n`,
+          "URL-hash": "0".repeat(32),
+          Language: "en",
+          "Clean-Text": lines.join("\n"),
+        };
+      });
+      await writeClueWeb22(join(txt, "en", "en00", dir, `${file}.json.gz`), records);
+    }
+    const x = runCli("segment", ["run", txt, "--format", "jsonl,hashes,trecweb", "-o", ref]);
+    expect(x.code, x.stderr).toBe(0);
+  });
+
+  it("writes one set of outputs per input file, mirroring the tree, and a manifest", () => {
+    const t = tree(ref, true);
+    expect([...t.keys()].filter((k) => k.endsWith(".jsonl")).length).toBe(5);
+    expect(t.has(join("en", "en00", "en0001", "en0001-01.hashes.tsv"))).toBe(true);
+    expect(t.get("manifest.tsv")!.toString().trim().split("\n").length).toBe(5);
+    const first = t
+      .get(join("en", "en00", "en0000", "en0000-00.jsonl"))!
+      .toString()
+      .split("\n")[0]!;
+    expect(first).toMatch(
+      /^\{"id": "clueweb22-en0000-00-00000:0", "contents": ".+", "url": "https:\/\/example.org\/clueweb22-en0000-00-00000"\}$/,
+    );
+  });
+
+  it("2 threads give the same bytes", () => {
+    const out = join(root, "two");
+    expect(
+      runCli("segment", ["run", txt, "--format", "jsonl,hashes,trecweb", "--threads", "2", "-o", out]).code,
+    ).toBe(0);
+    expect(tree(out)).toEqual(tree(ref));
+  });
+
+  it("3 shards together are the unsharded output", () => {
+    const out = join(root, "shards");
+    for (const i of [0, 1, 2])
+      expect(
+        runCli("segment", ["run", txt, "--format", "jsonl,hashes,trecweb", "--shard", `${i}/3`, "-o", out])
+          .code,
+      ).toBe(0);
+    expect(tree(out)).toEqual(tree(ref));
+    expect(tree(join(root, "shards"), true).get("manifest.tsv")!.toString().trim().split("\n").length).toBe(
+      5,
+    );
+  });
+
+  it("killed mid-file (SIGKILL) and run again: the uninterrupted output, no temp files", () => {
+    const out = join(root, "killed");
+    const killed = spawnSync(
+      process.execPath,
+      [
+        join(REPO, "apps/segment/bin/convkit-segment.js"),
+        "run",
+        txt,
+        "--format",
+        "jsonl,hashes,trecweb",
+        "-o",
+        out,
+      ],
+      {
+        env: { ...process.env, CONVKIT_SEGMENT_KILL_AT_DOC: "100" },
+        cwd: REPO,
+      },
+    );
+    expect(killed.signal).toBe("SIGKILL");
+    const partial = tree(out, true);
+    // Documents go out in batches of one file's 40 here: killed as the fourth file's outputs were open.
+    expect(partial.get("manifest.tsv")!.toString().trim().split("\n").length).toBe(3);
+    expect([...partial.keys()].some((k) => k.endsWith(".tmp"))).toBe(true);
+    const again = runCli("segment", ["run", txt, "--format", "jsonl,hashes,trecweb", "-o", out]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/^2 files \(3 already done\)/m);
+    expect(tree(out)).toEqual(tree(ref));
+  });
+
+  it("bad input: a broken line is one line naming file and line, exit 2, no output for it", () => {
+    const bad = join(root, "bad.jsonl");
+    writeFileSync(bad, '{"id": "a", "text": "Fine."}\n{"id": "b", "text": \n');
+    const out = join(root, "badout");
+    const r = runCli("segment", ["run", bad, "-o", out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split("\n").length).toBe(1);
+    expect(r.stderr).toMatch(/bad\.jsonl:2/);
+    expect(tree(out).size).toBe(0);
+  });
+});
+
+describe("convkit-segment against the official iKAT files (shared)", () => {
+  it("agreement: one line per splitter, the default first, the default above ICU", () => {
+    const r = runCli("segment", [
+      "agreement",
+      "--passages",
+      shared("data", "ikat", "2023_train_topics_psg_text.jsonl"),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => l.split("\t"));
+    expect(lines.map((l) => l[0])).toEqual(["heuristic", "sentencizer", "icu"]);
+    for (const l of lines) expect(l[1]).toMatch(/^\d+\/37$/);
+    const score = (name: string) => Number(lines.find((l) => l[0] === name)![1]!.split("/")[0]);
+    expect(score("icu")).toBe(32);
+    expect(score("heuristic")).toBeGreaterThan(score("icu"));
+  });
+
+  it("hash TSV in the layout of the official sample_hashes.tsv (read by the same reader)", async () => {
+    const official = await collect(
+      readPassageHashes(shared("data", "ikat", "run_validation", "sample_hashes.tsv")),
+    );
+    expect(official.length).toBe(10_000);
+    const dir = tempDir();
+    const docs = official
+      .slice(0, 3)
+      .map((h, i) => JSON.stringify({ id: h.doc_id, text: `Doc ${i}. `.repeat(12 + i) }));
+    writeFileSync(join(dir, "d.jsonl"), `${docs.join("\n")}\n`);
+    expect(
+      runCli("segment", ["run", join(dir, "d.jsonl"), "--format", "hashes", "-o", join(dir, "o")]).code,
+    ).toBe(0);
+    const ours = await collect(readPassageHashes(join(dir, "o", "d.hashes.tsv")));
+    expect(ours.map((h) => h.doc_id)).toEqual([
+      official[0]!.doc_id,
+      official[0]!.doc_id,
+      official[1]!.doc_id,
+      official[1]!.doc_id,
+      official[2]!.doc_id,
+      official[2]!.doc_id,
+    ]);
+    for (const h of ours) expect(h.doc_id).toMatch(/^clueweb22-en\d{4}-\d{2}-\d{5}$/);
+  });
+});
