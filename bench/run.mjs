@@ -308,6 +308,29 @@ for (const [threads, shard, topics] of [
   );
 }
 
+// segment: generated ClueWeb22-like documents (median ~5 KB, 1% of 100 KB-1 MB), 200 MB of
+// JSONL, into iKAT passages (JSONL + hash TSV) with the default splitter.
+for (const threads of ["1", "2"]) {
+  const r = measure("node", ["bench/cases/segment.mjs", join(WORK, "segment"), threads, "200"], 3);
+  row(
+    `segment: 200 MB ClueWeb22-like JSONL → iKAT passages + hashes, ${threads} thread${threads === "1" ? "" : "s"}`,
+    "convkit (@convkit/segment, heuristic splitter)",
+    r,
+    r.bytes,
+    "docs",
+  );
+}
+const agreement = spawnSync(
+  "node",
+  [
+    "apps/segment/bin/convkit-segment.js",
+    "agreement",
+    "--passages",
+    join(SHARED, "data", "ikat", "2023_train_topics_psg_text.jsonl"),
+  ],
+  { cwd: ROOT },
+).stdout.toString();
+
 const cpu = cpus()[0]?.model ?? "unknown";
 const py = hasPython ? execFileSync("python3", ["--version"]).toString().trim() : "no python3";
 const fmt = (x, d = 0) =>
@@ -328,6 +351,19 @@ const lines = [
     (r) =>
       `| ${r.job} | ${r.impl} | ${fmt(r.n)} ${r.unit} | ${fmt(r.seconds, 3)} | ${fmt(r.rate)} | ${fmt(r.mbps, 1)} | ${fmt(r.rss)} | ${r.runs} |`,
   ),
+  "",
+  "## Sentence splitter agreement with the official iKAT passages",
+  "",
+  "`convkit-segment agreement --passages 2023_train_topics_psg_text.jsonl` (pairs of consecutive",
+  "official passages; a splitter agrees when passage k splits into ten sentences and the sixth",
+  "starts where passage k+1 begins):",
+  "",
+  "| splitter | agreeing/pairs | percent |",
+  "| --- | ---: | ---: |",
+  ...agreement
+    .trim()
+    .split("\n")
+    .map((l) => `| ${l.split("\t").join(" | ")} |`),
   "",
 ];
 writeFileSync(join(ROOT, "BENCHMARKS.md"), lines.join("\n"));

@@ -57,6 +57,45 @@ export function jsonlDocument(file: string, v: unknown, line: number): SourceDoc
   };
 }
 
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** Raw JSONL bytes, whole lines only (decoded and parsed in the pool), with where they came from. */
+export interface JsonlBytes {
+  file: string;
+  firstLine: number;
+  data: Uint8Array;
+}
+
+function bytesToLines(b: JsonlBytes): JsonlLines {
+  let text: string;
+  try {
+    text = utf8.decode(b.data);
+  } catch {
+    // Find the line that is not UTF-8, for the message.
+    let line = b.firstLine;
+    let start = 0;
+    for (let i = b.data.indexOf(10); ; i = b.data.indexOf(10, start)) {
+      const end = i < 0 ? b.data.length : i;
+      try {
+        utf8.decode(b.data.subarray(start, end));
+      } catch {
+        throw new InputError(b.file, { line }, "UTF-8 text", "bytes that are not UTF-8");
+      }
+      if (i < 0) break;
+      start = i + 1;
+      line++;
+    }
+    throw new InputError(b.file, { line: b.firstLine }, "UTF-8 text", "bytes that are not UTF-8");
+  }
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  return {
+    file: b.file,
+    firstLine: b.firstLine,
+    lines: lines.map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l)),
+  };
+}
+
 function parseLines(b: JsonlLines): SourceDocument[] {
   const out: SourceDocument[] = [];
   for (let i = 0; i < b.lines.length; i++) {
@@ -71,6 +110,7 @@ function parseLines(b: JsonlLines): SourceDocument[] {
 export interface SegmentTask {
   docs?: SourceDocument[];
   lines?: JsonlLines;
+  bytes?: JsonlBytes;
   preset: "ikat" | "msmarco";
   /** Overrides of the preset's window, stride, length and separator. */
   overrides?: Partial<Pick<SegmentOptions, "window" | "stride" | "maxLength" | "idSeparator">>;
@@ -102,7 +142,8 @@ export function encodeSegmentTask(t: SegmentTask): SegmentResult {
   let passages = 0;
   let inputChars = 0;
   let docs = 0;
-  for (const d of t.docs ?? parseLines(t.lines!)) {
+  const docsIn = t.docs ?? parseLines(t.lines ?? bytesToLines(t.bytes!));
+  for (const d of docsIn) {
     inputChars += d.text.length;
     docs++;
     const ps = segmentDocument(d.text, split, o);

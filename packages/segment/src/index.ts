@@ -2,6 +2,7 @@
 export { agreeingPairs, type PassagePair, passagePairs, unwrapPassage } from "./agreement.js";
 export {
   encodeSegmentTask,
+  type JsonlBytes,
   type JsonlLines,
   jsonlDocument,
   type PassageFormat,

@@ -2,7 +2,7 @@
 import { appendFile, mkdir, readdir, readFile, stat, unlink } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { detectFormat, readTrecWeb } from "@convkit/formats";
-import { type ByteSink, InputError, openInput, readLineBatches, writeAtomic } from "@convkit/io";
+import { type ByteSink, InputError, openInput, writeAtomic } from "@convkit/io";
 import { encodeSegmentTask, type PassageFormat, type SegmentResult, type SegmentTask } from "./encode.js";
 
 /** Options of {@link runSegmentation}. */
@@ -56,8 +56,13 @@ export async function listInputs(inputs: readonly string[]): Promise<{ file: str
   return out;
 }
 
-/** Work units of an input file: JSONL line batches (parsed in the pool) or parsed documents (TrecWeb). */
-async function* units(file: string): AsyncIterable<Pick<SegmentTask, "docs" | "lines"> & { size: number }> {
+const UNIT_BYTES = 1 << 18;
+
+/**
+ * Work units of an input file: raw JSONL bytes cut at line ends (decoded and parsed in the pool,
+ * so the reading thread only moves bytes), or parsed documents (TrecWeb).
+ */
+async function* units(file: string): AsyncIterable<Pick<SegmentTask, "docs" | "bytes"> & { size: number }> {
   const fmt = file === "-" ? undefined : await detectFormat(file);
   if (fmt === "trecweb") {
     for await (const b of readTrecWeb(file))
@@ -73,8 +78,31 @@ async function* units(file: string): AsyncIterable<Pick<SegmentTask, "docs" | "l
     return;
   }
   const name = file === "-" ? "<stdin>" : file;
-  for await (const b of readLineBatches(await openInput(file)))
-    yield { lines: { file: name, firstLine: b.firstLine, lines: b.lines }, size: b.lines.length };
+  let parts: Uint8Array[] = [];
+  let size = 0;
+  let line = 1;
+  let first = true;
+  const cut = (final: boolean) => {
+    const all = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+    const end = final ? all.length : all.lastIndexOf(10) + 1;
+    const data = Uint8Array.prototype.slice.call(all, 0, end); // own buffer: it is transferred
+    const rest = all.subarray(end);
+    parts = rest.length ? [rest] : [];
+    size = rest.length;
+    const firstLine = line;
+    for (let i = data.indexOf(10); i >= 0; i = data.indexOf(10, i + 1)) line++;
+    return { bytes: { file: name, firstLine, data }, size: line - firstLine };
+  };
+  for await (let chunk of (await openInput(file)).chunks) {
+    if (first && chunk.length > 0) {
+      first = false;
+      if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3);
+    }
+    parts.push(chunk);
+    size += chunk.length;
+    if (size >= UNIT_BYTES && chunk.lastIndexOf(10) >= 0) yield cut(false);
+  }
+  if (size > 0) yield cut(true);
 }
 
 /** Output files of an input: `OUT/rel-without-extension.{jsonl,hashes.tsv,trecweb}`. */
@@ -159,7 +187,9 @@ export async function runSegmentation(o: SegmentJobOptions): Promise<SegmentJobS
         for await (const u of units(input.file)) {
           if (handedOut >= crashAt) process.kill(process.pid, "SIGKILL");
           const task: SegmentTask = { ...taskBase(o), ...u };
-          const p = pool ? pool.run(task) : Promise.resolve().then(() => encodeSegmentTask(task));
+          const p = pool
+            ? pool.run(task, task.bytes ? [task.bytes.data.buffer as ArrayBuffer] : [])
+            : Promise.resolve().then(() => encodeSegmentTask(task));
           p.catch(() => {});
           pending.push(p);
           handedOut += u.size;
@@ -214,5 +244,9 @@ async function makePool(threads: number) {
     minThreads: threads,
     maxThreads: threads,
   });
-  return { run: (t: SegmentTask) => pool.run(t) as Promise<SegmentResult>, destroy: () => pool.destroy() };
+  return {
+    run: (t: SegmentTask, transfer: ArrayBuffer[]) =>
+      pool.run(t, { transferList: transfer }) as Promise<SegmentResult>,
+    destroy: () => pool.destroy(),
+  };
 }
