@@ -320,6 +320,43 @@ for (const threads of ["1", "2"]) {
     "docs",
   );
 }
+// iKAT: the passage-id database from a generated 2M-row hash TSV (rows/s; the full one has
+// 116,838,987 rows), then a 1,000-passages-per-turn run over all 218 turns of 2024 validated
+// with the database check.
+row(
+  "iKAT passage-id database: build from a 2M-row hash TSV (SQLite, 100k rows per transaction)",
+  "convkit (@convkit/ikat, better-sqlite3)",
+  measure(
+    "node",
+    [
+      "bench/cases/ikat.mjs",
+      join(WORK, "ikat"),
+      join(SHARED, "data", "ikat", "2024_test_topics.json"),
+      "2",
+      "build",
+    ],
+    3,
+  ),
+  undefined,
+  "rows",
+);
+row(
+  "iKAT validate: 2024 run, 218 turns × 1,000 passages, with the database check",
+  "convkit (@convkit/ikat)",
+  measure(
+    "node",
+    [
+      "bench/cases/ikat.mjs",
+      join(WORK, "ikat"),
+      join(SHARED, "data", "ikat", "2024_test_topics.json"),
+      "2",
+      "validate",
+    ],
+    3,
+  ),
+  undefined,
+  "passages",
+);
 const agreement = spawnSync(
   "node",
   [

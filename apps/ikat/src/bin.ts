@@ -1,0 +1,19 @@
+// Process entry of convkit-ikat.
+import { runSubcommands } from "@convkit/cli";
+import {
+  buildDbCommand,
+  convertCommand,
+  evalPassagesCommand,
+  evalPtkbCommand,
+  flattenCommand,
+  validateCommand,
+} from "./index.js";
+
+export function main(argv: string[]): Promise<void> {
+  return runSubcommands(
+    "convkit-ikat",
+    "TREC iKAT 2023-2025: run validation, conversion to and from TREC runs, topics flattened into turns, PTKB and passage evaluation, the passage-id database.",
+    [validateCommand, convertCommand, flattenCommand, evalPtkbCommand, evalPassagesCommand, buildDbCommand],
+    argv,
+  );
+}

@@ -1,0 +1,161 @@
+// convkit-ikat on the official files: every sample run judged, every topic file flattened, the passage-id database.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "./helpers/cli.js";
+import { shared, tempDir } from "./helpers/shared.js";
+
+const D = (...p: string[]) => shared("data", "ikat", ...p);
+
+describe("convkit-ikat validate on the official sample runs (shared)", () => {
+  const validate = (year: string, topics: string, run: string, extra: string[] = []) =>
+    runCli("ikat", ["validate", "--year", year, "--topics", D(topics), D("run_validation", run), ...extra]);
+
+  it("2023: the sample run and the one without PTKB statements pass, with the missing turns as a warning", () => {
+    for (const run of ["2023_sample_run.json", "2023_sample_run_no_ptkb.json"]) {
+      const r = validate("2023", "2023_test_topics.json", run);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/warning: 3\d\d of the topics' 332 turns have no entry/);
+      expect(r.stderr).toMatch(/: valid \(0 errors, 1 warnings\)\n$/);
+    }
+  });
+
+  it("2023: each invalid run fails for its reason, printed with the turn, exit 2", () => {
+    const cases: [string, RegExp[]][] = [
+      [
+        "2023_sample_run_invalid_scores.json",
+        [
+          /error \(turn 9-1_1\): response 1 passage_provenance\[0\]: score must be a number, found "abcdef"/,
+          /ptkb_provenance\[0\]: score must be a number/,
+        ],
+      ],
+      [
+        "2023_sample_run_missing_ptkb_fields.json",
+        [/error \(turn 9-1_1\): response 1 ptkb_provenance\[0\]: missing field "id"/, /missing field "text"/],
+      ],
+      [
+        "2023_sample_run_renamed_fields.json",
+        [
+          /missing field "turn_id"/,
+          /unknown field "turn_number"/,
+          /missing field "rank"/,
+          /unknown field "id_abc"/,
+        ],
+      ],
+    ];
+    for (const [run, reasons] of cases) {
+      const r = validate("2023", "2023_test_topics.json", run);
+      expect(r.code, run).toBe(2);
+      for (const re of reasons) expect(r.stderr, run).toMatch(re);
+      expect(r.stderr).toMatch(/INVALID/);
+    }
+  });
+
+  it("2024: the sample run passes with nothing to say; the 2023-shaped variants fail (wrong turn ids, no eval_response, and their own reason)", () => {
+    const ok = validate("2024", "2024_test_topics.json", "2024_sample_run.json");
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stderr).toMatch(/valid \(0 errors, 0 warnings\)/);
+    const cases: [string, RegExp][] = [
+      ["2024_sample_run_invalid_scores.json", /score must be a number, found "abcdef"/],
+      ["2024_sample_run_missing_ptkb_fields.json", /expected a PTKB statement id, found \{"score":1\}/],
+      ["2024_sample_run_no_ptkb.json", /turn_id 9-2_1 is not a turn of the topics file/],
+      ["2024_sample_run_renamed_fields.json", /unknown field "turn_number"/],
+    ];
+    for (const [run, reason] of cases) {
+      const r = validate("2024", "2024_test_topics.json", run);
+      expect(r.code, run).toBe(2);
+      expect(r.stderr).toMatch(reason);
+      expect(r.stderr).toMatch(/missing field "eval_response"/);
+    }
+  });
+
+  it("--passages-db: ids missing from the collection are fatal", () => {
+    const db = join(tempDir(), "p.sqlite");
+    const b = runCli("ikat", ["build-db", D("run_validation", "sample_hashes.tsv"), "--db", db]);
+    expect(b.code, b.stderr).toBe(0);
+    expect(b.stderr).toMatch(/^10000 rows in /);
+    const r = validate("2024", "2024_test_topics.json", "2024_sample_run.json", ["--passages-db", db]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /error \(turn 0_1\): passage clueweb22-en0025-76-08262:14 is not in the collection/,
+    );
+  });
+});
+
+describe("convkit-ikat flatten, convert, eval on the official files (shared)", () => {
+  it("flattens every topic file: the turn counts of 2023 train/test, 2024, 2025", () => {
+    const counts: Record<string, [number, number]> = {
+      "2023_train_topics.json": [11, 95],
+      "2023_test_topics.json": [25, 332],
+      "2024_test_topics.json": [17, 218],
+      "2025_test_topics.json": [17, 188],
+    };
+    for (const [file, [topics, turns]] of Object.entries(counts)) {
+      const out = join(tempDir(), "t.jsonl");
+      expect(runCli("ikat", ["flatten", D(file), "-o", out]).code).toBe(0);
+      const recs = readFileSync(out, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
+      expect(recs.length, file).toBe(turns);
+      expect(new Set(recs.map((r) => r.topic)).size, file).toBe(topics);
+      for (const r of recs) {
+        expect(r.turn_id).toBe(`${r.topic}_${r.turn}`);
+        expect(r.history.every((h: { turn_id: string }) => Number(h.turn_id.split("_")[1]) < r.turn)).toBe(
+          true,
+        );
+      }
+    }
+  });
+
+  it("convert: the 2024 sample run to TREC lines and back to a submission that validates", () => {
+    const dir = tempDir();
+    expect(
+      runCli("ikat", ["convert", D("run_validation", "2024_sample_run.json"), "-o", join(dir, "run.trec")])
+        .code,
+    ).toBe(0);
+    const lines = readFileSync(join(dir, "run.trec"), "utf8").trim().split("\n");
+    expect(lines[0]).toMatch(/^0_1 Q0 clueweb22-en0025-76-08262:14 1 1\.58008861541748\d* /);
+    expect(new Set(lines.map((l) => l.split(" ")[0])).size).toBe(218);
+    const back = runCli("ikat", [
+      "convert",
+      "--from-trec",
+      join(dir, "run.trec"),
+      "-o",
+      join(dir, "back.json"),
+    ]);
+    expect(back.code, back.stderr).toBe(0);
+    const v = runCli("ikat", [
+      "validate",
+      "--year",
+      "2024",
+      "--topics",
+      D("2024_test_topics.json"),
+      join(dir, "back.json"),
+    ]);
+    expect(v.code, v.stderr).toBe(0);
+  });
+
+  it("eval-ptkb: the 2024 sample run's PTKB ranking against the topics", () => {
+    const r = runCli("ikat", [
+      "eval-ptkb",
+      "--topics",
+      D("2024_test_topics.json"),
+      D("run_validation", "2024_sample_run.json"),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const values = Object.fromEntries(
+      r.stdout
+        .trim()
+        .split("\n")
+        .map((l) => [l.split("\t")[0]!.trim(), Number(l.split("\t")[2])]),
+    );
+    expect(Object.keys(values)).toEqual(["P", "R", "P@1", "P@3", "P@5", "MAP", "num_turns"]);
+    const topics = JSON.parse(readFileSync(D("2024_test_topics.json"), "utf8"));
+    const judged = topics
+      .flatMap((t: { turns: { ptkb_provenance: unknown[] }[] }) => t.turns)
+      .filter((u: { ptkb_provenance: unknown[] }) => u.ptkb_provenance.length > 0).length;
+    expect(values.num_turns).toBe(judged);
+    for (const m of ["P", "R", "MAP"]) expect(values[m]).toBeGreaterThanOrEqual(0);
+  });
+});
