@@ -357,6 +357,15 @@ row(
   undefined,
   "passages",
 );
+// Touché: the TIRA command's two streaming passes over the generated args.me file above, 50
+// topics that all match most arguments (a worst case for scoring), DirichletLM.
+row(
+  `Touché run (TIRA), args.me-shaped ${(argsBytes / 2 ** 30).toFixed(2)} GiB, 50 topics, two passes`,
+  "convkit (@convkit/touche, DirichletLM)",
+  measure("node", ["bench/cases/touche.mjs", args, WORK], 1),
+  argsBytes,
+  "arguments",
+);
 const agreement = spawnSync(
   "node",
   [
