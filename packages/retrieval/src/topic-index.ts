@@ -56,18 +56,36 @@ export class TopicIndex {
     if (docnos.length !== docs.length) throw new Error("TopicIndex: one docno per document");
     this.docnos = docnos;
     this.lengths = new Float64Array(docs.length);
-    const lists = new Map<string, number[]>();
+    // Terms numbered as met; per document, counts in a scratch array (no Map per document).
+    const ids = new Map<string, number>();
+    const lists: number[][] = [];
+    let counts = new Int32Array(1024);
+    const touched: number[] = [];
     docs.forEach((d, i) => {
       this.lengths[i] = d.length;
-      const tf = new Map<string, number>();
-      for (const t of d) tf.set(t, (tf.get(t) ?? 0) + 1);
-      for (const [t, n] of tf) {
-        const l = lists.get(t);
-        if (l) l.push(i, n);
-        else lists.set(t, [i, n]);
+      for (const t of d) {
+        let id = ids.get(t);
+        if (id === undefined) {
+          id = ids.size;
+          ids.set(t, id);
+          lists.push([]);
+          if (id >= counts.length) {
+            const bigger = new Int32Array(counts.length * 2);
+            bigger.set(counts);
+            counts = bigger;
+          }
+        }
+        const c = counts[id]!;
+        counts[id] = c + 1;
+        if (c === 0) touched.push(id);
       }
+      for (const id of touched) {
+        lists[id]!.push(i, counts[id]!);
+        counts[id] = 0;
+      }
+      touched.length = 0;
     });
-    for (const [t, l] of lists) this.postings.set(t, Int32Array.from(l));
+    for (const [t, id] of ids) this.postings.set(t, Int32Array.from(lists[id]!));
     const order = docnos.map((_, i) => i).sort((a, b) => byteOrderDesc(docnos[a]!, docnos[b]!));
     this.tieRank = new Int32Array(docnos.length);
     order.forEach((d, r) => {

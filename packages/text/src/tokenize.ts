@@ -13,38 +13,39 @@ const re = (src: string, flags = "") =>
     `gu${flags}`,
   );
 
-type Sub = [RegExp, string];
+/** A substitution, and what every match contains: texts without it skip the (costly) pass. */
+type Sub = [RegExp, string, RegExp];
 
 const STARTING_QUOTES: Sub[] = [
-  [re("([«“‘„]|[`]+)"), " $1 "],
-  [re('^"'), "``"],
-  [re("(``)"), " $1 "],
-  [re("([ \\(\\[{<])(\"|'{2})"), "$1 `` "],
-  [re("(')(?!re|ve|ll|m|t|s|d|n)(\\w)\\b", "i"), "$1 $2"],
+  [re("([«“‘„]|[`]+)"), " $1 ", /[«“‘„`]/],
+  [re('^"'), "``", /^"/],
+  [re("(``)"), " $1 ", /``/],
+  [re("([ \\(\\[{<])(\"|'{2})"), "$1 `` ", /"|''/],
+  [re("(')(?!re|ve|ll|m|t|s|d|n)(\\w)\\b", "i"), "$1 $2", /'/],
 ];
 
 const ENDING_QUOTES: Sub[] = [
-  [re("([»”’])"), " $1 "],
-  [re("''"), " '' "],
-  [re('"'), " '' "],
-  [re("([^' ])('[sS]|'[mM]|'[dD]|') "), "$1 $2 "],
-  [re("([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) "), "$1 $2 "],
+  [re("([»”’])"), " $1 ", /[»”’]/],
+  [re("''"), " '' ", /''/],
+  [re('"'), " '' ", /"/],
+  [re("([^' ])('[sS]|'[mM]|'[dD]|') "), "$1 $2 ", /'/],
+  [re("([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) "), "$1 $2 ", /'/],
 ];
 
 const PUNCTUATION: Sub[] = [
-  [re("([^\\.])(\\.)([\\]\\)}>\"'»”’ ]*)\\s*$$"), "$1 $2 $3 "],
-  [re("([:,])([^\\d])"), " $1 $2"],
-  [re("([:,])$$"), " $1 "],
-  [re("\\.{2,}"), " $& "],
-  [re("[;@#$%&]"), " $& "],
-  [re("([^\\.])(\\.)([\\]\\)}>\"']*)\\s*$$"), "$1 $2$3 "],
-  [re("[?!]"), " $& "],
-  [re("([^'])' "), "$1 ' "],
-  [re("[*]"), " $& "],
+  [re("([^\\.])(\\.)([\\]\\)}>\"'»”’ ]*)\\s*$$"), "$1 $2 $3 ", /\./],
+  [re("([:,])([^\\d])"), " $1 $2", /[:,]/],
+  [re("([:,])$$"), " $1 ", /[:,]/],
+  [re("\\.{2,}"), " $& ", /\.\./],
+  [re("[;@#$%&]"), " $& ", /[;@#$%&]/],
+  [re("([^\\.])(\\.)([\\]\\)}>\"']*)\\s*$$"), "$1 $2$3 ", /\./],
+  [re("[?!]"), " $& ", /[?!]/],
+  [re("([^'])' "), "$1 ' ", /'/],
+  [re("[*]"), " $& ", /\*/],
 ];
 
-const PARENS_BRACKETS: Sub = [re("[\\]\\[(){}<>]"), " $& "];
-const DOUBLE_DASHES: Sub = [re("--"), " -- "];
+const PARENS_BRACKETS: Sub = [re("[\\]\\[(){}<>]"), " $& ", /[\][(){}<>]/];
+const DOUBLE_DASHES: Sub = [re("--"), " -- ", /--/];
 
 // [pattern, the literal every match contains]: the literal is tested first (with the same
 // case-insensitive Unicode flags, so it matches whenever the pattern can), which skips the costly
@@ -73,12 +74,11 @@ const SPLIT = new RegExp(`${S}+`, "u");
 /** NLTK 3.8 `word_tokenize(text, preserve_line=True)` (no Punkt sentence splitting). */
 export function wordTokenize(text: string): string[] {
   let t = text;
-  for (const [r, s] of STARTING_QUOTES) t = t.replace(r, s);
-  for (const [r, s] of PUNCTUATION) t = t.replace(r, s);
-  t = t.replace(PARENS_BRACKETS[0], PARENS_BRACKETS[1]);
-  t = t.replace(DOUBLE_DASHES[0], DOUBLE_DASHES[1]);
+  for (const [r, s, need] of STARTING_QUOTES) if (need.test(t)) t = t.replace(r, s);
+  for (const [r, s, need] of PUNCTUATION) if (need.test(t)) t = t.replace(r, s);
+  for (const [r, s, need] of [PARENS_BRACKETS, DOUBLE_DASHES]) if (need.test(t)) t = t.replace(r, s);
   t = ` ${t} `;
-  for (const [r, s] of ENDING_QUOTES) t = t.replace(r, s);
+  for (const [r, s, need] of ENDING_QUOTES) if (need.test(t)) t = t.replace(r, s);
   for (const [r, lit] of CONTRACTIONS2) if (lit.test(t)) t = t.replace(r, " $1 $2 ");
   for (const [r, lit] of CONTRACTIONS3) if (lit.test(t)) t = t.replace(r, " $1 $2 ");
   return t.split(SPLIT).filter((x) => x.length > 0);
