@@ -1,5 +1,5 @@
 // convkit-ikat on the official files: every sample run judged, every topic file flattened, the passage-id database.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "./helpers/cli.js";
@@ -157,5 +157,49 @@ describe("convkit-ikat flatten, convert, eval on the official files (shared)", (
       .filter((u: { ptkb_provenance: unknown[] }) => u.ptkb_provenance.length > 0).length;
     expect(values.num_turns).toBe(judged);
     for (const m of ["P", "R", "MAP"]) expect(values[m]).toBeGreaterThanOrEqual(0);
+  });
+
+  it("eval-passages: the converted run scored as convkit-trec-eval scores the TREC lines", () => {
+    const dir = tempDir();
+    const run = D("run_validation", "2024_sample_run.json");
+    expect(runCli("ikat", ["convert", run, "-o", join(dir, "run.trec")]).code).toBe(0);
+    // Qrels for a few turns: grades -1..3 on some of the run's passages and a few it missed.
+    const lines = readFileSync(join(dir, "run.trec"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => l.split(" "));
+    const qrels = lines
+      .filter((_, i) => i % 3 === 0)
+      .map((l, i) => `${l[0]} 0 ${l[2]} ${(i % 5) - 1}`)
+      .concat(["0_1 0 clueweb22-en0000-00-00000:0 2", "0_2 0 clueweb22-en0000-00-00001:0 1"]);
+    writeFileSync(join(dir, "qrels"), `${qrels.join("\n")}\n`);
+    const ours = runCli("ikat", [
+      "eval-passages",
+      "--qrels",
+      join(dir, "qrels"),
+      run,
+      "-m",
+      "ndcg_cut.5",
+      "-m",
+      "P.20",
+      "-m",
+      "map",
+      "-q",
+    ]);
+    expect(ours.code, ours.stderr).toBe(0);
+    const ref = runCli("trec-eval", [
+      "-q",
+      "-m",
+      "ndcg_cut.5",
+      "-m",
+      "P.20",
+      "-m",
+      "map",
+      join(dir, "qrels"),
+      join(dir, "run.trec"),
+    ]);
+    const strip = (s: string) => s.split("\n").filter((l) => !l.startsWith("runid"));
+    expect(strip(ours.stdout)).toEqual(strip(ref.stdout));
+    expect(ours.stdout).toMatch(/^map\s+\t0_1\t/m);
   });
 });

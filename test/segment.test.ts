@@ -126,6 +126,12 @@ describe("convkit-segment on a ClueWeb22 txt tree", () => {
     expect(tree(out)).toEqual(tree(ref));
   });
 
+  it("- reads JSONL from stdin, -o - writes passage JSONL to stdout", () => {
+    const r = runCli("segment", ["run", "-", "-o", "-"], '{"id":"d1","text":"One. Two."}\n{"id":"d2","text":"Alpha."}\n');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('{"id": "d1:0", "contents": "One. Two."}\n{"id": "d2:0", "contents": "Alpha."}\n');
+  });
+
   it("bad input: a broken line is one line naming file and line, exit 2, no output for it", () => {
     const bad = join(root, "bad.jsonl");
     writeFileSync(bad, '{"id": "a", "text": "Fine."}\n{"id": "b", "text": \n');

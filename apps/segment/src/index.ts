@@ -120,7 +120,7 @@ export const runCommand: CommandSpec = {
     const t0 = performance.now();
     const progress = startProgress("segment", "docs");
     let last = 0;
-    let chars = 0;
+    let bytes = 0;
     const s = await runSegmentation({
       inputs: positional,
       out: o.out as string,
@@ -131,16 +131,16 @@ export const runCommand: CommandSpec = {
       urlTitle: o["url-title"] === true,
       shard,
       threads: int("threads") ?? 1,
-      onProgress: (docs, c) => {
-        chars += c;
-        progress.tick(docs - last);
+      onProgress: (docs, b) => {
+        bytes += b;
+        progress.tick(docs - last, b);
         last = docs;
       },
     });
     progress.done();
     const secs = (performance.now() - t0) / 1000;
     process.stderr.write(
-      `${s.files} files (${s.skipped} already done), ${s.docs} documents, ${s.passages} passages in ${secs.toFixed(2)} s (${Math.round(s.docs / secs)} docs/s, ${(chars / 2 ** 20 / secs).toFixed(1)} M chars/s)\n`,
+      `${s.files} files (${s.skipped} already done), ${s.docs} documents, ${s.passages} passages in ${secs.toFixed(2)} s (${Math.round(s.docs / secs)} docs/s, ${(bytes / 2 ** 20 / secs).toFixed(1)} MB/s)\n`,
     );
     return 0;
   },

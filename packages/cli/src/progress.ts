@@ -2,7 +2,8 @@
 
 /** A progress reporter; every method is a no-op when stderr is not a TTY. */
 export interface Progress {
-  tick(n: number): void;
+  /** `n` more items; `bytes` more input bytes (shown as MB/s when given). */
+  tick(n: number, bytes?: number): void;
   done(): void;
 }
 
@@ -16,23 +17,26 @@ export function startProgress(
   if (!stream.isTTY) return { tick() {}, done() {} };
   const t0 = performance.now();
   let n = 0;
+  let bytes = 0;
   let last = 0;
   const draw = () => {
     const s = (performance.now() - t0) / 1000;
     const rate = n / Math.max(s, 1e-3);
-    let line = `${label}: ${n.toLocaleString("en-US")} ${unit} ${Math.round(rate).toLocaleString("en-US")} ${unit}/s`;
+    const mbs = bytes > 0 ? ` ${(bytes / 2 ** 20 / Math.max(s, 1e-3)).toFixed(1)} MB/s` : "";
+    let line = `${label}: ${n.toLocaleString("en-US")} ${unit} ${Math.round(rate).toLocaleString("en-US")} ${unit}/s${mbs}`;
     if (total) {
       const pct = Math.min(100, (100 * n) / total);
       const width = 24;
       const fill = Math.round((pct / 100) * width);
       const eta = rate > 0 ? Math.max(0, (total - n) / rate) : 0;
-      line = `${label} [${"#".repeat(fill)}${".".repeat(width - fill)}] ${pct.toFixed(1)}% ${n.toLocaleString("en-US")}/${total.toLocaleString("en-US")} ${unit} ${Math.round(rate).toLocaleString("en-US")}/s ETA ${eta.toFixed(0)}s`;
+      line = `${label} [${"#".repeat(fill)}${".".repeat(width - fill)}] ${pct.toFixed(1)}% ${n.toLocaleString("en-US")}/${total.toLocaleString("en-US")} ${unit} ${Math.round(rate).toLocaleString("en-US")}/s${mbs} ETA ${eta.toFixed(0)}s`;
     }
     stream.write(`\r${line}\u001b[K`);
   };
   return {
-    tick(k: number) {
+    tick(k: number, b = 0) {
       n += k;
+      bytes += b;
       const now = performance.now();
       if (now - last > 100) {
         last = now;

@@ -128,6 +128,8 @@ export interface SegmentResult {
   passages: number;
   docs: number;
   inputChars: number;
+  /** Input bytes of the task (JSONL bytes as read; else the texts' length). */
+  inputBytes: number;
 }
 
 /** Segments a batch and encodes every requested output. */
@@ -169,5 +171,6 @@ export function encodeSegmentTask(t: SegmentTask): SegmentResult {
     passages,
     docs,
     inputChars,
+    inputBytes: t.bytes ? t.bytes.data.length : inputChars,
   };
 }

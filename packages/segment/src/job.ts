@@ -182,7 +182,7 @@ export async function runSegmentation(o: SegmentJobOptions): Promise<SegmentJobS
           summary.passages += r.passages;
           summary.docs += r.docs;
           for (const f of o.formats) await sinks[f]!.write(r[f]);
-          o.onProgress?.(summary.docs, r.inputChars);
+          o.onProgress?.(summary.docs, r.inputBytes);
         };
         for await (const u of units(input.file)) {
           if (handedOut >= crashAt) process.kill(process.pid, "SIGKILL");
