@@ -269,15 +269,21 @@ if (hasPython) {
   );
 }
 
-// ClariQ's multi-turn BM25 baseline (the upstream notebook needs minutes for dev).
+// ClariQ's multi-turn BM25 baseline (the upstream notebook needs minutes for dev), 1 and 2 threads.
 for (const split of ["dev", "train"]) {
-  row(
-    `BM25 multi-turn baseline, ${split} contexts`,
-    "convkit (@convkit/baselines)",
-    measure("node", ["bench/cases/bm25-multi-turn.mjs", join(SHARED, "data", "clariq"), qulacPath, split], 1),
-    undefined,
-    "contexts",
-  );
+  for (const threads of ["1", "2"]) {
+    row(
+      `BM25 multi-turn baseline, ${split} contexts, ${threads} thread${threads === "1" ? "" : "s"}`,
+      "convkit (@convkit/baselines)",
+      measure(
+        "node",
+        ["bench/cases/bm25-multi-turn.mjs", join(SHARED, "data", "clariq"), qulacPath, split, threads],
+        1,
+      ),
+      undefined,
+      "contexts",
+    );
+  }
 }
 
 // gen:eval: queries (context × candidate × 2 variants) over real dev contexts, 1,000 generated

@@ -52,6 +52,25 @@ describe("convkit-baselines on ../shared/data (shared)", () => {
     expect(e.stdout).toBe("Precision:  0.1764\nRecall:  0.42\nF1: 0.24845070422535212\n");
   });
 
+  it("multi-turn BM25 with 2 threads writes the same bytes as with 1", () => {
+    const dir = tempDir();
+    const args = (t: string) => [
+      "multi-turn",
+      "--data",
+      shared("data", "clariq"),
+      "--qulac",
+      shared("data", "qulac", "qulac.json"),
+      "--threads",
+      t,
+      "-o",
+      join(dir, `run${t}`),
+    ];
+    for (const t of ["1", "2"]) expect(runCli("baselines", args(t)).code).toBe(0);
+    const one = readFileSync(join(dir, "run1"));
+    expect(one.toString().trim().split("\n").length).toBe(15345);
+    expect(readFileSync(join(dir, "run2"))).toEqual(one);
+  });
+
   it("clarification-need bm25-centroid: a learned model that beats the majority label on dev", () => {
     const out = join(tempDir(), "cn");
     const c = runCli("baselines", [

@@ -127,7 +127,11 @@ describe("convkit-segment on a ClueWeb22 txt tree", () => {
   });
 
   it("- reads JSONL from stdin, -o - writes passage JSONL to stdout", () => {
-    const r = runCli("segment", ["run", "-", "-o", "-"], '{"id":"d1","text":"One. Two."}\n{"id":"d2","text":"Alpha."}\n');
+    const r = runCli(
+      "segment",
+      ["run", "-", "-o", "-"],
+      '{"id":"d1","text":"One. Two."}\n{"id":"d2","text":"Alpha."}\n',
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('{"id": "d1:0", "contents": "One. Two."}\n{"id": "d2:0", "contents": "Alpha."}\n');
   });

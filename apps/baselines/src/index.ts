@@ -6,7 +6,7 @@ import {
   constantRun,
   fitCentroids,
   majorityLabel,
-  multiTurnBm25,
+  multiTurnBm25Threads,
   needFeatures,
   type OracleKind,
   type OracleVariant,
@@ -26,7 +26,7 @@ import {
   writeMultiTurnRun,
   writeRun,
 } from "@convkit/formats";
-import { formatPyFloat } from "@convkit/io";
+import { formatPyFloat, UsageError } from "@convkit/io";
 import { planClariqSets, splitPlans } from "@convkit/synthetic-sets";
 import { clariqTerms } from "@convkit/text";
 
@@ -79,11 +79,21 @@ export const multiTurnCommand: CommandSpec = {
   options: [
     ...common,
     { name: "qulac", type: "string", metavar: "FILE", description: "qulac.json (topics <= 200)" },
+    {
+      name: "threads",
+      type: "string",
+      metavar: "N",
+      default: "1",
+      description: "worker threads (one topic per task; output identical for any N)",
+    },
   ],
   async run(o) {
     const bank = await collect(readQuestionBank(join(o.data as string, "question_bank.tsv")));
     const sets = await planClariqSets(o.data as string, o.qulac as string | undefined);
-    const run = multiTurnBm25(bank, splitPlans(sets, o.split as string), sets.numbers, bankIndex(bank));
+    const threads = Number(o.threads);
+    if (!Number.isInteger(threads) || threads < 1)
+      throw new UsageError("convkit-baselines: --threads takes a positive integer");
+    const run = await multiTurnBm25Threads(bank, splitPlans(sets, o.split as string), sets.numbers, threads);
     await writeMultiTurnRun(o.out as string, [run]);
     return 0;
   },

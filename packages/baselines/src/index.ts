@@ -9,4 +9,5 @@ export {
   predictCentroid,
   topicLabels,
 } from "./clarification-need.js";
+export { multiTurnBm25Threads } from "./multi-turn-pool.js";
 export { ContextOracle, type OracleKind, type OracleVariant, topicOracle } from "./oracles.js";

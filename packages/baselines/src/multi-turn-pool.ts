@@ -1,0 +1,43 @@
+// The multi-turn BM25 baseline over a piscina pool: one task per topic, results in topic order.
+import type { MultiTurnRunEntry, QuestionBankEntry } from "@convkit/formats";
+import type { TopicNumbers, TopicPlan } from "@convkit/synth";
+import { bankIndex, multiTurnBm25 } from "./bm25-baselines.js";
+
+/** One topic's work: its plan and numbering (the bank travels once per worker, in workerData). */
+export interface MultiTurnTask {
+  plan: TopicPlan;
+  numbers: TopicNumbers;
+}
+
+/**
+ * {@link multiTurnBm25} with `threads` workers (each indexes the bank once); the lines are the
+ * same, in the same order, for any thread count. One thread runs in place.
+ */
+export async function multiTurnBm25Threads(
+  bank: readonly QuestionBankEntry[],
+  plans: readonly TopicPlan[],
+  numbers: ReadonlyMap<number, TopicNumbers>,
+  threads: number,
+): Promise<MultiTurnRunEntry[]> {
+  if (threads <= 1) return multiTurnBm25(bank, plans, numbers, bankIndex(bank));
+  const { Piscina } = await import("piscina");
+  const pool = new Piscina({
+    filename: new URL("./multi-turn-worker.js", import.meta.url).href,
+    minThreads: threads,
+    maxThreads: threads,
+    workerData: { bank },
+  });
+  try {
+    const parts = await Promise.all(
+      plans.map(
+        (plan) =>
+          pool.run({ plan, numbers: numbers.get(plan.topic_id)! } satisfies MultiTurnTask) as Promise<
+            MultiTurnRunEntry[]
+          >,
+      ),
+    );
+    return parts.flat();
+  } finally {
+    await pool.destroy();
+  }
+}
