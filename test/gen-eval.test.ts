@@ -217,6 +217,44 @@ print(len(d["MRR100"]))`,
     expect(readFileSync(`${p}.json`)).toEqual(readFileSync(`${prefix}.json`));
   });
 
+  it("--contexts: records from gen:synthetic (JSONL and the pickle in tar.gz) give the planned run's dict", () => {
+    const syn = join(dir, "syn");
+    const g = runCli("gen-synthetic", [
+      "--data",
+      dir,
+      "--splits",
+      "dev",
+      "--format",
+      "jsonl,pickle",
+      "--out",
+      syn,
+    ]);
+    expect(g.code, g.stderr).toBe(0);
+    for (const f of ["dev_synthetic.jsonl", "dev_synthetic.pkl.tar.gz"]) {
+      const p = join(tempDir(), "multi_turn_dev_eval");
+      const r = runCli("gen-eval", [
+        "--data",
+        dir,
+        "--contexts",
+        join(syn, f),
+        "--docs",
+        join(dir, "docs.run"),
+        "--texts",
+        join(dir, "docs.jsonl"),
+        "--qrels",
+        join(dir, "dev.qrel"),
+        "--format",
+        "json",
+        "-o",
+        p,
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(readFileSync(`${p}.json`, "utf8")), f).toEqual(
+        JSON.parse(readFileSync(`${prefix}.json`, "utf8")),
+      );
+    }
+  });
+
   it("bad input: a document of the run without a text is one line naming it, exit 2, no output", () => {
     const p = join(dir, "bad");
     const r = runCli("gen-eval", [

@@ -44,6 +44,13 @@ export const genEvalCommand: CommandSpec = {
       description: "split whose contexts to evaluate",
     },
     {
+      name: "contexts",
+      type: "string",
+      metavar: "FILE",
+      description:
+        "synthetic records to take the contexts from (gen:synthetic's JSONL or the published {split}_synthetic.pkl[.tar.gz]) instead of planning them; question ids from --data's question_bank.tsv",
+    },
+    {
       name: "qulac-ids",
       type: "boolean",
       description:
@@ -185,6 +192,7 @@ export const genEvalCommand: CommandSpec = {
       out: o.out as string,
       formats: formats as ("pickle" | "json" | "qulac-json")[],
       qulacIds: o["qulac-ids"] === true,
+      contexts: o.contexts as string | undefined,
       shard,
       threads: int("threads", o.threads, 1),
       onTopic: (n) => {

@@ -1,7 +1,17 @@
 // gen:eval end to end: synthetic contexts + candidate documents + qrels → eval dicts, topic by topic in a pool.
 import { readFile } from "node:fs/promises";
-import { readQulacJson } from "@convkit/formats";
+import { join } from "node:path";
+import {
+  collect,
+  detectFormat,
+  readJsonl,
+  readQuestionBank,
+  readQulacJson,
+  type SyntheticRecord,
+  syntheticRecords,
+} from "@convkit/formats";
 import { InputError } from "@convkit/io";
+import { readPickleFile } from "@convkit/pickle";
 import { type CollectionStats, parseCollectionStats } from "@convkit/retrieval";
 import {
   decodeQulacId,
@@ -35,6 +45,12 @@ export interface GenEvalOptions {
    * `topic-facet[-h1][-h2]`, qrels keyed `topic-facet`, output `{metric: {record_id_with_flag: value}}`.
    */
   qulacIds?: boolean;
+  /**
+   * Contexts from synthetic records instead of planning them: gen:synthetic's JSONL or the
+   * published `{split}_synthetic.pkl` (plain, tar.gz or split parts). Question ids come from
+   * `data`'s question_bank.tsv; every topic of the file is evaluated.
+   */
+  contexts?: string;
   /** Candidate documents per topic: TREC run or pickle. */
   docs: string;
   /** Document texts: TrecWeb, ClueWeb22 JSONL, JSONL. */
@@ -157,7 +173,9 @@ export function topicContextTasks(
 export async function generateEvalDicts(o: GenEvalOptions): Promise<GenEvalSummary> {
   let plans: TopicUnit[];
   const maxHistory = o.maxHistory ?? 2;
-  if (o.qulacIds) {
+  if (o.contexts) {
+    plans = await recordUnits(o.contexts, o.data);
+  } else if (o.qulacIds) {
     if (!o.qulac) throw new InputError("--qulac", {}, "qulac.json for Qulac's flavour", "none");
     plans = qulacTopics(await readQulacJson(o.qulac)).map((t) => ({
       topic_id: t.topic,
@@ -295,4 +313,72 @@ async function makePool(threads: number) {
     run: (t: TextTopicTask) => pool.run(t) as Promise<TopicResult>,
     destroy: () => pool.destroy(),
   };
+}
+
+/** Topic units from synthetic records (JSONL or the published pickle), grouped by topic and context. */
+async function recordUnits(path: string, data: string): Promise<TopicUnit[]> {
+  const bank = new Map<string, string>();
+  for (const q of await collect(readQuestionBank(join(data, "question_bank.tsv"))))
+    if (!bank.has(q.question)) bank.set(q.question, q.question_id);
+  const records: SyntheticRecord[] = [];
+  if (["pickle", "tar"].includes((await detectFormat(path)) ?? "")) {
+    for (const r of syntheticRecords(path, await readPickleFile(path))) records.push(r);
+  } else {
+    for await (const b of readJsonl<SyntheticRecord>(path)) records.push(...b);
+  }
+  const topics = new Map<
+    number,
+    { request: string; facets: Set<string>; contexts: Map<number, SyntheticRecord[]> }
+  >();
+  for (const r of records) {
+    let t = topics.get(r.topic_id);
+    if (!t) {
+      t = { request: r.initial_request, facets: new Set(), contexts: new Map() };
+      topics.set(r.topic_id, t);
+    }
+    t.facets.add(r.facet_id);
+    const c = t.contexts.get(r.context_id) ?? [];
+    c.push(r);
+    t.contexts.set(r.context_id, c);
+  }
+  return [...topics]
+    .sort((a, b) => a[0] - b[0])
+    .map(([topic_id, t]) => ({
+      topic_id,
+      request: t.request,
+      facets: [...t.facets].sort(),
+      contexts: () =>
+        [...t.contexts]
+          .sort((a, b) => a[0] - b[0])
+          .map(([key, rs]) => {
+            const qid = (r: SyntheticRecord) => {
+              const id = bank.get(r.question);
+              if (id === undefined)
+                throw new InputError(
+                  path,
+                  {},
+                  `record ${r.record_id}'s question in question_bank.tsv`,
+                  JSON.stringify(r.question).slice(0, 60),
+                );
+              return id;
+            };
+            const candidates: Candidate[] = [
+              { question_id: NO_QUESTION, question: [], answer: [] },
+              ...rs.map((r) => ({
+                question_id: qid(r),
+                question: qulacTerms(r.question),
+                answer: qulacTerms(r.answer),
+              })),
+            ].sort((a, b) => (a.question_id < b.question_id ? -1 : a.question_id > b.question_id ? 1 : 0));
+            return {
+              key,
+              facet: rs[0]!.facet_id,
+              history: rs[0]!.conversation_context.map((h) => [
+                ...qulacTerms(h.question),
+                ...qulacTerms(h.answer),
+              ]),
+              candidates,
+            };
+          }),
+    }));
 }
