@@ -308,6 +308,8 @@ async function makePool(threads: number) {
     filename: new URL("./worker.js", import.meta.url).href,
     minThreads: threads,
     maxThreads: threads,
+    // A topic's live set is tens of MB; without a cap V8 lets each worker's heap grow lazily.
+    resourceLimits: { maxOldGenerationSizeMb: 384 },
   });
   return {
     run: (t: TextTopicTask) => pool.run(t) as Promise<TopicResult>,

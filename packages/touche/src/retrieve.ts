@@ -20,7 +20,7 @@ function analyze(w: string): string | null {
   let v = analyzed.get(w);
   if (v === undefined) {
     v = STOPWORDS.has(w) ? null : porterStem(w);
-    if (analyzed.size < 1_000_000) analyzed.set(w, v);
+    if (analyzed.size < 100_000) analyzed.set(w, v); // bounded: numbers and typos never repeat
   }
   return v;
 }
