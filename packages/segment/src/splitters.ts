@@ -174,5 +174,10 @@ export const heuristicSplitter: SentenceSplitter = (text) => {
 export const SPLITTERS: Record<string, SentenceSplitter> = {
   heuristic: heuristicSplitter,
   sentencizer: sentencizerSplitter,
-  icu: icuSplitter(),
+  // Built on first use: ICU's segmenter costs ~15 ms to create, in every pool thread.
+  icu: (text) => {
+    icu ??= icuSplitter();
+    return icu(text);
+  },
 };
+let icu: SentenceSplitter | undefined;
