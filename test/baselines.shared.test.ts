@@ -1,10 +1,10 @@
 // convkit-baselines end to end on the real ClariQ data, scored by convkit-clariq-eval.
-import { readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { scanEvalDict } from "@convkit/formats";
 import { describe, expect, it } from "vitest";
 import { runCli } from "./helpers/cli.js";
-import { SHARED, shared, tempDir } from "./helpers/shared.js";
+import { clariqDataWithDicts, shared, tempDir } from "./helpers/shared.js";
 
 describe("convkit-baselines on ../shared/data (shared)", () => {
   it("single-turn BM25: the official run's Recall@5/10/20 to the last digit", () => {
@@ -97,19 +97,9 @@ describe("convkit-baselines on ../shared/data (shared)", () => {
   });
 });
 
-/** The real ClariQ files plus the golden eval dicts in one folder, as the evaluator reads them. */
-function dataWithDicts(): string {
-  const dir = tempDir("clariq-data-");
-  for (const f of readdirSync(shared("data", "clariq")))
-    symlinkSync(join(SHARED, "data", "clariq", f), join(dir, f));
-  for (const f of readdirSync(shared("golden", "clariq-eval", "eval_dicts")))
-    symlinkSync(join(SHARED, "golden", "clariq-eval", "eval_dicts", f), join(dir, f));
-  return dir;
-}
-
 describe("BestQuestion / WorstQuestion oracles from the golden eval dicts (shared)", () => {
   it("multi-turn: every context scores its dict's MAX (best) and MIN (worst) for the metric optimized", async () => {
-    const data = dataWithDicts();
+    const data = clariqDataWithDicts();
     const dict = join(data, "multi_turn_dev_eval.pkl.tar.gz");
     const max = new Map<string, number>();
     const min = new Map<string, number>();
@@ -157,7 +147,7 @@ describe("BestQuestion / WorstQuestion oracles from the golden eval dicts (share
   });
 
   it("single-turn: best beats the published oracle run and every baseline, worst scores below NoQuestion", () => {
-    const data = dataWithDicts();
+    const data = clariqDataWithDicts();
     const mrr = (run: string) => {
       const e = runCli("clariq-eval", [
         "--eval_task",

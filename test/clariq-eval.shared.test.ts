@@ -1,10 +1,10 @@
 // Every golden case of the original ClariQ evaluation tool: stdout byte for byte, out_file value for value.
-import { existsSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { runCliAsync } from "./helpers/cli.js";
-import { SHARED, shared, tempDir } from "./helpers/shared.js";
+import { clariqDataWithDicts, SHARED, tempDir } from "./helpers/shared.js";
 
 interface Golden {
   command: string[];
@@ -14,20 +14,10 @@ interface Golden {
   out_file?: Record<string, Record<string, number>>;
 }
 
-/** data dir = the real ClariQ files plus the golden eval dicts, as the goldens' README says. */
-function dataDir(): string {
-  const dir = tempDir("clariq-data-");
-  for (const f of readdirSync(shared("data", "clariq")))
-    symlinkSync(join(SHARED, "data", "clariq", f), join(dir, f));
-  for (const f of readdirSync(shared("golden", "clariq-eval", "eval_dicts")))
-    symlinkSync(join(SHARED, "golden", "clariq-eval", "eval_dicts", f), join(dir, f));
-  return dir;
-}
-
 describe("ClariQ eval tool goldens (shared)", () => {
   const dir = join(SHARED, "golden", "clariq-eval", "expected");
   const cases = existsSync(dir) ? readdirSync(dir).sort() : [];
-  const data = existsSync(dir) ? dataDir() : "";
+  const data = existsSync(dir) ? clariqDataWithDicts() : "";
   it("has the golden cases", () => {
     expect(cases.length).toBe(21);
   });

@@ -1,6 +1,6 @@
 // Where the real data and goldens live for tests: $CONVKIT_SHARED, else ../shared beside the repo.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -43,4 +43,14 @@ export const HAS_NUMPY = (() => {
 /** Runs python3 with a script and stdin, returning stdout. */
 export function python(script: string, input?: string | Buffer, args: string[] = []): string {
   return execFileSync("python3", ["-c", script, ...args], { input, maxBuffer: 1 << 30 }).toString("utf8");
+}
+
+/** A folder with the real ClariQ files and the golden eval dicts side by side, as the evaluator reads them. */
+export function clariqDataWithDicts(): string {
+  const dir = tempDir("clariq-data-");
+  for (const f of readdirSync(shared("data", "clariq")))
+    symlinkSync(join(SHARED, "data", "clariq", f), join(dir, f));
+  for (const f of readdirSync(shared("golden", "clariq-eval", "eval_dicts")))
+    symlinkSync(join(SHARED, "golden", "clariq-eval", "eval_dicts", f), join(dir, f));
+  return dir;
 }

@@ -1,5 +1,5 @@
 // convkit-gen-eval: regenerate document-relevance eval dicts from synthetic contexts, documents and facet qrels.
-import { type CommandSpec, startProgress } from "@convkit/cli";
+import { type CommandSpec, parseShard, startProgress } from "@convkit/cli";
 import { generateEvalDicts } from "@convkit/eval-dicts";
 import { UsageError } from "@convkit/io";
 
@@ -159,13 +159,7 @@ export const genEvalCommand: CommandSpec = {
         throw new UsageError(
           `convkit-gen-eval: --format takes pickle,json,qulac-json, not ${JSON.stringify(f)}`,
         );
-    let shard: [number, number] | undefined;
-    if (typeof o.shard === "string") {
-      const m = /^(\d+)\/(\d+)$/.exec(o.shard);
-      if (!m || Number(m[1]) >= Number(m[2]))
-        throw new UsageError("convkit-gen-eval: --shard takes I/N with 0 <= I < N");
-      shard = [Number(m[1]), Number(m[2])];
-    }
+    const shard = parseShard("convkit-gen-eval", o.shard);
     const maxHistory = int("max-history", o["max-history"], 0);
     if (maxHistory > 2) throw new UsageError("convkit-gen-eval: --max-history takes 0, 1 or 2");
     const t0 = performance.now();

@@ -1,5 +1,5 @@
 // convkit-segment: passages the iKAT / MS MARCO way at collection scale, and splitter agreement.
-import { type CommandSpec, startProgress } from "@convkit/cli";
+import { type CommandSpec, parseShard, startProgress } from "@convkit/cli";
 import { collect, readJsonl } from "@convkit/formats";
 import { UsageError } from "@convkit/io";
 import {
@@ -99,13 +99,7 @@ export const runCommand: CommandSpec = {
         throw new UsageError(`convkit-segment: --${flag} takes a positive integer`);
       return n;
     };
-    let shard: [number, number] | undefined;
-    if (typeof o.shard === "string") {
-      const m = /^(\d+)\/(\d+)$/.exec(o.shard);
-      if (!m || Number(m[1]) >= Number(m[2]))
-        throw new UsageError("convkit-segment: --shard takes I/N with 0 <= I < N");
-      shard = [Number(m[1]), Number(m[2])];
-    }
+    const shard = parseShard("convkit-segment", o.shard);
     if (positional.length === 0) throw new UsageError("convkit-segment run: give at least one INPUT");
     if (o.out === "-" && (formats.length !== 1 || formats[0] !== "jsonl"))
       throw new UsageError("convkit-segment: -o - writes JSONL only (--format jsonl)");

@@ -1,6 +1,7 @@
 import { InputError, UsageError } from "@convkit/io";
 import { describe, expect, it } from "vitest";
 import { type CommandSpec, exitCodeOf, helpText, parseCommand } from "./command.js";
+import { parseShard } from "./values.js";
 
 const cmd: CommandSpec = {
   name: "convkit-x",
@@ -46,5 +47,14 @@ describe("commands as data", () => {
     expect(h).toContain("usage: convkit-x [options] FILE");
     expect(h).toMatch(/--eval_task EVAL_TASK\s+what to evaluate \(one of a\|b; required\)/);
     expect(h).toMatch(/--experiment_type EXPERIMENT_TYPE\s+split \(default: dev\)/);
+  });
+});
+
+describe("parseShard", () => {
+  it("I/N with 0 <= I < N, else a usage error", () => {
+    expect(parseShard("x", "3/20")).toEqual([3, 20]);
+    expect(parseShard("x", undefined)).toBeUndefined();
+    for (const bad of ["3/3", "a/2", "1", "-1/2"])
+      expect(() => parseShard("x", bad)).toThrow("x: --shard takes I/N");
   });
 });

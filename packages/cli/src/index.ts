@@ -10,3 +10,4 @@ export {
   runSubcommands,
 } from "./command.js";
 export { type Progress, startProgress } from "./progress.js";
+export { parseShard } from "./values.js";

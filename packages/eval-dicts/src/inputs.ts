@@ -5,6 +5,7 @@ import { type FileHandle, open } from "node:fs/promises";
 import {
   collect,
   detectFormat,
+  jsonDocument,
   parseJsonText,
   readClueWeb22,
   readJsonl,
@@ -110,7 +111,7 @@ export class DocumentStore {
       }
       const buf = Buffer.allocUnsafe(w.end - w.start);
       await fh.read(buf, 0, buf.length, w.start);
-      out.push(jsonlText(w.file, JSON.parse(buf.toString("utf8")), 0).text);
+      out.push(jsonDocument(w.file, JSON.parse(buf.toString("utf8")), 0).text);
     }
     return out;
   }
@@ -126,20 +127,6 @@ export class DocumentStore {
   }
 }
 
-function jsonlText(path: string, v: unknown, line: number): { id: string; text: string } {
-  const o = (v ?? {}) as Record<string, unknown>;
-  const id = o.id ?? o.docid ?? o.docno;
-  const text = o.text ?? o.contents ?? o.body;
-  if (typeof id !== "string" || typeof text !== "string")
-    throw new InputError(
-      path,
-      { line },
-      "a JSON object with id and text (or contents) strings",
-      JSON.stringify(v)?.slice(0, 60) ?? String(v),
-    );
-  return { id, text };
-}
-
 /** Byte ranges of the wanted documents' lines in a plain JSONL file (each line parsed once for its id). */
 async function indexJsonl(path: string, wanted: ReadonlySet<string>, store: DocumentStore): Promise<void> {
   let carry: Buffer = Buffer.alloc(0);
@@ -149,7 +136,7 @@ async function indexJsonl(path: string, wanted: ReadonlySet<string>, store: Docu
     line++;
     const text = buf.toString("utf8", start, end);
     if (text.trim() === "") return;
-    const d = jsonlText(path, parseJsonText(path, text, line), line);
+    const d = jsonDocument(path, parseJsonText(path, text, line), line);
     if (wanted.has(d.id)) store.set(d.id, { file: path, start: fileStart, end: fileStart + (end - start) });
   };
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
@@ -187,7 +174,7 @@ export async function loadDocumentStore(
       for await (const b of readClueWeb22(path))
         for (const d of b) if (wanted.has(d["ClueWeb22-ID"])) store.set(d["ClueWeb22-ID"], d["Clean-Text"]);
     } else {
-      for await (const b of readJsonl(path, (v, line) => jsonlText(path, v, line)))
+      for await (const b of readJsonl(path, (v, line) => jsonDocument(path, v, line)))
         for (const d of b) if (wanted.has(d.id)) store.set(d.id, d.text);
     }
   }

@@ -39,6 +39,7 @@ export {
   writeQulacEvalDict,
   writeQulacHistDict,
 } from "./dicts.js";
+export { jsonDocument } from "./documents.js";
 export { floatField, intField, parseFloatStrict } from "./fields.js";
 export {
   formatPassageLine,

@@ -244,3 +244,12 @@ export interface ToucheJudgment {
   relevance?: number;
   quality?: number;
 }
+
+/** A document to retrieve or segment: from ClueWeb22 txt, TrecWeb or a JSONL `{id, text}` line. */
+export interface WebDocument {
+  id: string;
+  text: string;
+  url?: string;
+  /** TrecWeb's title; for ClueWeb22 the first line of Clean-Text. */
+  title?: string;
+}

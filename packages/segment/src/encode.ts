@@ -1,18 +1,18 @@
 // A batch of documents → the bytes of each output (passage JSONL, hash TSV, TrecWeb): the work a pool thread does.
 import { createHash } from "node:crypto";
-import { formatIkatTrecWeb, formatPassageLine, parseJsonText } from "@convkit/formats";
+import {
+  formatIkatTrecWeb,
+  formatPassageLine,
+  jsonDocument,
+  parseJsonText,
+  type WebDocument,
+} from "@convkit/formats";
 import { InputError } from "@convkit/io";
 import { IKAT, MSMARCO, pyStrip, type SegmentOptions, segmentDocument } from "./passages.js";
 import { SPLITTERS } from "./splitters.js";
 
 /** A document to segment. */
-export interface SourceDocument {
-  id: string;
-  text: string;
-  url?: string;
-  /** TrecWeb's title (iKAT: the first line of Clean-Text). */
-  title?: string;
-}
+export type SourceDocument = WebDocument;
 
 /** What to write. */
 export type PassageFormat = "jsonl" | "hashes" | "trecweb";
@@ -22,39 +22,6 @@ export interface JsonlLines {
   file: string;
   firstLine: number;
   lines: string[];
-}
-
-/**
- * A document from a JSONL record: ClueWeb22 `txt` (`ClueWeb22-ID`, `Clean-Text`, `URL`; title =
- * the first line of Clean-Text) or `{id|docid|docno, text|contents|body[, url][, title]}`.
- */
-export function jsonlDocument(file: string, v: unknown, line: number): SourceDocument {
-  const o = (v ?? {}) as Record<string, unknown>;
-  if (typeof o["ClueWeb22-ID"] === "string" && typeof o["Clean-Text"] === "string") {
-    const text = o["Clean-Text"];
-    const nl = text.indexOf("\n");
-    return {
-      id: o["ClueWeb22-ID"],
-      text,
-      url: typeof o.URL === "string" ? o.URL : undefined,
-      title: nl < 0 ? text : text.slice(0, nl),
-    };
-  }
-  const id = o.id ?? o.docid ?? o.docno;
-  const text = o.text ?? o.contents ?? o.body;
-  if (typeof id !== "string" || typeof text !== "string")
-    throw new InputError(
-      file,
-      { line },
-      "a JSON object with id and text (or contents) strings, or a ClueWeb22 record",
-      JSON.stringify(v)?.slice(0, 60) ?? String(v),
-    );
-  return {
-    id,
-    text,
-    url: typeof o.url === "string" ? o.url : undefined,
-    title: typeof o.title === "string" ? o.title : undefined,
-  };
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -101,7 +68,7 @@ function parseLines(b: JsonlLines): SourceDocument[] {
   for (let i = 0; i < b.lines.length; i++) {
     const l = b.lines[i]!;
     if (l.trim().length === 0) continue;
-    out.push(jsonlDocument(b.file, parseJsonText(b.file, l, b.firstLine + i), b.firstLine + i));
+    out.push(jsonDocument(b.file, parseJsonText(b.file, l, b.firstLine + i), b.firstLine + i));
   }
   return out;
 }

@@ -4,7 +4,6 @@ export {
   encodeSegmentTask,
   type JsonlBytes,
   type JsonlLines,
-  jsonlDocument,
   type PassageFormat,
   type SegmentResult,
   type SegmentTask,
