@@ -255,6 +255,46 @@ print(len(d["MRR100"]))`,
     }
   });
 
+  it("--stats (background statistics), --float32 and the other models run end to end and change the values", async () => {
+    const { collectionStats, formatCollectionStats } = await import("@convkit/retrieval");
+    const { qulacTerms } = await import("@convkit/text");
+    const docs = readFileSync(join(dir, "docs.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).text as string);
+    // A background collection: the fixture's documents twice plus some extra text.
+    const stats = collectionStats([...docs, ...docs, "garden soil review price"].map((t) => qulacTerms(t)));
+    writeFileSync(join(dir, "stats.tsv"), formatCollectionStats(stats));
+    const base = JSON.parse(readFileSync(`${prefix}.json`, "utf8"));
+    for (const extra of [
+      ["--stats", join(dir, "stats.tsv")],
+      ["--float32"],
+      ["--model", "bm25"],
+      ["--model", "dirichlet", "--mu", "500"],
+    ]) {
+      const p = join(tempDir(), "d");
+      const r = runCli("gen-eval", [
+        "--data",
+        dir,
+        "--docs",
+        join(dir, "docs.run"),
+        "--texts",
+        join(dir, "docs.jsonl"),
+        "--qrels",
+        join(dir, "dev.qrel"),
+        "--format",
+        "json",
+        ...extra,
+        "-o",
+        p,
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      const d = JSON.parse(readFileSync(`${p}.json`, "utf8"));
+      expect(Object.keys(d.MRR100)).toEqual(Object.keys(base.MRR100));
+      if (extra[0] !== "--float32") expect(d, extra.join(" ")).not.toEqual(base);
+    }
+  });
+
   it("bad input: a document of the run without a text is one line naming it, exit 2, no output", () => {
     const p = join(dir, "bad");
     const r = runCli("gen-eval", [
