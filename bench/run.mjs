@@ -383,6 +383,30 @@ const agreement = spawnSync(
   { cwd: ROOT },
 ).stdout.toString();
 
+/** Whole-collection times projected from the measured rates (the issues' questions). */
+function projections() {
+  const rate = (prefix) => rows.find((r) => r.job.startsWith(prefix))?.rate;
+  const hm = (s) => (s >= 3600 ? `${(s / 3600).toFixed(1)} h` : `${(s / 60).toFixed(1)} min`);
+  const out = [];
+  const seg1 = rate("segment: 200 MB ClueWeb22-like JSONL → iKAT passages + hashes, 1 thread");
+  const seg2 = rate("segment: 200 MB ClueWeb22-like JSONL → iKAT passages + hashes, 2 threads");
+  const docs = 13_467_076;
+  if (seg1 && seg2)
+    out.push(
+      `- iKAT collection (${docs.toLocaleString("en-US")} documents, at this benchmark's document sizes): ${hm(docs / seg1)} on one core, ${hm(docs / seg2)} on one 2-core machine, ${hm(docs / seg2 / 20)} on 20 (\`--shard i/20\`).`,
+    );
+  const ev = rate("gen:eval, 49 dev topics");
+  // ClariQ train + dev + test: 1,611,533 records and 117,354 contexts (Q00001 each), two variants.
+  const queries = 2 * (1_611_533 + 117_354);
+  if (ev)
+    out.push(
+      `- ClariQ eval dicts, train + dev + test (${queries.toLocaleString("en-US")} queries at 1,000 documents per topic): ${hm(queries / ev)} on one 2-core machine.`,
+    );
+  const db = rate("iKAT passage-id database");
+  if (db) out.push(`- iKAT passage-id database, 116,838,987 rows: ${hm(116_838_987 / db)}.`);
+  return out;
+}
+
 const cpu = cpus()[0]?.model ?? "unknown";
 const py = hasPython ? execFileSync("python3", ["--version"]).toString().trim() : "no python3";
 const fmt = (x, d = 0) =>
@@ -403,6 +427,10 @@ const lines = [
     (r) =>
       `| ${r.job} | ${r.impl} | ${fmt(r.n)} ${r.unit} | ${fmt(r.seconds, 3)} | ${fmt(r.rate)} | ${fmt(r.mbps, 1)} | ${fmt(r.rss)} | ${r.runs} |`,
   ),
+  "",
+  "## Projections",
+  "",
+  ...projections(),
   "",
   "## Sentence splitter agreement with the official iKAT passages",
   "",
