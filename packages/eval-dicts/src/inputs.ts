@@ -74,7 +74,7 @@ function rankedDocnos(path: string, v: PyValue): string[] {
 }
 
 /** Where a document's text is: in memory, or a JSONL line of a plain file (byte range). */
-type Stored = string | { file: string; start: number; end: number };
+type Stored = string | { file: string; start: number; end: number; line: number };
 
 /**
  * The wanted documents' texts. Lines of plain (uncompressed) JSONL files are remembered as byte
@@ -94,24 +94,48 @@ export class DocumentStore {
     return this.docs.has(docno);
   }
 
-  /** Texts in the given order. */
+  /** Texts in the given order; byte ranges of one file are read in one go when they lie close together. */
   async texts(docnos: readonly string[]): Promise<string[]> {
-    const out: string[] = [];
-    for (const d of docnos) {
+    const out: string[] = new Array(docnos.length);
+    const ranges = new Map<string, { i: number; start: number; end: number; line: number }[]>();
+    docnos.forEach((d, i) => {
       const w = this.docs.get(d);
       if (w === undefined) throw new Error(`document ${d} not loaded`);
-      if (typeof w === "string") {
-        out.push(w);
-        continue;
+      if (typeof w === "string") out[i] = w;
+      else {
+        const l = ranges.get(w.file) ?? [];
+        l.push({ i, start: w.start, end: w.end, line: w.line });
+        ranges.set(w.file, l);
       }
-      let fh = this.handles.get(w.file);
+    });
+    for (const [file, list] of ranges) {
+      let fh = this.handles.get(file);
       if (!fh) {
-        fh = await open(w.file, "r");
-        this.handles.set(w.file, fh);
+        fh = await open(file, "r");
+        this.handles.set(file, fh);
       }
-      const buf = Buffer.allocUnsafe(w.end - w.start);
-      await fh.read(buf, 0, buf.length, w.start);
-      out.push(jsonDocument(w.file, JSON.parse(buf.toString("utf8")), 0).text);
+      list.sort((a, b) => a.start - b.start);
+      const lo = list[0]!.start;
+      const hi = list.reduce((m, r) => Math.max(m, r.end), 0);
+      const needed = list.reduce((n, r) => n + (r.end - r.start), 0);
+      const text = (buf: Buffer, r: (typeof list)[number], base: number) =>
+        jsonDocument(
+          file,
+          parseJsonText(file, buf.toString("utf8", r.start - base, r.end - base), r.line),
+          r.line,
+        ).text;
+      if (hi - lo <= 2 * needed + (1 << 20)) {
+        // Close together (a topic's documents usually are): one read.
+        const buf = Buffer.allocUnsafe(hi - lo);
+        await fh.read(buf, 0, buf.length, lo);
+        for (const r of list) out[r.i] = text(buf, r, lo);
+      } else {
+        for (const r of list) {
+          const buf = Buffer.allocUnsafe(r.end - r.start);
+          await fh.read(buf, 0, buf.length, r.start);
+          out[r.i] = text(buf, r, r.start);
+        }
+      }
     }
     return out;
   }
@@ -127,17 +151,29 @@ export class DocumentStore {
   }
 }
 
-/** Byte ranges of the wanted documents' lines in a plain JSONL file (each line parsed once for its id). */
+/** The id of a line that starts `{"id": "…"` (or docid / docno): read without parsing the (long) rest. */
+const LEADING_ID = /^\{\s*"(?:id|docid|docno)"\s*:\s*"((?:[^"\\]|\\.)*)"/;
+
+/**
+ * Byte ranges of the wanted documents' lines in a plain JSONL file. A line that starts with its
+ * id is not parsed here (its text is checked when its topic reads it); any other line is parsed.
+ */
 async function indexJsonl(path: string, wanted: ReadonlySet<string>, store: DocumentStore): Promise<void> {
   let carry: Buffer = Buffer.alloc(0);
   let offset = 0; // file offset of carry[0]
   let line = 0;
   const take = (buf: Buffer, start: number, end: number, fileStart: number) => {
     line++;
-    const text = buf.toString("utf8", start, end);
-    if (text.trim() === "") return;
-    const d = jsonDocument(path, parseJsonText(path, text, line), line);
-    if (wanted.has(d.id)) store.set(d.id, { file: path, start: fileStart, end: fileStart + (end - start) });
+    const head = buf.toString("utf8", start, Math.min(end, start + 512));
+    const m = LEADING_ID.exec(head);
+    let id: string;
+    if (m) id = JSON.parse(`"${m[1]}"`) as string;
+    else {
+      const text = buf.toString("utf8", start, end);
+      if (text.trim() === "") return;
+      id = jsonDocument(path, parseJsonText(path, text, line), line).id;
+    }
+    if (wanted.has(id)) store.set(id, { file: path, start: fileStart, end: fileStart + (end - start), line });
   };
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
     const buf = carry.length ? Buffer.concat([carry, chunk as Buffer]) : (chunk as Buffer);

@@ -3,7 +3,6 @@ import { type JudgedRanking, ndcgAt, precisionAt, reciprocalRank } from "@convki
 import {
   bm25Scores,
   type CollectionStats,
-  collectionStats,
   countQuery,
   DirichletScorer,
   dirichletScoresFloat32,
@@ -154,7 +153,7 @@ export function evaluateTopic(task: TopicTask): TopicResult {
   const index = new TopicIndex(task.docnos, task.docTerms);
   const stats: CollectionStats = task.stats
     ? { cf: new Map(task.stats.cf), totalLength: task.stats.totalLength }
-    : collectionStats(task.docTerms);
+    : index.stats();
   const score = topicScorer(index, stats, task.ranking);
   const facetJudgments = new Map<string, FacetJudgments>();
   // The same query text gives the same ranking (no_answer queries repeat across facets); bounded.

@@ -69,6 +69,7 @@ describe("scoring with postings against the formula (random fixtures)", () => {
           fullOrder(direct, index.docnos).slice(0, 100),
         );
       }
+      expect(index.stats()).toEqual(stats);
       const q32 = qulacQueryModel(request, qa, true);
       const f32 = dirichletScoresFloat32(index, q32, stats);
       expect([...f32]).toEqual([...dirichletScoresFloat32Direct(index, q32, stats)]);
@@ -105,6 +106,28 @@ describe("Qulac's query model", () => {
 });
 
 describe("topDocuments", () => {
+  it("equals the full trec_eval sort on spread, clustered, tied and outlier scores (both selection paths)", () => {
+    const r = rng(42);
+    const n = 1000;
+    const docnos = Array.from(
+      { length: n },
+      (_, i) => `d${String(Math.floor(r() * 1e4)).padStart(4, "0")}-${i}`,
+    );
+    const index = new TopicIndex(
+      docnos,
+      docnos.map(() => []),
+    );
+    const cases: Float64Array[] = [
+      Float64Array.from({ length: n }, () => -10 - 5 * r()),
+      Float64Array.from({ length: n }, () => Math.round(-10 - 5 * r())), // heavy ties
+      Float64Array.from({ length: n }, (_, i) => (i === 7 ? 100 : -10 - 1e-9 * r())), // one outlier, the rest crowded
+      new Float64Array(n).fill(-3), // all equal
+    ];
+    for (const s of cases)
+      for (const k of [1, 20, 100, 1000, 2000])
+        expect([...topDocuments(s, index.tieRank, k)]).toEqual(fullOrder(s, docnos).slice(0, k));
+  });
+
   it("score descending, ties by docno descending, bytes not UTF-16 units", () => {
     const index = new TopicIndex(["a", "c", "b", "\u{1F600}", "\uFFFD"], [[], [], [], [], []]);
     const s = Float64Array.from([1, 1, 2, 1, 1]);

@@ -93,6 +93,19 @@ export class TopicIndex {
     });
   }
 
+  /** Collection statistics of these documents, from the postings (equal to {@link collectionStats} of the same texts). */
+  stats(): CollectionStats {
+    const cf = new Map<string, number>();
+    for (const [t, p] of this.postings) {
+      let n = 0;
+      for (let j = 1; j < p.length; j += 2) n += p[j]!;
+      cf.set(t, n);
+    }
+    let totalLength = 0;
+    for (const l of this.lengths) totalLength += l;
+    return { cf, totalLength };
+  }
+
   /** Number of documents. */
   get size(): number {
     return this.docnos.length;
@@ -117,11 +130,57 @@ function byteOrderDesc(a: string, b: string): number {
   return Buffer.compare(Buffer.from(b), Buffer.from(a));
 }
 
+const BUCKETS = 256;
+const bucketCounts = new Int32Array(BUCKETS);
+
 /**
- * The top `k` documents by score descending, ties by docno descending (trec_eval's order), by
- * partial selection: a threshold from a quickselect, then a sort of the few above it.
+ * The top `k` documents by score descending, ties by docno descending (trec_eval's order). Scores
+ * are counted into 256 equal-width buckets between the lowest and the highest; the documents of
+ * the buckets that hold the top `k` are insertion-sorted (no comparator calls). When the scores
+ * crowd into few buckets (more than 4k candidates), a quickselect does it instead.
  */
 export function topDocuments(scores: Float64Array, tieRank: Int32Array, k: number): Int32Array {
+  const n = scores.length;
+  const m = Math.min(k, n);
+  if (m <= 0) return new Int32Array(0);
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < n; i++) {
+    const v = scores[i]!;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  if (!(hi > lo) || !Number.isFinite(hi - lo)) return topDocumentsBySelect(scores, tieRank, k);
+  const scale = BUCKETS / (hi - lo);
+  const bucket = (v: number) => Math.min(BUCKETS - 1, ((v - lo) * scale) | 0);
+  bucketCounts.fill(0);
+  for (let i = 0; i < n; i++) bucketCounts[bucket(scores[i]!)]!++;
+  let b = BUCKETS - 1;
+  for (let acc = 0; b > 0; b--) {
+    acc += bucketCounts[b]!;
+    if (acc >= m) break;
+  }
+  const cand: number[] = [];
+  for (let i = 0; i < n; i++) if (bucket(scores[i]!) >= b) cand.push(i);
+  if (cand.length > 4 * m) return topDocumentsBySelect(scores, tieRank, k);
+  for (let i = 1; i < cand.length; i++) {
+    const x = cand[i]!;
+    const sx = scores[x]!;
+    const rx = tieRank[x]!;
+    let j = i - 1;
+    for (; j >= 0; j--) {
+      const y = cand[j]!;
+      const sy = scores[y]!;
+      if (sy > sx || (sy === sx && tieRank[y]! < rx)) break;
+      cand[j + 1] = y;
+    }
+    cand[j + 1] = x;
+  }
+  return Int32Array.from(cand.length > m ? cand.slice(0, m) : cand);
+}
+
+/** {@link topDocuments} by a quickselect threshold and a sort of the few above it. */
+function topDocumentsBySelect(scores: Float64Array, tieRank: Int32Array, k: number): Int32Array {
   const n = scores.length;
   if (k <= 0 || n === 0) return new Int32Array(0);
   const order = (a: number, b: number) => scores[b]! - scores[a]! || tieRank[a]! - tieRank[b]!;
