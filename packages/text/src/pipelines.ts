@@ -28,13 +28,20 @@ export function clariqTerms(text: string, sentences: SentenceSplitter = whole): 
 
 const LETTER = /\p{L}/u;
 
+/** token → its Qulac term, or null when dropped: one lookup per token instead of a regex test, a stem lookup and a stopword lookup. */
+const qulacTerm = new Map<string, string | null>();
+
 /** Qulac's query likelihood: lowercase → tokenize → keep tokens with a letter → stem → drop stopwords. */
 export function qulacTerms(text: string, sentences: SentenceSplitter = whole): string[] {
   const out: string[] = [];
   for (const t of tokens(text.toLowerCase(), sentences)) {
-    if (!LETTER.test(t)) continue;
-    const s = porterStem(t);
-    if (!ENGLISH_STOPWORDS.has(s)) out.push(s);
+    let v = qulacTerm.get(t);
+    if (v === undefined) {
+      const s = LETTER.test(t) ? porterStem(t) : null;
+      v = s === null || ENGLISH_STOPWORDS.has(s) ? null : s;
+      if (qulacTerm.size < 500_000) qulacTerm.set(t, v); // bounded: numbers and typos never repeat
+    }
+    if (v !== null) out.push(v);
   }
   return out;
 }

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { clariqTerms, qulacTerms } from "./pipelines.js";
+import { porterStem } from "./porter.js";
+import { ENGLISH_STOPWORDS } from "./stopwords.js";
+import { wordTokenize } from "./tokenize.js";
+
+const TEXTS = [
+  "The Running dogs' 3 cats!",
+  "Are you looking for a specific web page? yes, the one about Rome",
+  'I don\'t know -- 42 hotels in N.Y.C. (maybe) "cheap" ones',
+  "Ünïcode Café naïve 😀 résumé's",
+];
+
+describe("the text pipelines", () => {
+  it("Qulac: lowercase → tokenize → tokens with a letter → stem → drop stopwords (the same twice: cached)", () => {
+    expect(qulacTerms(TEXTS[0]!)).toEqual(["run", "dog", "cat"]);
+    for (let round = 0; round < 2; round++)
+      for (const t of TEXTS) {
+        const reference = wordTokenize(t.toLowerCase())
+          .filter((x) => /\p{L}/u.test(x))
+          .map((x) => porterStem(x))
+          .filter((x) => !ENGLISH_STOPWORDS.has(x));
+        expect(qulacTerms(t)).toEqual(reference);
+      }
+  });
+  it("ClariQ: tokenize → drop stopwords case-sensitively → stem", () => {
+    for (const t of TEXTS)
+      expect(clariqTerms(t)).toEqual(
+        wordTokenize(t)
+          .filter((x) => !ENGLISH_STOPWORDS.has(x))
+          .map((x) => porterStem(x)),
+      );
+    expect(clariqTerms("The dogs")).toEqual(["the", "dog"]);
+  });
+});
