@@ -1,5 +1,5 @@
 // One topic's share of an eval dict: every context, every candidate question, both variants, all metrics.
-import { type JudgedRanking, ndcgAt, precisionAt, reciprocalRank } from "@convkit/metrics";
+import { type JudgedRanking, ndcgAtCutoffs, precisionAt, reciprocalRank } from "@convkit/metrics";
 import {
   bm25Scores,
   type CollectionStats,
@@ -96,7 +96,7 @@ export function qaTerms(
   return out;
 }
 
-/** A topic's ranking function: request + QA terms → every document's score. */
+/** A topic's ranking function: request + QA terms → every document's score (the array is reused by the next call). */
 export function topicScorer(
   index: TopicIndex,
   stats: CollectionStats,
@@ -109,7 +109,8 @@ export function topicScorer(
     o.model === "ql" ? qulacQueryModel(r, qa, o.float32) : countQuery([...r, ...qa]);
   if (o.float32) return (r, qa) => dirichletScoresFloat32(index, query(r, qa), stats, mu);
   const scorer = new DirichletScorer(index, stats, mu);
-  return (r, qa) => scorer.scores(query(r, qa));
+  const buffer = new Float64Array(index.size); // each ranking is taken before the next query
+  return (r, qa) => scorer.scores(query(r, qa), buffer);
 }
 
 /** Grades of a facet aligned with the topic's documents, and its judged-grade histogram. */
@@ -135,12 +136,20 @@ function judgments(index: TopicIndex, qrels: readonly (readonly [string, number]
 
 /** The metric values of one ranking (top documents) against a facet's judgments. */
 export function rankingMetrics(top: Int32Array, j: FacetJudgments): Float64Array {
-  const grades = Int32Array.from(top, (d) => j.grades[d]!);
+  const grades = new Int32Array(top.length);
+  for (let i = 0; i < top.length; i++) grades[i] = j.grades[top[i]!]!;
   const r: JudgedRanking = { grades, relLevels: j.relLevels, numRel: j.numRel, numRelRet: 0 };
-  return Float64Array.from(DICT_METRICS, ([, kind, k]) =>
-    kind === "ndcg" ? ndcgAt(r, k) : kind === "p" ? precisionAt(r, k) : reciprocalRank(r, 1, k),
-  );
+  const ndcg = ndcgAtCutoffs(r, NDCG_CUTOFFS);
+  const out = new Float64Array(DICT_METRICS.length);
+  let n = 0;
+  for (let m = 0; m < DICT_METRICS.length; m++) {
+    const [, kind, k] = DICT_METRICS[m]!;
+    out[m] = kind === "ndcg" ? ndcg[n++]! : kind === "p" ? precisionAt(r, k) : reciprocalRank(r, 1, k);
+  }
+  return out;
 }
+
+const NDCG_CUTOFFS = DICT_METRICS.filter(([, kind]) => kind === "ndcg").map(([, , k]) => k);
 
 /**
  * Evaluates a topic: per context whose facet has relevant documents (others are left out, as

@@ -21,4 +21,12 @@ export {
 } from "./judged-ranking.js";
 export { loadQrels, loadRun } from "./load.js";
 export { log2Int } from "./log2.js";
-export { averagePrecision, ndcgAt, precisionAt, recallAt, reciprocalRank, rPrecision } from "./measures.js";
+export {
+  averagePrecision,
+  ndcgAt,
+  ndcgAtCutoffs,
+  precisionAt,
+  recallAt,
+  reciprocalRank,
+  rPrecision,
+} from "./measures.js";

@@ -68,3 +68,37 @@ export function ndcgAt(r: JudgedRanking, k: number): number {
   }
   return ideal > 0 ? dcg / ideal : 0;
 }
+
+/**
+ * {@link ndcgAt} at several cutoffs (ascending) in one pass: the DCG and the ideal DCG are the
+ * same running sums, read off at each cutoff, so every value equals `ndcgAt(r, k)` bit for bit.
+ */
+export function ndcgAtCutoffs(r: JudgedRanking, cutoffs: readonly number[]): number[] {
+  const out: number[] = [];
+  const last = cutoffs[cutoffs.length - 1] ?? 0;
+  let dcg = 0;
+  let ideal = 0;
+  let c = 0;
+  // Ideal gains in order: the judged positive grades, best first.
+  let lvl = r.relLevels.length - 1;
+  let left = lvl > 0 ? r.relLevels[lvl]! : 0;
+  for (let i = 0; i < last; i++) {
+    if (i < r.grades.length) {
+      const g = r.grades[i]!;
+      if (g > 0) dcg += g / log2Int(i + 2);
+    }
+    while (lvl > 0 && left === 0) {
+      lvl--;
+      left = lvl > 0 ? r.relLevels[lvl]! : 0;
+    }
+    if (lvl > 0) {
+      ideal += lvl / log2Int(i + 2);
+      left--;
+    }
+    while (c < cutoffs.length && cutoffs[c] === i + 1) {
+      out.push(ideal > 0 ? dcg / ideal : 0);
+      c++;
+    }
+  }
+  return out;
+}

@@ -157,3 +157,22 @@ describe.runIf(HAS_PYTHON)("log2 as glibc computes it (python3's math.log2)", ()
     expect(bad).toEqual([]);
   });
 });
+
+describe("ndcgAtCutoffs", () => {
+  it("equals ndcgAt at every cutoff, bit for bit, on random judged rankings", async () => {
+    const { ndcgAt, ndcgAtCutoffs } = await import("./measures.js");
+    let s = 17;
+    const rnd = () => {
+      s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+      return s / 2 ** 32;
+    };
+    const cutoffs = [1, 3, 5, 10, 20, 100];
+    for (let t = 0; t < 300; t++) {
+      const n = Math.floor(rnd() * 40);
+      const grades = Int32Array.from({ length: n }, () => Math.floor(rnd() * 7) - 2);
+      const relLevels = Array.from({ length: Math.floor(rnd() * 5) }, () => Math.floor(rnd() * 4));
+      const r = { grades, relLevels, numRel: 0, numRelRet: 0 };
+      expect(ndcgAtCutoffs(r, cutoffs)).toEqual(cutoffs.map((k) => ndcgAt(r, k)));
+    }
+  });
+});

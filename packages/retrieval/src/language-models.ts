@@ -14,6 +14,8 @@ export function countQuery(tokens: readonly string[]): QueryModel {
   return { terms: [...m.keys()], weights: Float64Array.from(m.values()) };
 }
 
+const requestCounts = new WeakMap<readonly string[], Map<string, number>>();
+
 /**
  * Qulac's query model: `q(t) = 0.5·tf(t,Q)/|Q| + 0.5·tf(t,QA)/|QA|` over the request tokens Q and
  * the question-answer tokens QA. An empty side gives its half to the other (an empty QA is the
@@ -25,18 +27,26 @@ export function qulacQueryModel(
   float32 = false,
 ): QueryModel {
   const r = float32 ? Math.fround : (x: number) => x;
-  const q = new Map<string, number>();
+  // Request counts are the same for every query of a topic: counted once per request array.
+  let q = requestCounts.get(request);
+  if (!q) {
+    q = new Map<string, number>();
+    for (const t of request) q.set(t, (q.get(t) ?? 0) + 1);
+    requestCounts.set(request, q);
+  }
   const a = new Map<string, number>();
-  for (const t of request) q.set(t, (q.get(t) ?? 0) + 1);
   for (const t of qa) a.set(t, (a.get(t) ?? 0) + 1);
-  const terms = [...new Set([...q.keys(), ...a.keys()])];
+  const terms = [...q.keys()];
+  for (const t of a.keys()) if (!q.has(t)) terms.push(t);
   const wq = qa.length === 0 ? 1 : request.length === 0 ? 0 : 0.5;
   const wa = request.length === 0 ? 1 : qa.length === 0 ? 0 : 0.5;
-  const weights = Float64Array.from(terms, (t) => {
+  const weights = new Float64Array(terms.length);
+  for (let k = 0; k < terms.length; k++) {
+    const t = terms[k]!;
     const x = request.length ? r(wq * r((q.get(t) ?? 0) / request.length)) : 0;
     const y = qa.length ? r(wa * r((a.get(t) ?? 0) / qa.length)) : 0;
-    return r(x + y);
-  });
+    weights[k] = r(x + y);
+  }
   return { terms, weights };
 }
 
@@ -80,10 +90,14 @@ export class DirichletScorer {
     return e;
   }
 
-  /** Scores of every document for a weighted query. */
-  scores(query: QueryModel): Float64Array {
+  /**
+   * Scores of every document for a weighted query. With `into`, they are written there (a
+   * buffer reused across the many queries of a topic: no garbage per query).
+   */
+  scores(query: QueryModel, into?: Float64Array): Float64Array {
     const n = this.index.size;
-    const scores = new Float64Array(n);
+    const scores = into ?? new Float64Array(n);
+    if (into) scores.fill(0);
     let constant = 0;
     let weight = 0;
     for (let k = 0; k < query.terms.length; k++) {
