@@ -66,28 +66,34 @@ function evalFile(dataDir: string, type: string, multiTurn: boolean): string {
   );
 }
 
+/** Per metric, the evaluated ids (topics, facets or contexts) in upstream's order and their values. */
+type Performance = ReadonlyMap<
+  string,
+  { readonly ids: readonly (string | number)[]; readonly values: readonly number[] }
+>;
+
+function fromMaps(perf: ReadonlyMap<string, ReadonlyMap<string | number, number>>): Performance {
+  return new Map([...perf].map(([m, v]) => [m, { ids: [...v.keys()], values: [...v.values()] }]));
+}
+
 /** JSON as Python's json.dump writes a {metric: {id: float}} dict. */
-function performanceJson(perf: ReadonlyMap<string, ReadonlyMap<string | number, number>>): string {
-  const metrics = [...perf].map(([m, values]) => {
-    const items = [...values].map(([k, v]) => `${pythonJsonString(String(k))}: ${formatPyFloat(v)}`);
+function performanceJson(perf: Performance): string {
+  const metrics = [...perf].map(([m, { ids, values }]) => {
+    const items = ids.map((k, i) => `${pythonJsonString(String(k))}: ${formatPyFloat(values[i]!)}`);
     return `${pythonJsonString(m)}: {${items.join(", ")}}`;
   });
   return `{${metrics.join(", ")}}`;
 }
 
-function means(perf: ReadonlyMap<string, ReadonlyMap<string | number, number>>): Map<string, number> {
-  return new Map([...perf].map(([m, v]) => [m, pythonMean([...v.values()])]));
+function means(perf: Performance): Map<string, number> {
+  return new Map([...perf].map(([m, v]) => [m, pythonMean(v.values)]));
 }
 
 function leaderboardLine(values: number[]): string {
   return `| RANK | CREATOR | MODELNAME | ${values.map((v) => formatFixed(v, 4)).join(" | ")} |\n`;
 }
 
-function report(
-  perf: Map<string, Map<string | number, number>>,
-  o: ClariqEvalOptions,
-  board: string[],
-): ClariqEvalResult {
+function report(perf: Performance, o: ClariqEvalOptions, board: string[]): ClariqEvalResult {
   const mean = means(perf);
   const stdout = o.leaderboard
     ? leaderboardLine(board.map((m) => mean.get(m) ?? Number.NaN))
@@ -102,79 +108,70 @@ async function loadEvalDict(path: string): Promise<EvalDict> {
 /**
  * Multi-turn document relevance straight off the pickle stream (the dicts are tens of MB): per
  * metric and context, the selected question's `with_answer`, else `MIN`, or 0 without a selection.
+ * `selected` maps each context of the run to its question id (null: a question the bank lacks).
  */
 async function multiTurnPerformance(
   path: ByteSource,
-  selected: (ctx: number) => string | null | undefined,
-): Promise<Map<string, Map<string | number, number>>> {
+  selected: ReadonlyMap<number, string | null>,
+): Promise<Performance> {
   // Per metric, contexts in dict order with their MIN and selected values (NaN: not seen).
   const byMetric = new Map<string, { ctxs: (string | number)[]; min: number[]; sel: number[] }>();
-  // Context ids run to millions and are sparse: Maps, not arrays (sparse arrays turn slow).
-  const choice = new Map<number, string | null | undefined>();
-  const choose = (ctx: string | number) => {
-    if (typeof ctx !== "number") return undefined;
-    if (choice.has(ctx)) return choice.get(ctx);
-    const c = selected(ctx);
-    choice.set(ctx, c);
-    return c;
-  };
-  const wanted = new Map<number, Set<string>>();
-  const onlyMin = new Set(["MIN"]);
-  // Consecutive values share their metric and context: look each up once per run of them.
+  const onlyMin: ReadonlySet<string> = new Set(["MIN"]);
+  // Only MIN and the selected question matter: the scan skips every other question unread.
+  const wanted = new Map<number, ReadonlySet<string>>();
+  for (const [ctx, q] of selected) wanted.set(ctx, q === null ? onlyMin : new Set(["MIN", q]));
   let lastMetric: string | undefined;
   let lastCtx: string | number | undefined;
   let cur = { ctxs: [] as (string | number)[], min: [] as number[], sel: [] as number[] };
   let slot = -1;
   let pick: string | null | undefined;
+  // A (metric, context) pair opens its slot once: when the scan asks for its questions or, on the
+  // general path that does not ask, at its first value.
+  const open = (metric: string, ctx: string | number): void => {
+    if (metric !== lastMetric) {
+      lastMetric = metric;
+      lastCtx = undefined;
+      const m = byMetric.get(metric);
+      if (m) cur = m;
+      else {
+        cur = { ctxs: [], min: [], sel: [] };
+        byMetric.set(metric, cur);
+      }
+    }
+    if (ctx === lastCtx) return;
+    lastCtx = ctx;
+    slot = cur.ctxs.length;
+    cur.ctxs.push(ctx);
+    cur.min.push(Number.NaN);
+    cur.sel.push(Number.NaN);
+    pick = typeof ctx === "number" ? selected.get(ctx) : undefined;
+  };
   await scanEvalDict(
     path,
     (metric, ctx, q, _na, wa) => {
-      if (metric !== lastMetric) {
-        lastMetric = metric;
-        lastCtx = undefined;
-        const m = byMetric.get(metric);
-        if (m) cur = m;
-        else {
-          cur = { ctxs: [], min: [], sel: [] };
-          byMetric.set(metric, cur);
-        }
-      }
-      if (ctx !== lastCtx) {
-        lastCtx = ctx;
-        slot = cur.ctxs.length;
-        cur.ctxs.push(ctx);
-        cur.min.push(Number.NaN);
-        cur.sel.push(Number.NaN);
-        pick = choose(ctx);
-      }
+      open(metric, ctx);
       if (q === "MIN") cur.min[slot] = wa;
       else if (q === pick && q !== "MAX") cur.sel[slot] = wa;
     },
-    (_metric, ctx) => {
-      // Only MIN and the selected question matter: skip every other question unread.
-      if (typeof ctx !== "number") return onlyMin;
-      let w = wanted.get(ctx);
-      if (!w) {
-        const c = choose(ctx);
-        w = c ? new Set(["MIN", c]) : onlyMin;
-        wanted.set(ctx, w);
-      }
-      return w;
+    (metric, ctx) => {
+      open(metric, ctx);
+      return (typeof ctx === "number" ? wanted.get(ctx) : undefined) ?? onlyMin;
     },
   );
-  const perf = new Map<string, Map<string | number, number>>();
+  const perf = new Map<string, { ids: (string | number)[]; values: number[] }>();
   for (const [metric, m] of byMetric) {
-    const values = new Map<string | number, number>();
-    m.ctxs.forEach((ctx, i) => {
-      if (choose(ctx) === undefined) values.set(ctx, 0);
+    const values = new Array<number>(m.ctxs.length);
+    for (let i = 0; i < m.ctxs.length; i++) {
+      const ctx = m.ctxs[i]!;
+      if (typeof ctx !== "number" || !selected.has(ctx)) values[i] = 0;
       else {
         const v = Number.isNaN(m.sel[i]!) ? m.min[i]! : m.sel[i]!;
         if (Number.isNaN(v))
           throw new InputError(path.name, {}, `a MIN entry for context ${ctx} of ${metric}`, "none");
-        values.set(ctx, v);
+        values[i] = v;
       }
-    });
-    perf.set(metric, values);
+    }
+    perf.set(metric, { ids: m.ctxs, values });
   }
   return perf;
 }
@@ -227,7 +224,7 @@ export async function runClariqEval(o: ClariqEvalOptions): Promise<ClariqEvalRes
     }
     const run = await readRankedRun(o.run_file);
     checkKnown(run, new Set(relevant.keys()), runName, "topic");
-    return report(evaluateQuestionRelevance(relevant, run), o, [
+    return report(fromMaps(evaluateQuestionRelevance(relevant, run)), o, [
       "Recall5",
       "Recall10",
       "Recall20",
@@ -245,11 +242,8 @@ export async function runClariqEval(o: ClariqEvalOptions): Promise<ClariqEvalRes
     ]);
     const bank = new Map<string, string>();
     for (const q of bankRows) bank.set(pandasText(q.question), q.question_id);
-    const top = topQuestions(run);
-    const selected = (ctx: number): string | null | undefined => {
-      const text = top.get(ctx);
-      return text === undefined ? undefined : (bank.get(text) ?? null);
-    };
+    const selected = new Map<number, string | null>();
+    for (const [ctx, text] of topQuestions(run)) selected.set(ctx, bank.get(text) ?? null);
     return report(await multiTurnPerformance(await payload, selected), o, board);
   }
   const rows = await collect(readClariqRows(topicFile(o.data_dir, o.experiment_type)));
@@ -264,5 +258,5 @@ export async function runClariqEval(o: ClariqEvalOptions): Promise<ClariqEvalRes
     (m) => [...evalDict.get(m)!.keys()].filter((f) => facetTopic.has(f as string)),
     (facet) => top.get(facetTopic.get(facet as string)!),
   );
-  return report(perf, o, board);
+  return report(fromMaps(perf), o, board);
 }

@@ -15,8 +15,9 @@ let memoOpEnd = 0;
  * when the bytes are cut; `memoOpEnd` is set to the position after it.
  */
 function memoOpAt(buf: Buffer, dv: DataView, p: number, end: number, memoLen: number): number {
-  const c = buf[p];
   memoOpEnd = p;
+  if (p >= end) return -2;
+  const c = buf[p];
   if (c === op.BINPUT) {
     if (p + 2 > end) return -2;
     memoOpEnd = p + 2;
@@ -36,9 +37,6 @@ function memoOpAt(buf: Buffer, dv: DataView, p: number, end: number, memoLen: nu
 
 /** The scan met something outside its fast subset; the caller falls back to the general reader. */
 export class UnsupportedShape extends Error {}
-
-const NEED_MORE = Symbol("need more");
-const DICT_REF = Symbol("dict");
 
 /**
  * Streams the float leaves of a pickled tree of dicts (str/int keys) as CPython writes eval dicts:
@@ -60,7 +58,30 @@ export class DictTreeScanner {
   private strs: (string | undefined)[] = new Array(1024);
   private sp = 0;
   private marks: number[] = [];
-  private memo: (string | typeof DICT_REF)[] = [];
+  // The memo, compactly: per index 0 (unset), -1 (a dict) or k (the string strTab[k - 1]). A typed
+  // array because the leaf dicts alone take a million entries, which as a JS array cost more to
+  // grow and to trace through GC than the rest of the scan.
+  private memoRef = new Int32Array(1 << 12);
+  private memoLen = 0;
+  private readonly strTab: string[] = [];
+
+  /** Sets memo entry `idx` to a string, or to a dict for `undefined`. */
+  private memoSet(idx: number, s: string | undefined): void {
+    if (idx >= this.memoRef.length) {
+      const grown = new Int32Array(Math.max(this.memoRef.length * 2, idx + 1));
+      grown.set(this.memoRef);
+      this.memoRef = grown;
+    }
+    if (s === undefined) this.memoRef[idx] = -1;
+    else this.memoRef[idx] = this.strTab.push(s);
+    if (idx >= this.memoLen) this.memoLen = idx + 1;
+  }
+
+  /** The string at memo index `idx`, or undefined (unset, or a dict). */
+  private memoStr(idx: number): string | undefined {
+    const r = idx < this.memoLen ? this.memoRef[idx]! : 0;
+    return r > 0 ? this.strTab[r - 1] : undefined;
+  }
   private readonly path: PyValue[] = [];
   private readonly names: string[] = [];
   private readonly values = new Float64Array(64);
@@ -169,8 +190,7 @@ export class DictTreeScanner {
    * (nothing consumed, no side effects) to let the opcode loop take it step by step.
    */
   private leafAtOnce(buf: Buffer, dv: DataView, pos: number, end: number): number {
-    const memo = this.memo;
-    let memoLen = memo.length;
+    let memoLen = this.memoLen;
     let p = pos;
     let dictIdx = -1;
     dictIdx = memoOpAt(buf, dv, p, end, memoLen);
@@ -205,12 +225,12 @@ export class DictTreeScanner {
         if (p + 1 + w > end) return -1;
         const idx = w === 1 ? buf[p + 1]! : dv.getUint32(p + 1, true);
         p += 1 + w;
-        let v: string | typeof DICT_REF | undefined;
+        let v: string | undefined;
         let k = -1;
         for (let i = 0; i < np; i++) if (pIdx[i] === idx) k = i;
         if (k >= 0) v = pStr[k];
-        else v = idx < memo.length ? memo[idx] : undefined;
-        if (typeof v !== "string") return -1;
+        else v = this.memoStr(idx);
+        if (v === undefined) return -1;
         key = v;
       } else if (c === op.SHORT_BINUNICODE || c === op.BINUNICODE) {
         const w = c === op.SHORT_BINUNICODE ? 1 : 4;
@@ -236,11 +256,69 @@ export class DictTreeScanner {
       n++;
     }
     // Matched: now the side effects, in the order the opcodes would have had them.
-    if (dictIdx >= 0) memo[dictIdx] = DICT_REF;
-    for (let i = 0; i < np; i++) memo[pIdx[i]!] = pStr[i]!;
+    if (dictIdx >= 0) this.memoSet(dictIdx, undefined);
+    for (let i = 0; i < np; i++) this.memoSet(pIdx[i]!, pStr[i]!);
     if (this.wanted === undefined || this.wanted.has(this.path[this.depth - 1]!))
       this.onLeaf(this.path, names, values, n);
     return p;
+  }
+
+  /**
+   * The items of a dict one level above the leaves, right after its MARK, while they have
+   * CPython's usual shape: key (memo reference, or new str with its memo op) EMPTY_DICT leaf.
+   * Returns the position of the first item not taken (its bytes cut, another shape, or the
+   * closing SETITEMS), which the opcode loop then takes; no item is taken halfway.
+   */
+  private itemsAtOnce(buf: Buffer, dv: DataView, pos: number, end: number): number {
+    const path = this.path;
+    const at = this.depth - 1;
+    let p = pos;
+    for (;;) {
+      if (p + 2 > end) return p;
+      const c = buf[p]!;
+      let key: string;
+      let q: number;
+      let newIdx = -1;
+      if (c === op.BINGET) {
+        const v = this.memoStr(buf[p + 1]!);
+        if (v === undefined) return p;
+        key = v;
+        q = p + 2;
+      } else if (c === op.LONG_BINGET) {
+        if (p + 5 > end) return p;
+        const v = this.memoStr(dv.getUint32(p + 1, true));
+        if (v === undefined) return p;
+        key = v;
+        q = p + 5;
+      } else if (c === op.SHORT_BINUNICODE || c === op.BINUNICODE) {
+        const w = c === op.SHORT_BINUNICODE ? 1 : 4;
+        if (p + 1 + w > end) return p;
+        const len = w === 1 ? buf[p + 1]! : dv.getUint32(p + 1, true);
+        q = p + 1 + w + len;
+        if (q > end) return p;
+        key = buf.toString("utf8", p + 1 + w, q);
+        if (key.indexOf("\uFFFD") >= 0) return p;
+        newIdx = memoOpAt(buf, dv, q, end, this.memoLen);
+        if (newIdx === -2) return p;
+        q = memoOpEnd;
+      } else return p;
+      if (q >= end || buf[q] !== op.EMPTY_DICT) return p;
+      // The key's memo entry comes first (the leaf's own memo ops may count on it); undone on failure.
+      const prevLen = this.memoLen;
+      const prev = newIdx >= 0 && newIdx < this.memoRef.length ? this.memoRef[newIdx]! : 0;
+      if (newIdx >= 0) this.memoSet(newIdx, key);
+      path[at] = key;
+      const next = this.leafAtOnce(buf, dv, q + 1, end);
+      if (next < 0) {
+        if (newIdx >= 0) {
+          this.memoRef[newIdx] = prev;
+          this.memoLen = prevLen;
+          this.strTab.pop();
+        }
+        return p;
+      }
+      p = next;
+    }
   }
 
   private setItems(dictAt: number, from: number, to: number): void {
@@ -263,130 +341,120 @@ export class DictTreeScanner {
     this.onLeaf(this.path, this.names, this.values, n);
   }
 
+  /**
+   * Runs opcodes while they are whole in the buffer. The hot ones (those of every item) are
+   * handled here and the rest in {@link rareOp}: a small loop that the JIT optimizes once and
+   * keeps, where a big one was deoptimized again at each rare opcode's first appearance.
+   */
   private run(): void {
     const buf = this.buf;
     const end = buf.length;
     const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-    const memo = this.memo;
     let pos = this.pos;
-    let start = pos;
-    try {
-      while (pos < end) {
-        start = pos;
-        const code = buf[pos++]!;
-        switch (code) {
-          case op.BINGET:
-          case op.LONG_BINGET: {
-            const w = code === op.BINGET ? 1 : 4;
-            if (end - pos < w) throw NEED_MORE;
-            const idx = w === 1 ? buf[pos]! : dv.getUint32(pos, true);
-            pos += w;
-            const v = idx < memo.length ? memo[idx] : undefined;
-            if (typeof v !== "string") throw new UnsupportedShape("a memo reference to a dict");
-            const sp = this.sp;
-            if (sp === this.kinds.length) this.grow();
-            this.kinds[sp] = STR;
-            this.strs[sp] = v;
-            this.sp = sp + 1;
-            break;
-          }
-          case op.BINFLOAT: {
-            if (end - pos < 8) throw NEED_MORE;
-            const sp = this.sp;
-            if (sp === this.kinds.length) this.grow();
-            this.kinds[sp] = FLOAT;
-            this.nums[sp] = dv.getFloat64(pos);
-            this.sp = sp + 1;
-            pos += 8;
-            break;
-          }
-          case op.BINPUT:
-          case op.LONG_BINPUT:
-          case op.MEMOIZE: {
-            const w = code === op.BINPUT ? 1 : code === op.LONG_BINPUT ? 4 : 0;
-            if (end - pos < w) throw NEED_MORE;
-            const idx = w === 0 ? memo.length : w === 1 ? buf[pos]! : dv.getUint32(pos, true);
-            pos += w;
-            const top = this.sp - 1;
-            if (top < 0) throw new UnsupportedShape("memo of nothing");
-            memo[idx] = this.kinds[top] === STR ? this.strs[top]! : DICT_REF;
-            break;
-          }
-          case op.EMPTY_DICT: {
-            if (this.openDict() === this.depth) {
-              const next = this.leafAtOnce(buf, dv, pos, end);
-              if (next >= 0) pos = next;
-            }
-            break;
-          }
-          case op.MARK:
-            this.marks.push(this.sp);
-            break;
-          case op.SETITEMS: {
-            const m = this.marks.pop();
-            if (m === undefined || m === 0 || this.kinds[m - 1] !== DICT || (this.sp - m) % 2 !== 0)
-              throw new UnsupportedShape("SETITEMS shape");
-            this.setItems(m - 1, m, this.sp);
-            this.sp = m;
-            break;
-          }
-          case op.SETITEM: {
-            if (this.sp < 3 || this.kinds[this.sp - 3] !== DICT) throw new UnsupportedShape("SETITEM shape");
-            this.setItems(this.sp - 3, this.sp - 2, this.sp);
-            this.sp -= 2;
-            break;
-          }
-          case op.SHORT_BINUNICODE:
-          case op.BINUNICODE: {
-            const w = code === op.SHORT_BINUNICODE ? 1 : 4;
-            if (end - pos < w) throw NEED_MORE;
-            const n = w === 1 ? buf[pos]! : dv.getUint32(pos, true);
-            if (end - pos - w < n) {
-              this.need = 1 + w + n;
-              throw NEED_MORE;
-            }
-            const s = buf.toString("utf8", pos + w, pos + w + n);
-            if (s.indexOf("\uFFFD") >= 0) throw new UnsupportedShape("surrogates in a str");
-            this.pushStr(s);
-            pos += w + n;
-            break;
-          }
-          case op.BININT1:
-            if (end - pos < 1) throw NEED_MORE;
-            this.pushNum(INT, buf[pos]!);
-            pos += 1;
-            break;
-          case op.BININT2:
-            if (end - pos < 2) throw NEED_MORE;
-            this.pushNum(INT, buf.readUInt16LE(pos));
-            pos += 2;
-            break;
-          case op.BININT:
-            if (end - pos < 4) throw NEED_MORE;
-            this.pushNum(INT, dv.getInt32(pos, true));
-            pos += 4;
-            break;
-          case op.FRAME:
-            if (end - pos < 8) throw NEED_MORE;
-            pos += 8;
-            break;
-          case op.PROTO:
-            if (end - pos < 1) throw NEED_MORE;
-            pos += 1;
-            break;
-          case op.STOP:
-            this.stopped = true;
-            pos = end;
-            break;
-          default:
-            throw new UnsupportedShape(`opcode 0x${code.toString(16)}`);
+    while (pos < end && !this.stopped) {
+      const code = buf[pos]!;
+      let next = -1;
+      if (code === op.BINGET || code === op.LONG_BINGET) {
+        const w = code === op.BINGET ? 1 : 4;
+        if (end - pos > w) {
+          const v = this.memoStr(w === 1 ? buf[pos + 1]! : dv.getUint32(pos + 1, true));
+          if (v === undefined) throw new UnsupportedShape("a memo reference to a dict");
+          this.pushStr(v);
+          next = pos + 1 + w;
         }
+      } else if (code === op.EMPTY_DICT) {
+        next = pos + 1;
+        if (this.openDict() === this.depth) {
+          const after = this.leafAtOnce(buf, dv, next, end);
+          if (after >= 0) next = after;
+        }
+      } else if (code === op.MARK) {
+        next = pos + 1;
+        this.marks.push(this.sp);
+        // The items of a dict just above the leaves: take as many as are whole in one go.
+        if (this.sp > 0 && this.kinds[this.sp - 1] === DICT && this.nums[this.sp - 1] === this.depth - 1)
+          next = this.itemsAtOnce(buf, dv, next, end);
+      } else {
+        next = this.rareOp(code, buf, dv, pos, end);
       }
-      this.pos = pos;
-    } catch (e) {
-      if (e !== NEED_MORE) throw e;
-      this.pos = start;
-      if (this.need === 0) this.need = end - start + 1;
+      if (next < 0) {
+        // Cut: wait for at least the rest of this opcode (or one more byte when its size is unknown).
+        if (this.need === 0) this.need = end - pos + 1;
+        break;
+      }
+      pos = next;
+    }
+    this.pos = this.stopped ? end : pos;
+  }
+
+  /** Any other opcode at `pos`: the position after it, or -1 when its bytes are cut. */
+  private rareOp(code: number, buf: Buffer, dv: DataView, pos: number, end: number): number {
+    const left = end - pos - 1;
+    switch (code) {
+      case op.BINFLOAT:
+        if (left < 8) return -1;
+        this.pushNum(FLOAT, dv.getFloat64(pos + 1));
+        return pos + 9;
+      case op.BINPUT:
+      case op.LONG_BINPUT:
+      case op.MEMOIZE: {
+        const w = code === op.BINPUT ? 1 : code === op.LONG_BINPUT ? 4 : 0;
+        if (left < w) return -1;
+        const idx = w === 0 ? this.memoLen : w === 1 ? buf[pos + 1]! : dv.getUint32(pos + 1, true);
+        const top = this.sp - 1;
+        if (top < 0) throw new UnsupportedShape("memo of nothing");
+        this.memoSet(idx, this.kinds[top] === STR ? this.strs[top]! : undefined);
+        return pos + 1 + w;
+      }
+      case op.SETITEMS: {
+        const m = this.marks.pop();
+        if (m === undefined || m === 0 || this.kinds[m - 1] !== DICT || (this.sp - m) % 2 !== 0)
+          throw new UnsupportedShape("SETITEMS shape");
+        this.setItems(m - 1, m, this.sp);
+        this.sp = m;
+        return pos + 1;
+      }
+      case op.SETITEM: {
+        if (this.sp < 3 || this.kinds[this.sp - 3] !== DICT) throw new UnsupportedShape("SETITEM shape");
+        this.setItems(this.sp - 3, this.sp - 2, this.sp);
+        this.sp -= 2;
+        return pos + 1;
+      }
+      case op.SHORT_BINUNICODE:
+      case op.BINUNICODE: {
+        const w = code === op.SHORT_BINUNICODE ? 1 : 4;
+        if (left < w) return -1;
+        const n = w === 1 ? buf[pos + 1]! : dv.getUint32(pos + 1, true);
+        if (left - w < n) {
+          this.need = 1 + w + n;
+          return -1;
+        }
+        const s = buf.toString("utf8", pos + 1 + w, pos + 1 + w + n);
+        if (s.indexOf("\uFFFD") >= 0) throw new UnsupportedShape("surrogates in a str");
+        this.pushStr(s);
+        return pos + 1 + w + n;
+      }
+      case op.BININT1:
+        if (left < 1) return -1;
+        this.pushNum(INT, buf[pos + 1]!);
+        return pos + 2;
+      case op.BININT2:
+        if (left < 2) return -1;
+        this.pushNum(INT, buf.readUInt16LE(pos + 1));
+        return pos + 3;
+      case op.BININT:
+        if (left < 4) return -1;
+        this.pushNum(INT, dv.getInt32(pos + 1, true));
+        return pos + 5;
+      case op.FRAME:
+        return left < 8 ? -1 : pos + 9;
+      case op.PROTO:
+        return left < 1 ? -1 : pos + 2;
+      case op.STOP:
+        this.stopped = true;
+        return end;
+      default:
+        throw new UnsupportedShape(`opcode 0x${code.toString(16)}`);
     }
   }
 }
