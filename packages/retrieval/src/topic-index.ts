@@ -56,36 +56,70 @@ export class TopicIndex {
     if (docnos.length !== docs.length) throw new Error("TopicIndex: one docno per document");
     this.docnos = docnos;
     this.lengths = new Float64Array(docs.length);
-    // Terms numbered as met; per document, counts in a scratch array (no Map per document).
+    // Terms numbered as met. Two passes: the first maps tokens to term numbers and counts each
+    // term's documents, the second fills one flat postings array (no growing list per term).
     const ids = new Map<string, number>();
-    const lists: number[][] = [];
-    let counts = new Int32Array(1024);
-    const touched: number[] = [];
-    docs.forEach((d, i) => {
+    const terms: string[] = [];
+    let total = 0;
+    for (const d of docs) total += d.length;
+    const tokenIds = new Int32Array(total);
+    let df = new Int32Array(1024);
+    let seen = new Int32Array(1024).fill(-1); // last document each term was counted for
+    let at = 0;
+    for (let i = 0; i < docs.length; i++) {
+      const d = docs[i]!;
       this.lengths[i] = d.length;
-      for (const t of d) {
+      for (let k = 0; k < d.length; k++) {
+        const t = d[k]!;
         let id = ids.get(t);
         if (id === undefined) {
-          id = ids.size;
+          id = terms.length;
           ids.set(t, id);
-          lists.push([]);
-          if (id >= counts.length) {
-            const bigger = new Int32Array(counts.length * 2);
-            bigger.set(counts);
-            counts = bigger;
+          terms.push(t);
+          if (id >= df.length) {
+            const bigger = new Int32Array(df.length * 2);
+            bigger.set(df);
+            df = bigger;
+            const s2 = new Int32Array(seen.length * 2).fill(-1);
+            s2.set(seen);
+            seen = s2;
           }
         }
+        tokenIds[at++] = id;
+        if (seen[id] !== i) {
+          seen[id] = i;
+          df[id]!++;
+        }
+      }
+    }
+    const start = new Int32Array(terms.length + 1);
+    for (let id = 0; id < terms.length; id++) start[id + 1] = start[id]! + 2 * df[id]!;
+    const flat = new Int32Array(start[terms.length]!);
+    const fill = start.slice(0, terms.length); // next free slot per term
+    const counts = new Int32Array(terms.length);
+    const touched = new Int32Array(terms.length);
+    at = 0;
+    for (let i = 0; i < docs.length; i++) {
+      let nt = 0;
+      const end = at + docs[i]!.length;
+      for (; at < end; at++) {
+        const id = tokenIds[at]!;
         const c = counts[id]!;
         counts[id] = c + 1;
-        if (c === 0) touched.push(id);
+        if (c === 0) touched[nt++] = id;
       }
-      for (const id of touched) {
-        lists[id]!.push(i, counts[id]!);
+      // Postings stay in document order; within a document, terms in order of first occurrence.
+      for (let j = 0; j < nt; j++) {
+        const id = touched[j]!;
+        const f = fill[id]!;
+        flat[f] = i;
+        flat[f + 1] = counts[id]!;
+        fill[id] = f + 2;
         counts[id] = 0;
       }
-      touched.length = 0;
-    });
-    for (const [t, id] of ids) this.postings.set(t, Int32Array.from(lists[id]!));
+    }
+    for (let id = 0; id < terms.length; id++)
+      this.postings.set(terms[id]!, flat.subarray(start[id]!, start[id + 1]!));
     const order = docnos.map((_, i) => i).sort((a, b) => byteOrderDesc(docnos[a]!, docnos[b]!));
     this.tieRank = new Int32Array(docnos.length);
     order.forEach((d, r) => {
