@@ -1,5 +1,7 @@
+import { ndcgAt, precisionAt, reciprocalRank } from "@convkit/metrics";
+import { rankingHead, topDocuments } from "@convkit/retrieval";
 import { describe, expect, it } from "vitest";
-import { DICT_METRICS, evaluateTopic, qaTerms, type TopicTask } from "./topic-eval.js";
+import { DICT_METRICS, evaluateTopic, qaTerms, rankingMetrics, type TopicTask } from "./topic-eval.js";
 
 const metric = (name: string) => DICT_METRICS.findIndex(([m]) => m === name);
 
@@ -79,5 +81,36 @@ describe("evaluateTopic, worked by hand", () => {
     }
     // float32 keeps this ranking: same values as the float64 run.
     expect(evaluateTopic({ ...task, ranking: { model: "ql", mu: 1, float32: true } })).toEqual(r);
+  });
+});
+
+describe("rankingMetrics on a ranking head", () => {
+  it("equals the metrics of the fully sorted ranking, MRR@100 past the sorted part included", () => {
+    let seed = 99;
+    const rnd = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed / 2147483647;
+    };
+    const n = 400;
+    const tieRank = Int32Array.from({ length: n }, (_, i) => (i * 7) % n); // a permutation (7 ∤ 400)
+    let deep = 0;
+    for (let trial = 0; trial < 200; trial++) {
+      const scores = Float64Array.from({ length: n }, () => Math.round(-1000 * rnd()) / 10); // ties too
+      const grades = Int32Array.from({ length: n }, () => (rnd() < 0.01 ? 1 + Math.floor(rnd() * 3) : -1));
+      const relLevels = [0, 0, 0, 0];
+      for (const g of grades) if (g > 0) relLevels[g]!++;
+      const numRel = relLevels[1]! + relLevels[2]! + relLevels[3]!;
+      const j = { grades, relLevels, numRel };
+      const full = topDocuments(scores, tieRank, 100);
+      const r = { grades: Int32Array.from(full, (d) => grades[d]!), relLevels, numRel, numRelRet: 0 };
+      const want = DICT_METRICS.map(([, kind, k]) =>
+        kind === "ndcg" ? ndcgAt(r, k) : kind === "p" ? precisionAt(r, k) : reciprocalRank(r, 1, k),
+      );
+      const got = rankingMetrics(rankingHead(scores, tieRank, 100, 20), tieRank, j);
+      expect([...got]).toEqual(want);
+      const rr = want[DICT_METRICS.length - 1]!;
+      if (rr > 0 && rr < 1 / 20) deep++;
+    }
+    expect(deep).toBeGreaterThan(10); // the first relevant document past rank 20 was exercised
   });
 });

@@ -8,8 +8,9 @@ import {
   dirichletScoresFloat32,
   type QueryModel,
   qulacQueryModel,
+  type RankingHead,
+  rankingHead,
   TopicIndex,
-  topDocuments,
 } from "@convkit/retrieval";
 
 /** The metrics of an eval dict, in upstream order (cutoffs of nDCG and P, then MRR@100). */
@@ -134,19 +135,46 @@ function judgments(index: TopicIndex, qrels: readonly (readonly [string, number]
   return { grades, relLevels, numRel };
 }
 
-/** The metric values of one ranking (top documents) against a facet's judgments. */
-export function rankingMetrics(top: Int32Array, j: FacetJudgments): Float64Array {
-  const grades = new Int32Array(top.length);
-  for (let i = 0; i < top.length; i++) grades[i] = j.grades[top[i]!]!;
+/** Ranks every metric but MRR100 looks at: the head's part kept in exact order. */
+const SORTED_DEPTH = 20;
+
+/**
+ * The metric values of one ranking's head against a facet's judgments: nDCG and P from its sorted
+ * part, MRR@100 from there or, past it, from how many of the head beat its best relevant document.
+ */
+export function rankingMetrics(head: RankingHead, tieRank: Int32Array, j: FacetJudgments): Float64Array {
+  const grades = new Int32Array(head.sorted);
+  for (let i = 0; i < head.sorted; i++) grades[i] = j.grades[head.docs[i]!]!;
   const r: JudgedRanking = { grades, relLevels: j.relLevels, numRel: j.numRel, numRelRet: 0 };
   const ndcg = ndcgAtCutoffs(r, NDCG_CUTOFFS);
+  let rr = reciprocalRank(r, 1, METRIC_DEPTH);
+  if (rr === 0 && head.sorted < head.docs.length) {
+    // The best relevant document of the unsorted rest, and its rank among the head.
+    let best = -1;
+    for (let i = head.sorted; i < head.docs.length; i++) {
+      if (j.grades[head.docs[i]!]! < 1) continue;
+      if (best < 0 || beats(head, tieRank, i, best)) best = i;
+    }
+    if (best >= 0) {
+      let rank = head.sorted + 1;
+      for (let i = head.sorted; i < head.docs.length; i++) if (i !== best && beats(head, tieRank, i, best)) rank++;
+      if (rank <= METRIC_DEPTH) rr = 1 / rank;
+    }
+  }
   const out = new Float64Array(DICT_METRICS.length);
   let n = 0;
   for (let m = 0; m < DICT_METRICS.length; m++) {
     const [, kind, k] = DICT_METRICS[m]!;
-    out[m] = kind === "ndcg" ? ndcg[n++]! : kind === "p" ? precisionAt(r, k) : reciprocalRank(r, 1, k);
+    out[m] = kind === "ndcg" ? ndcg[n++]! : kind === "p" ? precisionAt(r, k) : rr;
   }
   return out;
+}
+
+/** Whether head entry `a` ranks above entry `b` (score descending, ties by docno descending). */
+function beats(head: RankingHead, tieRank: Int32Array, a: number, b: number): boolean {
+  const sa = head.scores[a]!;
+  const sb = head.scores[b]!;
+  return sa > sb || (sa === sb && tieRank[head.docs[a]!]! < tieRank[head.docs[b]!]!);
 }
 
 const NDCG_CUTOFFS = DICT_METRICS.filter(([, kind]) => kind === "ndcg").map(([, , k]) => k);
@@ -166,7 +194,7 @@ export function evaluateTopic(task: TopicTask): TopicResult {
   const score = topicScorer(index, stats, task.ranking);
   const facetJudgments = new Map<string, FacetJudgments>();
   // The same query text gives the same ranking (no_answer queries repeat across facets); bounded.
-  const ranked = new Map<string, Int32Array>();
+  const ranked = new Map<string, RankingHead>();
   const result: TopicResult = DICT_METRICS.map(() => []);
   for (const ctx of task.contexts) {
     let j = facetJudgments.get(ctx.facet);
@@ -183,11 +211,11 @@ export function evaluateTopic(task: TopicTask): TopicResult {
         const key = qa.join(" ");
         let top = ranked.get(key);
         if (!top) {
-          top = topDocuments(score(task.request, qa), index.tieRank, METRIC_DEPTH);
+          top = rankingHead(score(task.request, qa), index.tieRank, METRIC_DEPTH, SORTED_DEPTH);
           if (ranked.size >= 50_000) ranked.clear();
           ranked.set(key, top);
         }
-        values.push(rankingMetrics(top, j));
+        values.push(rankingMetrics(top, index.tieRank, j));
       }
       DICT_METRICS.forEach((_, m) => {
         perMetric[m]!.set(c.question_id, [values[0]![m]!, values[1]![m]!]);

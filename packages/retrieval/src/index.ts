@@ -18,6 +18,8 @@ export {
   collectionStats,
   formatCollectionStats,
   parseCollectionStats,
+  type RankingHead,
+  rankingHead,
   TopicIndex,
   topDocuments,
 } from "./topic-index.js";

@@ -14,6 +14,7 @@ import {
   formatCollectionStats,
   parseCollectionStats,
   TopicIndex,
+  rankingHead,
   topDocuments,
 } from "./topic-index.js";
 
@@ -139,6 +140,42 @@ describe("topDocuments", () => {
       "a",
     ]);
     expect([...topDocuments(s, index.tieRank, 2)].map((d) => index.docnos[d])).toEqual(["b", "\u{1F600}"]);
+  });
+});
+
+describe("rankingHead", () => {
+  it("sorted part = the exact top; with the rest, a superset of the top depth ranked below it", () => {
+    const r = rng(7);
+    const n = 1000;
+    const docnos = Array.from({ length: n }, (_, i) => `d${String(Math.floor(r() * 1e4)).padStart(4, "0")}-${i}`);
+    const index = new TopicIndex(
+      docnos,
+      docnos.map(() => []),
+    );
+    const cases: Float64Array[] = [
+      Float64Array.from({ length: n }, () => -10 - 5 * r()),
+      Float64Array.from({ length: n }, () => Math.round(-10 - 5 * r())),
+      Float64Array.from({ length: n }, (_, i) => (i === 7 ? 100 : -10 - 1e-9 * r())),
+      new Float64Array(n).fill(-3),
+      Float64Array.from({ length: 30 }, () => -r()),
+    ];
+    for (const s of cases) {
+      const full = fullOrder(s, docnos.slice(0, s.length));
+      for (const [depth, sorted] of [
+        [100, 20],
+        [100, 1],
+        [10, 20],
+        [2000, 5],
+      ] as const) {
+        const h = rankingHead(s, index.tieRank.subarray(0, s.length), depth, sorted);
+        const want = Math.min(sorted, depth, s.length);
+        expect(h.sorted).toBeGreaterThanOrEqual(want);
+        expect([...h.docs.subarray(0, h.sorted)]).toEqual(full.slice(0, h.sorted));
+        const all = new Set(h.docs);
+        for (const d of full.slice(0, Math.min(depth, s.length))) expect(all.has(d)).toBe(true);
+        expect([...h.scores]).toEqual([...h.docs].map((d) => s[d]));
+      }
+    }
   });
 });
 

@@ -164,14 +164,17 @@ function byteOrderDesc(a: string, b: string): number {
   return Buffer.compare(Buffer.from(b), Buffer.from(a));
 }
 
-const BUCKETS = 256;
+const BUCKETS = 1024;
 const bucketCounts = new Int32Array(BUCKETS);
+let candDocs = new Int32Array(1024);
+let candScores = new Float64Array(1024);
+let candRanks = new Int32Array(1024);
 
 /**
  * The top `k` documents by score descending, ties by docno descending (trec_eval's order). Scores
- * are counted into 256 equal-width buckets between the lowest and the highest; the documents of
- * the buckets that hold the top `k` are insertion-sorted (no comparator calls). When the scores
- * crowd into few buckets (more than 4k candidates), a quickselect does it instead.
+ * are counted into 1,024 equal-width buckets between the lowest and the highest; the documents of
+ * the buckets that hold the top `k` are insertion-sorted as they are met (no comparator calls).
+ * When the scores crowd into few buckets (more than 4k candidates), a quickselect does it instead.
  */
 export function topDocuments(scores: Float64Array, tieRank: Int32Array, k: number): Int32Array {
   const n = scores.length;
@@ -185,32 +188,153 @@ export function topDocuments(scores: Float64Array, tieRank: Int32Array, k: numbe
     if (v > hi) hi = v;
   }
   if (!(hi > lo) || !Number.isFinite(hi - lo)) return topDocumentsBySelect(scores, tieRank, k);
-  const scale = BUCKETS / (hi - lo);
-  const bucket = (v: number) => Math.min(BUCKETS - 1, ((v - lo) * scale) | 0);
+  const scale = (BUCKETS - 1) / (hi - lo);
   bucketCounts.fill(0);
-  for (let i = 0; i < n; i++) bucketCounts[bucket(scores[i]!)]!++;
+  for (let i = 0; i < n; i++) bucketCounts[((scores[i]! - lo) * scale) | 0]!++;
   let b = BUCKETS - 1;
   for (let acc = 0; b > 0; b--) {
     acc += bucketCounts[b]!;
     if (acc >= m) break;
   }
-  const cand: number[] = [];
-  for (let i = 0; i < n; i++) if (bucket(scores[i]!) >= b) cand.push(i);
-  if (cand.length > 4 * m) return topDocumentsBySelect(scores, tieRank, k);
-  for (let i = 1; i < cand.length; i++) {
-    const x = cand[i]!;
-    const sx = scores[x]!;
-    const rx = tieRank[x]!;
-    let j = i - 1;
-    for (; j >= 0; j--) {
-      const y = cand[j]!;
-      const sy = scores[y]!;
-      if (sy > sx || (sy === sx && tieRank[y]! < rx)) break;
-      cand[j + 1] = y;
-    }
-    cand[j + 1] = x;
+  // Half a bucket below bucket b's lower edge: a plain comparison takes every document of the
+  // buckets from b up (and perhaps a few more, which the sort puts after the top k).
+  const threshold = b === 0 ? Number.NEGATIVE_INFINITY : lo + (b - 0.5) / scale;
+  const limit = 4 * m;
+  if (candDocs.length < limit) {
+    candDocs = new Int32Array(limit);
+    candScores = new Float64Array(limit);
+    candRanks = new Int32Array(limit);
   }
-  return Int32Array.from(cand.length > m ? cand.slice(0, m) : cand);
+  const cd = candDocs;
+  const cs = candScores;
+  const cr = candRanks;
+  let c = 0;
+  for (let i = 0; i < n; i++) {
+    const v = scores[i]!;
+    if (!(v >= threshold)) continue;
+    if (c === limit) return topDocumentsBySelect(scores, tieRank, k);
+    const r = tieRank[i]!;
+    let j = c - 1;
+    for (; j >= 0; j--) {
+      const sj = cs[j]!;
+      if (sj > v || (sj === v && cr[j]! < r)) break;
+      cs[j + 1] = sj;
+      cr[j + 1] = cr[j]!;
+      cd[j + 1] = cd[j]!;
+    }
+    cs[j + 1] = v;
+    cr[j + 1] = r;
+    cd[j + 1] = i;
+    c++;
+  }
+  return cd.slice(0, Math.min(c, m));
+}
+
+/**
+ * The head of a ranking: every document that can rank within some depth, the first `sorted` of
+ * them in exact rank order (score descending, ties by docno descending) and the rest in no order.
+ * Metrics that look only at the first ranks take the sorted part; a measure deeper than that
+ * (reciprocal rank at 100) counts, for the best document it wants in the rest, how many beat it.
+ */
+export interface RankingHead {
+  readonly docs: Int32Array;
+  readonly scores: Float64Array;
+  readonly sorted: number;
+}
+
+/**
+ * {@link RankingHead} of the top `depth` documents with the first `sorted` in order: a bucket
+ * count finds the candidates (a superset of the top `depth`: all of them hold every document
+ * as good as the depth-th), which are kept in an insertion-sorted prefix of `sorted` and an
+ * unsorted rest. Cheaper than {@link topDocuments} when `sorted` is well below `depth`.
+ */
+export function rankingHead(
+  scores: Float64Array,
+  tieRank: Int32Array,
+  depth: number,
+  sorted: number,
+): RankingHead {
+  const n = scores.length;
+  const m = Math.min(depth, n);
+  const whole = (): RankingHead => {
+    const docs = topDocuments(scores, tieRank, depth);
+    return { docs, scores: Float64Array.from(docs, (d) => scores[d]!), sorted: docs.length };
+  };
+  if (m <= 0) return { docs: new Int32Array(0), scores: new Float64Array(0), sorted: 0 };
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < n; i++) {
+    const v = scores[i]!;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  if (!(hi > lo) || !Number.isFinite(hi - lo)) return whole();
+  const scale = (BUCKETS - 1) / (hi - lo);
+  bucketCounts.fill(0);
+  for (let i = 0; i < n; i++) bucketCounts[((scores[i]! - lo) * scale) | 0]!++;
+  let b = BUCKETS - 1;
+  for (let acc = 0; b > 0; b--) {
+    acc += bucketCounts[b]!;
+    if (acc >= m) break;
+  }
+  const threshold = b === 0 ? Number.NEGATIVE_INFINITY : lo + (b - 0.5) / scale;
+  const limit = 4 * m;
+  if (candDocs.length < limit) {
+    candDocs = new Int32Array(limit);
+    candScores = new Float64Array(limit);
+    candRanks = new Int32Array(limit);
+  }
+  // Prefix [0, p) sorted (at most `sorted` long); the rest, unsorted, fills from the end.
+  const cd = candDocs;
+  const cs = candScores;
+  const cr = candRanks;
+  const s = Math.max(1, Math.min(sorted, m));
+  let p = 0;
+  let tail = limit;
+  for (let i = 0; i < n; i++) {
+    let v = scores[i]!;
+    if (!(v >= threshold)) continue;
+    if (tail - p === 0) return whole();
+    let d = i;
+    let r = tieRank[i]!;
+    if (p === s) {
+      // Full prefix: a document that does not beat its last goes to the rest; one that does
+      // pushes the last out to the rest.
+      const sl = cs[p - 1]!;
+      if (!(v > sl || (v === sl && r < cr[p - 1]!))) {
+        tail--;
+        cd[tail] = d;
+        cs[tail] = v;
+        cr[tail] = r;
+        continue;
+      }
+      tail--;
+      cd[tail] = cd[p - 1]!;
+      cs[tail] = sl;
+      cr[tail] = cr[p - 1]!;
+      p--;
+    }
+    let j = p - 1;
+    for (; j >= 0; j--) {
+      const sj = cs[j]!;
+      if (sj > v || (sj === v && cr[j]! < r)) break;
+      cs[j + 1] = sj;
+      cr[j + 1] = cr[j]!;
+      cd[j + 1] = cd[j]!;
+    }
+    cs[j + 1] = v;
+    cr[j + 1] = r;
+    cd[j + 1] = d;
+    p++;
+  }
+  const c = p + (limit - tail);
+  const docs = new Int32Array(c);
+  const out = new Float64Array(c);
+  docs.set(cd.subarray(0, p));
+  out.set(cs.subarray(0, p));
+  docs.set(cd.subarray(tail, limit), p);
+  out.set(cs.subarray(tail, limit), p);
+  return { docs, scores: out, sorted: p };
 }
 
 /** {@link topDocuments} by a quickselect threshold and a sort of the few above it. */
