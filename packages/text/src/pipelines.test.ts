@@ -33,3 +33,22 @@ describe("the text pipelines", () => {
     expect(clariqTerms("The dogs")).toEqual(["the", "dog"]);
   });
 });
+
+describe("wordTokenize: whitespace and final periods", () => {
+  it("splits on Python's str.isspace() set exactly (\\x1c-\\x1f, \\x85, \\u3000 split; \\ufeff does not)", () => {
+    expect(wordTokenize("\x1ca\x1fb\x85c\u3000d\u2028e\ufefff\u200bg")).toEqual([
+      "a",
+      "b",
+      "c",
+      "d",
+      "e\ufefff\u200bg",
+    ]);
+  });
+
+  it("a final period is split off behind closing brackets and quotes and trailing whitespace, an inner one is not", () => {
+    expect(wordTokenize("Go to N.Y. now.")).toEqual(["Go", "to", "N.Y.", "now", "."]);
+    expect(wordTokenize("He left.)  \n")).toEqual(["He", "left", ".", ")"]);
+    expect(wordTokenize("Done..")).toEqual(["Done", ".."]);
+    expect(wordTokenize("😀.")).toEqual(["😀", "."]);
+  });
+});

@@ -44,6 +44,10 @@ const PUNCTUATION: Sub[] = [
   [re("[*]"), " $& ", /\*/],
 ];
 
+// Indexes of the two final-period substitutions in PUNCTUATION.
+const FINAL_PERIOD_1 = 0;
+const FINAL_PERIOD_2 = 5;
+
 const PARENS_BRACKETS: Sub = [re("[\\]\\[(){}<>]"), " $& ", /[\][(){}<>]/];
 const DOUBLE_DASHES: Sub = [re("--"), " -- ", /--/];
 
@@ -69,17 +73,79 @@ const CONTRACTIONS3: [RegExp, RegExp][] = (
   ] as const
 ).map(([s, lit]) => [re(s, "i"), new RegExp(lit, "iu")]);
 
-const SPLIT = new RegExp(`${S}+`, "u");
+const SPACE = new RegExp(`^${S}$`, "u");
+
+// One scan per group first: a text with none of a group's literals skips the group's own scans
+// (every literal of a group implies a match of the group's test, so nothing else changes).
+const ANY_STARTING_QUOTE = /[«“‘„`"']/;
+const ANY_ENDING_QUOTE = /[»”’"']/;
+const ANY_CONTRACTION = /cannot|d'ye|gimme|gonna|gotta|lemme|more'n|wanna| 'tis| 'twas/iu;
+
+/**
+ * The two substitutions for a final period are anchored at the end of the text: they run on the
+ * tail that can hold their match (trailing whitespace, closing quotes and brackets, the period
+ * and the character before it), not on the whole text. Same result, without a scan per period.
+ */
+function finalPeriod(t: string, r: RegExp, s: string, closers: string): string {
+  let i = t.length;
+  while (i > 0 && SPACE.test(t[i - 1]!)) i--;
+  while (i > 0 && closers.includes(t[i - 1]!)) i--;
+  if (i < 2 || t[i - 1] !== ".") return t;
+  const from = i - 2;
+  return t.slice(0, from) + t.slice(from).replace(r, s);
+}
 
 /** NLTK 3.8 `word_tokenize(text, preserve_line=True)` (no Punkt sentence splitting). */
 export function wordTokenize(text: string): string[] {
   let t = text;
-  for (const [r, s, need] of STARTING_QUOTES) if (need.test(t)) t = t.replace(r, s);
-  for (const [r, s, need] of PUNCTUATION) if (need.test(t)) t = t.replace(r, s);
+  if (ANY_STARTING_QUOTE.test(t))
+    for (const [r, s, need] of STARTING_QUOTES) if (need.test(t)) t = t.replace(r, s);
+  for (let k = 0; k < PUNCTUATION.length; k++) {
+    const [r, s, need] = PUNCTUATION[k]!;
+    if (k === FINAL_PERIOD_1) t = finalPeriod(t, r, s, "])}>\"'»”’ ");
+    else if (k === FINAL_PERIOD_2) t = finalPeriod(t, r, s, "])}>\"'");
+    else if (need.test(t)) t = t.replace(r, s);
+  }
   for (const [r, s, need] of [PARENS_BRACKETS, DOUBLE_DASHES]) if (need.test(t)) t = t.replace(r, s);
   t = ` ${t} `;
-  for (const [r, s, need] of ENDING_QUOTES) if (need.test(t)) t = t.replace(r, s);
-  for (const [r, lit] of CONTRACTIONS2) if (lit.test(t)) t = t.replace(r, " $1 $2 ");
-  for (const [r, lit] of CONTRACTIONS3) if (lit.test(t)) t = t.replace(r, " $1 $2 ");
-  return t.split(SPLIT).filter((x) => x.length > 0);
+  if (ANY_ENDING_QUOTE.test(t))
+    for (const [r, s, need] of ENDING_QUOTES) if (need.test(t)) t = t.replace(r, s);
+  if (ANY_CONTRACTION.test(t)) {
+    for (const [r, lit] of CONTRACTIONS2) if (lit.test(t)) t = t.replace(r, " $1 $2 ");
+    for (const [r, lit] of CONTRACTIONS3) if (lit.test(t)) t = t.replace(r, " $1 $2 ");
+  }
+  return splitOnSpace(t);
+}
+
+/** Whether a UTF-16 unit is in Python's `str.isspace()` set (all of it is in the BMP). */
+function isSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x1f);
+  if (c < 0x85) return false;
+  return (
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000
+  );
+}
+
+/** `str.split()`: the runs between whitespace, none empty (a loop: several times faster than a regex split). */
+function splitOnSpace(t: string): string[] {
+  const out: string[] = [];
+  let start = -1;
+  for (let i = 0; i < t.length; i++) {
+    if (isSpace(t.charCodeAt(i))) {
+      if (start >= 0) {
+        out.push(t.slice(start, i));
+        start = -1;
+      }
+    } else if (start < 0) start = i;
+  }
+  if (start >= 0) out.push(t.slice(start));
+  return out;
 }
