@@ -307,7 +307,7 @@ for (const [threads, shard, topics] of [
         threads,
         shard,
       ],
-      1,
+      topics === 13 ? 3 : 1,
     ),
     undefined,
     "queries",

@@ -157,7 +157,8 @@ export function rankingMetrics(head: RankingHead, tieRank: Int32Array, j: FacetJ
     }
     if (best >= 0) {
       let rank = head.sorted + 1;
-      for (let i = head.sorted; i < head.docs.length; i++) if (i !== best && beats(head, tieRank, i, best)) rank++;
+      for (let i = head.sorted; i < head.docs.length; i++)
+        if (i !== best && beats(head, tieRank, i, best)) rank++;
       if (rank <= METRIC_DEPTH) rr = 1 / rank;
     }
   }

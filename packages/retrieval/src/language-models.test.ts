@@ -13,8 +13,8 @@ import {
   collectionStats,
   formatCollectionStats,
   parseCollectionStats,
-  TopicIndex,
   rankingHead,
+  TopicIndex,
   topDocuments,
 } from "./topic-index.js";
 
@@ -147,7 +147,10 @@ describe("rankingHead", () => {
   it("sorted part = the exact top; with the rest, a superset of the top depth ranked below it", () => {
     const r = rng(7);
     const n = 1000;
-    const docnos = Array.from({ length: n }, (_, i) => `d${String(Math.floor(r() * 1e4)).padStart(4, "0")}-${i}`);
+    const docnos = Array.from(
+      { length: n },
+      (_, i) => `d${String(Math.floor(r() * 1e4)).padStart(4, "0")}-${i}`,
+    );
     const index = new TopicIndex(
       docnos,
       docnos.map(() => []),

@@ -292,11 +292,11 @@ export function rankingHead(
   let p = 0;
   let tail = limit;
   for (let i = 0; i < n; i++) {
-    let v = scores[i]!;
+    const v = scores[i]!;
     if (!(v >= threshold)) continue;
     if (tail - p === 0) return whole();
-    let d = i;
-    let r = tieRank[i]!;
+    const d = i;
+    const r = tieRank[i]!;
     if (p === s) {
       // Full prefix: a document that does not beat its last goes to the rest; one that does
       // pushes the last out to the rest.
