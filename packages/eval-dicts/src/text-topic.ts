@@ -1,5 +1,5 @@
 // A topic task with raw texts: tokenized where it runs (in a worker), then evaluated.
-import { qulacTerms } from "@convkit/text";
+import { QulacVocabulary, qulacTerms } from "@convkit/text";
 import { evaluateTopic, type TopicResult, type TopicTask } from "./topic-eval.js";
 
 /** A {@link TopicTask} whose request and documents are still text (tokenizing is the costly part: it goes to the pool). */
@@ -11,9 +11,12 @@ export interface TextTopicTask extends Omit<TopicTask, "request" | "docTerms"> {
 /** Tokenizes with Qulac's pipeline and evaluates. */
 export function evaluateTextTopic(t: TextTopicTask): TopicResult {
   const { requestText, docTexts, ...rest } = t;
+  // Documents straight to term numbers: one lookup per token, none more to index them.
+  const vocabulary = new QulacVocabulary();
+  const ids = docTexts.map((d) => vocabulary.termIds(d));
   return evaluateTopic({
     ...rest,
     request: qulacTerms(requestText),
-    docTerms: docTexts.map((d) => qulacTerms(d)),
+    docTerms: { ids, terms: vocabulary.terms },
   });
 }

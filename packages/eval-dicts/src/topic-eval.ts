@@ -10,6 +10,7 @@ import {
   qulacQueryModel,
   type RankingHead,
   rankingHead,
+  type TermIdDocuments,
   TopicIndex,
 } from "@convkit/retrieval";
 
@@ -63,7 +64,8 @@ export interface TopicTask {
   topic_id: number;
   request: readonly string[];
   docnos: readonly string[];
-  docTerms: readonly (readonly string[])[];
+  /** Each document's terms, or all of them as term numbers with the vocabulary. */
+  docTerms: readonly (readonly string[])[] | TermIdDocuments;
   /** Facet id → [docno, grade] pairs. */
   qrels: Record<string, readonly (readonly [string, number])[]>;
   contexts: readonly ContextTask[];

@@ -20,6 +20,7 @@ export {
   parseCollectionStats,
   type RankingHead,
   rankingHead,
+  type TermIdDocuments,
   TopicIndex,
   topDocuments,
 } from "./topic-index.js";

@@ -143,6 +143,32 @@ describe("topDocuments", () => {
   });
 });
 
+describe("TopicIndex from term numbers", () => {
+  it("equals the index of the same documents as term lists", () => {
+    const r = rng(5);
+    const vocab = ["a", "b", "c", "d", "e", "f", "g", "unused"];
+    const docs = Array.from({ length: 60 }, () =>
+      Array.from({ length: Math.floor(r() * 30) }, () => vocab[Math.floor(r() * 7)]!),
+    );
+    const docnos = docs.map((_, i) => `d${i}`);
+    const terms: string[] = [];
+    const ids = docs.map((d) =>
+      Int32Array.from(d, (t) => {
+        if (!terms.includes(t)) terms.push(t);
+        return terms.indexOf(t);
+      }),
+    );
+    terms.push("unused"); // a term of the vocabulary in no document gets no postings
+    const a = new TopicIndex(docnos, docs);
+    const b = new TopicIndex(docnos, { ids, terms });
+    expect([...b.postings].map(([t, p]) => [t, [...p]])).toEqual(
+      [...a.postings].map(([t, p]) => [t, [...p]]),
+    );
+    expect([...b.lengths]).toEqual([...a.lengths]);
+    expect(b.stats()).toEqual(a.stats());
+  });
+});
+
 describe("rankingHead", () => {
   it("sorted part = the exact top; with the rest, a superset of the top depth ranked below it", () => {
     const r = rng(7);

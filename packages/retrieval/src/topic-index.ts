@@ -43,6 +43,12 @@ export function formatCollectionStats(s: CollectionStats): string {
   return `__total__\t${s.totalLength}\n${terms.map((t) => `${t}\t${s.cf.get(t)}\n`).join("")}`;
 }
 
+/** Documents as term numbers (`terms[id]` is the term), e.g. from a tokenizer that numbers terms as it goes. */
+export interface TermIdDocuments {
+  readonly ids: readonly Int32Array[];
+  readonly terms: readonly string[];
+}
+
 /** One topic's documents: postings (doc, tf) per term, lengths, docnos; documents are numbered 0..n-1. */
 export class TopicIndex {
   readonly docnos: readonly string[];
@@ -52,40 +58,55 @@ export class TopicIndex {
   /** Rank of each document in docno-descending byte order (trec_eval's tie order), 0 = first. */
   readonly tieRank: Int32Array;
 
-  constructor(docnos: readonly string[], docs: readonly (readonly string[])[]) {
-    if (docnos.length !== docs.length) throw new Error("TopicIndex: one docno per document");
+  constructor(docnos: readonly string[], docs: readonly (readonly string[])[] | TermIdDocuments) {
+    const n = "ids" in docs ? docs.ids.length : docs.length;
+    if (docnos.length !== n) throw new Error("TopicIndex: one docno per document");
     this.docnos = docnos;
-    this.lengths = new Float64Array(docs.length);
-    // Terms numbered as met. Two passes: the first maps tokens to term numbers and counts each
-    // term's documents, the second fills one flat postings array (no growing list per term).
-    const ids = new Map<string, number>();
-    const terms: string[] = [];
+    this.lengths = new Float64Array(n);
+    // Every token as its term number (numbered as met), then two passes over the numbers: each
+    // term's documents counted, then one flat postings array filled (no growing list per term).
+    let terms: readonly string[];
     let total = 0;
-    for (const d of docs) total += d.length;
-    const tokenIds = new Int32Array(total);
-    let df = new Int32Array(1024);
-    let seen = new Int32Array(1024).fill(-1); // last document each term was counted for
-    let at = 0;
-    for (let i = 0; i < docs.length; i++) {
-      const d = docs[i]!;
-      this.lengths[i] = d.length;
-      for (let k = 0; k < d.length; k++) {
-        const t = d[k]!;
-        let id = ids.get(t);
-        if (id === undefined) {
-          id = terms.length;
-          ids.set(t, id);
-          terms.push(t);
-          if (id >= df.length) {
-            const bigger = new Int32Array(df.length * 2);
-            bigger.set(df);
-            df = bigger;
-            const s2 = new Int32Array(seen.length * 2).fill(-1);
-            s2.set(seen);
-            seen = s2;
+    let tokenIds: Int32Array;
+    if ("ids" in docs) {
+      terms = docs.terms;
+      for (const d of docs.ids) total += d.length;
+      tokenIds = new Int32Array(total);
+      let at = 0;
+      for (let i = 0; i < n; i++) {
+        const d = docs.ids[i]!;
+        this.lengths[i] = d.length;
+        tokenIds.set(d, at);
+        at += d.length;
+      }
+    } else {
+      const ids = new Map<string, number>();
+      const names: string[] = [];
+      for (const d of docs) total += d.length;
+      tokenIds = new Int32Array(total);
+      let at = 0;
+      for (let i = 0; i < n; i++) {
+        const d = docs[i]!;
+        this.lengths[i] = d.length;
+        for (let k = 0; k < d.length; k++) {
+          const t = d[k]!;
+          let id = ids.get(t);
+          if (id === undefined) {
+            id = names.length;
+            ids.set(t, id);
+            names.push(t);
           }
+          tokenIds[at++] = id;
         }
-        tokenIds[at++] = id;
+      }
+      terms = names;
+    }
+    const df = new Int32Array(terms.length);
+    const seen = new Int32Array(terms.length).fill(-1); // last document each term was counted for
+    for (let i = 0, at = 0; i < n; i++) {
+      const end = at + this.lengths[i]!;
+      for (; at < end; at++) {
+        const id = tokenIds[at]!;
         if (seen[id] !== i) {
           seen[id] = i;
           df[id]!++;
@@ -98,10 +119,10 @@ export class TopicIndex {
     const fill = start.slice(0, terms.length); // next free slot per term
     const counts = new Int32Array(terms.length);
     const touched = new Int32Array(terms.length);
-    at = 0;
-    for (let i = 0; i < docs.length; i++) {
+    let at = 0;
+    for (let i = 0; i < n; i++) {
       let nt = 0;
-      const end = at + docs[i]!.length;
+      const end = at + this.lengths[i]!;
       for (; at < end; at++) {
         const id = tokenIds[at]!;
         const c = counts[id]!;
@@ -119,7 +140,7 @@ export class TopicIndex {
       }
     }
     for (let id = 0; id < terms.length; id++)
-      this.postings.set(terms[id]!, flat.subarray(start[id]!, start[id + 1]!));
+      if (df[id]! > 0) this.postings.set(terms[id]!, flat.subarray(start[id]!, start[id + 1]!));
     const order = docnos.map((_, i) => i).sort((a, b) => byteOrderDesc(docnos[a]!, docnos[b]!));
     this.tieRank = new Int32Array(docnos.length);
     order.forEach((d, r) => {

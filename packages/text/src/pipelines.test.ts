@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clariqTerms, qulacTerms } from "./pipelines.js";
+import { clariqTerms, QulacVocabulary, qulacTerms } from "./pipelines.js";
 import { porterStem } from "./porter.js";
 import { ENGLISH_STOPWORDS } from "./stopwords.js";
 import { wordTokenize } from "./tokenize.js";
@@ -50,5 +50,18 @@ describe("wordTokenize: whitespace and final periods", () => {
     expect(wordTokenize("He left.)  \n")).toEqual(["He", "left", ".", ")"]);
     expect(wordTokenize("Done..")).toEqual(["Done", ".."]);
     expect(wordTokenize("😀.")).toEqual(["😀", "."]);
+  });
+});
+
+describe("QulacVocabulary", () => {
+  it("term numbers that spell qulacTerms, numbered in order of first appearance across texts", () => {
+    const v = new QulacVocabulary();
+    const seen: string[] = [];
+    for (const t of [...TEXTS, ...TEXTS]) {
+      const ids = v.termIds(t);
+      expect([...ids].map((i) => v.terms[i])).toEqual(qulacTerms(t));
+      for (const term of qulacTerms(t)) if (!seen.includes(term)) seen.push(term);
+    }
+    expect(v.terms).toEqual(seen);
   });
 });
