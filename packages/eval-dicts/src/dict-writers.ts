@@ -1,20 +1,22 @@
 // Eval dicts written from per-metric spools: ClariQ's pickle (in a tar.gz) and JSON.
 import { createReadStream } from "node:fs";
 import { unlink } from "node:fs/promises";
-import { createInterface } from "node:readline";
 import { type ByteSink, formatPyFloat, pythonJsonString, tarGzFile, writeAtomic } from "@convkit/io";
-import { PickleWriter, PyFloat, type PyValue } from "@convkit/pickle";
+import { PickleWriter } from "@convkit/pickle";
 import { DICT_METRICS, type Pair } from "./topic-eval.js";
 
-/** One spooled context line: `[key, [[question, [no_answer, with_answer]], …]]` (JSON keeps every float exact). */
+/** One spooled context: its key and, per question, [no_answer, with_answer]. */
 type Spooled = [string | number, [string, Pair][]];
 
 /**
  * Per-metric spool files: results arrive topic by topic but the dicts are metric-major, so each
  * metric's contexts go to their own file, read back in order by the writers. Memory stays flat.
+ * Records are binary (floats as their 8 bytes: exact, and no formatting or parsing of numbers):
+ * key (0 + f64 int | 1 + str), question count u32, then per question str, f64, f64; a str is
+ * u32 byte length + UTF-8.
  */
 export class MetricSpools {
-  private readonly sinks: { write(s: string): boolean; end(cb: () => void): void }[] = [];
+  private readonly sinks: { write(b: Uint8Array): boolean; end(cb: () => void): void }[] = [];
   readonly files: string[];
   contexts = 0;
 
@@ -35,7 +37,7 @@ export class MetricSpools {
     await Promise.all(
       perMetric.map((ctxs, m) => {
         if (ctxs.length === 0) return undefined;
-        const ok = this.sinks[m]!.write(`${ctxs.map((c) => JSON.stringify(c)).join("\n")}\n`);
+        const ok = this.sinks[m]!.write(encodeSpooled(ctxs));
         return ok
           ? undefined
           : new Promise<void>((r) =>
@@ -55,12 +57,83 @@ export class MetricSpools {
 
   /** Spooled contexts of metric `m`, in order. */
   async *read(m: number): AsyncIterable<Spooled> {
-    const rl = createInterface({
-      input: createReadStream(this.files[m]!),
-      crlfDelay: Number.POSITIVE_INFINITY,
-    });
-    for await (const line of rl) if (line !== "") yield JSON.parse(line) as Spooled;
+    let rest: Buffer = Buffer.alloc(0);
+    for await (const chunk of createReadStream(this.files[m]!, { highWaterMark: 1 << 20 })) {
+      const buf = rest.length === 0 ? (chunk as Buffer) : Buffer.concat([rest, chunk as Buffer]);
+      let at = 0;
+      for (;;) {
+        const r = decodeSpooled(buf, at);
+        if (r === undefined) break;
+        yield r[0];
+        at = r[1];
+      }
+      rest = buf.subarray(at);
+    }
+    if (rest.length > 0) throw new Error(`${this.files[m]}: a cut spool record`);
   }
+}
+
+function encodeSpooled(
+  ctxs: readonly (readonly [string | number, readonly (readonly [string, Pair])[]])[],
+): Buffer {
+  let size = 0;
+  for (const [key, values] of ctxs) {
+    size += 1 + (typeof key === "number" ? 8 : 4 + Buffer.byteLength(key)) + 4;
+    for (const [q] of values) size += 4 + Buffer.byteLength(q) + 16;
+  }
+  const b = Buffer.allocUnsafe(size);
+  let at = 0;
+  const str = (s: string) => {
+    const n = b.write(s, at + 4);
+    b.writeUInt32LE(n, at);
+    at += 4 + n;
+  };
+  for (const [key, values] of ctxs) {
+    if (typeof key === "number") {
+      b[at++] = 0;
+      at = b.writeDoubleLE(key, at);
+    } else {
+      b[at++] = 1;
+      str(key);
+    }
+    at = b.writeUInt32LE(values.length, at);
+    for (const [q, [na, wa]] of values) {
+      str(q);
+      at = b.writeDoubleLE(na, at);
+      at = b.writeDoubleLE(wa, at);
+    }
+  }
+  return b;
+}
+
+/** The record at `at` and the position after it, or undefined when the buffer ends within it. */
+function decodeSpooled(b: Buffer, at: number): [Spooled, number] | undefined {
+  const str = (): string | undefined => {
+    if (at + 4 > b.length) return undefined;
+    const n = b.readUInt32LE(at);
+    if (at + 4 + n > b.length) return undefined;
+    const s = b.toString("utf8", at + 4, at + 4 + n);
+    at += 4 + n;
+    return s;
+  };
+  if (at >= b.length) return undefined;
+  let key: string | number | undefined;
+  if (b[at++] === 0) {
+    if (at + 8 > b.length) return undefined;
+    key = b.readDoubleLE(at);
+    at += 8;
+  } else key = str();
+  if (key === undefined || at + 4 > b.length) return undefined;
+  const count = b.readUInt32LE(at);
+  at += 4;
+  const values: [string, Pair][] = [];
+  for (let i = 0; i < count; i++) {
+    const q = str();
+    if (q === undefined || at + 16 > b.length) return undefined;
+    values.push([q, [b.readDoubleLE(at), b.readDoubleLE(at + 8)]]);
+    at += 16;
+  }
+  return [[key, values], at];
 }
 
 /** ClariQ's JSON layout `{metric: {context: {question: {"no_answer": x, "with_answer": y}}}}`, as `json.dumps` writes it. */
@@ -149,16 +222,30 @@ async function pickleTo(sink: ByteSink, spools: MetricSpools): Promise<void> {
       if (n === 0) w.op("MARK");
       if (typeof key === "number") w.int(key);
       else w.str(key);
-      const inner = new Map<PyValue, PyValue>();
-      for (const [q, [na, wa]] of values)
-        inner.set(
-          q,
-          new Map<PyValue, PyValue>([
-            ["no_answer", new PyFloat(na)],
-            ["with_answer", new PyFloat(wa)],
-          ]),
-        );
-      w.value(inner);
+      // {question: {'no_answer': x, 'with_answer': y}} as `value` of the same Maps writes it:
+      // one item with SETITEM, more in MARK … SETITEMS batches of 1,000.
+      w.op("EMPTY_DICT");
+      w.memoize();
+      let k = 0;
+      for (const [q, [na, wa]] of values) {
+        if (k === 0 && values.length !== 1) w.op("MARK");
+        w.str(q);
+        w.op("EMPTY_DICT");
+        w.memoize();
+        w.op("MARK");
+        w.str("no_answer");
+        w.float(na);
+        w.str("with_answer");
+        w.float(wa);
+        w.op("SETITEMS");
+        if (values.length === 1) w.op("SETITEM");
+        else if (++k === 1000) {
+          w.op("SETITEMS");
+          k = 0;
+        }
+      }
+      if (k > 0) w.op("SETITEMS");
+      w.flushFrame();
       if (++n === 1000) {
         w.op("SETITEMS");
         n = 0;

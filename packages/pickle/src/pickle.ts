@@ -9,6 +9,7 @@ const OPS = {
   EMPTY_LIST: op.EMPTY_LIST,
   MARK: op.MARK,
   SETITEMS: op.SETITEMS,
+  SETITEM: op.SETITEM,
   APPENDS: op.APPENDS,
   APPEND: op.APPEND,
 } as const;
@@ -96,8 +97,13 @@ export class PickleWriter {
     this.saveInt(v);
   }
 
-  /** EMPTY_DICT / EMPTY_LIST / MARK / SETITEMS / APPENDS / APPEND. */
-  op(code: "EMPTY_DICT" | "EMPTY_LIST" | "MARK" | "SETITEMS" | "APPENDS" | "APPEND"): void {
+  /** A float (BINFLOAT), integral or not. */
+  float(v: number): void {
+    this.saveFloat(v);
+  }
+
+  /** EMPTY_DICT / EMPTY_LIST / MARK / SETITEMS / SETITEM / APPENDS / APPEND. */
+  op(code: keyof typeof OPS): void {
     this.byte(OPS[code]);
   }
 
