@@ -83,10 +83,18 @@ async function* units(file: string): AsyncIterable<Pick<SegmentTask, "docs" | "b
   let line = 1;
   let first = true;
   const cut = (final: boolean) => {
-    const all = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
-    const end = final ? all.length : all.lastIndexOf(10) + 1;
-    const data = Uint8Array.prototype.slice.call(all, 0, end); // own buffer: it is transferred
-    const rest = all.subarray(end);
+    // The unit up to the last line end, copied once into its own buffer (it is transferred).
+    const last = parts[parts.length - 1]!;
+    const lastEnd = final ? last.length : last.lastIndexOf(10) + 1;
+    const end = size - last.length + lastEnd;
+    const data = new Uint8Array(end);
+    let at = 0;
+    for (let i = 0; i < parts.length - 1; i++) {
+      data.set(parts[i]!, at);
+      at += parts[i]!.length;
+    }
+    data.set(last.subarray(0, lastEnd), at);
+    const rest = last.subarray(lastEnd);
     parts = rest.length ? [rest] : [];
     size = rest.length;
     const firstLine = line;
