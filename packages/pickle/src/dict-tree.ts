@@ -10,6 +10,9 @@ const DICT = 4;
 
 let memoOpEnd = 0;
 
+/** Bytes of a new chunk stitched to the cut tail of the previous one (see `feed`). */
+const STITCH = 1 << 12;
+
 /**
  * An optional memo op (BINPUT, LONG_BINPUT, MEMOIZE) at p: its index, -1 when there is none, -2
  * when the bytes are cut; `memoOpEnd` is set to the position after it.
@@ -43,7 +46,10 @@ export class UnsupportedShape extends Error {}
  * `onLeaf(path, names, values, n)` for every dict `depth` levels down, with its key path and its
  * `n` items (`names[i]: values[i]`, floats). Nothing is allocated per item, so tens of MB scan in
  * a fraction of the time building them takes. Opcodes outside that shape throw
- * {@link UnsupportedShape}; use the general unpickler's `leaves` mode then.
+ * {@link UnsupportedShape}; use the general unpickler's `leaves` mode then. A dict of one item
+ * above the leaves (CPython's SETITEM without MARK) cannot be told from an empty dict followed
+ * by its parent's next key until later: such trees are outside the subset too (eval dicts never
+ * have one: every context holds MAX and MIN).
  */
 export class DictTreeScanner {
   private buf: Buffer = Buffer.alloc(0);
@@ -114,12 +120,35 @@ export class DictTreeScanner {
     if (this.need > 0 && this.buf.length - this.pos + this.parkedSize < this.need) return;
     const rest = this.buf.subarray(this.pos);
     this.base += this.pos;
-    this.buf =
-      rest.length === 0 && this.parked.length === 1 ? this.parked[0]! : Buffer.concat([rest, ...this.parked]);
-    this.pos = 0;
+    const parked = this.parked;
     this.parked = [];
     this.parkedSize = 0;
     this.need = 0;
+    this.pos = 0;
+    if (rest.length === 0 && parked.length === 1) {
+      this.buf = parked[0]!;
+      this.run();
+      return;
+    }
+    const big = parked.length === 1 ? parked[0]! : undefined;
+    if (big && rest.length <= STITCH && big.length > 2 * STITCH) {
+      // An item cut by the chunk boundary: run over the old tail and the start of the new chunk
+      // only, then on the new chunk itself (no copy of the whole chunk per chunk).
+      this.buf = Buffer.concat([rest, big.subarray(0, STITCH)]);
+      this.run();
+      if (this.stopped) return;
+      if (this.pos >= rest.length) {
+        this.base += rest.length;
+        this.pos -= rest.length;
+        this.buf = big;
+        this.need = 0;
+        this.run();
+        return;
+      }
+      // Not past the old tail (an opcode longer than the stitch): take it all, offsets unchanged.
+      this.need = 0;
+    }
+    this.buf = Buffer.concat([rest, ...parked]);
     this.run();
   }
 

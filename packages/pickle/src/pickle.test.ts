@@ -86,6 +86,44 @@ describe("pickle writer and reader", () => {
     }
   });
 
+  it("the dict-tree scan gives the same leaves whatever chunking the input arrives in", async () => {
+    const { DictTreeScanner } = await import("./dict-tree.js");
+    // An eval-dict-shaped tree: metric → context → question → {no_answer, with_answer}.
+    const tree = new Map<PyValue, PyValue>();
+    for (const m of ["NDCG1", "P1"]) {
+      const ctxs = new Map<PyValue, PyValue>();
+      for (let c = 0; c < 1500; c++) {
+        const qs = new Map<PyValue, PyValue>();
+        // At least two questions: a one-item dict (SETITEM without MARK) is outside the scan's subset.
+        for (let q = 0; q < 2 + (c % 9); q++)
+          qs.set(`Q${String((c * 7 + q) % 300).padStart(5, "0")}`, {
+            no_answer: new PyFloat(c / 7 + q),
+            with_answer: new PyFloat(q / 3 - c),
+          });
+        ctxs.set(c * 1009, qs);
+      }
+      tree.set(m, ctxs);
+    }
+    const bytes = dumpPickle(tree);
+    const leaves = (size: number) => {
+      const out: string[] = [];
+      const s = new DictTreeScanner(
+        "chunks",
+        3,
+        (p, names, values, n) => {
+          out.push(`${p.join("/")}:${Array.from({ length: n }, (_, i) => `${names[i]}=${values[i]}`).join(",")}`);
+        },
+        (branch) => ((branch[1] as number) % 2 === 0 ? new Set<PyValue>(["Q00007", "Q00100"]) : undefined),
+      );
+      for (let i = 0; i < bytes.length; i += size) s.feed(bytes.subarray(i, i + size));
+      s.finish();
+      return out;
+    };
+    const whole = leaves(bytes.length);
+    expect(whole.length).toBeGreaterThan(1000);
+    for (const size of [1, 7, 4095, 4096, 8193, 20_000, 65_536]) expect(leaves(size)).toEqual(whole);
+  });
+
   it("refuses GLOBAL/REDUCE, naming the class, and never runs anything", () => {
     const evil = Buffer.from("cos\nsystem\n(S'echo hacked'\ntR.", "latin1");
     expect(() => loadPickle(evil, "evil.pkl")).toThrow(
