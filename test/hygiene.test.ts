@@ -32,7 +32,10 @@ describe("package hygiene", () => {
       });
       expect(pkg.exports["./internal/*"]).toBeNull();
       expect(existsSync(join(dir, "src", "index.ts"))).toBe(true);
-      expect(pkg.scripts.build).toBe("tsc -b");
+      // Apps may bundle their CLI after compiling (scripts/bundle-bin.mjs); packages only compile.
+      if (name.startsWith("apps/"))
+        expect(pkg.scripts.build).toMatch(/^tsc -b( && node \.\.\/\.\.\/scripts\/bundle-bin\.mjs)?$/);
+      else expect(pkg.scripts.build).toBe("tsc -b");
     });
 
     it(`${name}: every @convkit import is a declared dependency, a tsconfig reference, and never a deep import`, () => {
@@ -70,6 +73,10 @@ describe("package hygiene", () => {
         expect(pkg.bin).toEqual({ [`convkit-${app}`]: `./bin/convkit-${app}.js` });
         expect(root.devDependencies[pkg.name]).toBe("workspace:*");
         expect(existsSync(join(dir, "src", "bin.ts"))).toBe(true);
+        // The bin runs the bundle when the build makes one, else the compiled bin.
+        const launcher = readFileSync(join(dir, "bin", `convkit-${app}.js`), "utf8");
+        const bundled = pkg.scripts.build.includes("bundle-bin");
+        expect(launcher).toContain(`from "../dist/${bundled ? "bin.bundle.js" : "bin.js"}"`);
       });
     }
   }

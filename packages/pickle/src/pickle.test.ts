@@ -111,7 +111,9 @@ describe("pickle writer and reader", () => {
         "chunks",
         3,
         (p, names, values, n) => {
-          out.push(`${p.join("/")}:${Array.from({ length: n }, (_, i) => `${names[i]}=${values[i]}`).join(",")}`);
+          out.push(
+            `${p.join("/")}:${Array.from({ length: n }, (_, i) => `${names[i]}=${values[i]}`).join(",")}`,
+          );
         },
         (branch) => ((branch[1] as number) % 2 === 0 ? new Set<PyValue>(["Q00007", "Q00100"]) : undefined),
       );
