@@ -72,3 +72,71 @@ describe("ICU in pieces", () => {
     expect(cut.every((s, i) => i === 0 || s > cut[i - 1]!)).toBe(true);
   });
 });
+
+describe("the chunk-wise rule splitters", () => {
+  // The rule token by token over the whole token list: what the splitters compute chunk by chunk.
+  const TERMS = new Set([..."!.?։؟۔܀܁܂।॥၊။።፧፨‼‽⁇⁈⁉⸮⸼꓿꘎꘏﹒﹖﹗！．？｡。"]);
+  const byTokens = (text: string, ellipses: boolean): number[] => {
+    const tok = spacyLikeTokens(text);
+    const starts = [0];
+    let seenPeriod = false;
+    let seenEllipsis = false;
+    for (let k = 0; k < tok.length; k += 2) {
+      const t = text.slice(tok[k]!, tok[k + 1]!);
+      if (!seenPeriod && !seenEllipsis && /^[A-Za-z0-9]/.test(t)) continue;
+      const final = TERMS.has(t);
+      const ellipsis = ellipses && !final && /^(\.{2,}|…+|[!?]{2,})$/u.test(t);
+      if ((seenPeriod || seenEllipsis) && !final && !ellipsis && !/^\p{P}+$/u.test(t)) {
+        if (tok[k]! > 0 && (seenPeriod || /^\p{Lu}/u.test(t))) starts.push(tok[k]!);
+        seenPeriod = false;
+        seenEllipsis = false;
+      } else if (final) seenPeriod = true;
+      else if (ellipsis) seenEllipsis = true;
+    }
+    return starts;
+  };
+
+  it("equal the rule applied token by token, on random texts of tricky pieces", () => {
+    let seed = 11;
+    const rnd = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed / 2147483647;
+    };
+    const pieces = [
+      "word",
+      "Word",
+      "é",
+      "Éclair",
+      "3",
+      ".",
+      "...",
+      "…",
+      "?!",
+      "!",
+      "?",
+      '"',
+      "(",
+      ")",
+      "Mr.",
+      "U.S.",
+      "e.g.",
+      "a.m.",
+      "USA.",
+      "x.",
+      "5%.",
+      "'",
+      "。",
+      "\n",
+      " ",
+      "  ",
+      "\t",
+    ];
+    for (let n = 0; n < 3000; n++) {
+      let t = "";
+      const len = 1 + Math.floor(rnd() * 25);
+      for (let k = 0; k < len; k++) t += pieces[Math.floor(rnd() * pieces.length)] + (rnd() < 0.7 ? " " : "");
+      expect(sentencizerSplitter(t)).toEqual(byTokens(t, false));
+      expect(heuristicSplitter(t)).toEqual(byTokens(t, true));
+    }
+  });
+});

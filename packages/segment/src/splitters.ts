@@ -120,6 +120,57 @@ export function spacyLikeTokens(text: string): number[] {
   return out;
 }
 
+const chunkToks: number[] = [];
+
+/**
+ * Sentence starts by the sentencizer's rule over {@link spacyLikeTokens}, chunk by chunk: a plain
+ * word (an ASCII letter or digit at both ends: one token, neither final nor punctuation) is
+ * decided on the spot, and only the other chunks are cut into tokens. With `ellipses`, also the
+ * heuristic's rule for ellipses and runs of final marks.
+ */
+function ruleStarts(text: string, ellipses: boolean): number[] {
+  const starts = [0];
+  let seenPeriod = false;
+  let seenEllipsis = false;
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    while (i < n && isSpace(text.charCodeAt(i))) i++;
+    if (i >= n) break;
+    let j = i + 1;
+    while (j < n && !isSpace(text.charCodeAt(j))) j++;
+    if (isAlnum(text.charCodeAt(i)) && isAlnum(text.charCodeAt(j - 1))) {
+      if (seenPeriod || seenEllipsis) {
+        const c = text.charCodeAt(i);
+        if (i > 0 && (seenPeriod || (c >= 65 && c <= 90))) starts.push(i);
+        seenPeriod = false;
+        seenEllipsis = false;
+      }
+      i = j;
+      continue;
+    }
+    const tok = chunkToks;
+    tok.length = 0;
+    chunkTokens(text, i, j, tok);
+    for (let k = 0; k < tok.length; k += 2) {
+      const a = tok[k]!;
+      if (!seenPeriod && !seenEllipsis && isAlnum(text.charCodeAt(a))) continue; // a word, nothing pending
+      // spaCy tests the token's whole text: an ellipsis or "?!" token is not in the list.
+      const t = text.slice(a, tok[k + 1]!);
+      const final = TERMINATORS.has(t);
+      const ellipsis = ellipses && !final && /^(\.{2,}|…+|[!?]{2,})$/u.test(t);
+      if ((seenPeriod || seenEllipsis) && !final && !ellipsis && !PUNCT_ONLY.test(t)) {
+        if (a > 0 && (seenPeriod || /^\p{Lu}/u.test(t))) starts.push(a);
+        seenPeriod = false;
+        seenEllipsis = false;
+      } else if (final) seenPeriod = true;
+      else if (ellipsis) seenEllipsis = true;
+    }
+    i = j;
+  }
+  return starts;
+}
+
 /**
  * A port of spaCy's rule-based `sentencizer`: after a token made of a sentence-final character,
  * the next token that is neither punctuation nor sentence-final starts a sentence. Tokens come
@@ -127,22 +178,7 @@ export function spacyLikeTokens(text: string): number[] {
  * (abbreviations and initials keep their period; a period after a lowercase letter, a digit or
  * two capitals is split off).
  */
-export const sentencizerSplitter: SentenceSplitter = (text) => {
-  const tok = spacyLikeTokens(text);
-  const starts = [0];
-  let seenPeriod = false;
-  for (let k = 0; k < tok.length; k += 2) {
-    if (!seenPeriod && isAlnum(text.charCodeAt(tok[k]!))) continue; // a word, nothing pending
-    const t = text.slice(tok[k]!, tok[k + 1]!);
-    // spaCy tests the token's whole text: an ellipsis or "?!" token is not in the list.
-    const final = TERMINATORS.has(t);
-    if (seenPeriod && !final && !PUNCT_ONLY.test(t)) {
-      if (tok[k]! > 0) starts.push(tok[k]!);
-      seenPeriod = false;
-    } else if (final) seenPeriod = true;
-  }
-  return starts;
-};
+export const sentencizerSplitter: SentenceSplitter = (text) => ruleStarts(text, false);
 
 /**
  * convkit's default: the sentencizer's rule on the same tokens, plus what a statistical splitter
@@ -150,25 +186,7 @@ export const sentencizerSplitter: SentenceSplitter = (text) => {
  * a capitalized word ends the sentence (spaCy's sentencizer never splits there; its statistical
  * `senter`, which made the official passages, usually does).
  */
-export const heuristicSplitter: SentenceSplitter = (text) => {
-  const tok = spacyLikeTokens(text);
-  const starts = [0];
-  let seenPeriod = false;
-  let seenEllipsis = false;
-  for (let k = 0; k < tok.length; k += 2) {
-    if (!seenPeriod && !seenEllipsis && isAlnum(text.charCodeAt(tok[k]!))) continue; // a word, nothing pending
-    const t = text.slice(tok[k]!, tok[k + 1]!);
-    const final = TERMINATORS.has(t);
-    const ellipsis = !final && /^(\.{2,}|…+|[!?]{2,})$/u.test(t);
-    if ((seenPeriod || seenEllipsis) && !final && !ellipsis && !PUNCT_ONLY.test(t)) {
-      if (tok[k]! > 0 && (seenPeriod || /^\p{Lu}/u.test(t))) starts.push(tok[k]!);
-      seenPeriod = false;
-      seenEllipsis = false;
-    } else if (final) seenPeriod = true;
-    else if (ellipsis) seenEllipsis = true;
-  }
-  return starts;
-};
+export const heuristicSplitter: SentenceSplitter = (text) => ruleStarts(text, true);
 
 /** The splitters by name, the default first. */
 export const SPLITTERS: Record<string, SentenceSplitter> = {
