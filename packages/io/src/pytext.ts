@@ -17,16 +17,40 @@ export function formatPyFloat(x: number): string {
   return s.includes(".") || s.includes("e") ? s : `${s}.0`;
 }
 
-// JSON.stringify escapes exactly what Python's json.dumps does (", \\, the same short escapes,
-// other controls and lone surrogates as lowercase \uXXXX) except that ensure_ascii also escapes
-// DEL and every unit above it: those are replaced afterwards, one UTF-16 unit at a time (so an
-// astral character becomes its surrogate pair, as in Python).
-const ABOVE_ASCII = /[\u007f-\uffff]/;
-const ABOVE_ASCII_ALL = /[\u007f-\uffff]/g;
-const escapeUnit = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
-
 /** Python `json.dumps(s)` of a string (ensure_ascii: non-ASCII as `\uXXXX`, astral as surrogate pairs). */
 export function pythonJsonString(s: string): string {
-  const j = JSON.stringify(s);
-  return ABOVE_ASCII.test(j) ? j.replace(ABOVE_ASCII_ALL, escapeUnit) : j;
+  let out = '"';
+  let last = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c) continue;
+    out += s.slice(last, i);
+    last = i + 1;
+    switch (c) {
+      case 0x22:
+        out += '\\"';
+        break;
+      case 0x5c:
+        out += "\\\\";
+        break;
+      case 0x0a:
+        out += "\\n";
+        break;
+      case 0x0d:
+        out += "\\r";
+        break;
+      case 0x09:
+        out += "\\t";
+        break;
+      case 0x08:
+        out += "\\b";
+        break;
+      case 0x0c:
+        out += "\\f";
+        break;
+      default:
+        out += `\\u${c.toString(16).padStart(4, "0")}`;
+    }
+  }
+  return `${out + s.slice(last)}"`;
 }
