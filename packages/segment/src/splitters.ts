@@ -122,6 +122,12 @@ export function spacyLikeTokens(text: string): number[] {
 
 const chunkToks: number[] = [];
 
+/** Every character a final or ellipsis token holds: the sentence-final ones and `…`. */
+const MARKS = new RegExp(
+  `[${[...TERMINATORS, "…"].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("")}]`,
+  "g",
+);
+
 /**
  * Sentence starts by the sentencizer's rule over {@link spacyLikeTokens}, chunk by chunk: a plain
  * word (an ASCII letter or digit at both ends: one token, neither final nor punctuation) is
@@ -135,6 +141,16 @@ function ruleStarts(text: string, ellipses: boolean): number[] {
   const n = text.length;
   let i = 0;
   while (i < n) {
+    if (!seenPeriod && !seenEllipsis) {
+      // Nothing pending: only a chunk holding a final mark (or an ellipsis) can change that, so
+      // jump to the next one (a native scan) and back to the start of its chunk.
+      MARKS.lastIndex = i;
+      const m = MARKS.exec(text);
+      if (m === null) break;
+      let a = m.index;
+      while (a > i && !isSpace(text.charCodeAt(a - 1))) a--;
+      i = a;
+    }
     while (i < n && isSpace(text.charCodeAt(i))) i++;
     if (i >= n) break;
     let j = i + 1;
