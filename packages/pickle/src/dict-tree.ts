@@ -10,6 +10,9 @@ const DICT = 4;
 
 let memoOpEnd = 0;
 
+/** The most bytes an item of {@link DictTreeScanner}'s fixed shape takes (all memo ops long). */
+const FIXED_ITEM_MAX = 5 + 1 + 5 + 1 + 5 + 9 + 5 + 9 + 1;
+
 /** Bytes of a new chunk stitched to the cut tail of the previous one (see `feed`). */
 const STITCH = 1 << 12;
 
@@ -303,6 +306,13 @@ export class DictTreeScanner {
     const at = this.depth - 1;
     let p = pos;
     for (;;) {
+      if (p + FIXED_ITEM_MAX <= end) {
+        const next = this.fixedItem(buf, dv, p);
+        if (next >= 0) {
+          p = next;
+          continue;
+        }
+      }
       if (p + 2 > end) return p;
       const c = buf[p]!;
       let key: string;
@@ -348,6 +358,79 @@ export class DictTreeScanner {
       }
       p = next;
     }
+  }
+
+  /**
+   * One item of the commonest shape, read at fixed offsets: a memoized key, then a leaf of two
+   * memoized names and two floats (`EMPTY_DICT memo MARK get BINFLOAT get BINFLOAT SETITEMS`).
+   * The whole of it must be in the buffer ({@link FIXED_ITEM_MAX} bytes from `p`). Returns the
+   * position after it, or -1 (nothing done) for any other shape.
+   */
+  private fixedItem(buf: Buffer, dv: DataView, p: number): number {
+    let r = p;
+    let k: number;
+    let c = buf[r]!;
+    if (c === op.BINGET) {
+      k = buf[r + 1]!;
+      r += 2;
+    } else if (c === op.LONG_BINGET) {
+      k = dv.getUint32(r + 1, true);
+      r += 5;
+    } else return -1;
+    if (buf[r] !== op.EMPTY_DICT) return -1;
+    c = buf[r + 1]!;
+    let d: number;
+    if (c === op.BINPUT) {
+      d = buf[r + 2]!;
+      r += 3;
+    } else if (c === op.LONG_BINPUT) {
+      d = dv.getUint32(r + 2, true);
+      r += 6;
+    } else if (c === op.MEMOIZE) {
+      d = this.memoLen;
+      r += 2;
+    } else return -1;
+    if (buf[r] !== op.MARK) return -1;
+    r++;
+    let n1: number;
+    c = buf[r]!;
+    if (c === op.BINGET) {
+      n1 = buf[r + 1]!;
+      r += 2;
+    } else if (c === op.LONG_BINGET) {
+      n1 = dv.getUint32(r + 1, true);
+      r += 5;
+    } else return -1;
+    if (buf[r] !== op.BINFLOAT) return -1;
+    const x = dv.getFloat64(r + 1);
+    r += 9;
+    let n2: number;
+    c = buf[r]!;
+    if (c === op.BINGET) {
+      n2 = buf[r + 1]!;
+      r += 2;
+    } else if (c === op.LONG_BINGET) {
+      n2 = dv.getUint32(r + 1, true);
+      r += 5;
+    } else return -1;
+    if (buf[r] !== op.BINFLOAT) return -1;
+    const y = dv.getFloat64(r + 1);
+    r += 9;
+    if (buf[r] !== op.SETITEMS) return -1;
+    const key = this.memoStr(k);
+    const s1 = this.memoStr(n1);
+    const s2 = this.memoStr(n2);
+    if (key === undefined || s1 === undefined || s2 === undefined) return -1;
+    this.memoSet(d, undefined);
+    this.path[this.depth - 1] = key;
+    if (this.wanted === undefined || this.wanted.has(key)) {
+      this.names[0] = s1;
+      this.names[1] = s2;
+      this.values[0] = x;
+      this.values[1] = y;
+      this.onLeaf(this.path, this.names, this.values, 2);
+    }
+    return r + 1;
   }
 
   private setItems(dictAt: number, from: number, to: number): void {
