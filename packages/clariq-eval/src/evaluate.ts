@@ -149,7 +149,7 @@ async function multiTurnPerformance(
   await scanEvalDict(
     path,
     (metric, ctx, q, _na, wa) => {
-      open(metric, ctx);
+      if (metric !== lastMetric || ctx !== lastCtx) open(metric, ctx);
       if (q === "MIN") cur.min[slot] = wa;
       else if (q === pick && q !== "MAX") cur.sel[slot] = wa;
     },

@@ -49,22 +49,34 @@ export function ratioToDouble(num: bigint, den: bigint): number {
  * (as Python's math.fsum keeps them). A handful of partials stand for any number of values.
  */
 function exactPartials(values: readonly number[]): number[] {
-  const partials: number[] = [];
-  for (let x of values) {
+  // A typed scratch array and a count: no array resizing per value (a hot loop for big means).
+  let partials = new Float64Array(16);
+  let n = 0;
+  for (let k = 0; k < values.length; k++) {
+    let x = values[k]!;
     if (!Number.isFinite(x)) throw new RangeError("mean of non-finite values is not supported");
     let i = 0;
-    for (let j = 0; j < partials.length; j++) {
+    for (let j = 0; j < n; j++) {
       let y = partials[j]!;
-      if (Math.abs(x) < Math.abs(y)) [x, y] = [y, x];
+      if (Math.abs(x) < Math.abs(y)) {
+        const t = x;
+        x = y;
+        y = t;
+      }
       const hi = x + y;
       const lo = y - (hi - x);
       if (lo !== 0) partials[i++] = lo;
       x = hi;
     }
-    partials.length = i;
-    partials.push(x);
+    if (i === partials.length) {
+      const bigger = new Float64Array(partials.length * 2);
+      bigger.set(partials);
+      partials = bigger;
+    }
+    partials[i++] = x;
+    n = i;
   }
-  return partials;
+  return Array.from(partials.subarray(0, n));
 }
 
 /**
