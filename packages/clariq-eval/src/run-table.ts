@@ -40,10 +40,12 @@ export interface RankedLine {
 const INT = /^[-+]?\d+$/;
 const FLOAT = /^[-+]?(\d+\.?\d*([eE][-+]?\d+)?|\.\d+([eE][-+]?\d+)?)$/;
 
-async function rows(path: string): Promise<Row[]> {
+/** The run's rows, each turned into `T` batch by batch (the parsed rows die young). */
+async function rows<T>(path: string, each: (row: Row) => T): Promise<T[]> {
   const src = await openInput(path);
-  const out: Row[] = [];
-  for await (const b of parseDelimited(src.name, readLineBatches(src), { delimiter: " " })) out.push(...b);
+  const out: T[] = [];
+  for await (const b of parseDelimited(src.name, readLineBatches(src), { delimiter: " " }))
+    for (const row of b) out.push(each(row));
   if (out.length === 0) throw new InputError(src.name, { line: 1 }, "at least one run line", "an empty file");
   return out;
 }
@@ -57,7 +59,7 @@ function intAt(file: string, row: Row, k: number, what: string): number {
 /** Reads a ranking run (6 space-separated fields per line; text fields may be quoted). */
 export async function readRankedRun(path: string): Promise<RankedLine[]> {
   const file = path === "-" ? "<stdin>" : path;
-  return (await rows(path)).map((row) => {
+  return rows(path, (row) => {
     if (row.fields.length !== 6) {
       throw new InputError(
         file,
@@ -81,7 +83,7 @@ export async function readRankedRun(path: string): Promise<RankedLine[]> {
 /** Reads a clarification-need run: `topic label` lines; the last label of a topic wins (as to_dict()). */
 export async function readNeedRun(path: string): Promise<{ line: number; topic: number; label: number }[]> {
   const file = path === "-" ? "<stdin>" : path;
-  return (await rows(path)).map((row) => {
+  return rows(path, (row) => {
     if (row.fields.length !== 2)
       throw new InputError(
         file,
