@@ -201,7 +201,9 @@ export async function runSegmentation(o: SegmentJobOptions): Promise<SegmentJobS
           p.catch(() => {});
           pending.push(p);
           handedOut += u.size;
-          while (pending.length > threads) await flush();
+          // Results are written in order: a few units per thread in flight keep a thread that
+          // finished early busy while a long unit (a 1 MB document) holds the head.
+          while (pending.length > 4 * threads) await flush();
         }
         while (pending.length) await flush();
       };
