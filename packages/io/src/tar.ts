@@ -71,6 +71,13 @@ export async function openPayload(path: string, member?: string): Promise<ByteSo
   const { head, rest } = await peek(src.chunks, 512);
   const whole: ByteSource = { name: src.name, chunks: rest };
   if (!looksLikeTar(head)) return whole;
+  // The usual case, a regular file first, is read straight off the stream: tar-stream's chain of
+  // small-buffered streams held back the decompression feeding it (a 40 MB pickle came at half speed).
+  const first = plainFileHeader(head);
+  if (first && (member === undefined || first.name === member)) {
+    assertSafeMemberName(src.name, first.name);
+    return { name: `${src.name}!${first.name}`, chunks: memberBytes(src.name, rest, first.size) };
+  }
   const it = tarEntries(whole)[Symbol.asyncIterator]();
   for (let r = await it.next(); !r.done; r = await it.next()) {
     const e = r.value;
@@ -93,6 +100,63 @@ export async function openPayload(path: string, member?: string): Promise<ByteSo
     member ? `a member named ${member}` : "a regular file in the archive",
     "none",
   );
+}
+
+/** An octal number field of a tar header; undefined for anything else (e.g. GNU base-256). */
+function octalField(h: Uint8Array, at: number, len: number): number | undefined {
+  let n = 0;
+  let digits = 0;
+  for (let i = at; i < at + len; i++) {
+    const c = h[i]!;
+    if (c >= 0x30 && c <= 0x37) {
+      n = n * 8 + (c - 0x30);
+      digits++;
+    } else if (c === 0 || c === 0x20) {
+      if (digits > 0) break;
+    } else return undefined;
+  }
+  return digits > 0 ? n : undefined;
+}
+
+/**
+ * The name and size of a tar header block that describes a regular file, with a valid checksum;
+ * undefined for any other entry (directories, pax or GNU long-name headers...), which tar-stream
+ * then reads.
+ */
+function plainFileHeader(h: Uint8Array): { name: string; size: number } | undefined {
+  if (h.length < 512 || (h[156] !== 0x30 && h[156] !== 0)) return undefined;
+  let sum = 0;
+  for (let i = 0; i < 512; i++) sum += i >= 148 && i < 156 ? 0x20 : h[i]!;
+  const size = octalField(h, 124, 12);
+  if (octalField(h, 148, 8) !== sum || size === undefined) return undefined;
+  const text = (at: number, len: number) => {
+    let end = at;
+    while (end < at + len && h[end] !== 0) end++;
+    return Buffer.from(h.buffer, h.byteOffset + at, end - at).toString("utf8");
+  };
+  const name = text(0, 100);
+  const prefix = text(345, 155);
+  if (name === "") return undefined;
+  return { name: prefix ? `${prefix}/${name}` : name, size };
+}
+
+/** The `size` bytes after the 512-byte header of a stream; the rest of the stream is read through (and so checked). */
+async function* memberBytes(
+  name: string,
+  chunks: AsyncIterable<Uint8Array>,
+  size: number,
+): AsyncIterable<Uint8Array> {
+  let pos = 0; // stream offset of the chunk's start
+  const from = 512;
+  const to = 512 + size;
+  for await (const c of chunks) {
+    const a = Math.max(from, pos);
+    const b = Math.min(to, pos + c.length);
+    if (b > a) yield c.subarray(a - pos, b - pos);
+    pos += c.length;
+  }
+  if (pos < to)
+    throw new InputError(name, { offset: pos }, `the ${size} bytes of the archive's member`, "end of file");
 }
 
 /** Extracts a tar(.gz) archive into `dir`; no member can write outside it; each file appears atomically. */
