@@ -10,9 +10,13 @@ import { writeAtomic } from "./sink.js";
 import { openInput, readAll } from "./source.js";
 import { extractTar, openPayload } from "./tar.js";
 
-async function tarball(entries: { name: string; body: string }[]): Promise<Buffer> {
+async function tarball(
+  entries: { name: string; body: string | Buffer; type?: "file" | "directory" }[],
+): Promise<Buffer> {
   const pack = tar.pack();
-  for (const e of entries) pack.entry({ name: e.name }, e.body);
+  for (const e of entries)
+    if (e.type === "directory") pack.entry({ name: e.name, type: "directory" });
+    else pack.entry({ name: e.name }, e.body);
   pack.finalize();
   const parts: Buffer[] = [];
   for await (const c of pack) parts.push(c as Buffer);
@@ -54,6 +58,43 @@ describe("byte sources", () => {
     const src = await openPayload(join(d, "x.pkl.tar.gz"));
     expect((await readAll(src)).toString()).toBe("payload bytes");
     expect(readdirSync(d)).toEqual(["x.pkl.tar.gz.aa", "x.pkl.tar.gz.ab"]);
+  });
+
+  it("a payload read straight off the stream: long (prefixed) names, a member by name, a directory first, a cut archive", async () => {
+    const d = tempDir();
+    const body = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7919) % 251));
+    const long = `${"dir/".repeat(30)}x.pkl`; // over 100 bytes: split into ustar's prefix and name
+    const f = join(d, "a.tar.gz");
+    writeFileSync(
+      f,
+      gzipSync(
+        await tarball([
+          { name: long, body },
+          { name: "b.txt", body: "second" },
+        ]),
+      ),
+    );
+    const first = await openPayload(f);
+    expect(first.name).toBe(`${f}!${long}`);
+    expect(Buffer.compare(await readAll(first), body)).toBe(0);
+    expect((await readAll(await openPayload(f, "b.txt"))).toString()).toBe("second");
+    const g = join(d, "dir-first.tar.gz");
+    writeFileSync(
+      g,
+      gzipSync(
+        await tarball([
+          { name: "d/", body: "", type: "directory" },
+          { name: "d/x.pkl", body },
+        ]),
+      ),
+    );
+    expect(Buffer.compare(await readAll(await openPayload(g)), body)).toBe(0);
+    const tarBytes = await tarball([{ name: "x.pkl", body }]);
+    const h = join(d, "cut.tar");
+    writeFileSync(h, tarBytes.subarray(0, 512 + 1000));
+    await expect(readAll(await openPayload(h))).rejects.toThrow(
+      `${h}:byte 1512: expected the 300000 bytes of the archive's member, found end of file`,
+    );
   });
 
   it("refuses a tar member whose path climbs out of the target, writing nothing", async () => {
