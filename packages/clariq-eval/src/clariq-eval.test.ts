@@ -1,7 +1,11 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../../../test/helpers/shared.js";
 import { weightedPrf } from "./clarification-need.js";
 import { topQuestions } from "./document-relevance.js";
 import { evaluateQuestionRelevance } from "./question-relevance.js";
+import { readRankedRun } from "./run-table.js";
 
 const line = (id: number, item: string, score: number, n = 0) => ({ line: n, id, item, score });
 
@@ -42,5 +46,38 @@ describe("the upstream tool's quirks, hand-worked", () => {
         [6, "QD"],
       ]),
     );
+  });
+});
+
+describe("reading runs", () => {
+  it("plain runs split directly read as the general parser reads them (CRLF forces that one)", async () => {
+    const d = tempDir();
+    const lines = [
+      '1 0 "a question, with commas" 1 5.5 tag',
+      "2 0 Q00001 2 -1e-3 tag",
+      '3 0 "" 3 0 tag',
+      "",
+      "4 0 NA 4 1 tag",
+      '5 0 "null" 5 .5 tag',
+      "6 0  6 2 tag",
+    ];
+    const lf = join(d, "lf.run");
+    const crlf = join(d, "crlf.run");
+    writeFileSync(lf, `${lines.join("\n")}\n`);
+    writeFileSync(crlf, `${lines.join("\r\n")}\r\n`);
+    const a = await readRankedRun(lf);
+    expect(a.map((r) => [r.line, r.id, r.item, r.score])).toEqual([
+      [1, 1, "a question, with commas", 5.5],
+      [2, 2, "Q00001", -1e-3],
+      [3, 3, "", 0],
+      [5, 4, "", 1],
+      [6, 5, "", 0.5],
+      [7, 6, "", 2],
+    ]);
+    expect(await readRankedRun(crlf)).toEqual(a);
+    // Quotes inside a field: the general parser, as pandas reads them.
+    const q = join(d, "quotes.run");
+    writeFileSync(q, '7 0 "say ""hi""" 1 3 tag\n8 0 "x"y 2 1 tag\n');
+    expect((await readRankedRun(q)).map((r) => r.item)).toEqual(['say "hi"', "xy"]);
   });
 });

@@ -1,5 +1,13 @@
 // Run files as the upstream tool reads them: pandas read_csv(sep=' ', header=None), typed and checked.
-import { describeFound, InputError, openInput, parseDelimited, type Row, readLineBatches } from "@convkit/io";
+import {
+  describeFound,
+  InputError,
+  openInput,
+  parseDelimited,
+  type Row,
+  readAll,
+  readLineBatches,
+} from "@convkit/io";
 
 /** pandas' default NA strings: such a field is NaN, and the tool's fillna('') makes it ''. */
 const PANDAS_NA = new Set([
@@ -40,13 +48,80 @@ export interface RankedLine {
 const INT = /^[-+]?\d+$/;
 const FLOAT = /^[-+]?(\d+\.?\d*([eE][-+]?\d+)?|\.\d+([eE][-+]?\d+)?)$/;
 
-/** The run's rows, each turned into `T` batch by batch (the parsed rows die young). */
-async function rows<T>(path: string, each: (row: Row) => T): Promise<T[]> {
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * The fields of a run line of the plain shape (`width` fields, single spaces, a field either bare
+ * without quotes or wholly quoted without inner quotes); undefined for anything else.
+ */
+function plainFields(text: string, a: number, b: number, width: number): string[] | undefined {
+  const fields: string[] = [];
+  let i = a;
+  for (let k = 0; k < width; k++) {
+    if (i > b) return undefined;
+    if (text.charCodeAt(i) === 34) {
+      const q = text.indexOf('"', i + 1);
+      if (q < 0 || q >= b || (q + 1 !== b && text.charCodeAt(q + 1) !== 32)) return undefined;
+      fields.push(text.slice(i + 1, q));
+      i = q + 2;
+    } else {
+      let j = text.indexOf(" ", i);
+      if (j < 0 || j > b) j = b;
+      const f = text.slice(i, j);
+      if (f.includes('"')) return undefined;
+      fields.push(f);
+      i = j + 1;
+    }
+  }
+  return i === b + 1 ? fields : undefined;
+}
+
+/**
+ * The run's rows, each turned into `T`. Runs of the plain shape (every line `width` fields as
+ * {@link plainFields} takes them) are split directly; anything else (quotes within fields,
+ * multi-line fields, CRs, a BOM, other widths) goes through the general pandas-like parser.
+ */
+async function rows<T>(path: string, width: number, each: (row: Row) => T): Promise<T[]> {
   const src = await openInput(path);
+  const bytes = await readAll(src);
+  const empty = () => new InputError(src.name, { line: 1 }, "at least one run line", "an empty file");
+  let text: string | undefined;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    text = undefined; // the general parser names the line
+  }
+  if (text !== undefined && text.charCodeAt(0) !== 0xfeff && !text.includes("\r")) {
+    const out: T[] = [];
+    let ok = true;
+    for (let start = 0, line = 1; start < text.length; line++) {
+      let end = text.indexOf("\n", start);
+      if (end < 0) end = text.length;
+      if (end > start) {
+        const fields = plainFields(text, start, end, width);
+        if (fields === undefined) {
+          ok = false;
+          break;
+        }
+        out.push(each({ line, fields }));
+      }
+      start = end + 1;
+    }
+    if (ok) {
+      if (out.length === 0) throw empty();
+      return out;
+    }
+  }
   const out: T[] = [];
-  for await (const b of parseDelimited(src.name, readLineBatches(src), { delimiter: " " }))
+  const again = {
+    name: src.name,
+    chunks: (async function* () {
+      yield bytes;
+    })(),
+  };
+  for await (const b of parseDelimited(src.name, readLineBatches(again), { delimiter: " " }))
     for (const row of b) out.push(each(row));
-  if (out.length === 0) throw new InputError(src.name, { line: 1 }, "at least one run line", "an empty file");
+  if (out.length === 0) throw empty();
   return out;
 }
 
@@ -59,7 +134,7 @@ function intAt(file: string, row: Row, k: number, what: string): number {
 /** Reads a ranking run (6 space-separated fields per line; text fields may be quoted). */
 export async function readRankedRun(path: string): Promise<RankedLine[]> {
   const file = path === "-" ? "<stdin>" : path;
-  return rows(path, (row) => {
+  return rows(path, 6, (row) => {
     if (row.fields.length !== 6) {
       throw new InputError(
         file,
@@ -83,7 +158,7 @@ export async function readRankedRun(path: string): Promise<RankedLine[]> {
 /** Reads a clarification-need run: `topic label` lines; the last label of a topic wins (as to_dict()). */
 export async function readNeedRun(path: string): Promise<{ line: number; topic: number; label: number }[]> {
   const file = path === "-" ? "<stdin>" : path;
-  return rows(path, (row) => {
+  return rows(path, 2, (row) => {
     if (row.fields.length !== 2)
       throw new InputError(
         file,
