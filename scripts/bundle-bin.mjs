@@ -3,35 +3,33 @@
 // for commands that run in well under a second (the evaluators) that was a tenth of their time.
 // Run from the app's folder, after `tsc -b`. Apps with piscina pools are not bundled: their
 // worker files are found next to the package code that starts them.
-import { readFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { build } from "esbuild";
 
-/** Lazy `createRequire(import.meta.url)(x)` calls resolve from the bundle's folder, where the
- * packages' own dependencies are not (pnpm keeps them per package): make them plain requires,
- * which esbuild bundles (still evaluated on first use). */
-const lazyRequires = {
-  name: "lazy-requires",
-  setup(b) {
-    b.onLoad({ filter: /[\\/]packages[\\/][^\\/]+[\\/]dist[\\/].*\.js$/ }, async (args) => {
-      const text = await readFile(args.path, "utf8");
-      if (!text.includes("createRequire(import.meta.url)(")) return undefined;
-      return { contents: text.replaceAll("createRequire(import.meta.url)(", "require("), loader: "js" };
-    });
-  },
-};
-
-await build({
+const out = "dist/bin.bundle.js";
+const result = await build({
   entryPoints: ["dist/bin.js"],
-  outfile: "dist/bin.bundle.js",
+  outfile: out,
   bundle: true,
   platform: "node",
   format: "esm",
   target: "node20",
   sourcemap: true,
   logLevel: "warning",
-  plugins: [lazyRequires],
+  write: false,
   // Bundled CommonJS dependencies call require() for Node's built-ins.
   banner: {
     js: 'import { createRequire as __cr } from "node:module"; const require = __cr(import.meta.url);',
   },
 });
+for (const f of result.outputFiles) {
+  // A lazy `createRequire(import.meta.url)(x)` would resolve x from the app's folder, where the
+  // packages' own dependencies are not (pnpm keeps them per package): refuse such a bundle.
+  if (f.path.endsWith(".js") && f.text.includes("createRequire(import.meta.url)(")) {
+    console.error(
+      `${out}: a lazy createRequire(import.meta.url) call was bundled; load that dependency statically`,
+    );
+    process.exit(1);
+  }
+  await writeFile(f.path, f.contents);
+}

@@ -3,7 +3,7 @@
 export { DownloadError, downloadFile } from "./download.js";
 export { ConvkitError, describeFound, InputError, type InputLocation, UsageError } from "./errors.js";
 export { type LineBatch, readLineBatches } from "./lines.js";
-export { formatPyFloat, pythonJsonString } from "./pytext.js";
+export { formatPyFloat, isPySpace, pythonJsonString } from "./pytext.js";
 export {
   type ByteSink,
   removePendingTempFiles,

@@ -54,3 +54,20 @@ export function pythonJsonString(s: string): string {
   }
   return `${out + s.slice(last)}"`;
 }
+
+/** Whether a UTF-16 unit is in Python's `str.isspace()` set (what `str.split()` and `str.strip()` treat as space; all of it is in the BMP). */
+export function isPySpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x1f);
+  if (c < 0x85) return false;
+  return (
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000
+  );
+}

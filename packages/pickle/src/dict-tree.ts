@@ -8,7 +8,8 @@ const INT = 2;
 const FLOAT = 3;
 const DICT = 4;
 
-let memoOpEnd = 0;
+/** Where the op read by {@link memoOpAt} or {@link memoGetAt} ends. */
+let opEnd = 0;
 
 /** The most bytes an item of {@link DictTreeScanner}'s fixed shape takes (all memo ops long). */
 const FIXED_ITEM_MAX = 5 + 1 + 5 + 1 + 5 + 9 + 5 + 9 + 1;
@@ -18,25 +19,44 @@ const STITCH = 1 << 12;
 
 /**
  * An optional memo op (BINPUT, LONG_BINPUT, MEMOIZE) at p: its index, -1 when there is none, -2
- * when the bytes are cut; `memoOpEnd` is set to the position after it.
+ * when the bytes are cut; `opEnd` is set to the position after it.
  */
 function memoOpAt(buf: Buffer, dv: DataView, p: number, end: number, memoLen: number): number {
-  memoOpEnd = p;
+  opEnd = p;
   if (p >= end) return -2;
   const c = buf[p];
   if (c === op.BINPUT) {
     if (p + 2 > end) return -2;
-    memoOpEnd = p + 2;
+    opEnd = p + 2;
     return buf[p + 1]!;
   }
   if (c === op.LONG_BINPUT) {
     if (p + 5 > end) return -2;
-    memoOpEnd = p + 5;
+    opEnd = p + 5;
     return dv.getUint32(p + 1, true);
   }
   if (c === op.MEMOIZE) {
-    memoOpEnd = p + 1;
+    opEnd = p + 1;
     return memoLen;
+  }
+  return -1;
+}
+
+/**
+ * A memo reference (BINGET, LONG_BINGET) at p: its index, -1 when the op is another, -2 when the
+ * bytes are cut; `opEnd` is set to the position after it.
+ */
+function memoGetAt(buf: Buffer, dv: DataView, p: number, end: number): number {
+  const c = buf[p];
+  if (c === op.BINGET) {
+    if (p + 2 > end) return -2;
+    opEnd = p + 2;
+    return buf[p + 1]!;
+  }
+  if (c === op.LONG_BINGET) {
+    if (p + 5 > end) return -2;
+    opEnd = p + 5;
+    return dv.getUint32(p + 1, true);
   }
   return -1;
 }
@@ -227,7 +247,7 @@ export class DictTreeScanner {
     let dictIdx = -1;
     dictIdx = memoOpAt(buf, dv, p, end, memoLen);
     if (dictIdx === -2) return -1;
-    p = memoOpEnd;
+    p = opEnd;
     if (dictIdx >= 0) memoLen = Math.max(memoLen, dictIdx + 1);
     if (p >= end) return -1;
     const marked = buf[p] === op.MARK;
@@ -252,11 +272,10 @@ export class DictTreeScanner {
       }
       if (n === values.length) return -1;
       let key: string;
-      if (c === op.BINGET || c === op.LONG_BINGET) {
-        const w = c === op.BINGET ? 1 : 4;
-        if (p + 1 + w > end) return -1;
-        const idx = w === 1 ? buf[p + 1]! : dv.getUint32(p + 1, true);
-        p += 1 + w;
+      const idx = memoGetAt(buf, dv, p, end);
+      if (idx === -2) return -1;
+      if (idx >= 0) {
+        p = opEnd;
         let v: string | undefined;
         let k = -1;
         for (let i = 0; i < np; i++) if (pIdx[i] === idx) k = i;
@@ -274,7 +293,7 @@ export class DictTreeScanner {
         p += 1 + w + len;
         const idx = memoOpAt(buf, dv, p, end, memoLen);
         if (idx === -2) return -1;
-        p = memoOpEnd;
+        p = opEnd;
         if (idx >= 0) {
           pIdx[np] = idx;
           pStr[np++] = key;
@@ -318,17 +337,13 @@ export class DictTreeScanner {
       let key: string;
       let q: number;
       let newIdx = -1;
-      if (c === op.BINGET) {
-        const v = this.memoStr(buf[p + 1]!);
+      const ref = memoGetAt(buf, dv, p, end);
+      if (ref === -2) return p;
+      if (ref >= 0) {
+        const v = this.memoStr(ref);
         if (v === undefined) return p;
         key = v;
-        q = p + 2;
-      } else if (c === op.LONG_BINGET) {
-        if (p + 5 > end) return p;
-        const v = this.memoStr(dv.getUint32(p + 1, true));
-        if (v === undefined) return p;
-        key = v;
-        q = p + 5;
+        q = opEnd;
       } else if (c === op.SHORT_BINUNICODE || c === op.BINUNICODE) {
         const w = c === op.SHORT_BINUNICODE ? 1 : 4;
         if (p + 1 + w > end) return p;
@@ -339,7 +354,7 @@ export class DictTreeScanner {
         if (key.indexOf("\uFFFD") >= 0) return p;
         newIdx = memoOpAt(buf, dv, q, end, this.memoLen);
         if (newIdx === -2) return p;
-        q = memoOpEnd;
+        q = opEnd;
       } else return p;
       if (q >= end || buf[q] !== op.EMPTY_DICT) return p;
       // The key's memo entry comes first (the leaf's own memo ops may count on it); undone on failure.
@@ -367,55 +382,18 @@ export class DictTreeScanner {
    * position after it, or -1 (nothing done) for any other shape.
    */
   private fixedItem(buf: Buffer, dv: DataView, p: number): number {
-    let r = p;
-    let k: number;
-    let c = buf[r]!;
-    if (c === op.BINGET) {
-      k = buf[r + 1]!;
-      r += 2;
-    } else if (c === op.LONG_BINGET) {
-      k = dv.getUint32(r + 1, true);
-      r += 5;
-    } else return -1;
-    if (buf[r] !== op.EMPTY_DICT) return -1;
-    c = buf[r + 1]!;
-    let d: number;
-    if (c === op.BINPUT) {
-      d = buf[r + 2]!;
-      r += 3;
-    } else if (c === op.LONG_BINPUT) {
-      d = dv.getUint32(r + 2, true);
-      r += 6;
-    } else if (c === op.MEMOIZE) {
-      d = this.memoLen;
-      r += 2;
-    } else return -1;
-    if (buf[r] !== op.MARK) return -1;
-    r++;
-    let n1: number;
-    c = buf[r]!;
-    if (c === op.BINGET) {
-      n1 = buf[r + 1]!;
-      r += 2;
-    } else if (c === op.LONG_BINGET) {
-      n1 = dv.getUint32(r + 1, true);
-      r += 5;
-    } else return -1;
-    if (buf[r] !== op.BINFLOAT) return -1;
-    const x = dv.getFloat64(r + 1);
-    r += 9;
-    let n2: number;
-    c = buf[r]!;
-    if (c === op.BINGET) {
-      n2 = buf[r + 1]!;
-      r += 2;
-    } else if (c === op.LONG_BINGET) {
-      n2 = dv.getUint32(r + 1, true);
-      r += 5;
-    } else return -1;
-    if (buf[r] !== op.BINFLOAT) return -1;
-    const y = dv.getFloat64(r + 1);
-    r += 9;
+    const end = buf.length;
+    const k = memoGetAt(buf, dv, p, end);
+    if (k < 0 || buf[opEnd] !== op.EMPTY_DICT) return -1;
+    const d = memoOpAt(buf, dv, opEnd + 1, end, this.memoLen);
+    if (d < 0 || buf[opEnd] !== op.MARK) return -1;
+    const n1 = memoGetAt(buf, dv, opEnd + 1, end);
+    if (n1 < 0 || buf[opEnd] !== op.BINFLOAT) return -1;
+    const x = dv.getFloat64(opEnd + 1);
+    const n2 = memoGetAt(buf, dv, opEnd + 9, end);
+    if (n2 < 0 || buf[opEnd] !== op.BINFLOAT) return -1;
+    const y = dv.getFloat64(opEnd + 1);
+    const r = opEnd + 9;
     if (buf[r] !== op.SETITEMS) return -1;
     const key = this.memoStr(k);
     const s1 = this.memoStr(n1);
@@ -467,12 +445,12 @@ export class DictTreeScanner {
       const code = buf[pos]!;
       let next = -1;
       if (code === op.BINGET || code === op.LONG_BINGET) {
-        const w = code === op.BINGET ? 1 : 4;
-        if (end - pos > w) {
-          const v = this.memoStr(w === 1 ? buf[pos + 1]! : dv.getUint32(pos + 1, true));
+        const idx = memoGetAt(buf, dv, pos, end);
+        if (idx >= 0) {
+          const v = this.memoStr(idx);
           if (v === undefined) throw new UnsupportedShape("a memo reference to a dict");
           this.pushStr(v);
-          next = pos + 1 + w;
+          next = opEnd;
         }
       } else if (code === op.EMPTY_DICT) {
         next = pos + 1;

@@ -106,24 +106,30 @@ describe("Qulac's query model", () => {
   });
 });
 
+/** 1,000 documents with random docnos, and score vectors that take every selection path. */
+function rankingCases(seed: number) {
+  const r = rng(seed);
+  const n = 1000;
+  const docnos = Array.from(
+    { length: n },
+    (_, i) => `d${String(Math.floor(r() * 1e4)).padStart(4, "0")}-${i}`,
+  );
+  const index = new TopicIndex(
+    docnos,
+    docnos.map(() => []),
+  );
+  const cases: Float64Array[] = [
+    Float64Array.from({ length: n }, () => -10 - 5 * r()),
+    Float64Array.from({ length: n }, () => Math.round(-10 - 5 * r())), // heavy ties
+    Float64Array.from({ length: n }, (_, i) => (i === 7 ? 100 : -10 - 1e-9 * r())), // one outlier, the rest crowded
+    new Float64Array(n).fill(-3), // all equal
+  ];
+  return { r, docnos, index, cases };
+}
+
 describe("topDocuments", () => {
   it("equals the full trec_eval sort on spread, clustered, tied and outlier scores (both selection paths)", () => {
-    const r = rng(42);
-    const n = 1000;
-    const docnos = Array.from(
-      { length: n },
-      (_, i) => `d${String(Math.floor(r() * 1e4)).padStart(4, "0")}-${i}`,
-    );
-    const index = new TopicIndex(
-      docnos,
-      docnos.map(() => []),
-    );
-    const cases: Float64Array[] = [
-      Float64Array.from({ length: n }, () => -10 - 5 * r()),
-      Float64Array.from({ length: n }, () => Math.round(-10 - 5 * r())), // heavy ties
-      Float64Array.from({ length: n }, (_, i) => (i === 7 ? 100 : -10 - 1e-9 * r())), // one outlier, the rest crowded
-      new Float64Array(n).fill(-3), // all equal
-    ];
+    const { docnos, index, cases } = rankingCases(42);
     for (const s of cases)
       for (const k of [1, 20, 100, 1000, 2000])
         expect([...topDocuments(s, index.tieRank, k)]).toEqual(fullOrder(s, docnos).slice(0, k));
@@ -171,23 +177,8 @@ describe("TopicIndex from term numbers", () => {
 
 describe("rankingHead", () => {
   it("sorted part = the exact top; with the rest, a superset of the top depth ranked below it", () => {
-    const r = rng(7);
-    const n = 1000;
-    const docnos = Array.from(
-      { length: n },
-      (_, i) => `d${String(Math.floor(r() * 1e4)).padStart(4, "0")}-${i}`,
-    );
-    const index = new TopicIndex(
-      docnos,
-      docnos.map(() => []),
-    );
-    const cases: Float64Array[] = [
-      Float64Array.from({ length: n }, () => -10 - 5 * r()),
-      Float64Array.from({ length: n }, () => Math.round(-10 - 5 * r())),
-      Float64Array.from({ length: n }, (_, i) => (i === 7 ? 100 : -10 - 1e-9 * r())),
-      new Float64Array(n).fill(-3),
-      Float64Array.from({ length: 30 }, () => -r()),
-    ];
+    const { r, docnos, index, cases } = rankingCases(7);
+    cases.push(Float64Array.from({ length: 30 }, () => -r()));
     for (const s of cases) {
       const full = fullOrder(s, docnos.slice(0, s.length));
       for (const [depth, sorted] of [

@@ -192,63 +192,12 @@ let candScores = new Float64Array(1024);
 let candRanks = new Int32Array(1024);
 
 /**
- * The top `k` documents by score descending, ties by docno descending (trec_eval's order). Scores
- * are counted into 1,024 equal-width buckets between the lowest and the highest; the documents of
- * the buckets that hold the top `k` are insertion-sorted as they are met (no comparator calls).
- * When the scores crowd into few buckets (more than 4k candidates), a quickselect does it instead.
+ * The top `k` documents by score descending, ties by docno descending (trec_eval's order): the
+ * {@link rankingHead} of depth `k` sorted all the way.
  */
 export function topDocuments(scores: Float64Array, tieRank: Int32Array, k: number): Int32Array {
-  const n = scores.length;
-  const m = Math.min(k, n);
-  if (m <= 0) return new Int32Array(0);
-  let lo = Number.POSITIVE_INFINITY;
-  let hi = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i < n; i++) {
-    const v = scores[i]!;
-    if (v < lo) lo = v;
-    if (v > hi) hi = v;
-  }
-  if (!(hi > lo) || !Number.isFinite(hi - lo)) return topDocumentsBySelect(scores, tieRank, k);
-  const scale = (BUCKETS - 1) / (hi - lo);
-  bucketCounts.fill(0);
-  for (let i = 0; i < n; i++) bucketCounts[((scores[i]! - lo) * scale) | 0]!++;
-  let b = BUCKETS - 1;
-  for (let acc = 0; b > 0; b--) {
-    acc += bucketCounts[b]!;
-    if (acc >= m) break;
-  }
-  // Half a bucket below bucket b's lower edge: a plain comparison takes every document of the
-  // buckets from b up (and perhaps a few more, which the sort puts after the top k).
-  const threshold = b === 0 ? Number.NEGATIVE_INFINITY : lo + (b - 0.5) / scale;
-  const limit = 4 * m;
-  if (candDocs.length < limit) {
-    candDocs = new Int32Array(limit);
-    candScores = new Float64Array(limit);
-    candRanks = new Int32Array(limit);
-  }
-  const cd = candDocs;
-  const cs = candScores;
-  const cr = candRanks;
-  let c = 0;
-  for (let i = 0; i < n; i++) {
-    const v = scores[i]!;
-    if (!(v >= threshold)) continue;
-    if (c === limit) return topDocumentsBySelect(scores, tieRank, k);
-    const r = tieRank[i]!;
-    let j = c - 1;
-    for (; j >= 0; j--) {
-      const sj = cs[j]!;
-      if (sj > v || (sj === v && cr[j]! < r)) break;
-      cs[j + 1] = sj;
-      cr[j + 1] = cr[j]!;
-      cd[j + 1] = cd[j]!;
-    }
-    cs[j + 1] = v;
-    cr[j + 1] = r;
-    cd[j + 1] = i;
-    c++;
-  }
-  return cd.slice(0, Math.min(c, m));
+  const h = rankingHead(scores, tieRank, k, k);
+  return h.docs.slice(0, h.sorted);
 }
 
 /**
@@ -264,10 +213,12 @@ export interface RankingHead {
 }
 
 /**
- * {@link RankingHead} of the top `depth` documents with the first `sorted` in order: a bucket
- * count finds the candidates (a superset of the top `depth`: all of them hold every document
- * as good as the depth-th), which are kept in an insertion-sorted prefix of `sorted` and an
- * unsorted rest. Cheaper than {@link topDocuments} when `sorted` is well below `depth`.
+ * {@link RankingHead} of the top `depth` documents with the first `sorted` in order. Scores are
+ * counted into 1,024 equal-width buckets between the lowest and the highest; the documents of the
+ * buckets that hold the top `depth` (a superset of it: every document as good as the depth-th)
+ * are kept, as they are met, in an insertion-sorted prefix of `sorted` and an unsorted rest (no
+ * comparator calls). When the scores crowd into few buckets (more than 4x `depth` candidates) or
+ * are all equal, a quickselect sorts the whole top instead.
  */
 export function rankingHead(
   scores: Float64Array,
@@ -278,7 +229,7 @@ export function rankingHead(
   const n = scores.length;
   const m = Math.min(depth, n);
   const whole = (): RankingHead => {
-    const docs = topDocuments(scores, tieRank, depth);
+    const docs = topDocumentsBySelect(scores, tieRank, depth);
     return { docs, scores: Float64Array.from(docs, (d) => scores[d]!), sorted: docs.length };
   };
   if (m <= 0) return { docs: new Int32Array(0), scores: new Float64Array(0), sorted: 0 };
@@ -298,6 +249,8 @@ export function rankingHead(
     acc += bucketCounts[b]!;
     if (acc >= m) break;
   }
+  // Half a bucket below bucket b's lower edge: a plain comparison takes every document of the
+  // buckets from b up (and perhaps a few more, which rank after the top `depth`).
   const threshold = b === 0 ? Number.NEGATIVE_INFINITY : lo + (b - 0.5) / scale;
   const limit = 4 * m;
   if (candDocs.length < limit) {
@@ -358,7 +311,7 @@ export function rankingHead(
   return { docs, scores: out, sorted: p };
 }
 
-/** {@link topDocuments} by a quickselect threshold and a sort of the few above it. */
+/** The sorted top `k` by a quickselect threshold and a sort of the few above it. */
 function topDocumentsBySelect(scores: Float64Array, tieRank: Int32Array, k: number): Int32Array {
   const n = scores.length;
   if (k <= 0 || n === 0) return new Int32Array(0);

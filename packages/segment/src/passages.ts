@@ -1,18 +1,13 @@
 // The official iKAT chunker's method (and MS MARCO's preset): trimmed text → sentences → overlapping windows.
 
-/** Python's `str.isspace()` set (what `str.strip()` removes). */
-const PY_SPACE = /[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
-
-function isPySpace(c: string): boolean {
-  return PY_SPACE.test(c);
-}
+import { isPySpace } from "@convkit/io";
 
 /** Python's `s.strip()`. */
 export function pyStrip(s: string): string {
   let a = 0;
   let b = s.length;
-  while (a < b && isPySpace(s[a]!)) a++;
-  while (b > a && isPySpace(s[b - 1]!)) b--;
+  while (a < b && isPySpace(s.charCodeAt(a))) a++;
+  while (b > a && isPySpace(s.charCodeAt(b - 1))) b--;
   return a === 0 && b === s.length ? s : s.slice(a, b);
 }
 
@@ -84,7 +79,7 @@ export function sentenceTexts(text: string, starts: readonly number[], o: Segmen
     if (o.stripSentences) out.push(pyStrip(s));
     else {
       let e = s.length;
-      while (e > 0 && isPySpace(s[e - 1]!)) e--;
+      while (e > 0 && isPySpace(s.charCodeAt(e - 1))) e--;
       out.push(s.length - e === 1 && s[e] === " " ? s.slice(0, e) : s);
     }
   }

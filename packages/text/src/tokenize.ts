@@ -1,4 +1,5 @@
 // NLTK 3.8's word_tokenize(text, preserve_line=True): the NLTKWordTokenizer (improved Treebank) regexes.
+import { isPySpace } from "@convkit/io";
 
 // Python's str patterns are Unicode-aware: \w is [\p{L}\p{N}_], \s is str.isspace(), \b follows \w.
 const W = "[\\p{L}\\p{N}_]";
@@ -14,7 +15,12 @@ const re = (src: string, flags = "") =>
   );
 
 /** A substitution, and what every match contains: texts without it skip the (costly) pass. */
-type Sub = [RegExp, string, RegExp];
+/**
+ * A substitution and when to run it: a literal every match contains (texts without it skip the
+ * costly pass), or, for one anchored at the end of the text, the characters that may stand between
+ * its period and the end (it then runs on that tail only: see {@link finalPeriod}).
+ */
+type Sub = [RegExp, string, RegExp | { closers: string }];
 
 const STARTING_QUOTES: Sub[] = [
   [re("([«“‘„]|[`]+)"), " $1 ", /[«“‘„`]/],
@@ -33,20 +39,16 @@ const ENDING_QUOTES: Sub[] = [
 ];
 
 const PUNCTUATION: Sub[] = [
-  [re("([^\\.])(\\.)([\\]\\)}>\"'»”’ ]*)\\s*$$"), "$1 $2 $3 ", /\./],
+  [re("([^\\.])(\\.)([\\]\\)}>\"'»”’ ]*)\\s*$$"), "$1 $2 $3 ", { closers: "])}>\"'»”’ " }],
   [re("([:,])([^\\d])"), " $1 $2", /[:,]/],
   [re("([:,])$$"), " $1 ", /[:,]/],
   [re("\\.{2,}"), " $& ", /\.\./],
   [re("[;@#$%&]"), " $& ", /[;@#$%&]/],
-  [re("([^\\.])(\\.)([\\]\\)}>\"']*)\\s*$$"), "$1 $2$3 ", /\./],
+  [re("([^\\.])(\\.)([\\]\\)}>\"']*)\\s*$$"), "$1 $2$3 ", { closers: "])}>\"'" }],
   [re("[?!]"), " $& ", /[?!]/],
   [re("([^'])' "), "$1 ' ", /'/],
   [re("[*]"), " $& ", /\*/],
 ];
-
-// Indexes of the two final-period substitutions in PUNCTUATION.
-const FINAL_PERIOD_1 = 0;
-const FINAL_PERIOD_2 = 5;
 
 const PARENS_BRACKETS: Sub = [re("[\\]\\[(){}<>]"), " $& ", /[\][(){}<>]/];
 const DOUBLE_DASHES: Sub = [re("--"), " -- ", /--/];
@@ -73,8 +75,6 @@ const CONTRACTIONS3: [RegExp, RegExp][] = (
   ] as const
 ).map(([s, lit]) => [re(s, "i"), new RegExp(lit, "iu")]);
 
-const SPACE = new RegExp(`^${S}$`, "u");
-
 // One scan per group first: a text with none of a group's literals skips the group's own scans
 // (every literal of a group implies a match of the group's test, so nothing else changes).
 const ANY_STARTING_QUOTE = /[«“‘„`"']/;
@@ -88,28 +88,30 @@ const ANY_CONTRACTION = /cannot|d'ye|gimme|gonna|gotta|lemme|more'n|wanna| 'tis|
  */
 function finalPeriod(t: string, r: RegExp, s: string, closers: string): string {
   let i = t.length;
-  while (i > 0 && SPACE.test(t[i - 1]!)) i--;
+  while (i > 0 && isPySpace(t.charCodeAt(i - 1))) i--;
   while (i > 0 && closers.includes(t[i - 1]!)) i--;
   if (i < 2 || t[i - 1] !== ".") return t;
   const from = i - 2;
   return t.slice(0, from) + t.slice(from).replace(r, s);
 }
 
+/** Runs substitutions in order, each only when its {@link Sub} condition says it can match. */
+function substitute(t: string, subs: readonly Sub[]): string {
+  for (const [r, s, when] of subs)
+    if (when instanceof RegExp) {
+      if (when.test(t)) t = t.replace(r, s);
+    } else t = finalPeriod(t, r, s, when.closers);
+  return t;
+}
+
 /** NLTK 3.8 `word_tokenize(text, preserve_line=True)` (no Punkt sentence splitting). */
 export function wordTokenize(text: string): string[] {
   let t = text;
-  if (ANY_STARTING_QUOTE.test(t))
-    for (const [r, s, need] of STARTING_QUOTES) if (need.test(t)) t = t.replace(r, s);
-  for (let k = 0; k < PUNCTUATION.length; k++) {
-    const [r, s, need] = PUNCTUATION[k]!;
-    if (k === FINAL_PERIOD_1) t = finalPeriod(t, r, s, "])}>\"'»”’ ");
-    else if (k === FINAL_PERIOD_2) t = finalPeriod(t, r, s, "])}>\"'");
-    else if (need.test(t)) t = t.replace(r, s);
-  }
-  for (const [r, s, need] of [PARENS_BRACKETS, DOUBLE_DASHES]) if (need.test(t)) t = t.replace(r, s);
+  if (ANY_STARTING_QUOTE.test(t)) t = substitute(t, STARTING_QUOTES);
+  t = substitute(t, PUNCTUATION);
+  t = substitute(t, [PARENS_BRACKETS, DOUBLE_DASHES]);
   t = ` ${t} `;
-  if (ANY_ENDING_QUOTE.test(t))
-    for (const [r, s, need] of ENDING_QUOTES) if (need.test(t)) t = t.replace(r, s);
+  if (ANY_ENDING_QUOTE.test(t)) t = substitute(t, ENDING_QUOTES);
   if (ANY_CONTRACTION.test(t)) {
     for (const [r, lit] of CONTRACTIONS2) if (lit.test(t)) t = t.replace(r, " $1 $2 ");
     for (const [r, lit] of CONTRACTIONS3) if (lit.test(t)) t = t.replace(r, " $1 $2 ");
@@ -117,29 +119,12 @@ export function wordTokenize(text: string): string[] {
   return splitOnSpace(t);
 }
 
-/** Whether a UTF-16 unit is in Python's `str.isspace()` set (all of it is in the BMP). */
-function isSpace(c: number): boolean {
-  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x1f);
-  if (c < 0x85) return false;
-  return (
-    c === 0x85 ||
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000
-  );
-}
-
 /** `str.split()`: the runs between whitespace, none empty (a loop: several times faster than a regex split). */
 function splitOnSpace(t: string): string[] {
   const out: string[] = [];
   let start = -1;
   for (let i = 0; i < t.length; i++) {
-    if (isSpace(t.charCodeAt(i))) {
+    if (isPySpace(t.charCodeAt(i))) {
       if (start >= 0) {
         out.push(t.slice(start, i));
         start = -1;
