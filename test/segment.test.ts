@@ -111,13 +111,13 @@ describe("convkit-segment on a ClueWeb22 txt tree", () => {
         out,
       ],
       {
-        env: { ...process.env, CONVKIT_SEGMENT_KILL_AT_DOC: "100" },
+        env: { ...process.env, CONVKIT_SEGMENT_KILL_AT_UNIT: "3" },
         cwd: REPO,
       },
     );
     expect(killed.signal).toBe("SIGKILL");
     const partial = tree(out, true);
-    // Documents go out in batches of one file's 40 here: killed as the fourth file's outputs were open.
+    // Each file here is one unit: killed as the fourth file's outputs were open.
     expect(partial.get("manifest.tsv")!.toString().trim().split("\n").length).toBe(3);
     expect([...partial.keys()].some((k) => k.endsWith(".tmp"))).toBe(true);
     const again = runCli("segment", ["run", txt, "--format", "jsonl,hashes,trecweb", "-o", out]);
@@ -146,6 +146,32 @@ describe("convkit-segment on a ClueWeb22 txt tree", () => {
     expect(r.stderr).toMatch(/bad\.jsonl:2/);
     expect(tree(out).size).toBe(0);
   });
+});
+
+describe("convkit-segment: bad lines past the first work unit", () => {
+  const root = tempDir("seg-bad-");
+  // 3,000 lines of ~700 bytes: 2 MiB, so line 2,600 sits in the third 1 MiB unit.
+  const good = (i: number) =>
+    `${JSON.stringify({ id: `d${i}`, text: `Sentence ${i} is here. ${"word ".repeat(130)}End.` })}\n`;
+  const lines = (bad: number, badLine: Buffer) =>
+    Buffer.concat(Array.from({ length: 3000 }, (_, i) => (i + 1 === bad ? badLine : Buffer.from(good(i)))));
+  for (const threads of ["1", "2"]) {
+    it(`--threads ${threads}: broken JSON and bytes that are not UTF-8 name their line; exit 2, one line, no output`, () => {
+      for (const [name, badLine, expected] of [
+        ["json", Buffer.from('{"id": "x", "text": \n'), /json\.jsonl:2600:\d+: expected valid JSON/],
+        ["utf8", Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d, 0x0a]), /utf8\.jsonl:2601: expected UTF-8 text/],
+      ] as const) {
+        const file = join(root, `${name}.jsonl`);
+        writeFileSync(file, lines(name === "json" ? 2600 : 2601, badLine));
+        const out = join(root, `out-${name}-${threads}`);
+        const r = runCli("segment", ["run", file, "--threads", threads, "-o", out]);
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stderr.trim().split("\n")).toHaveLength(1);
+        expect(r.stderr).toMatch(expected);
+        expect(tree(out).size).toBe(0);
+      }
+    });
+  }
 });
 
 describe("convkit-segment against the official iKAT files (shared)", () => {

@@ -43,3 +43,31 @@ export function describeFound(value: string, max = 40): string {
   const shown = value.length > max ? `${value.slice(0, max)}…` : value;
   return JSON.stringify(shown);
 }
+
+/** A convkit error as plain data: what survives a worker thread's structured clone (which keeps an Error's message only). */
+interface ThreadError {
+  convkitError: "InputError" | "UsageError";
+  message: string;
+  input?: [file: string, location: InputLocation, expected: string, found: string];
+}
+
+/** Thrown in a worker thread: convkit's errors as plain data ({@link errorFromThread} restores them), anything else as it is. */
+export function errorForThread(e: unknown): unknown {
+  if (e instanceof InputError)
+    return {
+      convkitError: "InputError",
+      message: e.message,
+      input: [e.file, e.location, e.expected, e.found],
+    } satisfies ThreadError;
+  if (e instanceof UsageError)
+    return { convkitError: "UsageError", message: e.message } satisfies ThreadError;
+  return e;
+}
+
+/** On the main thread: the error a worker threw, its class restored (so it maps to the same exit code). */
+export function errorFromThread(e: unknown): unknown {
+  const t = e as Partial<ThreadError> | null;
+  if (typeof t !== "object" || t === null || typeof t.convkitError !== "string") return e;
+  if (t.convkitError === "InputError" && t.input) return new InputError(...t.input);
+  return new UsageError(t.message ?? "");
+}

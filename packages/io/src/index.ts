@@ -1,8 +1,17 @@
 // @convkit/io: where bytes come from and go to, and the typed errors every reader throws.
 
+export { ByteBuilder } from "./bytes.js";
 export { DownloadError, downloadFile } from "./download.js";
-export { ConvkitError, describeFound, InputError, type InputLocation, UsageError } from "./errors.js";
-export { type LineBatch, readLineBatches } from "./lines.js";
+export {
+  ConvkitError,
+  describeFound,
+  errorForThread,
+  errorFromThread,
+  InputError,
+  type InputLocation,
+  UsageError,
+} from "./errors.js";
+export { type LineBatch, readLineBatches, readLineUnits } from "./lines.js";
 export { formatPyFloat, isPySpace, pythonJsonString } from "./pytext.js";
 export {
   type ByteSink,

@@ -1,6 +1,7 @@
-// Strict UTF-8 line reading in batches, with 1-based line numbers for error messages.
+// Line-aligned reading: strict UTF-8 line batches with 1-based line numbers, and raw byte units of whole lines.
+import { type FileHandle, open } from "node:fs/promises";
 import { InputError } from "./errors.js";
-import type { ByteSource } from "./source.js";
+import { type ByteSource, openInput, sniffCompression } from "./source.js";
 
 /** Consecutive lines of a file: `lines[i]` is line `firstLine + i` (no `\n`, a trailing `\r` removed). */
 export interface LineBatch {
@@ -90,4 +91,94 @@ function stripCr(lines: string[]): void {
     const l = lines[i]!;
     if (l.length > 0 && l.charCodeAt(l.length - 1) === 13) lines[i] = l.slice(0, -1);
   }
+}
+
+/**
+ * A file's bytes in units of whole lines of about `unitBytes` each (a line longer than that comes
+ * whole, in a larger unit), every unit in an ArrayBuffer of its own so it can be transferred to a
+ * worker thread; a leading UTF-8 BOM is dropped. A plain file is read straight into the units (no copy between chunks and units);
+ * a compressed file or stdin (`-`) goes through {@link openInput}'s decompression.
+ */
+export async function* readLineUnits(path: string, unitBytes: number): AsyncIterable<Uint8Array> {
+  const fh = path === "-" ? undefined : await open(path).catch(() => undefined);
+  if (fh) {
+    try {
+      const head = new Uint8Array(3);
+      const { bytesRead } = await fh.read(head, 0, 3, 0);
+      if (sniffCompression(head.subarray(0, bytesRead)) === "none") {
+        yield* plainFileUnits(fh, unitBytes);
+        return;
+      }
+    } finally {
+      await fh.close();
+    }
+  }
+  yield* streamUnits((await openInput(path)).chunks, unitBytes);
+}
+
+/** Units read with positioned reads into buffers of their own, each cut after its last line end; a line longer than a buffer doubles it. */
+async function* plainFileUnits(fh: FileHandle, unitBytes: number): AsyncIterable<Uint8Array> {
+  // Units are overwritten by reads before use: no zero fill (allocUnsafeSlow: an ArrayBuffer of its own).
+  let buf: Uint8Array = Buffer.allocUnsafeSlow(unitBytes);
+  let filled = 0;
+  let position = 0;
+  let first = true;
+  for (;;) {
+    const { bytesRead } = await fh.read(buf, filled, buf.length - filled, position);
+    position += bytesRead;
+    filled += bytesRead;
+    if (first && filled >= 3) {
+      first = false;
+      if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) {
+        buf.copyWithin(0, 3, filled);
+        filled -= 3;
+        continue;
+      }
+    }
+    if (bytesRead === 0) {
+      if (filled > 0) yield buf.subarray(0, filled);
+      return;
+    }
+    if (filled < buf.length) continue;
+    const end = buf.lastIndexOf(10) + 1;
+    const tail = buf.length - end;
+    // Room past the carried tail, so the next read reads something (a read of 0 bytes is the end).
+    const next = Buffer.allocUnsafeSlow(Math.max(unitBytes, 2 * tail));
+    next.set(buf.subarray(end));
+    if (end > 0) yield buf.subarray(0, end);
+    filled = tail;
+    buf = next;
+  }
+}
+
+/** Units from a stream of chunks: collected until large enough, then copied once, cut after the last line end. */
+async function* streamUnits(chunks: AsyncIterable<Uint8Array>, unitBytes: number): AsyncIterable<Uint8Array> {
+  let parts: Uint8Array[] = [];
+  let size = 0;
+  let first = true;
+  const cut = (final: boolean): Uint8Array => {
+    const last = parts[parts.length - 1]!;
+    const lastEnd = final ? last.length : last.lastIndexOf(10) + 1;
+    const data = new Uint8Array(size - last.length + lastEnd);
+    let at = 0;
+    for (let i = 0; i < parts.length - 1; i++) {
+      data.set(parts[i]!, at);
+      at += parts[i]!.length;
+    }
+    data.set(last.subarray(0, lastEnd), at);
+    const rest = last.subarray(lastEnd);
+    parts = rest.length ? [rest] : [];
+    size = rest.length;
+    return data;
+  };
+  for await (let chunk of chunks) {
+    if (first && chunk.length > 0) {
+      first = false;
+      if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3);
+    }
+    parts.push(chunk);
+    size += chunk.length;
+    if (size >= unitBytes && chunk.lastIndexOf(10) >= 0) yield cut(false);
+  }
+  if (size > 0) yield cut(true);
 }

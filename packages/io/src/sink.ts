@@ -24,6 +24,7 @@ export function removePendingTempFiles(): void {
 }
 
 const FLUSH_AT = 1 << 20;
+const LARGE_PART = 1 << 16;
 
 class StreamSink implements ByteSink {
   private parts: (string | Uint8Array)[] = [];
@@ -38,17 +39,25 @@ class StreamSink implements ByteSink {
 
   async flush(): Promise<void> {
     if (this.parts.length === 0) return;
-    // One part goes out as it is (large buffers are not copied again).
-    const only = this.parts.length === 1 ? this.parts[0]! : undefined;
-    const buf =
-      only !== undefined
-        ? typeof only === "string"
-          ? Buffer.from(only)
-          : only
-        : Buffer.concat(this.parts.map((p) => (typeof p === "string" ? Buffer.from(p) : p)));
+    const parts = this.parts;
     this.parts = [];
     this.size = 0;
-    if (!this.out.write(buf)) await new Promise<void>((r) => this.out.once("drain", () => r()));
+    // Large parts go out as they are (a file stream hands writes queued together to one writev):
+    // only runs of small parts are joined, so no large buffer is copied again.
+    let ok = true;
+    let run: Buffer[] = [];
+    const writeRun = () => {
+      if (run.length) ok = this.out.write(run.length === 1 ? run[0]! : Buffer.concat(run));
+      run = [];
+    };
+    for (const p of parts) {
+      if (p.length >= LARGE_PART) {
+        writeRun();
+        ok = this.out.write(p);
+      } else run.push(typeof p === "string" ? Buffer.from(p) : (p as Buffer));
+    }
+    writeRun();
+    if (!ok) await new Promise<void>((r) => this.out.once("drain", () => r()));
   }
 }
 

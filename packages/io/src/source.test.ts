@@ -128,6 +128,28 @@ describe("byte sources", () => {
     expect(readdirSync(d)).toEqual([]);
   });
 
+  it("writeAtomic writes small and large parts (strings and bytes) in order, plain and gzipped", async () => {
+    const d = tempDir();
+    const parts: (string | Uint8Array)[] = [];
+    for (let i = 0; i < 400; i++) {
+      const big = i % 37 === 0;
+      const text = `${i}:${"é".repeat(big ? 70_000 : i % 50)}\n`;
+      parts.push(i % 2 ? text : Buffer.from(text));
+    }
+    const expected = Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p) : p)));
+    for (const gzip of [false, true]) {
+      const target = join(d, `parts-${gzip}.txt`);
+      await writeAtomic(
+        target,
+        async (sink) => {
+          for (const p of parts) await sink.write(p);
+        },
+        { gzip },
+      );
+      expect((await readAll(await openInput(target))).equals(expected)).toBe(true);
+    }
+  });
+
   it("splits lines across chunk boundaries and strips a BOM", async () => {
     async function* chunks() {
       yield Buffer.from([0xef, 0xbb, 0xbf, 0x61]);

@@ -1,5 +1,5 @@
 // A batch of documents → the bytes of each output (passage JSONL, hash TSV, TrecWeb): the work a pool thread does.
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import {
   formatIkatTrecWeb,
   formatPassageLine,
@@ -7,7 +7,7 @@ import {
   parseJsonText,
   type WebDocument,
 } from "@convkit/formats";
-import { InputError } from "@convkit/io";
+import { ByteBuilder, InputError } from "@convkit/io";
 import { IKAT, MSMARCO, pyStrip, type SegmentOptions, segmentDocument } from "./passages.js";
 import { SPLITTERS } from "./splitters.js";
 
@@ -17,66 +17,46 @@ export type SourceDocument = WebDocument;
 /** What to write. */
 export type PassageFormat = "jsonl" | "hashes" | "trecweb";
 
-/** JSON Lines still to parse (done in the pool, off the reading thread), with where they came from. */
-export interface JsonlLines {
-  file: string;
-  firstLine: number;
-  lines: string[];
-}
-
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-/** Raw JSONL bytes, whole lines only (decoded and parsed in the pool), with where they came from. */
+/**
+ * Raw JSONL bytes, whole lines only (decoded and parsed in the pool). Errors name lines counted
+ * from the unit's first line as 1: the job, which knows where the unit starts, renumbers them.
+ */
 export interface JsonlBytes {
   file: string;
-  firstLine: number;
   data: Uint8Array;
 }
 
-function bytesToLines(b: JsonlBytes): JsonlLines {
-  let text: string;
-  try {
-    text = utf8.decode(b.data);
-  } catch {
-    // Find the line that is not UTF-8, for the message.
-    let line = b.firstLine;
-    let start = 0;
-    for (let i = b.data.indexOf(10); ; i = b.data.indexOf(10, start)) {
-      const end = i < 0 ? b.data.length : i;
-      try {
-        utf8.decode(b.data.subarray(start, end));
-      } catch {
-        throw new InputError(b.file, { line }, "UTF-8 text", "bytes that are not UTF-8");
-      }
-      if (i < 0) break;
-      start = i + 1;
-      line++;
+/**
+ * The documents of a unit's lines, each line decoded on its own (no unit-sized string: those are
+ * V8 large objects, fresh pages every time) with a trailing `\r` dropped; blank lines are skipped.
+ */
+function unitDocuments(b: JsonlBytes): { docs: SourceDocument[]; lines: number } {
+  const docs: SourceDocument[] = [];
+  const data = b.data;
+  let line = 0;
+  for (let start = 0; start < data.length; ) {
+    line++;
+    const nl = data.indexOf(10, start);
+    const next = nl < 0 ? data.length : nl + 1;
+    const end = nl < 0 ? data.length : nl > start && data[nl - 1] === 13 ? nl - 1 : nl;
+    let text: string;
+    try {
+      text = utf8.decode(data.subarray(start, end));
+    } catch {
+      throw new InputError(b.file, { line }, "UTF-8 text", "bytes that are not UTF-8");
     }
-    throw new InputError(b.file, { line: b.firstLine }, "UTF-8 text", "bytes that are not UTF-8");
+    start = next;
+    if (text.trim().length === 0) continue;
+    docs.push(jsonDocument(b.file, parseJsonText(b.file, text, line), line));
   }
-  const lines = text.split("\n");
-  if (lines.at(-1) === "") lines.pop();
-  return {
-    file: b.file,
-    firstLine: b.firstLine,
-    lines: lines.map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l)),
-  };
+  return { docs, lines: line };
 }
 
-function parseLines(b: JsonlLines): SourceDocument[] {
-  const out: SourceDocument[] = [];
-  for (let i = 0; i < b.lines.length; i++) {
-    const l = b.lines[i]!;
-    if (l.trim().length === 0) continue;
-    out.push(jsonDocument(b.file, parseJsonText(b.file, l, b.firstLine + i), b.firstLine + i));
-  }
-  return out;
-}
-
-/** One batch of work (plain data: it crosses to worker threads): documents, or JSONL lines to parse first. */
+/** One batch of work (plain data: it crosses to worker threads): documents, or JSONL bytes to parse first. */
 export interface SegmentTask {
   docs?: SourceDocument[];
-  lines?: JsonlLines;
   bytes?: JsonlBytes;
   preset: "ikat" | "msmarco";
   /** Overrides of the preset's window, stride, length and separator. */
@@ -87,7 +67,15 @@ export interface SegmentTask {
   urlTitle?: boolean;
 }
 
-/** The encoded outputs of a batch. */
+/** Output bytes are built here, one builder per format, reused by every batch of the thread. */
+const out: Record<PassageFormat, ByteBuilder> = {
+  jsonl: new ByteBuilder(),
+  hashes: new ByteBuilder(),
+  trecweb: new ByteBuilder(),
+};
+const NEWLINE = new Uint8Array([10]);
+
+/** The encoded outputs of a batch (each buffer in an ArrayBuffer of its own: they can be transferred). */
 export interface SegmentResult {
   jsonl: Uint8Array;
   hashes: Uint8Array;
@@ -97,6 +85,8 @@ export interface SegmentResult {
   inputChars: number;
   /** Input bytes of the task (JSONL bytes as read; else the texts' length). */
   inputBytes: number;
+  /** Lines of the task's JSONL bytes (0 for documents). */
+  lines: number;
 }
 
 /** Segments a batch and encodes every requested output. */
@@ -105,39 +95,47 @@ export function encodeSegmentTask(t: SegmentTask): SegmentResult {
   const split = SPLITTERS[t.splitter];
   if (!split) throw new Error(`unknown splitter ${t.splitter}`);
   const want = new Set(t.formats);
-  let jsonl = "";
-  let hashes = "";
-  let trecweb = "";
+  // A batch that failed may have left bytes behind.
+  for (const f of ["jsonl", "hashes", "trecweb"] as const) out[f].len = 0;
   let passages = 0;
   let inputChars = 0;
   let docs = 0;
-  const docsIn = t.docs ?? parseLines(t.lines ?? bytesToLines(t.bytes!));
-  for (const d of docsIn) {
+  const unit = t.bytes ? unitDocuments(t.bytes) : { docs: t.docs ?? [], lines: 0 };
+  for (const d of unit.docs) {
     inputChars += d.text.length;
     docs++;
     const ps = segmentDocument(d.text, split, o);
     passages += ps.length;
     const url = d.url === undefined ? undefined : pyStrip(d.url);
-    ps.forEach((p, k) => {
+    for (let k = 0; k < ps.length; k++) {
+      const p = ps[k]!;
       const id = `${d.id}${o.idSeparator}${k}`;
       if (want.has("jsonl")) {
         const contents = t.urlTitle ? `${url ?? ""}\n${d.title ?? ""}\n${p}` : p;
-        jsonl += `${formatPassageLine(t.preset === "ikat" && url !== undefined ? { id, contents, url } : { id, contents })}\n`;
+        out.jsonl.string(
+          formatPassageLine(
+            t.preset === "ikat" && url !== undefined ? { id, contents, url } : { id, contents },
+          ),
+        );
+        out.jsonl.bytes(NEWLINE);
       }
-      if (want.has("hashes"))
-        hashes += `${d.id}\t${k}\t${createHash("md5").update(p, "utf8").digest("hex")}\n`;
-    });
+      if (want.has("hashes")) out.hashes.string(`${d.id}\t${k}\t${hash("md5", p, "hex")}\n`);
+    }
     if (want.has("trecweb") && ps.length > 0) {
-      trecweb += `${formatIkatTrecWeb({ docno: d.id, title: d.title ?? "", url: url ?? "", passages: ps })}\n`;
+      out.trecweb.string(
+        formatIkatTrecWeb({ docno: d.id, title: d.title ?? "", url: url ?? "", passages: ps }),
+      );
+      out.trecweb.bytes(NEWLINE);
     }
   }
   return {
-    jsonl: Buffer.from(jsonl, "utf8"),
-    hashes: Buffer.from(hashes, "utf8"),
-    trecweb: Buffer.from(trecweb, "utf8"),
+    jsonl: out.jsonl.take(),
+    hashes: out.hashes.take(),
+    trecweb: out.trecweb.take(),
     passages,
     docs,
     inputChars,
     inputBytes: t.bytes ? t.bytes.data.length : inputChars,
+    lines: unit.lines,
   };
 }

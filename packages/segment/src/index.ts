@@ -3,7 +3,6 @@ export { agreeingPairs, type PassagePair, passagePairs, unwrapPassage } from "./
 export {
   encodeSegmentTask,
   type JsonlBytes,
-  type JsonlLines,
   type PassageFormat,
   type SegmentResult,
   type SegmentTask,

@@ -2,7 +2,7 @@
 import { appendFile, mkdir, readdir, readFile, stat, unlink } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { detectFormat, readTrecWeb } from "@convkit/formats";
-import { type ByteSink, InputError, openInput, writeAtomic } from "@convkit/io";
+import { type ByteSink, errorFromThread, InputError, readLineUnits, writeAtomic } from "@convkit/io";
 import { encodeSegmentTask, type PassageFormat, type SegmentResult, type SegmentTask } from "./encode.js";
 
 /** Options of {@link runSegmentation}. */
@@ -56,13 +56,14 @@ export async function listInputs(inputs: readonly string[]): Promise<{ file: str
   return out;
 }
 
-const UNIT_BYTES = 1 << 18;
+// 1 MiB: fewer hand-offs (each costs both threads) while a unit stays short next to the run.
+const UNIT_BYTES = 1 << 20;
 
 /**
- * Work units of an input file: raw JSONL bytes cut at line ends (decoded and parsed in the pool,
- * so the reading thread only moves bytes), or parsed documents (TrecWeb).
+ * Work units of an input file: raw JSONL bytes of whole lines (decoded, parsed and counted in the
+ * pool, so the reading thread only moves bytes), or parsed documents (TrecWeb).
  */
-async function* units(file: string): AsyncIterable<Pick<SegmentTask, "docs" | "bytes"> & { size: number }> {
+async function* units(file: string): AsyncIterable<Pick<SegmentTask, "docs" | "bytes">> {
   const fmt = file === "-" ? undefined : await detectFormat(file);
   if (fmt === "trecweb") {
     for await (const b of readTrecWeb(file))
@@ -73,44 +74,23 @@ async function* units(file: string): AsyncIterable<Pick<SegmentTask, "docs" | "b
           url: d.url,
           title: d.title ?? d.body.split("\n", 1)[0]!,
         })),
-        size: b.length,
       };
     return;
   }
   const name = file === "-" ? "<stdin>" : file;
-  let parts: Uint8Array[] = [];
-  let size = 0;
-  let line = 1;
-  let first = true;
-  const cut = (final: boolean) => {
-    // The unit up to the last line end, copied once into its own buffer (it is transferred).
-    const last = parts[parts.length - 1]!;
-    const lastEnd = final ? last.length : last.lastIndexOf(10) + 1;
-    const end = size - last.length + lastEnd;
-    const data = new Uint8Array(end);
-    let at = 0;
-    for (let i = 0; i < parts.length - 1; i++) {
-      data.set(parts[i]!, at);
-      at += parts[i]!.length;
-    }
-    data.set(last.subarray(0, lastEnd), at);
-    const rest = last.subarray(lastEnd);
-    parts = rest.length ? [rest] : [];
-    size = rest.length;
-    const firstLine = line;
-    for (let i = data.indexOf(10); i >= 0; i = data.indexOf(10, i + 1)) line++;
-    return { bytes: { file: name, firstLine, data }, size: line - firstLine };
-  };
-  for await (let chunk of (await openInput(file)).chunks) {
-    if (first && chunk.length > 0) {
-      first = false;
-      if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3);
-    }
-    parts.push(chunk);
-    size += chunk.length;
-    if (size >= UNIT_BYTES && chunk.lastIndexOf(10) >= 0) yield cut(false);
-  }
-  if (size > 0) yield cut(true);
+  for await (const data of readLineUnits(file, UNIT_BYTES)) yield { bytes: { file: name, data } };
+}
+
+/** A unit's error with its line renumbered from the unit's to the file's (`before` lines precede the unit). */
+function inFile(e: unknown, before: number): unknown {
+  const err = errorFromThread(e);
+  if (!(err instanceof InputError) || !("line" in err.location) || before === 0) return err;
+  return new InputError(
+    err.file,
+    { ...err.location, line: err.location.line + before },
+    err.expected,
+    err.found,
+  );
 }
 
 /** Output files of an input: `OUT/rel-without-extension.{jsonl,hashes.tsv,trecweb}`. */
@@ -171,8 +151,8 @@ export async function runSegmentation(o: SegmentJobOptions): Promise<SegmentJobS
   const threads = o.threads ?? 1;
   const pool = threads > 1 ? await makePool(threads) : undefined;
   const summary: SegmentJobSummary = { files: 0, skipped: 0, docs: 0, passages: 0 };
-  // For the kill-and-resume test: a real SIGKILL once this many lines were handed out.
-  const crashAt = Number(process.env.CONVKIT_SEGMENT_KILL_AT_DOC ?? Number.NaN);
+  // For the kill-and-resume test: a real SIGKILL once this many units were handed out.
+  const crashAt = Number(process.env.CONVKIT_SEGMENT_KILL_AT_UNIT ?? Number.NaN);
   let handedOut = 0;
   try {
     for (const input of inputs) {
@@ -185,8 +165,16 @@ export async function runSegmentation(o: SegmentJobOptions): Promise<SegmentJobS
       const sinks: Partial<Record<PassageFormat, ByteSink>> = {};
       const fill = async () => {
         const pending: Promise<SegmentResult>[] = [];
+        // Lines of the file before the head unit: results come in order, so this numbers its errors.
+        let linesBefore = 0;
         const flush = async () => {
-          const r = await pending.shift()!;
+          let r: SegmentResult;
+          try {
+            r = await pending.shift()!;
+          } catch (e) {
+            throw inFile(e, linesBefore);
+          }
+          linesBefore += r.lines;
           summary.passages += r.passages;
           summary.docs += r.docs;
           for (const f of o.formats) await sinks[f]!.write(r[f]);
@@ -200,7 +188,7 @@ export async function runSegmentation(o: SegmentJobOptions): Promise<SegmentJobS
             : Promise.resolve().then(() => encodeSegmentTask(task));
           p.catch(() => {});
           pending.push(p);
-          handedOut += u.size;
+          handedOut++;
           // Results are written in order: a few units per thread in flight keep a thread that
           // finished early busy while a long unit (a 1 MB document) holds the head.
           while (pending.length > 4 * threads) await flush();
@@ -253,6 +241,10 @@ async function makePool(threads: number) {
     filename: new URL("./worker.js", import.meta.url).href,
     minThreads: threads,
     maxThreads: threads,
+    // A second task waits in each worker's queue: a finished task does not wait for the main
+    // thread (busy writing, and sharing the cores) to hand out the next one.
+    concurrentTasksPerWorker: 2,
+    recordTiming: false,
   });
   return {
     run: (t: SegmentTask, transfer: ArrayBuffer[]) =>

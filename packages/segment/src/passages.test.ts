@@ -58,3 +58,58 @@ describe("the official chunker's rule (test vectors)", () => {
     expect(windowPassages(s, { ...IKAT, window: 3, stride: 1 })).toEqual(["a b c", "b c d", "c d e"]);
   });
 });
+
+describe("text preparation against a literal reading of the rule", () => {
+  // Python's order, literally: every \r and \n to a space, strip Python's whitespace, then the first
+  // n code points (JS's string iterator counts a lone surrogate as one, as Python does).
+  const PY_SPACE = /^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f\x85]+$/gu;
+  const literal = (raw: string, n: number, flatten: boolean) =>
+    [...(flatten ? raw.replace(/[\r\n]/g, " ") : raw).replace(PY_SPACE, "")].slice(0, n).join("");
+  const atoms = [
+    "a",
+    "b. ",
+    "\r",
+    "\n",
+    "\r\n",
+    " ",
+    "\t",
+    "\u3000",
+    "\u00a0",
+    "\u2003",
+    "\x1c",
+    "\u{1F600}",
+    "é",
+    "\uD800",
+    "\uDC00",
+    "\uD83D",
+  ];
+  let seed = 9;
+  const rnd = () => {
+    seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+    return seed / 2 ** 32;
+  };
+  it("strip and cut first, flatten after: the same text as flatten, strip, cut (5,000 random texts)", () => {
+    for (let i = 0; i < 5000; i++) {
+      let raw = "";
+      const len = Math.floor(rnd() * 60);
+      for (let k = 0; k < len; k++) raw += atoms[Math.floor(rnd() * atoms.length)];
+      const n = Math.floor(rnd() * 70);
+      for (const o of [IKAT, MSMARCO]) {
+        const opts = { ...o, maxLength: n };
+        expect(prepareText(raw, opts), JSON.stringify([raw, n])).toBe(literal(raw, n, o.flattenNewlines));
+      }
+    }
+  });
+  it("firstCodePoints: pairs count once, lone surrogates once each, with or without any surrogate", () => {
+    for (const s of [
+      "abc",
+      "a\u{1F600}b",
+      "\uD800x\u{1F600}",
+      "x\uDC00\uD800",
+      "\u{1F600}\u{1F600}",
+      "\uD800",
+    ]) {
+      for (let n = 0; n <= s.length + 1; n++) expect(firstCodePoints(s, n)).toBe([...s].slice(0, n).join(""));
+    }
+  });
+});

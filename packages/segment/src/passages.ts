@@ -11,13 +11,21 @@ export function pyStrip(s: string): string {
   return a === 0 && b === s.length ? s : s.slice(a, b);
 }
 
+const HIGH_SURROGATE = /[\uD800-\uDBFF]/;
+
 /** The first `n` code points of `s` (Python's `s[:n]`: an astral character counts once). */
 export function firstCodePoints(s: string, n: number): string {
   if (s.length <= n) return s;
+  // Without a surrogate pair in the first n units they are the first n code points (the test is
+  // free on V8's one-byte strings, which cannot hold one).
+  const head = s.slice(0, n);
+  if (!HIGH_SURROGATE.test(head)) return head;
   let units = 0;
   for (let cp = 0; cp < n && units < s.length; cp++) {
     const c = s.charCodeAt(units);
-    units += c >= 0xd800 && c < 0xdc00 && units + 1 < s.length ? 2 : 1;
+    const next = s.charCodeAt(units + 1); // NaN past the end
+    // A pair counts once; a lone surrogate, as in Python, counts as a code point of its own.
+    units += c >= 0xd800 && c < 0xdc00 && next >= 0xdc00 && next < 0xe000 ? 2 : 1;
   }
   return s.slice(0, units);
 }
@@ -60,8 +68,10 @@ export const MSMARCO: SegmentOptions = {
 
 /** The text the chunker splits: newlines flattened (iKAT), stripped, cut to `maxLength` code points. */
 export function prepareText(raw: string, o: SegmentOptions = IKAT): string {
-  const t = o.flattenNewlines ? raw.replace(/[\r\n]/g, " ") : raw;
-  return firstCodePoints(pyStrip(t), o.maxLength);
+  // Stripped and cut first: `\r` and `\n` are whitespace of one unit each, so turning them into
+  // spaces moves neither the strip nor the cut, and a long text is only scanned as far as it is kept.
+  const t = firstCodePoints(pyStrip(raw), o.maxLength);
+  return o.flattenNewlines ? t.replace(/[\r\n]/g, " ") : t;
 }
 
 /** A sentence splitter: start offsets (UTF-16) of the sentences of a prepared text, the first 0, ascending. */

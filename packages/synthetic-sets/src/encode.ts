@@ -1,5 +1,6 @@
 // Batches of synthetic records into bytes: JSON Lines and context TSV rows (pure; runs in workers).
 import type { SyntheticRecord } from "@convkit/formats";
+import type { ByteBuilder } from "@convkit/io";
 import { contextId, recordId, type TopicNumbers, type TopicPlan, twoTurnHistories } from "@convkit/synth";
 
 /** JSON text of strings, cached: a topic's questions and answers repeat across thousands of records. */
@@ -37,47 +38,6 @@ export function encodeJsonl(records: readonly SyntheticRecord[], js = new JsonSt
     out += recordJson(r, js, c);
   }
   return out;
-}
-
-/** A growable byte buffer that JSON Lines are written into without building strings. */
-export class ByteBuilder {
-  buf = Buffer.allocUnsafe(1 << 20);
-  len = 0;
-
-  private grow(n: number): void {
-    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + n));
-    this.buf.copy(next, 0, 0, this.len);
-    this.buf = next;
-  }
-
-  bytes(b: Uint8Array): void {
-    if (this.len + b.length > this.buf.length) this.grow(b.length);
-    this.buf.set(b, this.len);
-    this.len += b.length;
-  }
-
-  /** A non-negative integer in decimal. */
-  uint(v: number): void {
-    if (this.len + 16 > this.buf.length) this.grow(16);
-    let digits = 1;
-    for (let x = v; x >= 10; x = Math.floor(x / 10)) digits++;
-    let p = this.len + digits;
-    this.len = p;
-    let x = v;
-    do {
-      this.buf[--p] = 48 + (x % 10);
-      x = Math.floor(x / 10);
-    } while (x > 0);
-  }
-
-  /** The bytes written so far (a copy the caller owns), and a reset. */
-  take(): Buffer {
-    const out = Buffer.from(this.buf.subarray(0, this.len));
-    this.len = 0;
-    // A big task grew the buffer: let it go rather than hold it for the rest of the run.
-    if (this.buf.length > 1 << 22) this.buf = Buffer.allocUnsafe(1 << 20);
-    return out;
-  }
 }
 
 const utf8 = (s: string) => Buffer.from(s, "utf8");

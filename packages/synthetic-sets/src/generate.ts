@@ -9,7 +9,7 @@ import {
   readQulacJson,
   type SyntheticRecord,
 } from "@convkit/formats";
-import { InputError } from "@convkit/io";
+import { ByteBuilder, InputError } from "@convkit/io";
 import {
   ABSENT_TOPICS,
   numberTopics,
@@ -19,7 +19,7 @@ import {
   topicCounts,
   topicRecords,
 } from "@convkit/synth";
-import { ByteBuilder, type JsonStrings, topicJsonl } from "./encode.js";
+import { type JsonStrings, topicJsonl } from "./encode.js";
 
 /** The ClariQ splits and the files they come from. */
 export const SPLIT_FILES: Record<string, string> = {

@@ -1,5 +1,5 @@
 // @convkit/synthetic-sets: ClariQ synthetic sets planned from the TSVs and written to disk, in parallel and in order.
-export { ByteBuilder, encodeJsonl, JsonStrings, recordJson, topicJsonl } from "./encode.js";
+export { encodeJsonl, JsonStrings, recordJson, topicJsonl } from "./encode.js";
 export {
   type PlannedSets,
   planClariqSets,

@@ -1,6 +1,8 @@
 // Piscina worker: one task's records encoded to JSON Lines bytes, handed back by transfer.
+
+import { ByteBuilder } from "@convkit/io";
 import { move } from "piscina";
-import { ByteBuilder, JsonStrings } from "./encode.js";
+import { JsonStrings } from "./encode.js";
 import { type RecordTask, taskJsonl } from "./generate.js";
 
 const strings = new JsonStrings();

@@ -1,10 +1,10 @@
 // Writing a split's synthetic set: JSONL (pool-encoded), ClariQ's pickle in a tar.gz, a TSV of contexts.
 import { unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { type ByteSink, tarGzFile, writeAtomic, writeDelimited } from "@convkit/io";
+import { ByteBuilder, type ByteSink, tarGzFile, writeAtomic, writeDelimited } from "@convkit/io";
 import { PickleWriter } from "@convkit/pickle";
 import { type TopicPlan, topicContexts, topicCounts } from "@convkit/synth";
-import { ByteBuilder, JsonStrings } from "./encode.js";
+import { JsonStrings } from "./encode.js";
 import { type PlannedSets, type RecordTask, recordTasks, splitPlans, taskJsonl } from "./generate.js";
 import { topicPickleItems } from "./pickle-records.js";
 

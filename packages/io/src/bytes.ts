@@ -1,0 +1,50 @@
+// Building byte output in place: a reused growable buffer that text and numbers are written into.
+
+/** A growable byte buffer that output is written into without building strings (reused across batches). */
+export class ByteBuilder {
+  buf = Buffer.allocUnsafe(1 << 20);
+  len = 0;
+
+  private grow(n: number): void {
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + n));
+    this.buf.copy(next, 0, 0, this.len);
+    this.buf = next;
+  }
+
+  bytes(b: Uint8Array): void {
+    if (this.len + b.length > this.buf.length) this.grow(b.length);
+    this.buf.set(b, this.len);
+    this.len += b.length;
+  }
+
+  /** A string as UTF-8 (a lone surrogate as U+FFFD, as `Buffer.from` does). */
+  string(s: string): void {
+    // At most 3 bytes per UTF-16 unit.
+    if (this.len + 3 * s.length > this.buf.length) this.grow(3 * s.length);
+    this.len += this.buf.write(s, this.len);
+  }
+
+  /** A non-negative integer in decimal. */
+  uint(v: number): void {
+    if (this.len + 16 > this.buf.length) this.grow(16);
+    let digits = 1;
+    for (let x = v; x >= 10; x = Math.floor(x / 10)) digits++;
+    let p = this.len + digits;
+    this.len = p;
+    let x = v;
+    do {
+      this.buf[--p] = 48 + (x % 10);
+      x = Math.floor(x / 10);
+    } while (x > 0);
+  }
+
+  /** The bytes written so far (a copy the caller owns, in an ArrayBuffer of its own), and a reset. */
+  take(): Buffer {
+    const out = Buffer.allocUnsafeSlow(this.len);
+    this.buf.copy(out, 0, 0, this.len);
+    this.len = 0;
+    // A big task grew the buffer: let it go rather than hold it for the rest of the run.
+    if (this.buf.length > 1 << 22) this.buf = Buffer.allocUnsafe(1 << 20);
+    return out;
+  }
+}

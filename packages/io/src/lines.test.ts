@@ -1,0 +1,101 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../../../test/helpers/shared.js";
+import { readLineUnits } from "./lines.js";
+
+async function units(path: string, minBytes: number): Promise<Uint8Array[]> {
+  const out: Uint8Array[] = [];
+  for await (const u of readLineUnits(path, minBytes)) out.push(u);
+  return out;
+}
+
+/** Lines of random lengths (some far longer than a unit), with `\r\n` and non-ASCII. */
+function sampleText(seed: number, lines: number): string {
+  let s = seed;
+  const rnd = () => {
+    s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+    return s / 2 ** 32;
+  };
+  const out: string[] = [];
+  for (let i = 0; i < lines; i++) {
+    const len = rnd() < 0.05 ? 5000 + Math.floor(rnd() * 20000) : Math.floor(rnd() * 300);
+    out.push(`${i}:${"é😀x".repeat(len / 3)}${rnd() < 0.2 ? "\r" : ""}`);
+  }
+  return out.join("\n");
+}
+
+describe("readLineUnits", () => {
+  const d = tempDir();
+  for (const trailingNewline of [true, false]) {
+    it(`units are whole lines of about the unit size and give back the file${trailingNewline ? "" : " (no final newline)"}`, async () => {
+      const text = sampleText(trailingNewline ? 3 : 4, 400) + (trailingNewline ? "\n" : "");
+      const bytes = Buffer.from(text);
+      const f = join(d, `plain-${trailingNewline}.jsonl`);
+      writeFileSync(f, bytes);
+      const got = await units(f, 4096);
+      expect(Buffer.concat(got).equals(bytes)).toBe(true);
+      for (const u of got.slice(0, -1)) expect(u[u.length - 1]).toBe(10);
+      const lines = text.split("\n").map((l) => Buffer.byteLength(l) + 1);
+      for (const u of got) {
+        // Larger than a unit only when it holds a line that is.
+        if (u.length > 4096)
+          expect(
+            Math.max(
+              ...Buffer.from(u)
+                .toString()
+                .split("\n")
+                .map((l) => Buffer.byteLength(l) + 1),
+            ),
+          ).toBeGreaterThan(4096 / 2);
+      }
+      // Units are full: the next unit's first line would not have fitted.
+      for (let i = 0; i + 1 < got.length; i++) {
+        const next = got[i + 1]!;
+        const firstLine = next.indexOf(10) < 0 ? next.length : next.indexOf(10) + 1;
+        expect(got[i]!.length + firstLine).toBeGreaterThan(4096);
+      }
+      // A line longer than a unit comes whole, in a grown unit.
+      expect(Math.max(...lines)).toBeGreaterThan(8192);
+      expect(Math.max(...got.map((u) => u.length))).toBeGreaterThan(8192);
+    });
+  }
+
+  it("a gzip file gives the same bytes as the plain file; units are cut at line ends there too", async () => {
+    const bytes = Buffer.from(`${sampleText(5, 300)}\n`);
+    const f = join(d, "same.json.gz");
+    writeFileSync(f, gzipSync(bytes));
+    const got = await units(f, 4096);
+    expect(Buffer.concat(got).equals(bytes)).toBe(true);
+    for (const u of got.slice(0, -1)) expect(u[u.length - 1]).toBe(10);
+  });
+
+  it("every unit has an ArrayBuffer of its own (it can be transferred without taking another's bytes)", async () => {
+    const f = join(d, "own.jsonl");
+    writeFileSync(f, `${sampleText(6, 300)}\n`);
+    const got = await units(f, 2048);
+    const buffers = new Set(got.map((u) => u.buffer));
+    expect(buffers.size).toBe(got.length);
+    // Transferring one (as to a worker) leaves the others intact.
+    const copies = got.map((u) => Buffer.from(u));
+    structuredClone(got[0], { transfer: [got[0]!.buffer as ArrayBuffer] });
+    for (let i = 1; i < got.length; i++) expect(Buffer.from(got[i]!).equals(copies[i]!)).toBe(true);
+  });
+
+  it("drops a UTF-8 BOM; an empty file gives no unit", async () => {
+    const f = join(d, "bom.jsonl");
+    writeFileSync(f, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("a\nb\n")]));
+    expect(Buffer.concat(await units(f, 1)).toString()).toBe("a\nb\n");
+    const g = join(d, "bom.jsonl.gz");
+    writeFileSync(g, gzipSync(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("a\nb\n")])));
+    expect(Buffer.concat(await units(g, 1)).toString()).toBe("a\nb\n");
+    const e = join(d, "empty.jsonl");
+    writeFileSync(e, "");
+    expect(await units(e, 16)).toEqual([]);
+  });
+
+  it("a missing file is an InputError naming it", async () => {
+    await expect(units(join(d, "nope.jsonl"), 16)).rejects.toThrow(/nope\.jsonl: expected an existing file/);
+  });
+});
