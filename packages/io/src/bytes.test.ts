@@ -35,4 +35,27 @@ describe("ByteBuilder", () => {
     expect(first.toString()).toBe("abc");
     expect(b.take().length).toBe(0);
   });
+
+  it("handOver() gives its own buffer away (no copy) and goes on in the one handed back", () => {
+    const b = new ByteBuilder();
+    b.string("first");
+    const first = b.handOver();
+    expect(first.toString()).toBe("first");
+    expect(first.byteOffset).toBe(0);
+    // The caller owns it: writing on does not touch it.
+    b.string("second");
+    expect(first.toString()).toBe("first");
+    const second = b.handOver(first.buffer as ArrayBuffer);
+    expect(second.toString()).toBe("second");
+    // The builder now writes into the returned buffer, from its start.
+    b.string("third");
+    const third = b.handOver();
+    expect(third.buffer).toBe(first.buffer);
+    expect(third.toString()).toBe("third");
+    // A buffer too small to be worth keeping is not used.
+    b.string("x");
+    expect(b.handOver(new ArrayBuffer(8)).toString()).toBe("x");
+    b.string("y");
+    expect(b.handOver().buffer.byteLength).toBeGreaterThanOrEqual(1 << 20);
+  });
 });

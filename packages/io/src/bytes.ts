@@ -1,12 +1,18 @@
 // Building byte output in place: a reused growable buffer that text and numbers are written into.
 
+const START = 1 << 20;
+/** Larger buffers (grown by a big batch) are let go rather than kept for the rest of a run. */
+const KEEP = 1 << 22;
+
 /** A growable byte buffer that output is written into without building strings (reused across batches). */
 export class ByteBuilder {
-  buf = Buffer.allocUnsafe(1 << 20);
+  // allocUnsafeSlow: every buffer has an ArrayBuffer of its own (never Node's shared pool), so
+  // one that is handed over can be transferred.
+  buf = Buffer.allocUnsafeSlow(START);
   len = 0;
 
   private grow(n: number): void {
-    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + n));
+    const next = Buffer.allocUnsafeSlow(Math.max(this.buf.length * 2, this.len + n));
     this.buf.copy(next, 0, 0, this.len);
     this.buf = next;
   }
@@ -44,7 +50,22 @@ export class ByteBuilder {
     this.buf.copy(out, 0, 0, this.len);
     this.len = 0;
     // A big task grew the buffer: let it go rather than hold it for the rest of the run.
-    if (this.buf.length > 1 << 22) this.buf = Buffer.allocUnsafe(1 << 20);
+    if (this.buf.length > KEEP) this.buf = Buffer.allocUnsafeSlow(START);
+    return out;
+  }
+
+  /**
+   * The bytes written so far, in the builder's own buffer (no copy: the caller now owns its
+   * ArrayBuffer), and a reset. The builder goes on in `next` (a buffer handed back, whose
+   * contents are overwritten), else in a new one.
+   */
+  handOver(next?: ArrayBuffer): Buffer {
+    const out = this.buf.subarray(0, this.len);
+    this.buf =
+      next !== undefined && next.byteLength >= START && next.byteLength <= KEEP
+        ? Buffer.from(next)
+        : Buffer.allocUnsafeSlow(START);
+    this.len = 0;
     return out;
   }
 }

@@ -4,9 +4,13 @@ import { mkdir, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { createGzip } from "node:zlib";
 
-/** A buffered writer; `write` resolves once the data is accepted (backpressure respected). */
+/**
+ * A buffered writer; `write` resolves once the data is accepted (backpressure respected).
+ * `release`, when given, is called once the sink is done with the bytes of `data` (written out
+ * or copied), so that their buffer can be reused.
+ */
 export interface ByteSink {
-  write(data: string | Uint8Array): Promise<void>;
+  write(data: string | Uint8Array, release?: () => void): Promise<void>;
 }
 
 const pending = new Set<string>();
@@ -28,33 +32,52 @@ const LARGE_PART = 1 << 16;
 
 class StreamSink implements ByteSink {
   private parts: (string | Uint8Array)[] = [];
+  private releases: ((() => void) | undefined)[] = [];
   private size = 0;
   constructor(private readonly out: NodeJS.WritableStream) {}
 
-  async write(data: string | Uint8Array): Promise<void> {
+  async write(data: string | Uint8Array, release?: () => void): Promise<void> {
     this.parts.push(data);
+    this.releases.push(release);
     this.size += data.length;
     if (this.size >= FLUSH_AT) await this.flush();
   }
 
   async flush(): Promise<void> {
     if (this.parts.length === 0) return;
-    const parts = this.parts;
+    const { parts, releases } = this;
     this.parts = [];
+    this.releases = [];
     this.size = 0;
     // Large parts go out as they are (a file stream hands writes queued together to one writev):
-    // only runs of small parts are joined, so no large buffer is copied again.
+    // only runs of small parts are joined, so no large buffer is copied again. A part is released
+    // once written, or at once when it was copied.
     let ok = true;
     let run: Buffer[] = [];
+    let runReleases: (() => void)[] = [];
     const writeRun = () => {
-      if (run.length) ok = this.out.write(run.length === 1 ? run[0]! : Buffer.concat(run));
+      if (run.length === 1) {
+        const done = runReleases;
+        ok = this.out.write(run[0]!, () => {
+          for (const r of done) r();
+        });
+      } else if (run.length > 1) {
+        ok = this.out.write(Buffer.concat(run));
+        for (const r of runReleases) r();
+      }
       run = [];
+      runReleases = [];
     };
-    for (const p of parts) {
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i]!;
+      const release = releases[i];
       if (p.length >= LARGE_PART) {
         writeRun();
-        ok = this.out.write(p);
-      } else run.push(typeof p === "string" ? Buffer.from(p) : (p as Buffer));
+        ok = this.out.write(p, release && (() => release()));
+      } else {
+        run.push(typeof p === "string" ? Buffer.from(p) : (p as Buffer));
+        if (release) runReleases.push(release);
+      }
     }
     writeRun();
     if (!ok) await new Promise<void>((r) => this.out.once("drain", () => r()));

@@ -150,6 +150,34 @@ describe("byte sources", () => {
     }
   });
 
+  it("a released part's bytes are out: overwriting it in release() changes nothing written", async () => {
+    const d = tempDir();
+    for (const gzip of [false, true]) {
+      const target = join(d, `released-${gzip}.txt`);
+      const expected: Buffer[] = [];
+      let released = 0;
+      let parts = 0;
+      await writeAtomic(
+        target,
+        async (sink) => {
+          for (let i = 0; i < 300; i++) {
+            // Large parts are written as they are, small ones copied into a run.
+            const part = Buffer.from(`${i}:${"x".repeat(i % 3 === 0 ? 100_000 : i % 40)}\n`);
+            expected.push(Buffer.from(part));
+            parts++;
+            await sink.write(part, () => {
+              released++;
+              part.fill(0x21);
+            });
+          }
+        },
+        { gzip },
+      );
+      expect(released).toBe(parts);
+      expect((await readAll(await openInput(target))).equals(Buffer.concat(expected))).toBe(true);
+    }
+  });
+
   it("splits lines across chunk boundaries and strips a BOM", async () => {
     async function* chunks() {
       yield Buffer.from([0xef, 0xbb, 0xbf, 0x61]);

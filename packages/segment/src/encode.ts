@@ -65,17 +65,23 @@ export interface SegmentTask {
   formats: PassageFormat[];
   /** MS MARCO: `url\ntitle\n` in front of each passage's contents. */
   urlTitle?: boolean;
+  /** Buffers of earlier outputs, written out and handed back: outputs are built in them again. */
+  spare?: ArrayBuffer[];
 }
 
-/** Output bytes are built here, one builder per format, reused by every batch of the thread. */
+/**
+ * Output bytes are built here, one builder per format, for every batch of the thread; a batch's
+ * outputs leave in the builders' own buffers, and buffers handed back take their place.
+ */
 const out: Record<PassageFormat, ByteBuilder> = {
   jsonl: new ByteBuilder(),
   hashes: new ByteBuilder(),
   trecweb: new ByteBuilder(),
 };
+const spares: ArrayBuffer[] = [];
 const NEWLINE = new Uint8Array([10]);
 
-/** The encoded outputs of a batch (each buffer in an ArrayBuffer of its own: they can be transferred). */
+/** The encoded outputs of a batch (each in an ArrayBuffer of its own: they can be transferred, then handed back). */
 export interface SegmentResult {
   jsonl: Uint8Array;
   hashes: Uint8Array;
@@ -128,10 +134,12 @@ export function encodeSegmentTask(t: SegmentTask): SegmentResult {
       out.trecweb.bytes(NEWLINE);
     }
   }
+  if (t.spare) spares.push(...t.spare);
+  const bytes = (f: PassageFormat) => (want.has(f) ? out[f].handOver(spares.pop()) : new Uint8Array(0));
   return {
-    jsonl: out.jsonl.take(),
-    hashes: out.hashes.take(),
-    trecweb: out.trecweb.take(),
+    jsonl: bytes("jsonl"),
+    hashes: bytes("hashes"),
+    trecweb: bytes("trecweb"),
     passages,
     docs,
     inputChars,

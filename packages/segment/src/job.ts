@@ -56,8 +56,8 @@ export async function listInputs(inputs: readonly string[]): Promise<{ file: str
   return out;
 }
 
-// 1 MiB: fewer hand-offs (each costs both threads) while a unit stays short next to the run.
-const UNIT_BYTES = 1 << 20;
+// 512 KiB: few hand-offs (each costs both threads), while the units in flight stay small in memory.
+const UNIT_BYTES = 1 << 19;
 
 /**
  * Work units of an input file: raw JSONL bytes of whole lines (decoded, parsed and counted in the
@@ -154,6 +154,9 @@ export async function runSegmentation(o: SegmentJobOptions): Promise<SegmentJobS
   // For the kill-and-resume test: a real SIGKILL once this many units were handed out.
   const crashAt = Number(process.env.CONVKIT_SEGMENT_KILL_AT_UNIT ?? Number.NaN);
   let handedOut = 0;
+  // Output buffers that are written out: handed back with the next tasks, outputs are built in
+  // them again (a steady set of buffers, no garbage waiting for the main thread's rare GCs).
+  const spare: ArrayBuffer[] = [];
   try {
     for (const input of inputs) {
       if (done.has(input.rel)) {
@@ -177,21 +180,23 @@ export async function runSegmentation(o: SegmentJobOptions): Promise<SegmentJobS
           linesBefore += r.lines;
           summary.passages += r.passages;
           summary.docs += r.docs;
-          for (const f of o.formats) await sinks[f]!.write(r[f]);
+          for (const f of o.formats) {
+            const b = r[f];
+            await sinks[f]!.write(b, () => spare.push(b.buffer as ArrayBuffer));
+          }
           o.onProgress?.(summary.docs, r.inputBytes);
         };
         for await (const u of units(input.file)) {
           if (handedOut >= crashAt) process.kill(process.pid, "SIGKILL");
-          const task: SegmentTask = { ...taskBase(o), ...u };
-          const p = pool
-            ? pool.run(task, task.bytes ? [task.bytes.data.buffer as ArrayBuffer] : [])
-            : Promise.resolve().then(() => encodeSegmentTask(task));
+          const task: SegmentTask = { ...taskBase(o), ...u, spare: spare.splice(0, o.formats.length) };
+          const transfer = task.bytes ? [task.bytes.data.buffer as ArrayBuffer, ...task.spare!] : task.spare!;
+          const p = pool ? pool.run(task, transfer) : Promise.resolve().then(() => encodeSegmentTask(task));
           p.catch(() => {});
           pending.push(p);
           handedOut++;
           // Results are written in order: a few units per thread in flight keep a thread that
           // finished early busy while a long unit (a 1 MB document) holds the head.
-          while (pending.length > 4 * threads) await flush();
+          while (pending.length > 3 * threads) await flush();
         }
         while (pending.length) await flush();
       };
