@@ -13,10 +13,10 @@ const ARGS_MB = Number(process.env.BENCH_ARGS_MB ?? 1024);
 mkdirSync(WORK, { recursive: true });
 const hasPython = spawnSync("python3", ["-c", "pass"]).status === 0;
 
-function runOnce(cmd, args) {
+function runOnce(cmd, args, quiet = false) {
   const r = spawnSync(cmd, args, { cwd: ROOT, maxBuffer: 1 << 26 });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed: ${r.stderr}`);
-  return JSON.parse(r.stdout.toString().trim().split("\n").at(-1));
+  return quiet ? undefined : JSON.parse(r.stdout.toString().trim().split("\n").at(-1));
 }
 
 function median(xs) {
@@ -314,12 +314,31 @@ for (const [threads, shard, topics] of [
   );
 }
 
-// segment: generated ClueWeb22-like documents (median ~5 KB, 1% of 100 KB-1 MB), 200 MB of
-// JSONL, into iKAT passages (JSONL + hash TSV) with the default splitter.
-for (const threads of ["1", "2"]) {
-  const r = measure("node", ["bench/cases/segment.mjs", join(WORK, "segment"), threads, "200"], 3);
+// segment: generated ClueWeb22-like documents (median ~5 KB, 1% of 100 KB-1 MB) as JSONL, into
+// iKAT passages (JSONL + hash TSV) with the default splitter. 200 MB (a run of about a second,
+// where starting the pool shows) and 1 GiB (collection scale: what the projection uses); then two
+// independent 1-thread processes at once on 1 GiB, the most the cores give without a pool.
+const SEGMENT_SIZES = [200, Number(process.env.BENCH_SEGMENT_MB ?? 1024)];
+const sizeLabel = (mb) => (mb >= 1024 ? `${(mb / 1024).toFixed(mb % 1024 ? 1 : 0)} GiB` : `${mb} MB`);
+const segmentJob = (mb) => `segment: ${sizeLabel(mb)} ClueWeb22-like JSONL → iKAT passages + hashes`;
+for (const mb of SEGMENT_SIZES) {
+  runOnce("node", ["bench/cases/segment.mjs", join(WORK, "segment"), "gen", String(mb)], true);
+  for (const threads of ["1", "2"]) {
+    const r = measure("node", ["bench/cases/segment.mjs", join(WORK, "segment"), threads, String(mb)], 3);
+    row(
+      `${segmentJob(mb)}, ${threads} thread${threads === "1" ? "" : "s"}`,
+      "convkit (@convkit/segment, heuristic splitter)",
+      r,
+      r.bytes,
+      "docs",
+    );
+  }
+}
+{
+  const mb = SEGMENT_SIZES[1];
+  const r = measure("node", ["bench/cases/segment.mjs", join(WORK, "segment"), "pair", String(mb)], 1);
   row(
-    `segment: 200 MB ClueWeb22-like JSONL → iKAT passages + hashes, ${threads} thread${threads === "1" ? "" : "s"}`,
+    `${segmentJob(mb)} twice, two 1-thread processes at once (no pool)`,
     "convkit (@convkit/segment, heuristic splitter)",
     r,
     r.bytes,
@@ -388,12 +407,20 @@ function projections() {
   const rate = (prefix) => rows.find((r) => r.job.startsWith(prefix))?.rate;
   const hm = (s) => (s >= 3600 ? `${(s / 3600).toFixed(1)} h` : `${(s / 60).toFixed(1)} min`);
   const out = [];
-  const seg1 = rate("segment: 200 MB ClueWeb22-like JSONL → iKAT passages + hashes, 1 thread");
-  const seg2 = rate("segment: 200 MB ClueWeb22-like JSONL → iKAT passages + hashes, 2 threads");
+  const [small, large] = SEGMENT_SIZES;
+  const seg1 = rate(`${segmentJob(large)}, 1 thread`);
+  const seg2 = rate(`${segmentJob(large)}, 2 threads`);
+  const pair = rate(`${segmentJob(large)} twice`);
+  const s1 = rate(`${segmentJob(small)}, 1 thread`);
+  const s2 = rate(`${segmentJob(small)}, 2 threads`);
   const docs = 13_467_076;
   if (seg1 && seg2)
     out.push(
-      `- iKAT collection (${docs.toLocaleString("en-US")} documents, at this benchmark's document sizes): ${hm(docs / seg1)} on one core, ${hm(docs / seg2)} on one 2-core machine, ${hm(docs / seg2 / 20)} on 20 (\`--shard i/20\`).`,
+      `- iKAT collection (${docs.toLocaleString("en-US")} documents, at this benchmark's document sizes and its ${sizeLabel(large)} rates): ${hm(docs / seg1)} on one core, ${hm(docs / seg2)} on one 2-core machine, ${hm(docs / seg2 / 20)} on 20 (\`--shard i/20\`).`,
+    );
+  if (seg1 && seg2 && s1 && s2 && pair)
+    out.push(
+      `- segment, 2 threads against 1: ${(seg2 / seg1).toFixed(2)}x at ${sizeLabel(large)}, ${(s2 / s1).toFixed(2)}x at ${sizeLabel(small)} (starting the pool, about 0.1 s, weighs on a run of about a second); two independent 1-thread processes at once reach ${(pair / seg1).toFixed(2)}x: what the two cores give with no pool at all.`,
     );
   const ev = rate("gen:eval, 49 dev topics");
   // ClariQ train + dev + test: 1,611,533 records and 117,354 contexts (Q00001 each), two variants.

@@ -40,7 +40,8 @@ function unitDocuments(b: JsonlBytes): { docs: SourceDocument[]; lines: number }
     line++;
     const nl = data.indexOf(10, start);
     const next = nl < 0 ? data.length : nl + 1;
-    const end = nl < 0 ? data.length : nl > start && data[nl - 1] === 13 ? nl - 1 : nl;
+    let end = nl < 0 ? data.length : nl;
+    if (end > start && data[end - 1] === 13) end--;
     let text: string;
     try {
       text = utf8.decode(data.subarray(start, end));
