@@ -1,7 +1,8 @@
 // convkit-segment end to end: a ClueWeb22 txt tree written here; threads, shards, kill and resume; agreement on the official passages.
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { createHash } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { collect, readPassageHashes, writeClueWeb22 } from "@convkit/formats";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./helpers/cli.js";
@@ -145,6 +146,45 @@ describe("convkit-segment on a ClueWeb22 txt tree", () => {
     expect(r.stderr.trim().split("\n").length).toBe(1);
     expect(r.stderr).toMatch(/bad\.jsonl:2/);
     expect(tree(out).size).toBe(0);
+  });
+});
+
+describe("convkit-segment on a ClueWeb22 file of realistic size (a gzip member per record, 8 MB inflated)", () => {
+  const root = tempDir("cw22-big-");
+  const records = Array.from({ length: 2500 }, (_, i) => ({
+    "ClueWeb22-ID": `clueweb22-en0000-00-${String(i).padStart(5, "0")}`,
+    URL: `https://example.org/${i}\n`,
+    "URL-hash": "0".repeat(32),
+    Language: "en",
+    "Clean-Text": Array.from(
+      { length: 40 },
+      (_, k) => `Sentence ${k} of page ${i} says a little more.${k % 3 === 2 ? "\n" : " "}`,
+    ).join(""),
+  }));
+  const gz = join(root, "txt", "en0000-00.json.gz");
+  const plain = join(root, "plain", "en0000-00.json");
+  beforeAll(async () => {
+    await writeClueWeb22(gz, records);
+    mkdirSync(dirname(plain), { recursive: true });
+    writeFileSync(plain, records.map((r) => `${JSON.stringify(r)}\n`).join(""));
+  });
+  it("every record segmented, 1 and 2 threads, the same bytes as the plain JSONL", () => {
+    const ref = join(root, "out-plain");
+    expect(runCli("segment", ["run", plain, "--format", "jsonl,hashes", "-o", ref]).code).toBe(0);
+    // Files by md5 (vitest's deep equality is very slow on megabyte buffers).
+    const digests = (t: Map<string, Buffer>) =>
+      new Map([...t].map(([name, bytes]) => [name, createHash("md5").update(bytes).digest("hex")]));
+    const want = digests(tree(ref));
+    expect(readFileSync(join(ref, "en0000-00.hashes.tsv"), "utf8").trim().split("\n").length).toBeGreaterThan(
+      2500,
+    );
+    for (const threads of ["1", "2"]) {
+      const out = join(root, `out-gz-${threads}`);
+      const r = runCli("segment", ["run", gz, "--format", "jsonl,hashes", "--threads", threads, "-o", out]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(tree(out, true).get("manifest.tsv")!.toString()).toMatch(/^en0000-00\.json\.gz\t2500\t/);
+      expect(digests(tree(out))).toEqual(want);
+    }
   });
 });
 

@@ -31,6 +31,19 @@ describe("byte sources", () => {
     expect((await readAll(await openInput(f))).toString()).toBe("one\ntwo\nthree\n");
   });
 
+  it("a reader that stops after the head of a large gzip file ends (the feeder does not wait for ever)", async () => {
+    const d = tempDir();
+    const f = join(d, "big.json.gz");
+    // Inflated far past what the gunzip stream buffers: its writer has to wait for room.
+    writeFileSync(f, gzipSync(Buffer.from(`${"0123456789abcdef".repeat(64)}\n`.repeat(16_000))));
+    const readHead = (async () => {
+      for await (const c of (await openInput(f)).chunks) return c.length;
+      return 0;
+    })();
+    const timeout = new Promise<string>((r) => setTimeout(() => r("still waiting"), 5000).unref());
+    expect(await Promise.race([readHead, timeout])).toBeGreaterThan(0);
+  });
+
   it("reports a truncated gzip member with the file and byte offset", async () => {
     const d = tempDir();
     const f = join(d, "cut.gz");

@@ -105,11 +105,24 @@ export function openInput(path: string): Promise<ByteSource> {
 async function* gunzip(name: string, chunks: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
   const z = createGunzip({ chunkSize: 1 << 20 });
   let fed = 0;
+  // Room to write again, or the end of z: a reader that stops early (a format sniffed from the
+  // head) destroys z, and a feeder waiting for "drain" would wait for ever.
+  const writable = () =>
+    new Promise<void>((r) => {
+      const done = () => {
+        z.off("drain", done);
+        z.off("close", done);
+        r();
+      };
+      z.on("drain", done);
+      z.on("close", done);
+    });
   const feeding = (async () => {
     try {
       for await (const c of chunks) {
+        if (z.destroyed) return; // the reader stopped: stop reading the file too
         fed += c.length;
-        if (!z.write(c)) await new Promise((r) => z.once("drain", r));
+        if (!z.write(c)) await writable();
       }
       z.end();
     } catch (e) {
@@ -129,6 +142,7 @@ async function* gunzip(name: string, chunks: AsyncIterable<Uint8Array>): AsyncIt
       truncated ? "end of file" : msg,
     );
   } finally {
+    z.destroy(); // stopped early or failed: ends the feeder's wait
     await feeding;
   }
 }
