@@ -44,6 +44,11 @@ export class ByteBuilder {
     } while (x > 0);
   }
 
+  /** Forgets what was written (what a failed batch left behind). */
+  clear(): void {
+    this.len = 0;
+  }
+
   /** The bytes written so far (a copy the caller owns, in an ArrayBuffer of its own), and a reset. */
   take(): Buffer {
     const out = Buffer.allocUnsafeSlow(this.len);

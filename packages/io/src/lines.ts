@@ -1,7 +1,7 @@
 // Line-aligned reading: strict UTF-8 line batches with 1-based line numbers, and raw byte units of whole lines.
 import { type FileHandle, open } from "node:fs/promises";
 import { InputError } from "./errors.js";
-import { type ByteSource, openInput, sniffCompression } from "./source.js";
+import { type ByteSource, openHandleInput, openInput, sniffCompression } from "./source.js";
 
 /** Consecutive lines of a file: `lines[i]` is line `firstLine + i` (no `\n`, a trailing `\r` removed). */
 export interface LineBatch {
@@ -10,6 +10,11 @@ export interface LineBatch {
 }
 
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** Whether bytes start with the UTF-8 byte order mark (dropped from a file's first bytes). */
+function startsWithBom(b: Uint8Array): boolean {
+  return b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
+}
 
 function decodeOrThrow(name: string, bytes: Uint8Array, firstLine: number): string {
   try {
@@ -64,7 +69,7 @@ export async function* readLineBatches(source: ByteSource): AsyncIterable<LineBa
   for await (let chunk of source.chunks) {
     if (first && chunk.length > 0) {
       first = false;
-      if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3);
+      if (startsWithBom(chunk)) chunk = chunk.subarray(3);
     }
     const last = chunk.lastIndexOf(0x0a);
     if (last < 0) {
@@ -96,24 +101,24 @@ function stripCr(lines: string[]): void {
 /**
  * A file's bytes in units of whole lines of about `unitBytes` each (a line longer than that comes
  * whole, in a larger unit), every unit in an ArrayBuffer of its own so it can be transferred to a
- * worker thread; a leading UTF-8 BOM is dropped. A plain file is read straight into the units (no copy between chunks and units);
- * a compressed file or stdin (`-`) goes through {@link openInput}'s decompression.
+ * worker thread; a leading UTF-8 BOM is dropped. A plain file is read straight into the units (no
+ * copy between chunks and units); a compressed file is decompressed from the same open handle,
+ * and stdin (`-`) or split parts go through {@link openInput}.
  */
 export async function* readLineUnits(path: string, unitBytes: number): AsyncIterable<Uint8Array> {
   const fh = path === "-" ? undefined : await open(path).catch(() => undefined);
-  if (fh) {
-    try {
-      const head = new Uint8Array(3);
-      const { bytesRead } = await fh.read(head, 0, 3, 0);
-      if (sniffCompression(head.subarray(0, bytesRead)) === "none") {
-        yield* plainFileUnits(fh, unitBytes);
-        return;
-      }
-    } finally {
-      await fh.close();
-    }
+  if (!fh) {
+    yield* streamUnits((await openInput(path)).chunks, unitBytes);
+    return;
   }
-  yield* streamUnits((await openInput(path)).chunks, unitBytes);
+  try {
+    const head = new Uint8Array(3);
+    const { bytesRead } = await fh.read(head, 0, 3, 0);
+    if (sniffCompression(head.subarray(0, bytesRead)) === "none") yield* plainFileUnits(fh, unitBytes);
+    else yield* streamUnits((await openHandleInput(fh, path)).chunks, unitBytes);
+  } finally {
+    await fh.close();
+  }
 }
 
 /** Units read with positioned reads into buffers of their own, each cut after its last line end; a line longer than a buffer doubles it. */
@@ -129,7 +134,7 @@ async function* plainFileUnits(fh: FileHandle, unitBytes: number): AsyncIterable
     filled += bytesRead;
     if (first && filled >= 3) {
       first = false;
-      if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) {
+      if (startsWithBom(buf)) {
         buf.copyWithin(0, 3, filled);
         filled -= 3;
         continue;
@@ -174,7 +179,7 @@ async function* streamUnits(chunks: AsyncIterable<Uint8Array>, unitBytes: number
   for await (let chunk of chunks) {
     if (first && chunk.length > 0) {
       first = false;
-      if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3);
+      if (startsWithBom(chunk)) chunk = chunk.subarray(3);
     }
     parts.push(chunk);
     size += chunk.length;

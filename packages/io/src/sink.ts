@@ -49,22 +49,15 @@ class StreamSink implements ByteSink {
     this.parts = [];
     this.releases = [];
     this.size = 0;
-    // Large parts go out as they are (a file stream hands writes queued together to one writev):
-    // only runs of small parts are joined, so no large buffer is copied again. A part is released
-    // once written, or at once when it was copied.
+    // Large parts go out as they are (a file stream hands writes queued together to one writev)
+    // and are released once written; runs of small parts are joined, and released at once.
     let ok = true;
     let run: Buffer[] = [];
     let runReleases: (() => void)[] = [];
     const writeRun = () => {
-      if (run.length === 1) {
-        const done = runReleases;
-        ok = this.out.write(run[0]!, () => {
-          for (const r of done) r();
-        });
-      } else if (run.length > 1) {
-        ok = this.out.write(Buffer.concat(run));
-        for (const r of runReleases) r();
-      }
+      if (run.length === 0) return;
+      ok = this.out.write(Buffer.concat(run));
+      for (const r of runReleases) r();
       run = [];
       runReleases = [];
     };
@@ -73,7 +66,7 @@ class StreamSink implements ByteSink {
       const release = releases[i];
       if (p.length >= LARGE_PART) {
         writeRun();
-        ok = this.out.write(p, release && (() => release()));
+        ok = this.out.write(p, release);
       } else {
         run.push(typeof p === "string" ? Buffer.from(p) : (p as Buffer));
         if (release) runReleases.push(release);

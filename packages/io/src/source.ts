@@ -1,6 +1,7 @@
 // Byte sources: files or stdin, split archive parts, and decompression recognized by content.
 import { spawn } from "node:child_process";
 import { createReadStream, existsSync } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import { createGunzip } from "node:zlib";
 import { InputError } from "./errors.js";
 
@@ -95,6 +96,14 @@ export async function decompressed(source: ByteSource): Promise<ByteSource> {
   if (kind === "gzip") return { name: source.name, chunks: gunzip(source.name, rest) };
   if (kind === "bzip2") return { name: source.name, chunks: bunzip2(source.name, rest) };
   return { name: source.name, chunks: rest };
+}
+
+/** A file already open, from its start, decompressed by content (the handle stays the caller's to close). */
+export function openHandleInput(fh: FileHandle, name: string): Promise<ByteSource> {
+  return decompressed({
+    name,
+    chunks: fh.createReadStream({ start: 0, autoClose: false, highWaterMark: CHUNK }),
+  });
 }
 
 /** Opens a file or stdin and decompresses it by content. */

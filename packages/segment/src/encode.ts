@@ -103,7 +103,7 @@ export function encodeSegmentTask(t: SegmentTask): SegmentResult {
   if (!split) throw new Error(`unknown splitter ${t.splitter}`);
   const want = new Set(t.formats);
   // A batch that failed may have left bytes behind.
-  for (const f of ["jsonl", "hashes", "trecweb"] as const) out[f].len = 0;
+  for (const b of Object.values(out)) b.clear();
   let passages = 0;
   let inputChars = 0;
   let docs = 0;
