@@ -1,8 +1,9 @@
 // convkit-segment end to end: a ClueWeb22 txt tree written here; threads, shards, kill and resume; agreement on the official passages.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import { gzipSync } from "node:zlib";
 import { collect, readPassageHashes, writeClueWeb22 } from "@convkit/formats";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./helpers/cli.js";
@@ -185,6 +186,19 @@ describe("convkit-segment on a ClueWeb22 file of realistic size (a gzip member p
       expect(tree(out, true).get("manifest.tsv")!.toString()).toMatch(/^en0000-00\.json\.gz\t2500\t/);
       expect(digests(tree(out))).toEqual(want);
     }
+  });
+});
+
+describe("convkit-segment: inputs that would share outputs", () => {
+  it("x.json and x.json.gz are refused before anything is written (exit 2, a usage error)", () => {
+    const root = tempDir("seg-stem-");
+    writeFileSync(join(root, "x.json"), '{"id": "a", "text": "One. Two."}\n');
+    writeFileSync(join(root, "x.json.gz"), gzipSync('{"id": "b", "text": "Three."}\n'));
+    const out = join(root, "out");
+    const r = runCli("segment", ["run", root, "-o", out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split("\n")[0]).toMatch(/x\.json and .*x\.json\.gz would write the same outputs/);
+    expect(existsSync(out)).toBe(false);
   });
 });
 

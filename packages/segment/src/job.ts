@@ -2,7 +2,14 @@
 import { appendFile, mkdir, readdir, readFile, stat, unlink } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { detectFormat, readTrecWeb } from "@convkit/formats";
-import { type ByteSink, errorFromThread, InputError, readLineUnits, writeAtomic } from "@convkit/io";
+import {
+  type ByteSink,
+  errorFromThread,
+  InputError,
+  readLineUnits,
+  UsageError,
+  writeAtomic,
+} from "@convkit/io";
 import { encodeSegmentTask, type PassageFormat, type SegmentResult, type SegmentTask } from "./encode.js";
 
 /** Options of {@link runSegmentation}. */
@@ -93,6 +100,23 @@ function inFile(e: unknown, before: number): unknown {
   );
 }
 
+/**
+ * Two inputs whose outputs would be the same files (`x.json` and `x.json.gz`) are refused: the
+ * second would overwrite the first's passages. Checked on the whole list, before sharding.
+ */
+function refuseSharedOutputs(inputs: readonly { file: string; rel: string }[]): void {
+  const seen = new Map<string, string>();
+  for (const { file, rel } of inputs) {
+    const base = rel.replace(INPUT, "");
+    const other = seen.get(base);
+    if (other !== undefined)
+      throw new UsageError(
+        `${other} and ${file} would write the same outputs (${base}.*): segment them into different --out folders`,
+      );
+    seen.set(base, file);
+  }
+}
+
 /** Output files of an input: `OUT/rel-without-extension.{jsonl,hashes.tsv,trecweb}`. */
 function outputPaths(out: string, rel: string): Record<PassageFormat, string> {
   const base = join(out, rel.replace(INPUT, ""));
@@ -138,6 +162,7 @@ function alive(pid: number): boolean {
  */
 export async function runSegmentation(o: SegmentJobOptions): Promise<SegmentJobSummary> {
   let inputs = await listInputs(o.inputs);
+  if (o.out !== "-") refuseSharedOutputs(inputs);
   if (o.shard) {
     const [i, n] = o.shard;
     inputs = inputs.filter((_, k) => k % n === i);
