@@ -5,6 +5,7 @@ import { cpus, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateArgsMe } from "./gen-args-me.mjs";
+import { corpusPaths, readCorpusMeta } from "./gen-web-corpus.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const SHARED = resolve(ROOT, process.env.CONVKIT_SHARED ?? "../shared");
@@ -35,20 +36,30 @@ function measure(cmd, args, runs) {
 }
 
 const rows = [];
-function row(job, impl, r, bytes, unit = "records") {
+/** Lines printed under the table: what a row needs to be read right, and rows skipped (and why). */
+const notes = [];
+/**
+ * A table row. `bytes`: input bytes (MB/s); `segmented`: bytes of the text actually segmented, for
+ * segment rows (the chunker keeps the first 10,000 code points of each document; MB/s segmented).
+ */
+function row(job, impl, r, bytes, unit = "records", segmented = undefined) {
   rows.push({
     job,
     impl,
     n: r.records,
+    passages: r.passages,
     unit,
     seconds: r.seconds,
     rate: r.records / r.seconds,
     mbps: bytes ? bytes / 2 ** 20 / r.seconds : undefined,
+    smbps: segmented ? segmented / 2 ** 20 / r.seconds : undefined,
     rss: r.maxRssMiB,
     runs: r.runs,
   });
   process.stderr.write(
-    `${job} | ${impl}: ${r.seconds.toFixed(3)} s, ${Math.round(r.records / r.seconds)} ${unit}/s, ${r.maxRssMiB.toFixed(0)} MiB\n`,
+    `${job} | ${impl}: ${r.seconds.toFixed(3)} s, ${Math.round(r.records / r.seconds)} ${unit}/s${
+      bytes ? `, ${(bytes / 2 ** 20 / r.seconds).toFixed(1)} MB/s` : ""
+    }${segmented ? ` (${(segmented / 2 ** 20 / r.seconds).toFixed(1)} MB/s segmented)` : ""}, ${r.maxRssMiB.toFixed(0)} MiB\n`,
   );
 }
 
@@ -314,37 +325,87 @@ for (const [threads, shard, topics] of [
   );
 }
 
-// segment: generated ClueWeb22-like documents (median ~5 KB, 1% of 100 KB-1 MB) as JSONL, into
-// iKAT passages (JSONL + hash TSV) with the default splitter. 200 MB (a run of about a second,
-// where starting the pool shows) and 1 GiB (collection scale: what the projection uses); then two
-// independent 1-thread processes at once on 1 GiB, the most the cores give without a pool.
+// segment: ClueWeb22 records of real text (bench/gen-web-corpus.mjs: rebuilt official iKAT documents,
+// seed paragraphs, ClariQ/Qulac texts; median ~5 KB, 1% of 100 KB-1 MB) as JSONL, into iKAT passages
+// (JSONL + hash TSV) with the default splitter. 200 MB (a run of a few seconds, where starting the
+// pool shows) and 1 GiB (collection scale: what the projection uses); then two independent 1-thread
+// processes at once on 1 GiB, the most the cores give without a pool. Every rate is per MB of input
+// and per MB of text segmented (the corpus's meta file: what the chunker's 10,000-code-point cut keeps).
+const SEGMENT_WORK = join(WORK, "segment");
 const SEGMENT_SIZES = [200, Number(process.env.BENCH_SEGMENT_MB ?? 1024)];
+/** The spaCy rows' corpus: the head of the same corpus (generation makes a smaller one a prefix of a larger). */
+const SPACY_MB = Number(process.env.BENCH_SPACY_MB ?? 10);
 const sizeLabel = (mb) => (mb >= 1024 ? `${(mb / 1024).toFixed(mb % 1024 ? 1 : 0)} GiB` : `${mb} MB`);
-const segmentJob = (mb) => `segment: ${sizeLabel(mb)} ClueWeb22-like JSONL → iKAT passages + hashes`;
+const segmentJob = (mb) => `segment: ${sizeLabel(mb)} web-text ClueWeb22 JSONL → iKAT passages + hashes`;
+const segmentCase = (...args) => ["bench/cases/segment.mjs", SEGMENT_WORK, ...args.map(String)];
+/** Generates a corpus size once (a process of its own: no timed run carries its memory). */
+const genCorpus = (mb) => runOnce("node", segmentCase("gen", mb), true);
 for (const mb of SEGMENT_SIZES) {
-  runOnce("node", ["bench/cases/segment.mjs", join(WORK, "segment"), "gen", String(mb)], true);
+  genCorpus(mb);
   for (const threads of ["1", "2"]) {
-    const r = measure("node", ["bench/cases/segment.mjs", join(WORK, "segment"), threads, String(mb)], 3);
+    const r = measure("node", segmentCase(threads, mb), 3);
     row(
       `${segmentJob(mb)}, ${threads} thread${threads === "1" ? "" : "s"}`,
       "convkit (@convkit/segment, heuristic splitter)",
       r,
       r.bytes,
       "docs",
+      r.segmentedBytes,
     );
   }
 }
 {
   const mb = SEGMENT_SIZES[1];
-  const r = measure("node", ["bench/cases/segment.mjs", join(WORK, "segment"), "pair", String(mb)], 1);
+  const r = measure("node", segmentCase("pair", mb), 1);
   row(
     `${segmentJob(mb)} twice, two 1-thread processes at once (no pool)`,
     "convkit (@convkit/segment, heuristic splitter)",
     r,
     r.bytes,
     "docs",
+    r.segmentedBytes,
   );
 }
+
+// spaCy as TREC iKAT's chunker runs it (model with every component but senter excluded, then
+// enable_pipe("senter")), 1 process, on the prepared (cut) texts of the head of the same corpus:
+// tokenizer alone, and tokenizer + senter. Skipped, with a note, where spaCy or the model is missing.
+const spacyModel = join(SHARED, "models", "en_core_web_sm-3.8.0");
+const spacyJob = `segment: ${sizeLabel(SPACY_MB)} head of the same corpus, prepared texts, 1 process`;
+const spacyCheck = hasPython ? spawnSync("python3", ["-c", "import spacy"]) : undefined;
+if (spacyCheck?.status !== 0)
+  notes.push(
+    `spaCy rows skipped: \`python3 -c 'import spacy'\` failed (${
+      spacyCheck ? spacyCheck.stderr.toString().trim().split("\n").at(-1) : "no python3"
+    }).`,
+  );
+else if (!existsSync(join(spacyModel, "config.cfg")))
+  notes.push(`spaCy rows skipped: no model at ${spacyModel}.`);
+else {
+  genCorpus(SPACY_MB);
+  const { input } = corpusPaths(SEGMENT_WORK, SPACY_MB);
+  const version = execFileSync("python3", ["-c", "import spacy; print(spacy.__version__)"]).toString().trim();
+  for (const [mode, impl] of [
+    ["tokenizer", "tokenizer alone (nlp.make_doc)"],
+    ["senter", "tokenizer + senter (nlp(text), sentence texts)"],
+  ]) {
+    const r = measure("python3", ["bench/py/spacy_senter.py", spacyModel, input, mode], 3);
+    row(spacyJob, `spaCy ${version} en_core_web_sm 3.8.0, ${impl}`, r, r.bytes, "docs", r.segmentedBytes);
+  }
+}
+
+/**
+ * HOOK, to be filled in with the `--splitter spacy` work (packages/spacy): convkit's spaCy port on the
+ * same corpus, beside the spaCy rows above, two rows each at 1 and 2 threads: tokenizer alone, and
+ * tokenizer + senter. `segmentCase(threads, mb, tag, splitter)` runs bench/cases/segment.mjs with
+ * another splitter; rows take `r.bytes` and `r.segmentedBytes` as the segment rows do (use
+ * SPACY_MB for the spaCy rows' documents, `spacyJob` as their job; SEGMENT_SIZES for collection scale).
+ */
+function convkitSpacyRows() {
+  // Not yet: no rows until `--splitter spacy` exists.
+}
+convkitSpacyRows();
+
 // iKAT: the passage-id database from a generated 2M-row hash TSV (rows/s; the full one has
 // 116,838,987 rows), then a 1,000-passages-per-turn run over all 218 turns of 2024 validated
 // with the database check.
@@ -414,14 +475,29 @@ function projections() {
   const s1 = rate(`${segmentJob(small)}, 1 thread`);
   const s2 = rate(`${segmentJob(small)}, 2 threads`);
   const docs = 13_467_076;
-  if (seg1 && seg2)
+  const row1 = rows.find((r) => r.job === `${segmentJob(large)}, 1 thread`);
+  const row2 = rows.find((r) => r.job === `${segmentJob(large)}, 2 threads`);
+  if (seg1 && seg2 && row1 && row2) {
+    // Per passage as well: the collection's documents need not keep as much text as these.
+    const psg = 116_838_987;
+    const pps = (r) => r.passages / r.seconds;
     out.push(
-      `- iKAT collection (${docs.toLocaleString("en-US")} documents, at this benchmark's document sizes and its ${sizeLabel(large)} rates): ${hm(docs / seg1)} on one core, ${hm(docs / seg2)} on one 2-core machine, ${hm(docs / seg2 / 20)} on 20 (\`--shard i/20\`).`,
+      `- iKAT collection (${docs.toLocaleString("en-US")} documents, at this benchmark's document sizes and its ${sizeLabel(large)} rates): ${hm(docs / seg1)} on one core, ${hm(docs / seg2)} on one 2-core machine, ${hm(docs / seg2 / 20)} on 20 (\`--shard i/20\`); one core segments ${fmt(row1.smbps, 1)} MB/s of text (${fmt(row1.mbps, 1)} MB/s of input). This corpus gives ${(row1.passages / row1.n).toFixed(2)} passages a document, the collection ${(psg / docs).toFixed(2)} (${psg.toLocaleString("en-US")} passages): at this run's passages per second, ${hm(psg / pps(row1))} on one core, ${hm(psg / pps(row2))} on one 2-core machine.`,
     );
+  }
   if (seg1 && seg2 && s1 && s2 && pair)
     out.push(
-      `- segment, 2 threads against 1: ${(seg2 / seg1).toFixed(2)}x at ${sizeLabel(large)}, ${(s2 / s1).toFixed(2)}x at ${sizeLabel(small)} (starting the pool, about 0.1 s, weighs on a run of about a second); two independent 1-thread processes at once reach ${(pair / seg1).toFixed(2)}x: what the two cores give with no pool at all.`,
+      `- segment, 2 threads against 1: ${(seg2 / seg1).toFixed(2)}x at ${sizeLabel(large)}, ${(s2 / s1).toFixed(2)}x at ${sizeLabel(small)} (starting the pool, about 0.1 s, weighs more on the shorter run); two independent 1-thread processes at once reach ${(pair / seg1).toFixed(2)}x: what the two cores give with no pool at all.`,
     );
+  // spaCy's rate per MB of text segmented, applied to the segmented bytes per document of the large corpus.
+  const senter = rows.find((r) => r.job === spacyJob && r.impl.includes("senter"));
+  const meta = readCorpusMeta(SEGMENT_WORK, large);
+  if (senter?.smbps && meta) {
+    const perDoc = meta.segmentedBytes / meta.docs / 2 ** 20;
+    out.push(
+      `- spaCy tokenizer + senter (as the official chunker runs it, 1 process) at ${fmt(senter.smbps, 2)} MB/s of text segmented: the iKAT collection at this corpus's ${fmt(perDoc * 2 ** 20)} bytes of segmented text a document would take ${hm((docs * perDoc) / senter.smbps)} on one core${seg1 && row1 ? `, ${(row1.smbps / senter.smbps).toFixed(0)}x convkit's heuristic splitter on one core` : ""}.`,
+    );
+  }
   const ev = rate("gen:eval, 49 dev topics");
   // ClariQ train + dev + test: 1,611,533 records and 117,354 contexts (Q00001 each), two variants.
   const queries = 2 * (1_611_533 + 117_354);
@@ -432,6 +508,40 @@ function projections() {
   const db = rate("iKAT passage-id database");
   if (db) out.push(`- iKAT passage-id database, 116,838,987 rows: ${hm(116_838_987 / db)}.`);
   return out;
+}
+
+/** What the segment rows ran on: the corpus and its measurements (bench/gen-web-corpus.mjs, the meta files). */
+function corpusSection() {
+  const mib = (b) => `${fmt(b / 2 ** 20, 1)} MiB`;
+  const pct = (a, b) => `${fmt((100 * a) / b, 1)}%`;
+  const sizes = [...new Set([...SEGMENT_SIZES, SPACY_MB])].sort((a, b) => a - b);
+  const metas = sizes.map((mb) => [mb, readCorpusMeta(SEGMENT_WORK, mb)]).filter(([, m]) => m);
+  if (metas.length === 0) return [];
+  const shares = metas.at(-1)[1].sourceShares;
+  return [
+    "## Segment corpus",
+    "",
+    "ClueWeb22 txt records (`ClueWeb22-ID`, `URL`, `URL-hash`, `Language`, `Clean-Text`), generated",
+    "(seeded, the same every time; a smaller corpus is the head of a larger) by bench/gen-web-corpus.mjs",
+    "from real text read from the shared data by path: the official iKAT 2023 passages rebuilt into",
+    "documents (grouped by doc_id in passage_id order, consecutive passages joined with their overlap",
+    "once), the seed documents' paragraphs, ClariQ questions and answers, Qulac descriptions, questions",
+    "and answers; titles from ClariQ initial requests and Qulac topics. A record is a title line and",
+    "runs of consecutive texts, one a line, to a drawn length (log-normal, median ~5 KB; 1% of 100 KB to",
+    "1 MB), fresh ids. The chunker segments only the first 10,000 code points of each document: most",
+    "of the long tail's bytes are read and not segmented.",
+    `Shares of body text bytes: ${Object.entries(shares)
+      .map(([k, v]) => `${k} ${fmt(100 * v)}%`)
+      .join(", ")}.`,
+    "",
+    "| corpus | documents | input | text segmented | documents over 10,000 code points | tail documents (100 KB-1 MB) | tail share of input | median record |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ...metas.map(
+      ([mb, m]) =>
+        `| ${sizeLabel(mb)}${mb === SPACY_MB ? " (spaCy rows)" : ""} | ${fmt(m.docs)} | ${mib(m.inputBytes)} | ${mib(m.segmentedBytes)} (${pct(m.segmentedBytes, m.inputBytes)}) | ${pct(m.cutDocs, m.docs)} | ${fmt(m.tail.docs)} (${pct(m.tail.docs, m.docs)}) | ${pct(m.tail.inputBytes, m.inputBytes)} | ${fmt(m.medianDocBytes)} B |`,
+    ),
+    "",
+  ];
 }
 
 const cpu = cpus()[0]?.model ?? "unknown";
@@ -448,13 +558,19 @@ const lines = [
   `- machine: ${cpu}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB`,
   `- node ${process.version}, ${py}`,
   "",
-  "| job | implementation | items | seconds | items/s | MB/s | peak RSS MiB | runs |",
-  "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+  "| job | implementation | items | seconds | items/s | MB/s | MB/s segmented | peak RSS MiB | runs |",
+  "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   ...rows.map(
     (r) =>
-      `| ${r.job} | ${r.impl} | ${fmt(r.n)} ${r.unit} | ${fmt(r.seconds, 3)} | ${fmt(r.rate)} | ${fmt(r.mbps, 1)} | ${fmt(r.rss)} | ${r.runs} |`,
+      `| ${r.job} | ${r.impl} | ${fmt(r.n)} ${r.unit} | ${fmt(r.seconds, 3)} | ${fmt(r.rate)} | ${fmt(r.mbps, 1)} | ${fmt(r.smbps, 1)} | ${fmt(r.rss)} | ${r.runs} |`,
   ),
   "",
+  "MB/s counts bytes of input as read; MB/s segmented (segment rows) counts only the text the chunker",
+  "actually segments: each document as the iKAT preset prepares it (`prepareText`: newlines flattened,",
+  "stripped, first 10,000 code points), in UTF-8 bytes, measured once when the corpus is generated.",
+  ...(notes.length ? ["", ...notes] : []),
+  "",
+  ...corpusSection(),
   "## Projections",
   "",
   ...projections(),
