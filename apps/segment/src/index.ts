@@ -7,10 +7,51 @@ import {
   type PassageFormat,
   passagePairs,
   runSegmentation,
+  runSentences,
+  SPACY_MODEL_HINT,
+  SPLITTER_NAMES,
   SPLITTERS,
+  splitterFor,
 } from "@convkit/segment";
 
-const SPLITTER_NAMES = Object.keys(SPLITTERS);
+/** `--spacy-model`, shared by the commands: a spaCy pipeline folder for the `spacy` splitter. */
+const SPACY_MODEL_OPTION = {
+  name: "spacy-model",
+  type: "string",
+  metavar: "DIR",
+  description:
+    "spaCy pipeline folder for the spacy splitter, e.g. en_core_web_sm-3.4.1/ from the model's wheel (default: $CONVKIT_SPACY_MODEL); with it, spacy is the default splitter",
+} as const;
+
+const SPLITTER_OPTION = {
+  name: "splitter",
+  type: "string",
+  choices: SPLITTER_NAMES,
+  description: `sentence splitter (default: spacy when a spaCy model is given, else ${SPLITTER_NAMES[0]})`,
+} as const;
+
+/** The spaCy folder from --spacy-model or CONVKIT_SPACY_MODEL. */
+function spacyModelOf(o: Record<string, unknown>): string | undefined {
+  const dir = (o["spacy-model"] as string | undefined) ?? process.env.CONVKIT_SPACY_MODEL;
+  return dir === "" ? undefined : dir;
+}
+
+/**
+ * The splitter to use: the one asked for, else spacy when a model is there, else the default;
+ * without a model, the iKAT preset says once that its passages are not the official ones.
+ */
+function chooseSplitter(
+  o: Record<string, unknown>,
+  preset: string,
+): { splitter: string; spacyModel?: string } {
+  const spacyModel = spacyModelOf(o);
+  const splitter = (o.splitter as string | undefined) ?? (spacyModel ? "spacy" : SPLITTER_NAMES[0]!);
+  if (splitter !== "spacy" && preset === "ikat")
+    process.stderr.write(
+      `convkit-segment: note: the ${splitter} splitter's passages differ from the official iKAT passages, which spaCy's senter made; for those, ${SPACY_MODEL_HINT} and use --splitter spacy\n`,
+    );
+  return { splitter, spacyModel };
+}
 
 /** `convkit-segment run`. */
 export const runCommand: CommandSpec = {
@@ -36,13 +77,8 @@ export const runCommand: CommandSpec = {
       description:
         "ikat: newlines flattened, ids docid:k, sentences as written; msmarco: text.strip(), ids docid#k, sentences stripped",
     },
-    {
-      name: "splitter",
-      type: "string",
-      default: SPLITTER_NAMES[0],
-      choices: SPLITTER_NAMES,
-      description: "sentence splitter",
-    },
+    SPLITTER_OPTION,
+    SPACY_MODEL_OPTION,
     { name: "window", type: "string", metavar: "N", description: "sentences per passage (default 10)" },
     {
       name: "stride",
@@ -84,6 +120,7 @@ export const runCommand: CommandSpec = {
   examples: [
     "convkit-segment run txt/en/en00 --format jsonl,hashes -o passages --threads 2",
     "convkit-segment run --shard 3/20 txt/en -o passages",
+    "convkit-segment run --splitter spacy --spacy-model en_core_web_sm/en_core_web_sm-3.4.1 txt/en -o passages",
   ],
   async run(o, positional) {
     const formats = String(o.format).split(",").filter(Boolean) as PassageFormat[];
@@ -111,6 +148,9 @@ export const runCommand: CommandSpec = {
         idSeparator: o["id-separator"] as string | undefined,
       }).filter(([, v]) => v !== undefined),
     );
+    const { splitter, spacyModel } = chooseSplitter(o, o.preset as string);
+    // A bad model folder or splitter name is one line before anything is written.
+    splitterFor(splitter, spacyModel);
     const t0 = performance.now();
     const progress = startProgress("segment", "docs");
     let last = 0;
@@ -120,7 +160,8 @@ export const runCommand: CommandSpec = {
       out: o.out as string,
       formats,
       preset: o.preset as "ikat" | "msmarco",
-      splitter: o.splitter as string,
+      splitter,
+      spacyModel,
       overrides,
       urlTitle: o["url-title"] === true,
       shard,
@@ -153,6 +194,11 @@ export const agreementCommand: CommandSpec = {
       required: true,
       description: "JSONL {doc_id, passage_id, passage_text}",
     },
+    {
+      ...SPLITTER_OPTION,
+      description: "only this splitter (default: every rule-based one, and spacy when a model is given)",
+    },
+    SPACY_MODEL_OPTION,
   ],
   async run(o) {
     const recs = await collect(
@@ -164,12 +210,76 @@ export const agreementCommand: CommandSpec = {
       }),
     );
     const pairs = passagePairs(recs);
+    const spacyModel = spacyModelOf(o);
+    const names =
+      o.splitter !== undefined
+        ? [o.splitter as string]
+        : [...Object.keys(SPLITTERS), ...(spacyModel ? ["spacy"] : [])];
     let out = "";
-    for (const [name, split] of Object.entries(SPLITTERS)) {
-      const n = agreeingPairs(pairs, split);
+    for (const name of names) {
+      const n = agreeingPairs(pairs, splitterFor(name, spacyModel));
       out += `${name}\t${n}/${pairs.length}\t${pairs.length ? ((100 * n) / pairs.length).toFixed(1) : "0.0"}%\n`;
     }
     process.stdout.write(out);
+    return 0;
+  },
+};
+
+/** `convkit-segment sentences`. */
+export const sentencesCommand: CommandSpec = {
+  name: "convkit-segment sentences",
+  summary:
+    'Split texts into sentences: reads JSONL {"id", "text"}, writes {"id", "sentences": [...]} in input order (spacy: spaCy\'s `[s.text for s in doc.sents]`; with --tokens also "tokens", "ws" and "sent" as strings of 0/1 per token: a trailing space, a sentence start).',
+  positionals: { name: "INPUT", description: "JSONL {id, text} (- for stdin)", min: 1, max: 1 },
+  options: [
+    {
+      name: "out",
+      short: "o",
+      type: "string",
+      metavar: "FILE",
+      default: "-",
+      description: "output JSONL (- : stdout)",
+    },
+    SPLITTER_OPTION,
+    SPACY_MODEL_OPTION,
+    {
+      name: "tokens",
+      type: "boolean",
+      description: "also spaCy's tokens, trailing spaces and sentence starts (spacy splitter)",
+    },
+    {
+      name: "threads",
+      type: "string",
+      metavar: "N",
+      default: "1",
+      description: "worker threads (output identical for any N)",
+    },
+  ],
+  examples: [
+    "convkit-segment sentences --spacy-model en_core_web_sm-3.8.0 texts.jsonl -o sentences.jsonl",
+    "convkit-segment sentences --splitter spacy --tokens --threads 2 - < texts.jsonl",
+  ],
+  async run(o, positional) {
+    const threads = Number(o.threads);
+    if (!Number.isInteger(threads) || threads < 1)
+      throw new UsageError("convkit-segment: --threads takes a positive integer");
+    const spacyModel = spacyModelOf(o);
+    const splitter = (o.splitter as string | undefined) ?? (spacyModel ? "spacy" : SPLITTER_NAMES[0]!);
+    const progress = startProgress("sentences", "texts");
+    let last = 0;
+    await runSentences({
+      input: positional[0]!,
+      out: o.out as string,
+      splitter,
+      spacyModel,
+      tokens: o.tokens === true,
+      threads,
+      onProgress: (texts, bytes) => {
+        progress.tick(texts - last, bytes);
+        last = texts;
+      },
+    });
+    progress.done();
     return 0;
   },
 };

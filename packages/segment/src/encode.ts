@@ -9,7 +9,7 @@ import {
 } from "@convkit/formats";
 import { ByteBuilder, InputError } from "@convkit/io";
 import { IKAT, MSMARCO, pyStrip, type SegmentOptions, segmentDocument } from "./passages.js";
-import { SPLITTERS } from "./splitters.js";
+import { splitterFor } from "./splitters.js";
 
 /** A document to segment. */
 export type SourceDocument = WebDocument;
@@ -29,11 +29,11 @@ export interface JsonlBytes {
 }
 
 /**
- * The documents of a unit's lines, each line decoded on its own (no unit-sized string: those are
- * V8 large objects, fresh pages every time) with a trailing `\r` dropped; blank lines are skipped.
+ * Visits the JSON value of each line of a unit, each line decoded on its own (no unit-sized
+ * string: those are V8 large objects, fresh pages every time) with a trailing `\r` dropped; blank
+ * lines are skipped. Returns the unit's line count.
  */
-function unitDocuments(b: JsonlBytes): { docs: SourceDocument[]; lines: number } {
-  const docs: SourceDocument[] = [];
+export function forEachJsonLine(b: JsonlBytes, visit: (value: unknown, line: number) => void): number {
   const data = b.data;
   let line = 0;
   for (let start = 0; start < data.length; ) {
@@ -50,9 +50,16 @@ function unitDocuments(b: JsonlBytes): { docs: SourceDocument[]; lines: number }
     }
     start = next;
     if (text.trim().length === 0) continue;
-    docs.push(jsonDocument(b.file, parseJsonText(b.file, text, line), line));
+    visit(parseJsonText(b.file, text, line), line);
   }
-  return { docs, lines: line };
+  return line;
+}
+
+/** The documents of a unit's lines. */
+function unitDocuments(b: JsonlBytes): { docs: SourceDocument[]; lines: number } {
+  const docs: SourceDocument[] = [];
+  const lines = forEachJsonLine(b, (v, line) => docs.push(jsonDocument(b.file, v, line)));
+  return { docs, lines };
 }
 
 /** One batch of work (plain data: it crosses to worker threads): documents, or JSONL bytes to parse first. */
@@ -63,6 +70,8 @@ export interface SegmentTask {
   /** Overrides of the preset's window, stride, length and separator. */
   overrides?: Partial<Pick<SegmentOptions, "window" | "stride" | "maxLength" | "idSeparator">>;
   splitter: string;
+  /** The spaCy pipeline folder of the `spacy` splitter. */
+  spacyModel?: string;
   formats: PassageFormat[];
   /** MS MARCO: `url\ntitle\n` in front of each passage's contents. */
   urlTitle?: boolean;
@@ -99,8 +108,7 @@ export interface SegmentResult {
 /** Segments a batch and encodes every requested output. */
 export function encodeSegmentTask(t: SegmentTask): SegmentResult {
   const o: SegmentOptions = { ...(t.preset === "ikat" ? IKAT : MSMARCO), ...t.overrides };
-  const split = SPLITTERS[t.splitter];
-  if (!split) throw new Error(`unknown splitter ${t.splitter}`);
+  const split = splitterFor(t.splitter, t.spacyModel);
   const want = new Set(t.formats);
   // A batch that failed may have left bytes behind.
   for (const b of Object.values(out)) b.clear();

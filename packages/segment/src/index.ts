@@ -22,9 +22,19 @@ export {
   windowPassages,
 } from "./passages.js";
 export {
+  encodeSentencesTask,
+  runSentences,
+  type SentencesJobOptions,
+  type SentencesResult,
+  type SentencesTask,
+} from "./sentences.js";
+export {
   heuristicSplitter,
   icuSplitter,
+  SPACY_MODEL_HINT,
+  SPLITTER_NAMES,
   SPLITTERS,
   sentencizerSplitter,
   spacyLikeTokens,
+  splitterFor,
 } from "./splitters.js";

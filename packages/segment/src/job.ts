@@ -11,6 +11,7 @@ import {
   writeAtomic,
 } from "@convkit/io";
 import { encodeSegmentTask, type PassageFormat, type SegmentResult, type SegmentTask } from "./encode.js";
+import { openPool } from "./pool.js";
 
 /** Options of {@link runSegmentation}. */
 export interface SegmentJobOptions extends Omit<SegmentTask, "docs"> {
@@ -64,7 +65,7 @@ export async function listInputs(inputs: readonly string[]): Promise<{ file: str
 }
 
 // 512 KiB: few hand-offs (each costs both threads), while the units in flight stay small in memory.
-const UNIT_BYTES = 1 << 19;
+export const UNIT_BYTES = 1 << 19;
 
 /**
  * Work units of an input file: raw JSONL bytes of whole lines (decoded, parsed and counted in the
@@ -89,7 +90,7 @@ async function* units(file: string): AsyncIterable<Pick<SegmentTask, "docs" | "b
 }
 
 /** A unit's error with its line renumbered from the unit's to the file's (`before` lines precede the unit). */
-function inFile(e: unknown, before: number): unknown {
+export function inFile(e: unknown, before: number): unknown {
   const err = errorFromThread(e);
   if (!(err instanceof InputError) || !("line" in err.location) || before === 0) return err;
   return new InputError(
@@ -174,7 +175,7 @@ export async function runSegmentation(o: SegmentJobOptions): Promise<SegmentJobS
     await removeDeadTemps(o.out);
   }
   const threads = o.threads ?? 1;
-  const pool = threads > 1 ? await makePool(threads) : undefined;
+  const pool = threads > 1 ? await openPool<SegmentTask, SegmentResult>(threads) : undefined;
   const summary: SegmentJobSummary = { files: 0, skipped: 0, docs: 0, passages: 0 };
   // For the kill-and-resume test: a real SIGKILL once this many units were handed out.
   const crashAt = Number(process.env.CONVKIT_SEGMENT_KILL_AT_UNIT ?? Number.NaN);
@@ -260,25 +261,8 @@ function taskBase(o: SegmentJobOptions): Omit<SegmentTask, "docs"> {
     preset: o.preset,
     overrides: o.overrides,
     splitter: o.splitter,
+    spacyModel: o.spacyModel,
     formats: o.formats,
     urlTitle: o.urlTitle,
-  };
-}
-
-async function makePool(threads: number) {
-  const { Piscina } = await import("piscina");
-  const pool = new Piscina({
-    filename: new URL("./worker.js", import.meta.url).href,
-    minThreads: threads,
-    maxThreads: threads,
-    // A second task waits in each worker's queue: a finished task does not wait for the main
-    // thread (busy writing, and sharing the cores) to hand out the next one.
-    concurrentTasksPerWorker: 2,
-    recordTiming: false,
-  });
-  return {
-    run: (t: SegmentTask, transfer: ArrayBuffer[]) =>
-      pool.run(t, { transferList: transfer }) as Promise<SegmentResult>,
-    destroy: () => pool.destroy(),
   };
 }

@@ -1,4 +1,6 @@
 // Sentence splitters for the chunker: ICU (Intl.Segmenter, fed in pieces), spaCy's rule-based sentencizer, and convkit's heuristic.
+import { UsageError } from "@convkit/io";
+import { spacyPipeline } from "@convkit/spacy";
 import type { SentenceSplitter } from "./passages.js";
 
 const SPACE = /\s/u;
@@ -215,3 +217,27 @@ export const SPLITTERS: Record<string, SentenceSplitter> = {
   },
 };
 let icu: SentenceSplitter | undefined;
+
+/** Every splitter name: the rule-based ones (the default first), then `spacy`, which needs a model folder. */
+export const SPLITTER_NAMES: readonly string[] = [...Object.keys(SPLITTERS), "spacy"];
+
+/** How a user gets the model that made the official iKAT passages. */
+export const SPACY_MODEL_HINT =
+  "download the en_core_web_sm 3.4.1 wheel (the version TREC iKAT pins), unzip it and pass --spacy-model en_core_web_sm/en_core_web_sm-3.4.1 (or set CONVKIT_SPACY_MODEL)";
+
+/**
+ * A splitter by name. `spacy` is spaCy's statistical sentence recognizer run from the pipeline
+ * folder `spacyModel` (loaded once per thread): with the iKAT preset, the official method.
+ */
+export function splitterFor(name: string, spacyModel?: string): SentenceSplitter {
+  if (name === "spacy") {
+    if (!spacyModel)
+      throw new UsageError(`the spacy splitter needs a spaCy pipeline folder: ${SPACY_MODEL_HINT}`);
+    const pipeline = spacyPipeline(spacyModel);
+    return (text) => pipeline.sentenceStarts(text);
+  }
+  const split = SPLITTERS[name];
+  if (!split)
+    throw new UsageError(`unknown splitter ${JSON.stringify(name)} (one of ${SPLITTER_NAMES.join(", ")})`);
+  return split;
+}

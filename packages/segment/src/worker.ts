@@ -1,18 +1,22 @@
-// Piscina worker: one batch of documents segmented and encoded.
+// Piscina worker: one batch of documents segmented and encoded, or one batch of texts split into sentences.
 import { errorForThread } from "@convkit/io";
 import { move, transferableSymbol, valueSymbol } from "piscina";
-import { encodeSegmentTask, type SegmentResult, type SegmentTask } from "./encode.js";
+import { encodeSegmentTask, type SegmentTask } from "./encode.js";
+import { encodeSentencesTask, type SentencesTask } from "./sentences.js";
 
 /** Encodes a batch; the encoded bytes are moved to the main thread, not copied. Bad input crosses back as an InputError. */
-export default function run(task: SegmentTask): unknown {
-  let r: SegmentResult;
+export default function run(task: SegmentTask | SentencesTask): unknown {
   try {
-    r = encodeSegmentTask(task);
+    if ("kind" in task && task.kind === "sentences") {
+      const r = encodeSentencesTask(task);
+      return move({ [transferableSymbol]: [r.jsonl.buffer], [valueSymbol]: r } as never);
+    }
+    const r = encodeSegmentTask(task as SegmentTask);
+    return move({
+      [transferableSymbol]: [r.jsonl.buffer, r.hashes.buffer, r.trecweb.buffer],
+      [valueSymbol]: r,
+    } as never);
   } catch (e) {
     throw errorForThread(e);
   }
-  return move({
-    [transferableSymbol]: [r.jsonl.buffer, r.hashes.buffer, r.trecweb.buffer],
-    [valueSymbol]: r,
-  } as never);
 }

@@ -3,9 +3,9 @@
 // `lexeme_norm` table and the senter's weights. Every problem is one InputError naming the file.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { decode } from "@msgpack/msgpack";
 import { InputError } from "@convkit/io";
-import { type U64 } from "./hashing.js";
+import { decode } from "@msgpack/msgpack";
+import type { U64 } from "./hashing.js";
 
 /** The lexical attributes the senter's embedding may read (spaCy's attribute names). */
 export type LexAttr = "NORM" | "PREFIX" | "SUFFIX" | "SHAPE" | "SPACY";
@@ -83,7 +83,12 @@ export function hashKey(h: U64): string {
 /** Loads and checks a spaCy pipeline folder for the tokenizer and the senter. */
 export function loadPipelineFolder(dir: string): SpacyPipelineData {
   if (!existsSync(dir) || !statSync(dir).isDirectory())
-    throw new InputError(dir, {}, "a spaCy pipeline folder (with config.cfg, tokenizer, vocab/, senter/)", "no such folder");
+    throw new InputError(
+      dir,
+      {},
+      "a spaCy pipeline folder (with config.cfg, tokenizer, vocab/, senter/)",
+      "no such folder",
+    );
   const configPath = join(dir, "config.cfg");
   const config = parseConfig(readRequired(configPath).toString("utf8"), configPath);
   checkArchitecture(config, configPath);
@@ -97,7 +102,11 @@ export function loadPipelineFolder(dir: string): SpacyPipelineData {
   const metaPath = join(dir, "meta.json");
   if (existsSync(metaPath)) {
     try {
-      const meta = JSON.parse(readFileSync(metaPath, "utf8")) as { lang?: string; name?: string; version?: string };
+      const meta = JSON.parse(readFileSync(metaPath, "utf8")) as {
+        lang?: string;
+        name?: string;
+        version?: string;
+      };
       if (meta.name && meta.version) name = `${meta.lang ? `${meta.lang}_` : ""}${meta.name}-${meta.version}`;
     } catch {
       throw new InputError(metaPath, {}, "JSON", "a file that does not parse");
@@ -131,7 +140,12 @@ export function parseConfig(text: string, path: string): Config {
     if (!kv || !section) {
       // A continuation line of a multi-line value belongs to the previous key: not used here.
       if (/^\s+\S/.test(line) && section) continue;
-      throw new InputError(path, { line: n + 1 }, "`[section]` or `key = value`", JSON.stringify(line.slice(0, 40)));
+      throw new InputError(
+        path,
+        { line: n + 1 },
+        "`[section]` or `key = value`",
+        JSON.stringify(line.slice(0, 40)),
+      );
     }
     const raw = kv[2]!.trim();
     let value: ConfigValue = raw;
@@ -170,7 +184,12 @@ function checkArchitecture(config: Config, path: string): void {
   need(`${m}.tok2vec.encode`, "@architectures", "spacy.MaxoutWindowEncoder.v2");
   const attrs = config[`${m}.tok2vec.embed`]?.attrs;
   if (!Array.isArray(attrs) || attrs.some((a) => typeof a !== "string" || !LEX_ATTRS.includes(a)))
-    throw new InputError(path, {}, `[${m}.tok2vec.embed] attrs among ${LEX_ATTRS.join(", ")}`, JSON.stringify(attrs ?? null));
+    throw new InputError(
+      path,
+      {},
+      `[${m}.tok2vec.embed] attrs among ${LEX_ATTRS.join(", ")}`,
+      JSON.stringify(attrs ?? null),
+    );
 }
 
 /** msgpack as spaCy writes it: byte-string keys become strings, 64-bit ints bigints. */
@@ -179,10 +198,19 @@ function unpack(bytes: Uint8Array, path: string): unknown {
     return decode(bytes, {
       useBigInt64: true,
       mapKeyConverter: (k: unknown) =>
-        k instanceof Uint8Array ? Buffer.from(k).toString("utf8") : typeof k === "bigint" ? k.toString() : (k as string),
+        k instanceof Uint8Array
+          ? Buffer.from(k).toString("utf8")
+          : typeof k === "bigint"
+            ? k.toString()
+            : (k as string),
     });
   } catch (e) {
-    throw new InputError(path, {}, "a complete msgpack file", `a file that does not decode (${(e as Error).message})`);
+    throw new InputError(
+      path,
+      {},
+      "a complete msgpack file",
+      `a file that does not decode (${(e as Error).message})`,
+    );
   }
 }
 
@@ -216,7 +244,13 @@ function readTokenizer(path: string): TokenizerRules {
   const exceptions: [string, SpecialToken[]][] = [];
   for (const chunk of Object.keys(exc).sort(comparePython)) {
     const list = exc[chunk];
-    if (!Array.isArray(list)) throw new InputError(path, {}, `a token list for the special case ${JSON.stringify(chunk)}`, typeof list);
+    if (!Array.isArray(list))
+      throw new InputError(
+        path,
+        {},
+        `a token list for the special case ${JSON.stringify(chunk)}`,
+        typeof list,
+      );
     const tokens = list.map((t) => {
       const r = asRecord(t, path, `token attributes of the special case ${JSON.stringify(chunk)}`);
       let orth: string | null = null;
@@ -224,13 +258,30 @@ function readTokenizer(path: string): TokenizerRules {
       for (const [k, v] of Object.entries(r)) {
         if (ORTH_KEYS.includes(k)) orth = text(v);
         else if (NORM_KEYS.includes(k)) norm = text(v) ?? undefined;
-        else throw new InputError(path, {}, `only ORTH and NORM in the special case ${JSON.stringify(chunk)}`, `attribute ${k}`);
+        else
+          throw new InputError(
+            path,
+            {},
+            `only ORTH and NORM in the special case ${JSON.stringify(chunk)}`,
+            `attribute ${k}`,
+          );
       }
-      if (orth === null) throw new InputError(path, {}, `ORTH in every token of the special case ${JSON.stringify(chunk)}`, "none");
+      if (orth === null)
+        throw new InputError(
+          path,
+          {},
+          `ORTH in every token of the special case ${JSON.stringify(chunk)}`,
+          "none",
+        );
       return norm === undefined ? { orth } : { orth, norm };
     });
     if (tokens.map((t) => t.orth).join("") !== chunk)
-      throw new InputError(path, {}, `token texts that spell the special case ${JSON.stringify(chunk)}`, JSON.stringify(tokens.map((t) => t.orth)));
+      throw new InputError(
+        path,
+        {},
+        `token texts that spell the special case ${JSON.stringify(chunk)}`,
+        JSON.stringify(tokens.map((t) => t.orth)),
+      );
     exceptions.push([chunk, tokens]);
   }
   return {
@@ -260,7 +311,7 @@ function readLexemeNorm(path: string): Map<string, string> {
   const out = new Map<string, string>();
   if (d.lexeme_norm === undefined) return out;
   // A table is either the plain {hash: norm} map or a serialized Table {name, dict, bloom}.
-  let table = d.lexeme_norm;
+  let table: unknown = d.lexeme_norm;
   if (table instanceof Uint8Array) table = asRecord(unpack(table, path), path, "the lexeme_norm table").dict;
   for (const [k, v] of Object.entries(asRecord(table, path, "the lexeme_norm table"))) {
     const norm = text(v);
@@ -283,7 +334,12 @@ function readSenter(path: string, config: Config, where: string): SenterWeights 
   const nodes = d.nodes;
   const attrs = d.attrs;
   const params = d.params;
-  if (!Array.isArray(nodes) || !Array.isArray(attrs) || !Array.isArray(params) || nodes.length !== attrs.length)
+  if (
+    !Array.isArray(nodes) ||
+    !Array.isArray(attrs) ||
+    !Array.isArray(params) ||
+    nodes.length !== attrs.length
+  )
     throw new InputError(path, {}, "thinc's model layout (nodes, attrs, params)", "another layout");
   const walk: ModelNode[] = nodes.map((n, i) => {
     const node = asRecord(n, path, "a model node");
@@ -303,31 +359,63 @@ function readSenter(path: string, config: Config, where: string): SenterWeights 
   const attrNames = embedCfg.attrs as LexAttr[];
   const columns = named("extract_features")[0]?.attrs.columns;
   if (!Array.isArray(columns) || JSON.stringify(columns) !== JSON.stringify(attrNames))
-    throw new InputError(path, {}, `feature columns ${JSON.stringify(attrNames)} as config.cfg says`, JSON.stringify(columns ?? null));
+    throw new InputError(
+      path,
+      {},
+      `feature columns ${JSON.stringify(attrNames)} as config.cfg says`,
+      JSON.stringify(columns ?? null),
+    );
   const hashEmbeds = named("hashembed");
   if (hashEmbeds.length !== attrNames.length)
     throw new InputError(path, {}, `${attrNames.length} hash embedding tables`, String(hashEmbeds.length));
   const embeddings = hashEmbeds.map((n) => {
     const E = array(n.params.E, path, "hashembed E", 2);
     const column = Number(n.attrs.column);
-    return { attr: attrNames[column]!, seed: Number(n.attrs.seed), rows: E.shape[0]!, E: E.data, width: E.shape[1]! };
+    return {
+      attr: attrNames[column]!,
+      seed: Number(n.attrs.seed),
+      rows: E.shape[0]!,
+      E: E.data,
+      width: E.shape[1]!,
+    };
   });
   const width = embeddings[0]!.width;
   if (embeddings.some((e) => e.width !== width || !Number.isInteger(e.seed) || e.attr === undefined))
-    throw new InputError(path, {}, "hash embedding tables of one width with a column and a seed", "tables that differ");
+    throw new InputError(
+      path,
+      {},
+      "hash embedding tables of one width with a column and a seed",
+      "tables that differ",
+    );
   const maxouts = named("maxout");
   const norms = named("layernorm");
   const depth = Number(encodeCfg.depth);
   if (maxouts.length !== depth + 1 || norms.length !== depth + 1)
-    throw new InputError(path, {}, `${depth + 1} maxout layers with layer norm (embedding mix + depth ${depth})`, `${maxouts.length} maxout, ${norms.length} layernorm`);
+    throw new InputError(
+      path,
+      {},
+      `${depth + 1} maxout layers with layer norm (embedding mix + depth ${depth})`,
+      `${maxouts.length} maxout, ${norms.length} layernorm`,
+    );
   const layers = maxouts.map((m, i) => maxoutNorm(m, norms[i]!, path));
   const window = Number(named("expand_window")[0]?.attrs.window_size ?? encodeCfg.window_size);
   if (layers[0]!.nI !== width * attrNames.length || layers[0]!.nO !== width)
-    throw new InputError(path, {}, `an embedding mix of ${width * attrNames.length} → ${width}`, `${layers[0]!.nI} → ${layers[0]!.nO}`);
+    throw new InputError(
+      path,
+      {},
+      `an embedding mix of ${width * attrNames.length} → ${width}`,
+      `${layers[0]!.nI} → ${layers[0]!.nO}`,
+    );
   for (const l of layers.slice(1))
     if (l.nI !== width * (2 * window + 1) || l.nO !== width)
-      throw new InputError(path, {}, `encoder layers of ${width * (2 * window + 1)} → ${width}`, `${l.nI} → ${l.nO}`);
-  const pad = walk.find((n) => n.name.startsWith("with_array(residual(") && n.attrs.pad !== undefined)?.attrs.pad;
+      throw new InputError(
+        path,
+        {},
+        `encoder layers of ${width * (2 * window + 1)} → ${width}`,
+        `${l.nI} → ${l.nO}`,
+      );
+  const pad = walk.find((n) => n.name.startsWith("with_array(residual(") && n.attrs.pad !== undefined)?.attrs
+    .pad;
   if (pad !== undefined && Number(pad) !== window * depth)
     throw new InputError(path, {}, `encoder padding ${window * depth}`, String(pad));
   const softmax = named("softmax")[0];
@@ -335,7 +423,12 @@ function readSenter(path: string, config: Config, where: string): SenterWeights 
   const W = array(softmax.params.W, path, "softmax W", 2);
   const b = array(softmax.params.b, path, "softmax b", 1);
   if (W.shape[1] !== width || W.shape[0] !== 2 || b.shape[0] !== 2)
-    throw new InputError(path, {}, `a softmax of ${width} → 2 labels (I, S)`, `${W.shape[1]} → ${W.shape[0]}`);
+    throw new InputError(
+      path,
+      {},
+      `a softmax of ${width} → 2 labels (I, S)`,
+      `${W.shape[1]} → ${W.shape[0]}`,
+    );
   void where;
   return {
     width,
@@ -356,21 +449,41 @@ function maxoutNorm(m: ModelNode, n: ModelNode, path: string): MaxoutNorm {
   const beta = array(n.params.b, path, "layernorm b", 1);
   const [nO, nP, nI] = W.shape as [number, number, number];
   if (b.shape[0] !== nO || b.shape[1] !== nP || G.shape[0] !== nO || beta.shape[0] !== nO)
-    throw new InputError(path, {}, "maxout and layer norm shapes that agree", `W ${W.shape}, b ${b.shape}, G ${G.shape}`);
+    throw new InputError(
+      path,
+      {},
+      "maxout and layer norm shapes that agree",
+      `W ${W.shape}, b ${b.shape}, G ${G.shape}`,
+    );
   return { nO, nP, nI, W: W.data, b: b.data, G: G.data, beta: beta.data };
 }
 
 /** A numpy array as srsly's msgpack-numpy writes it: {nd, type, kind, shape, data}. */
-function array(v: unknown, path: string, what: string, ndim: number): { shape: number[]; data: Float32Array } {
+function array(
+  v: unknown,
+  path: string,
+  what: string,
+  ndim: number,
+): { shape: number[]; data: Float32Array } {
   const r = asRecord(v ?? null, path, `${what} as a numpy array`);
   const type = text(r.type);
   const shape = Array.isArray(r.shape) ? r.shape.map(Number) : [];
   const data = r.data;
   if (r.nd !== true || type !== "<f4" || shape.length !== ndim || !(data instanceof Uint8Array))
-    throw new InputError(path, {}, `${what}: a float32 array of ${ndim} dimensions`, `type ${type}, shape ${JSON.stringify(shape)}`);
+    throw new InputError(
+      path,
+      {},
+      `${what}: a float32 array of ${ndim} dimensions`,
+      `type ${type}, shape ${JSON.stringify(shape)}`,
+    );
   const count = shape.reduce((a, b) => a * b, 1);
   if (data.byteLength !== count * 4)
-    throw new InputError(path, {}, `${what}: ${count * 4} bytes for shape ${JSON.stringify(shape)}`, `${data.byteLength} bytes`);
+    throw new InputError(
+      path,
+      {},
+      `${what}: ${count * 4} bytes for shape ${JSON.stringify(shape)}`,
+      `${data.byteLength} bytes`,
+    );
   // Copied: msgpack's bytes need not be 4-byte aligned.
   const out = new Float32Array(count);
   new Uint8Array(out.buffer).set(data);

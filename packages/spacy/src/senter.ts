@@ -17,12 +17,7 @@ import type { Lexicon, TokenizedText } from "./tokenizer.js";
 const LN_EPS = 1e-8;
 
 /** maxout(W·x + b) over `nP` pieces, then thinc's layer norm, into `out[o..o+nO)`; `x` read from `xs` at `xo`. */
-function maxoutNormRow(
-  layer: MaxoutNorm,
-  pre: Float64Array,
-  out: Float64Array,
-  o: number,
-): void {
+function maxoutNormRow(layer: MaxoutNorm, pre: Float64Array, out: Float64Array, o: number): void {
   const { nO, nP, G, beta } = layer;
   let mean = 0;
   for (let k = 0; k < nO; k++) {
@@ -113,7 +108,12 @@ export class Senter {
   }
 
   /** thinc's HashEmbed for one id: the four hashed rows summed (in float32, as thinc's axpy). */
-  private gatherAdd(table: HashEmbedTable, id: { hi: number; lo: number }, out: Float64Array, o: number): void {
+  private gatherAdd(
+    table: HashEmbedTable,
+    id: { hi: number; lo: number },
+    out: Float64Array,
+    o: number,
+  ): void {
     const width = this.width;
     hashId128(id, table.seed, this.keys, 0);
     for (let k = 0; k < width; k++) out[o + k] = 0;
@@ -150,7 +150,7 @@ export class Senter {
         }
         affine(layer, windowed, 0, this.pre);
         maxoutNormRow(layer, this.pre, Y, r * width);
-        for (let k = 0; k < width; k++) Y[r * width + k] += X[r * width + k]!;
+        for (let k = 0; k < width; k++) Y[r * width + k] = Y[r * width + k]! + X[r * width + k]!;
       }
       X = Y;
     }

@@ -117,7 +117,10 @@ export class SpacyTokenizer {
     this.tokenMatchRe = re(rules.tokenMatch, "token_match", "y");
     this.urlMatchRe = re(rules.urlMatch, "url_match", "y");
     for (const [chunk, tokens] of rules.exceptions)
-      this.specials.set(chunk, Int32Array.from(tokens, (t) => this.lexicon.getSpecial(t)));
+      this.specials.set(
+        chunk,
+        Int32Array.from(tokens, (t) => this.lexicon.getSpecial(t)),
+      );
     for (const [chunk] of rules.exceptions) {
       if (
         rules.fasterHeuristics &&
@@ -130,9 +133,9 @@ export class SpacyTokenizer {
       const doc = this.tokenizeAffixes(chunk, false);
       const orths = Array.from(doc.lex.subarray(0, doc.length), (l) => this.lexicon.entries[l]!.orth);
       const first = orths[0]!;
-      let list = this.patterns.get(first);
-      if (!list) this.patterns.set(first, (list = []));
+      const list = this.patterns.get(first) ?? [];
       list.push(orths);
+      this.patterns.set(first, list);
       this.patternStarts.add(this.lexicon.get(first));
     }
   }
@@ -301,7 +304,8 @@ export class SpacyTokenizer {
             const infixEnd = infixes[k + 1]!;
             if (infixStart === 0) continue;
             if (infixStart !== start) doc.push(lexicon.get(s.slice(start, infixStart)), at + start);
-            if (infixStart !== infixEnd) doc.push(lexicon.get(s.slice(infixStart, infixEnd)), at + infixStart);
+            if (infixStart !== infixEnd)
+              doc.push(lexicon.get(s.slice(infixStart, infixEnd)), at + infixStart);
             start = infixEnd;
           }
           if (start < s.length) doc.push(lexicon.get(s.slice(start)), at + start);

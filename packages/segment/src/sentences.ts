@@ -1,0 +1,126 @@
+// `convkit-segment sentences`: texts (JSONL {id, text}) into their sentences, in input order, with
+// spaCy's tokens on request; batches go through the same pool as passages.
+import { ByteBuilder, InputError, readLineUnits, UsageError, writeAtomic } from "@convkit/io";
+import { spacyPipeline } from "@convkit/spacy";
+import { forEachJsonLine, type JsonlBytes } from "./encode.js";
+import { inFile, UNIT_BYTES } from "./job.js";
+import { IKAT, sentenceTexts } from "./passages.js";
+import { openPool } from "./pool.js";
+import { splitterFor } from "./splitters.js";
+
+/** One batch of texts (plain data: it crosses to worker threads). */
+export interface SentencesTask {
+  kind: "sentences";
+  bytes: JsonlBytes;
+  splitter: string;
+  spacyModel?: string;
+  /** Also write spaCy's `tokens`, `ws` and `sent` (the spacy splitter only). */
+  tokens?: boolean;
+}
+
+/** A batch's output lines. */
+export interface SentencesResult {
+  jsonl: Uint8Array;
+  texts: number;
+  lines: number;
+  inputBytes: number;
+}
+
+/**
+ * Sentences of each line's text: spaCy's `[s.text for s in doc.sents]` with the spacy splitter;
+ * for the rule-based ones each sentence runs to the next start, a single space between them dropped.
+ */
+export function encodeSentencesTask(t: SentencesTask): SentencesResult {
+  const out = new ByteBuilder();
+  const pipeline = t.splitter === "spacy" ? spacyPipeline(t.spacyModel ?? "") : undefined;
+  const split = pipeline ? undefined : splitterFor(t.splitter, t.spacyModel);
+  let texts = 0;
+  const lines = forEachJsonLine(t.bytes, (v, line) => {
+    const r = v as { id?: unknown; text?: unknown } | null;
+    if (
+      typeof r !== "object" ||
+      r === null ||
+      Array.isArray(r) ||
+      typeof r.text !== "string" ||
+      r.id === undefined
+    )
+      throw new InputError(
+        t.bytes.file,
+        { line },
+        'an object {"id", "text"} with a string text',
+        JSON.stringify(v).slice(0, 40),
+      );
+    texts++;
+    let rec: Record<string, unknown>;
+    if (pipeline) {
+      const doc = pipeline.doc(r.text);
+      rec = { id: r.id, sentences: doc.sentences };
+      if (t.tokens) Object.assign(rec, { tokens: doc.tokens, ws: doc.ws, sent: doc.sent });
+    } else rec = { id: r.id, sentences: sentenceTexts(r.text, split!(r.text), IKAT) };
+    out.string(`${JSON.stringify(rec)}\n`);
+  });
+  return { jsonl: out.take(), texts, lines, inputBytes: t.bytes.data.length };
+}
+
+/** Options of {@link runSentences}. */
+export interface SentencesJobOptions {
+  /** JSONL {id, text}; `-` is stdin. */
+  input: string;
+  /** Output JSONL; `-` is stdout. */
+  out: string;
+  splitter: string;
+  spacyModel?: string;
+  tokens?: boolean;
+  threads?: number;
+  onProgress?: (texts: number, bytes: number) => void;
+}
+
+/** Splits every text of a JSONL file; the output appears atomically, lines in input order for any thread count. */
+export async function runSentences(o: SentencesJobOptions): Promise<{ texts: number }> {
+  if (o.tokens && o.splitter !== "spacy")
+    throw new UsageError("--tokens needs the spacy splitter (spaCy's tokens)");
+  // Checked here, before any worker starts or output appears: a bad folder or name is one line.
+  if (o.splitter === "spacy") spacyPipeline(o.spacyModel ?? "");
+  else splitterFor(o.splitter, o.spacyModel);
+  const threads = o.threads ?? 1;
+  const pool = threads > 1 ? await openPool<SentencesTask, SentencesResult>(threads) : undefined;
+  const name = o.input === "-" ? "<stdin>" : o.input;
+  let texts = 0;
+  try {
+    await writeAtomic(o.out, async (sink) => {
+      const pending: Promise<SentencesResult>[] = [];
+      let linesBefore = 0;
+      const flush = async () => {
+        let r: SentencesResult;
+        try {
+          r = await pending.shift()!;
+        } catch (e) {
+          throw inFile(e, linesBefore);
+        }
+        linesBefore += r.lines;
+        texts += r.texts;
+        await sink.write(r.jsonl);
+        o.onProgress?.(texts, r.inputBytes);
+      };
+      for await (const data of readLineUnits(o.input, UNIT_BYTES)) {
+        const task: SentencesTask = {
+          kind: "sentences",
+          bytes: { file: name, data },
+          splitter: o.splitter,
+          spacyModel: o.spacyModel,
+          tokens: o.tokens,
+        };
+        const p = pool
+          ? pool.run(task, [data.buffer as ArrayBuffer])
+          : Promise.resolve().then(() => encodeSentencesTask(task));
+        p.catch(() => {});
+        pending.push(p);
+        while (pending.length > 3 * threads) await flush();
+      }
+      while (pending.length) await flush();
+    });
+  } finally {
+    await pool?.destroy();
+  }
+  return { texts };
+}

@@ -1,0 +1,97 @@
+// A loaded spaCy pipeline as the iKAT chunker runs it: `spacy.load(DIR, exclude=[all but senter])`,
+// `enable_pipe("senter")`, then `nlp(text)`: tokens, trailing spaces, sentence starts, sentences.
+import { loadPipelineFolder } from "./folder.js";
+import { Senter } from "./senter.js";
+import { SpacyTokenizer, type TokenizedText } from "./tokenizer.js";
+
+/** What spaCy gives for one text. */
+export interface SpacyDoc {
+  /** Token texts (`[t.text for t in doc]`). */
+  tokens: string[];
+  /** `1` where a token is followed by a space (`t.whitespace_`), else `0`. */
+  ws: string;
+  /** `1` where a token starts a sentence (`t.is_sent_start`), else `0`. */
+  sent: string;
+  /** UTF-16 offset of each token in the text (`t.idx`, in JavaScript units). */
+  starts: number[];
+  /** `[s.text for s in doc.sents]`. */
+  sentences: string[];
+}
+
+/** A spaCy pipeline folder's tokenizer and senter, ready to run. Not thread-safe: one per thread. */
+export class SpacyPipeline {
+  /** `meta.json`'s name and version, e.g. `en_core_web_sm-3.8.0`. */
+  readonly name: string;
+  private readonly tokenizer: SpacyTokenizer;
+  private readonly senter: Senter;
+
+  private constructor(dir: string) {
+    const data = loadPipelineFolder(dir);
+    this.name = data.name;
+    this.tokenizer = new SpacyTokenizer(data.tokenizer, `${dir}/tokenizer`);
+    this.senter = new Senter(data.senter, this.tokenizer.lexicon, data.lexemeNorm);
+  }
+
+  /** Loads a pipeline folder (e.g. `en_core_web_sm-3.4.1/` from the model's wheel); bad folders are one InputError. */
+  static load(dir: string): SpacyPipeline {
+    return new SpacyPipeline(dir);
+  }
+
+  /** Tokens, spaces and sentence starts of a text, as `nlp(text)` gives them. */
+  doc(text: string): SpacyDoc {
+    const t = this.tokenizer.tokenize(text);
+    const sent = this.senter.predict(t);
+    return {
+      tokens: this.tokenizer.texts(t),
+      ws: Array.from(t.spacy.subarray(0, t.length)).join(""),
+      sent: Array.from(sent).join(""),
+      starts: Array.from(t.start.subarray(0, t.length)),
+      sentences: this.sentenceSpans(text, t, sent),
+    };
+  }
+
+  /** Tokens and trailing spaces only (`nlp.make_doc(text)`), without the senter. */
+  tokenize(text: string): TokenizedText {
+    return this.tokenizer.tokenize(text);
+  }
+
+  /** UTF-16 offsets where sentences start (the first token's offset first); empty for a text without tokens. */
+  sentenceStarts(text: string): number[] {
+    const t = this.tokenizer.tokenize(text);
+    const sent = this.senter.predict(t);
+    const out: number[] = [];
+    for (let i = 0; i < t.length; i++) if (sent[i] === 1) out.push(t.start[i]!);
+    return out;
+  }
+
+  /** `[s.text for s in doc.sents]`: each sentence from its first token to the end of its last, trailing space excluded. */
+  sentences(text: string): string[] {
+    const t = this.tokenizer.tokenize(text);
+    return this.sentenceSpans(text, t, this.senter.predict(t));
+  }
+
+  private sentenceSpans(text: string, t: TokenizedText, sent: Uint8Array): string[] {
+    const entries = this.tokenizer.lexicon.entries;
+    const out: string[] = [];
+    let from = 0;
+    for (let i = 1; i <= t.length; i++) {
+      if (i < t.length && sent[i] !== 1) continue;
+      const last = i - 1;
+      out.push(text.slice(t.start[from]!, t.start[last]! + entries[t.lex[last]!]!.orth.length));
+      from = i;
+    }
+    return out;
+  }
+}
+
+const loaded = new Map<string, SpacyPipeline>();
+
+/** A pipeline loaded once per folder and thread (workers share nothing, so each loads its own). */
+export function spacyPipeline(dir: string): SpacyPipeline {
+  let p = loaded.get(dir);
+  if (!p) {
+    p = SpacyPipeline.load(dir);
+    loaded.set(dir, p);
+  }
+  return p;
+}
