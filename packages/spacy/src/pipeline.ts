@@ -1,7 +1,7 @@
 // A loaded spaCy pipeline as the iKAT chunker runs it: `spacy.load(DIR, exclude=[all but senter])`,
 // `enable_pipe("senter")`, then `nlp(text)`: tokens, trailing spaces, sentence starts, sentences.
 import { loadPipelineFolder } from "./folder.js";
-import { Senter } from "./senter.js";
+import { ENTRY_CACHE_LIMIT, Senter } from "./senter.js";
 import { SpacyTokenizer, type TokenizedText } from "./tokenizer.js";
 
 /** What spaCy gives for one text. */
@@ -37,9 +37,21 @@ export class SpacyPipeline {
     return new SpacyPipeline(dir);
   }
 
+  /** The text's tokens; caches renewed first when they have grown past their bound. */
+  private tokens(text: string): TokenizedText {
+    if (
+      this.senter.cachedEntries > ENTRY_CACHE_LIMIT ||
+      this.tokenizer.lexicon.size > 4 * ENTRY_CACHE_LIMIT
+    ) {
+      this.tokenizer.renew();
+      this.senter.clear();
+    }
+    return this.tokenizer.tokenize(text);
+  }
+
   /** Tokens, spaces and sentence starts of a text, as `nlp(text)` gives them. */
   doc(text: string): SpacyDoc {
-    const t = this.tokenizer.tokenize(text);
+    const t = this.tokens(text);
     const sent = this.senter.predict(t);
     return {
       tokens: this.tokenizer.texts(t),
@@ -52,12 +64,12 @@ export class SpacyPipeline {
 
   /** Tokens and trailing spaces only (`nlp.make_doc(text)`), without the senter. */
   tokenize(text: string): TokenizedText {
-    return this.tokenizer.tokenize(text);
+    return this.tokens(text);
   }
 
   /** UTF-16 offsets where sentences start (the first token's offset first); empty for a text without tokens. */
   sentenceStarts(text: string): number[] {
-    const t = this.tokenizer.tokenize(text);
+    const t = this.tokens(text);
     const sent = this.senter.predict(t);
     const out: number[] = [];
     for (let i = 0; i < t.length; i++) if (sent[i] === 1) out.push(t.start[i]!);
@@ -66,7 +78,7 @@ export class SpacyPipeline {
 
   /** `[s.text for s in doc.sents]`: each sentence from its first token to the end of its last, trailing space excluded. */
   sentences(text: string): string[] {
-    const t = this.tokenizer.tokenize(text);
+    const t = this.tokens(text);
     return this.sentenceSpans(text, t, this.senter.predict(t));
   }
 

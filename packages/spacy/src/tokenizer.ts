@@ -56,6 +56,12 @@ export class Lexicon {
   get size(): number {
     return this.entries.length;
   }
+
+  /** Forgets every entry (ids are reused from 0). */
+  clear(): void {
+    this.entries.length = 0;
+    this.byKey.clear();
+  }
 }
 
 /** Growable token buffers for one text. */
@@ -93,6 +99,7 @@ const CACHE_LIMIT = 200_000;
 /** The tokenizer of one pipeline. Not thread-safe; one per worker. */
 export class SpacyTokenizer {
   readonly lexicon = new Lexicon();
+  private readonly rules: TokenizerRules;
   private readonly prefixRe: RegExp | null;
   private readonly suffixRe: RegExp | null;
   private readonly infixRe: RegExp | null;
@@ -108,6 +115,7 @@ export class SpacyTokenizer {
   private readonly patternStarts = new Set<number>();
 
   constructor(rules: TokenizerRules, where: string) {
+    this.rules = rules;
     const re = (p: string | null, name: string, extra = "") =>
       p === null ? null : compilePythonRegex(p, `${where} (${name})`, extra);
     this.prefixRe = re(rules.prefixSearch, "prefix_search");
@@ -136,8 +144,32 @@ export class SpacyTokenizer {
       const list = this.patterns.get(first) ?? [];
       list.push(orths);
       this.patterns.set(first, list);
-      this.patternStarts.add(this.lexicon.get(first));
     }
+    this.internPatternStarts();
+  }
+
+  private internSpecials(): void {
+    for (const [chunk, tokens] of this.rules.exceptions)
+      this.specials.set(
+        chunk,
+        Int32Array.from(tokens, (t) => this.lexicon.getSpecial(t)),
+      );
+  }
+
+  private internPatternStarts(): void {
+    this.patternStarts.clear();
+    for (const first of this.patterns.keys()) this.patternStarts.add(this.lexicon.get(first));
+  }
+
+  /**
+   * Starts the lexicon afresh (entries renumbered from 0, the chunk cache emptied): what keeps a
+   * long run's memory bounded. Tokens stay the same; ids given out before are void.
+   */
+  renew(): void {
+    this.lexicon.clear();
+    this.cache.clear();
+    this.internSpecials();
+    this.internPatternStarts();
   }
 
   /** The tokens of a text, exactly as spaCy's `nlp.make_doc(text)`. */
