@@ -462,7 +462,7 @@ export function senterKernel(w: SenterWeights, capacity: number): SenterKernel |
 
   const fns = [f0, ...laterFns, fs];
   const exports: number[] = [];
-  fns.forEach((_, i) => exports.push(...wasmName(`f${i}`), 0x00, i));
+  for (let i = 0; i < fns.length; i++) exports.push(...wasmName(`f${i}`), 0x00, i);
   exports.push(...wasmName("memory"), 0x02, 0);
   const bytes = new Uint8Array([
     0x00,
