@@ -266,7 +266,9 @@ export class Senter {
     let outAt = bAt + win * rowBytes;
     kernel.first(slotAt, rows, inAt);
     for (let l = 1; l < layers; l++) {
-      kernel.later(l, inAt, rows, outAt);
+      // Layer l is needed on the real rows and win·(layers − 1 − l) rows around them.
+      const skip = (pad - win * (layers - 1 - l)) * rowBytes;
+      kernel.later(l, inAt + skip, rows - 2 * (skip / rowBytes), outAt + skip);
       const t = inAt;
       inAt = outAt;
       outAt = t;

@@ -4,6 +4,7 @@
 // encoder layer (window products, maxout, layer norm, residual), and the S − I score. Maxout
 // pieces are laid out piece-major (all outputs of piece 0, then piece 1, …) so that maxout is a
 // lane-wise max of whole vectors.
+import { setFlagsFromString } from "node:v8";
 import type { MaxoutNorm, SenterWeights } from "./folder.js";
 
 const PAGE = 65536;
@@ -117,6 +118,10 @@ class Fn {
   }
   vmax() {
     return this.simd(0xe9);
+  }
+  /** f32x4.relaxed_madd: a·b + c (fused where the CPU can). */
+  vmadd() {
+    return this.simd(0x105);
   }
   lane(k: number) {
     return this.simd(0x1f).op(k);
@@ -249,6 +254,33 @@ function simdAvailable(): boolean {
   }
 }
 
+/**
+ * Whether fused multiply-add (WebAssembly relaxed SIMD) is there. Node 22 has it; Node 20 has it
+ * behind V8's `--experimental-wasm-relaxed-simd`, which only lets the compiler accept those
+ * instructions, so it is switched on here when missing.
+ */
+function relaxedSimd(): boolean {
+  const probe = () => {
+    const f = new Fn(0);
+    f.f32(0).splat().f32(0).splat().f32(0).splat().vmadd().op(0x1a);
+    return WebAssembly.validate(
+      new Uint8Array([
+        0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+        ...section(1, [1, 0x60, 0, 0]),
+        ...section(3, [1, 0]),
+        ...section(10, [1, ...f.bytes()]),
+      ]),
+    );
+  };
+  if (probe()) return true;
+  try {
+    setFlagsFromString("--experimental-wasm-relaxed-simd");
+    return probe();
+  } catch {
+    return false;
+  }
+}
+
 /** Row index in thinc's maxout layout (output k, piece p) → piece-major. */
 function pieceMajor(row: number, nP: number, nO: number): number {
   return (row % nP) * nO + Math.floor(row / nP);
@@ -259,7 +291,9 @@ function pieceMajor(row: number, nP: number, nO: number): number {
  * multiple of 4 (the caller then computes in JavaScript). `capacity` slots are reserved.
  */
 export function senterKernel(w: SenterWeights, capacity: number): SenterKernel | undefined {
+  const fused = relaxedSimd();
   const width = w.width;
+  // Widths in whole vectors (window inputs, 4 per step, follow: nI = (2w+1)·width).
   if (width % 4 !== 0 || !simdAvailable()) return undefined;
   const win = w.window;
   const span = 2 * win + 1;
@@ -374,36 +408,22 @@ export function senterKernel(w: SenterWeights, capacity: number): SenterKernel |
     const tmp: [number, number] = [f.local(F32), f.local(F32)];
     f.op(0x02, 0x40, 0x03, 0x40);
     f.get(r).get(ROWS).op(0x4f).op(0x0d, 1);
-    for (let q = 0; q < R / 4; q++)
-      f.i32(0)
-        .vload(L.b + 16 * q)
-        .set(acc[q]!);
-    // xp = in + (r - w)·width·4 (the window's first row), wp = W
-    f.get(IN)
-      .get(r)
-      .i32(width * 4)
-      .mul()
-      .add()
-      .i32(-win * width * 4)
-      .add()
-      .set(xp);
+    for (let q = 0; q < R / 4; q++) f.i32(0).vload(L.b + 16 * q).set(acc[q]!);
+    // xp = in + (r − w)·width·4: the window's first row (a zero row before row 0 exists); wp = W.
+    f.get(IN).get(r).i32(width * 4).mul().add().i32(-win * width * 4).add().set(xp);
     f.i32(L.w).set(wp).i32(0).set(j);
+    // Four inputs per iteration.
     f.op(0x03, 0x40);
-    f.get(xp).fload(0).splat().set(xs);
-    for (let q = 0; q < R / 4; q++)
-      f.get(acc[q]!)
-        .get(wp)
-        .vload(16 * q)
-        .get(xs)
-        .vmul()
-        .vadd()
-        .set(acc[q]!);
-    f.get(xp).i32(4).add().set(xp);
-    f.get(wp)
-      .i32(R * 4)
-      .add()
-      .set(wp);
-    f.get(j).i32(1).add().tee(j).i32(layer.nI).op(0x49).op(0x0d, 0);
+    for (let u = 0; u < 4; u++) {
+      f.get(xp).fload(4 * u).splat().set(xs);
+      for (let q = 0; q < R / 4; q++) {
+        if (fused) f.get(wp).vload(u * R * 4 + 16 * q).get(xs).get(acc[q]!).vmadd().set(acc[q]!);
+        else f.get(acc[q]!).get(wp).vload(u * R * 4 + 16 * q).get(xs).vmul().vadd().set(acc[q]!);
+      }
+    }
+    f.get(xp).i32(16).add().set(xp);
+    f.get(wp).i32(4 * R * 4).add().set(wp);
+    f.get(j).i32(4).add().tee(j).i32(layer.nI).op(0x49).op(0x0d, 0);
     f.op(0x0b);
     emitMaxoutNorm(f, acc, m, layer.nP, width, L.g, L.beta, tmp);
     for (let q = 0; q < width / 4; q++)

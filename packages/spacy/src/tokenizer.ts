@@ -27,30 +27,33 @@ export interface LexiconEntry {
 /** Interned token texts (and special-case norm variants) → small ints; what the senter keys its caches by. */
 export class Lexicon {
   readonly entries: LexiconEntry[] = [];
+  /** UTF-16 length of each entry's text. */
+  lengths = new Int32Array(1024);
   private readonly byKey = new Map<string, number>();
+
+  private add(key: string, orth: string, norm: string | undefined): number {
+    const id = this.entries.length;
+    this.entries.push({ orth, norm });
+    this.byKey.set(key, id);
+    if (id === this.lengths.length) {
+      const grown = new Int32Array(id * 2);
+      grown.set(this.lengths);
+      this.lengths = grown;
+    }
+    this.lengths[id] = orth.length;
+    return id;
+  }
 
   /** The entry of a plain token text. */
   get(orth: string): number {
-    let id = this.byKey.get(orth);
-    if (id === undefined) {
-      id = this.entries.length;
-      this.entries.push({ orth, norm: undefined });
-      this.byKey.set(orth, id);
-    }
-    return id;
+    return this.byKey.get(orth) ?? this.add(orth, orth, undefined);
   }
 
   /** The entry of a special case's token (its NORM, if the rule sets one, makes it a separate entry). */
   getSpecial(t: SpecialToken): number {
     if (t.norm === undefined) return this.get(t.orth);
     const key = `${t.orth}\u0000${t.norm}`;
-    let id = this.byKey.get(key);
-    if (id === undefined) {
-      id = this.entries.length;
-      this.entries.push({ orth: t.orth, norm: t.norm });
-      this.byKey.set(key, id);
-    }
-    return id;
+    return this.byKey.get(key) ?? this.add(key, t.orth, t.norm);
   }
 
   get size(): number {
@@ -62,6 +65,12 @@ export class Lexicon {
     this.entries.length = 0;
     this.byKey.clear();
   }
+}
+
+/** A node of the special cases' trie: the patterns continuing with each next token text, and whether one ends here. */
+interface PatternNode {
+  next: Map<string, PatternNode>;
+  ends: boolean;
 }
 
 /** Growable token buffers for one text. */
@@ -107,12 +116,19 @@ export class SpacyTokenizer {
   private readonly urlMatchRe: RegExp | null;
   /** Special cases: chunk → lexicon entries of its tokens. */
   private readonly specials = new Map<string, Int32Array>();
-  /** Chunk texts → lexicon entries (results without special cases only, as spaCy caches). */
-  private readonly cache = new Map<string, Int32Array>();
-  /** Phrase-matcher patterns (special cases containing affixes or spaces), by their first token's text. */
-  private readonly patterns = new Map<string, string[][]>();
-  /** Lexicon entries whose text starts some pattern. */
-  private readonly patternStarts = new Set<number>();
+  /**
+   * Chunk texts → lexicon entries: the special cases, then every chunk tokenized so far. Entries
+   * carry a special case's NORM, so unlike spaCy's lexeme cache this one may also keep chunks
+   * that contained special cases.
+   */
+  private readonly chunks = new Map<string, Int32Array>();
+  /** Phrase-matcher patterns (special cases containing affixes or spaces) as a trie over token texts. */
+  private readonly patterns = new Map<string, PatternNode>();
+  /** Per lexicon entry: 0 not yet looked at, 1 starts no pattern, 2 starts one. */
+  private patternStart = new Uint8Array(1024);
+  /** Buffers reused from text to text. */
+  private readonly affixSink = new TokenSink();
+  private readonly specialSink = new TokenSink();
 
   constructor(rules: TokenizerRules, where: string) {
     this.rules = rules;
@@ -124,11 +140,7 @@ export class SpacyTokenizer {
     // `match` anchors at the start only; `y` (sticky) at lastIndex 0 does exactly that.
     this.tokenMatchRe = re(rules.tokenMatch, "token_match", "y");
     this.urlMatchRe = re(rules.urlMatch, "url_match", "y");
-    for (const [chunk, tokens] of rules.exceptions)
-      this.specials.set(
-        chunk,
-        Int32Array.from(tokens, (t) => this.lexicon.getSpecial(t)),
-      );
+    this.internSpecials();
     for (const [chunk] of rules.exceptions) {
       if (
         rules.fasterHeuristics &&
@@ -138,27 +150,30 @@ export class SpacyTokenizer {
         !chunk.includes(" ")
       )
         continue;
-      const doc = this.tokenizeAffixes(chunk, false);
+      const doc = this.tokenizeAffixes(chunk, false, new TokenSink());
       const orths = Array.from(doc.lex.subarray(0, doc.length), (l) => this.lexicon.entries[l]!.orth);
-      const first = orths[0]!;
-      const list = this.patterns.get(first) ?? [];
-      list.push(orths);
-      this.patterns.set(first, list);
+      let level = this.patterns;
+      let node: PatternNode | undefined;
+      for (const orth of orths) {
+        node = level.get(orth);
+        if (!node) {
+          node = { next: new Map(), ends: false };
+          level.set(orth, node);
+        }
+        level = node.next;
+      }
+      node!.ends = true;
     }
-    this.internPatternStarts();
   }
 
   private internSpecials(): void {
-    for (const [chunk, tokens] of this.rules.exceptions)
-      this.specials.set(
-        chunk,
-        Int32Array.from(tokens, (t) => this.lexicon.getSpecial(t)),
-      );
-  }
-
-  private internPatternStarts(): void {
-    this.patternStarts.clear();
-    for (const first of this.patterns.keys()) this.patternStarts.add(this.lexicon.get(first));
+    this.chunks.clear();
+    for (const [chunk, tokens] of this.rules.exceptions) {
+      const ids = Int32Array.from(tokens, (t) => this.lexicon.getSpecial(t));
+      this.specials.set(chunk, ids);
+      this.chunks.set(chunk, ids);
+    }
+    this.patternStart.fill(0);
   }
 
   /**
@@ -167,14 +182,15 @@ export class SpacyTokenizer {
    */
   renew(): void {
     this.lexicon.clear();
-    this.cache.clear();
     this.internSpecials();
-    this.internPatternStarts();
   }
 
-  /** The tokens of a text, exactly as spaCy's `nlp.make_doc(text)`. */
+  /**
+   * The tokens of a text, exactly as spaCy's `nlp.make_doc(text)`. The arrays are the tokenizer's
+   * own and are overwritten by the next call.
+   */
   tokenize(text: string): TokenizedText {
-    const doc = this.tokenizeAffixes(text, true);
+    const doc = this.tokenizeAffixes(text, true, this.affixSink);
     const out = this.applySpecialCases(text, doc);
     return { length: out.length, lex: out.lex, start: out.start, spacy: out.spacy };
   }
@@ -215,55 +231,72 @@ export class SpacyTokenizer {
     return re.test(s);
   }
 
-  /** spaCy's `_tokenize_affixes`: whitespace splitting, then each chunk through the cache or the rules. */
-  private tokenizeAffixes(text: string, withSpecialCases: boolean): TokenSink {
-    const doc = new TokenSink();
+  /**
+   * spaCy's `_tokenize_affixes`: whitespace runs split the text; after a chunk, a run's first
+   * character, if it is ' ', becomes the chunk's trailing space and the rest of the run a token of
+   * its own (a leading run is a token whole); each chunk through the cache or the rules.
+   */
+  private tokenizeAffixes(text: string, withSpecialCases: boolean, doc: TokenSink): TokenSink {
+    doc.length = 0;
     const n = text.length;
-    if (n === 0) return doc;
     let start = 0;
-    let inWs = isPySpace(text.charCodeAt(0));
-    for (let i = 0; i < n; i++) {
+    let i = 0;
+    while (i < n) {
       const c = text.charCodeAt(i);
-      if (isPySpace(c) !== inWs) {
-        if (start < i) this.chunk(doc, text, start, i, withSpecialCases);
+      // Most characters: printable ASCII other than the space.
+      if ((c > 32 && c < 0x85) || !isPySpace(c)) {
+        i++;
+        continue;
+      }
+      let a = i;
+      let b = i + 1;
+      while (b < n && isPySpace(text.charCodeAt(b))) b++;
+      if (a > start) {
+        this.chunk(doc, text, start, a, withSpecialCases);
         if (c === 32) {
           doc.spacy[doc.length - 1] = 1;
-          start = i + 1;
-        } else start = i;
-        inWs = !inWs;
+          a++;
+        }
       }
+      // The rest of the run is a token (a run that ends the text too: its token has no trailing space).
+      if (b > a) this.chunk(doc, text, a, b, withSpecialCases);
+      start = i = b;
     }
-    if (start < n) {
-      this.chunk(doc, text, start, n, withSpecialCases);
-      doc.spacy[doc.length - 1] = text.charCodeAt(n - 1) === 32 && !inWs ? 1 : 0;
-    }
+    if (start < n) this.chunk(doc, text, start, n, withSpecialCases);
     return doc;
   }
 
-  /** One whitespace-delimited chunk: special case, cache, or the affix rules. */
+  /** One whitespace-delimited chunk (or whitespace run): cache, else the affix rules. */
   private chunk(doc: TokenSink, text: string, a: number, b: number, withSpecialCases: boolean): void {
     const span = text.slice(a, b);
-    if (this.specialsAndCache(doc, span, a, withSpecialCases)) return;
+    if (withSpecialCases) {
+      const hit = this.chunks.get(span);
+      if (hit !== undefined) {
+        this.pushEntries(doc, hit, a);
+        return;
+      }
+    }
     const before = doc.length;
     this.tokenizeSpan(doc, span, a, withSpecialCases);
-    // Entries carry a special case's NORM, so unlike spaCy's lexeme cache this one may also keep
-    // chunks that contained special cases.
     if (withSpecialCases) {
-      if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
-      this.cache.set(span, doc.lex.slice(before, doc.length));
+      if (this.chunks.size >= CACHE_LIMIT) this.internSpecials();
+      this.chunks.set(span, doc.lex.slice(before, doc.length));
     }
   }
 
-  /** spaCy's `_try_specials_and_cache`: pushes the chunk's tokens and returns true on a hit. */
-  private specialsAndCache(doc: TokenSink, span: string, at: number, withSpecialCases: boolean): boolean {
-    // Results cached with special cases on are only reused with them on.
-    const hit = withSpecialCases ? (this.specials.get(span) ?? this.cache.get(span)) : undefined;
-    if (!hit) return false;
-    const entries = this.lexicon.entries;
-    for (let k = 0; k < hit.length; k++) {
-      doc.push(hit[k]!, at);
-      at += entries[hit[k]!]!.orth.length;
+  private pushEntries(doc: TokenSink, ids: Int32Array, at: number): void {
+    const lengths = this.lexicon.lengths;
+    for (let k = 0; k < ids.length; k++) {
+      doc.push(ids[k]!, at);
+      at += lengths[ids[k]!]!;
     }
+  }
+
+  /** spaCy's `_try_specials_and_cache` for the middle of a chunk: pushes its tokens and returns true on a hit. */
+  private specialsAndCache(doc: TokenSink, span: string, at: number, withSpecialCases: boolean): boolean {
+    const hit = withSpecialCases ? this.chunks.get(span) : undefined;
+    if (hit === undefined) return false;
+    this.pushEntries(doc, hit, at);
     return true;
   }
 
@@ -356,17 +389,23 @@ export class SpacyTokenizer {
     if (this.patterns.size === 0) return doc;
     const entries = this.lexicon.entries;
     const orthOf = (i: number) => entries[doc.lex[i]!]!.orth;
-    // Matches as [start, end) token spans.
+    if (this.patternStart.length < entries.length) {
+      const grown = new Uint8Array(entries.length * 2);
+      grown.set(this.patternStart);
+      this.patternStart = grown;
+    }
+    const flags = this.patternStart;
+    // Matches as [start, end) token spans: every pattern at every start, as spaCy's PhraseMatcher.
     const found: [number, number][] = [];
     for (let i = 0; i < doc.length; i++) {
       const lex = doc.lex[i]!;
-      const e = entries[lex]!;
-      if (!this.patternStarts.has(e.norm === undefined ? lex : this.lexicon.get(e.orth))) continue;
-      for (const p of this.patterns.get(e.orth)!) {
-        if (i + p.length > doc.length) continue;
-        let k = 1;
-        while (k < p.length && orthOf(i + k) === p[k]) k++;
-        if (k === p.length) found.push([i, i + p.length]);
+      let flag = flags[lex]!;
+      if (flag === 0) flags[lex] = flag = this.patterns.has(entries[lex]!.orth) ? 2 : 1;
+      if (flag === 1) continue;
+      let node = this.patterns.get(entries[lex]!.orth);
+      for (let j = i + 1; node !== undefined; j++) {
+        if (node.ends) found.push([i, j]);
+        node = j < doc.length ? node.next.get(orthOf(j)) : undefined;
       }
     }
     if (found.length === 0) return doc;
@@ -378,35 +417,34 @@ export class SpacyTokenizer {
       if (!seen.has(s) && !seen.has(e - 1)) kept.push([s, e]);
       for (let t = s; t < e; t++) seen.add(t);
     }
-    kept.sort((x, y) => x[0] - y[0]);
-    const byStart = new Map(kept.map((k) => [k[0], k[1]]));
-    const out = new TokenSink();
+    // Only kept spans whose text (with its inner spaces) is a special case change anything.
+    const replace: [start: number, end: number, special: Int32Array][] = [];
+    for (const [s0, e] of kept) {
+      const last = e - 1;
+      const special = this.specials.get(text.slice(doc.start[s0]!, doc.start[last]! + orthOf(last).length));
+      if (special) replace.push([s0, e, special]);
+    }
+    if (replace.length === 0) return doc;
+    replace.sort((x, y) => x[0] - y[0]);
+    const out = this.specialSink;
+    out.length = 0;
     let i = 0;
-    while (i < doc.length) {
-      const end = byStart.get(i);
-      if (end === undefined) {
+    for (const [s0, e, special] of replace) {
+      for (; i < s0; i++) {
         out.push(doc.lex[i]!, doc.start[i]!);
         out.spacy[out.length - 1] = doc.spacy[i]!;
-        i++;
-        continue;
       }
-      const last = end - 1;
-      const spanText = text.slice(doc.start[i]!, doc.start[last]! + orthOf(last).length);
-      const special = this.specials.get(spanText);
-      if (!special) {
-        for (let t = i; t < end; t++) {
-          out.push(doc.lex[t]!, doc.start[t]!);
-          out.spacy[out.length - 1] = doc.spacy[t]!;
-        }
-      } else {
-        let idx = doc.start[i]!;
-        for (let k = 0; k < special.length; k++) {
-          out.push(special[k]!, idx);
-          idx += entries[special[k]!]!.orth.length;
-        }
-        out.spacy[out.length - 1] = doc.spacy[last]!;
+      let idx = doc.start[s0]!;
+      for (let k = 0; k < special.length; k++) {
+        out.push(special[k]!, idx);
+        idx += entries[special[k]!]!.orth.length;
       }
-      i = end;
+      out.spacy[out.length - 1] = doc.spacy[e - 1]!;
+      i = e;
+    }
+    for (; i < doc.length; i++) {
+      out.push(doc.lex[i]!, doc.start[i]!);
+      out.spacy[out.length - 1] = doc.spacy[i]!;
     }
     return out;
   }
