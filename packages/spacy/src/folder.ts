@@ -8,7 +8,7 @@ import { decode } from "@msgpack/msgpack";
 import type { U64 } from "./hashing.js";
 
 /** The lexical attributes the senter's embedding may read (spaCy's attribute names). */
-export type LexAttr = "NORM" | "PREFIX" | "SUFFIX" | "SHAPE" | "SPACY";
+type LexAttr = "NORM" | "PREFIX" | "SUFFIX" | "SHAPE" | "SPACY";
 const LEX_ATTRS: readonly string[] = ["NORM", "PREFIX", "SUFFIX", "SHAPE", "SPACY"];
 
 /** One special case of the tokenizer: the tokens' texts and, where the rule sets one, their NORM. */
@@ -124,7 +124,7 @@ type ConfigValue = string | number | boolean | null | ConfigValue[] | { [k: stri
 type Config = Record<string, Record<string, ConfigValue>>;
 
 /** spaCy's config.cfg (confection's INI dialect): `[section.path]` then `key = value`, values as JSON where they parse. */
-export function parseConfig(text: string, path: string): Config {
+function parseConfig(text: string, path: string): Config {
   const out: Config = {};
   let section: Record<string, ConfigValue> | undefined;
   const lines = text.split("\n");

@@ -45,7 +45,7 @@ export function hashString(s: string): U64 {
 }
 
 /** MurmurHash64A (Austin Appleby) of `bytes[0..len)`, the 64-bit hash spaCy's string store uses. */
-export function murmurHash64A(bytes: Uint8Array, len: number, seed: number): U64 {
+function murmurHash64A(bytes: Uint8Array, len: number, seed: number): U64 {
   // h = seed ^ (len * m)
   mul64(0, len, M_HI, M_LO);
   let hHi = mulHi >>> 0;

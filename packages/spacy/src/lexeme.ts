@@ -74,7 +74,7 @@ function isPyDigit(c: string): boolean {
 }
 
 /** spaCy's `word_shape`: letters as x/X, digits as d, other characters as themselves, runs cut after 4; LONG from 100 characters. */
-export function wordShape(text: string): string {
+function wordShape(text: string): string {
   const chars = [...text];
   if (chars.length >= 100) return "LONG";
   let shape = "";

@@ -265,7 +265,14 @@ function relaxedSimd(): boolean {
     f.f32(0).splat().f32(0).splat().f32(0).splat().vmadd().op(0x1a);
     return WebAssembly.validate(
       new Uint8Array([
-        0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+        0x00,
+        0x61,
+        0x73,
+        0x6d,
+        0x01,
+        0x00,
+        0x00,
+        0x00,
         ...section(1, [1, 0x60, 0, 0]),
         ...section(3, [1, 0]),
         ...section(10, [1, ...f.bytes()]),
@@ -408,21 +415,50 @@ export function senterKernel(w: SenterWeights, capacity: number): SenterKernel |
     const tmp: [number, number] = [f.local(F32), f.local(F32)];
     f.op(0x02, 0x40, 0x03, 0x40);
     f.get(r).get(ROWS).op(0x4f).op(0x0d, 1);
-    for (let q = 0; q < R / 4; q++) f.i32(0).vload(L.b + 16 * q).set(acc[q]!);
+    for (let q = 0; q < R / 4; q++)
+      f.i32(0)
+        .vload(L.b + 16 * q)
+        .set(acc[q]!);
     // xp = in + (r − w)·width·4: the window's first row (a zero row before row 0 exists); wp = W.
-    f.get(IN).get(r).i32(width * 4).mul().add().i32(-win * width * 4).add().set(xp);
+    f.get(IN)
+      .get(r)
+      .i32(width * 4)
+      .mul()
+      .add()
+      .i32(-win * width * 4)
+      .add()
+      .set(xp);
     f.i32(L.w).set(wp).i32(0).set(j);
     // Four inputs per iteration.
     f.op(0x03, 0x40);
     for (let u = 0; u < 4; u++) {
-      f.get(xp).fload(4 * u).splat().set(xs);
+      f.get(xp)
+        .fload(4 * u)
+        .splat()
+        .set(xs);
       for (let q = 0; q < R / 4; q++) {
-        if (fused) f.get(wp).vload(u * R * 4 + 16 * q).get(xs).get(acc[q]!).vmadd().set(acc[q]!);
-        else f.get(acc[q]!).get(wp).vload(u * R * 4 + 16 * q).get(xs).vmul().vadd().set(acc[q]!);
+        if (fused)
+          f.get(wp)
+            .vload(u * R * 4 + 16 * q)
+            .get(xs)
+            .get(acc[q]!)
+            .vmadd()
+            .set(acc[q]!);
+        else
+          f.get(acc[q]!)
+            .get(wp)
+            .vload(u * R * 4 + 16 * q)
+            .get(xs)
+            .vmul()
+            .vadd()
+            .set(acc[q]!);
       }
     }
     f.get(xp).i32(16).add().set(xp);
-    f.get(wp).i32(4 * R * 4).add().set(wp);
+    f.get(wp)
+      .i32(4 * R * 4)
+      .add()
+      .set(wp);
     f.get(j).i32(4).add().tee(j).i32(layer.nI).op(0x49).op(0x0d, 0);
     f.op(0x0b);
     emitMaxoutNorm(f, acc, m, layer.nP, width, L.g, L.beta, tmp);

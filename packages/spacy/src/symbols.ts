@@ -79,6 +79,3 @@ export function stringId(s: string): U64 {
   const symbol = SYMBOLS.get(s);
   return symbol === undefined ? hashString(s) : { hi: 0, lo: symbol };
 }
-
-/** The number of symbols (a check that the table is whole). */
-export const SYMBOL_COUNT = SYMBOLS.size;

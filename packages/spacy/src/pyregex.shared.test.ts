@@ -1,0 +1,68 @@
+// The model's own tokenizer patterns (prefix, suffix, infix, URL; shared model folder) translated
+// to JavaScript give CPython's `re` spans on real chunks of the golden texts and on random ones.
+import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { rng } from "../../../test/helpers/eval-fixture.js";
+import { python, shared } from "../../../test/helpers/shared.js";
+import { loadPipelineFolder } from "./folder.js";
+import { compilePythonRegex } from "./pyregex.js";
+
+const PY = `
+import json, re, sys
+d = json.load(sys.stdin)
+out = []
+for p in d["patterns"]:
+    r = re.compile(p)
+    out.append([[[m.start(), m.end()] for m in r.finditer(s)] for s in d["strings"]])
+print(json.dumps(out))
+`;
+
+function cp(s: string, i: number): number {
+  return [...s.slice(0, i)].length;
+}
+
+describe("the model's tokenizer patterns against CPython's re (shared)", () => {
+  it("prefix_search, suffix_search, infix_finditer and url_match: the same spans on 6,000 strings", () => {
+    const rules = loadPipelineFolder(shared("models", "en_core_web_sm-3.8.0")).tokenizer;
+    const patterns = [rules.prefixSearch!, rules.suffixSearch!, rules.infixFinditer!, rules.urlMatch!];
+    const texts = gunzipSync(readFileSync(shared("golden", "spacy-senter", "senter_golden.jsonl.gz")))
+      .toString("utf8")
+      .trim()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { text: string }).text);
+    const r = rng(3);
+    const chunks = new Set<string>();
+    while (chunks.size < 4000) {
+      const words = texts[Math.floor(r() * texts.length)]!.split(/\s+/).filter(Boolean);
+      if (words.length) chunks.add(words[Math.floor(r() * words.length)]!);
+    }
+    const pieces = [...chunks];
+    const strings = [
+      ...pieces,
+      ...rules.exceptions.map(([c]) => c).slice(0, 1000),
+      ...Array.from({ length: 1000 }, () =>
+        Array.from({ length: 1 + Math.floor(r() * 3) }, () => pieces[Math.floor(r() * pieces.length)]!).join(
+          "",
+        ),
+      ),
+    ];
+    const py = JSON.parse(python(PY, JSON.stringify({ patterns, strings }))) as [number, number][][][];
+    const bad: string[] = [];
+    patterns.forEach((p, i) => {
+      const re = compilePythonRegex(p, "tokenizer", "g");
+      strings.forEach((s, j) => {
+        const spans: [number, number][] = [];
+        re.lastIndex = 0;
+        for (let m = re.exec(s); m !== null; m = re.exec(s)) {
+          spans.push([cp(s, m.index), cp(s, m.index + m[0].length)]);
+          if (m[0].length === 0) re.lastIndex = m.index + (s.codePointAt(m.index)! > 0xffff ? 2 : 1);
+        }
+        if (JSON.stringify(spans) !== JSON.stringify(py[i]![j]))
+          bad.push(`${["prefix", "suffix", "infix", "url"][i]} ${JSON.stringify(s)}`);
+      });
+    });
+    expect(strings.length).toBeGreaterThan(5900);
+    expect(bad).toEqual([]);
+  });
+});

@@ -1,0 +1,142 @@
+// Python `re` patterns translated to JavaScript: the same matches as CPython's `re` on the same
+// strings (python3 is run here, as on every CI machine), and refusals for what JS cannot mean.
+import { describe, expect, it } from "vitest";
+import { rng } from "../../../test/helpers/eval-fixture.js";
+import { python } from "../../../test/helpers/shared.js";
+import { compilePythonRegex, translatePythonRegex } from "./pyregex.js";
+
+/** search() span and finditer() spans of each pattern on each string, in code points, by CPython. */
+const PY = `
+import json, re, sys
+d = json.load(sys.stdin)
+out = []
+for p in d["patterns"]:
+    r = re.compile(p)
+    row = []
+    for s in d["strings"]:
+        m = r.search(s)
+        row.append([[m.start(), m.end()] if m else None, [[x.start(), x.end()] for x in r.finditer(s)]])
+    out.append(row)
+print(json.dumps(out))
+`;
+
+/** A UTF-16 offset as a code point offset. */
+function cp(s: string, i: number): number {
+  return [...s.slice(0, i)].length;
+}
+
+function jsSpans(pattern: string, s: string): [[number, number] | null, [number, number][]] {
+  const search = compilePythonRegex(pattern, "test");
+  const m = search.exec(s);
+  const all = compilePythonRegex(pattern, "test", "g");
+  const spans: [number, number][] = [];
+  for (let x = all.exec(s); x !== null; x = all.exec(s)) {
+    spans.push([cp(s, x.index), cp(s, x.index + x[0].length)]);
+    if (x[0].length === 0) all.lastIndex = x.index + (s.codePointAt(x.index)! > 0xffff ? 2 : 1);
+  }
+  return [m ? [cp(s, m.index), cp(s, m.index + m[0].length)] : null, spans];
+}
+
+/** Characters where Python's and JavaScript's classes differ, and plain ones. */
+const ALPHABET = [
+  ..."aZé ß_9٣²½-.,;:'\"()[]{}?!$€%&*+/\\|<>=^~`@#",
+  "\u00a0",
+  "\u2003",
+  "\u001c",
+  "\u0085",
+  "\ufeff",
+  "\u200b",
+  "\n",
+  "\t",
+  "Σ",
+  "ς",
+  "日",
+  "\u0301",
+  "😀",
+  "𝔘",
+  "K",
+  "ſ",
+];
+
+function randomStrings(n: number, seed: number): string[] {
+  const r = rng(seed);
+  return Array.from({ length: n }, () =>
+    Array.from({ length: Math.floor(r() * 12) }, () => ALPHABET[Math.floor(r() * ALPHABET.length)]!).join(""),
+  );
+}
+
+describe("Python regular expressions in JavaScript", () => {
+  const patterns = [
+    "\\w+",
+    "\\W",
+    "\\d+",
+    "\\D",
+    "\\s+",
+    "\\S+",
+    "[\\w\\-\\.]+",
+    "[\\s\\d]+",
+    "[^\\S]",
+    "a$",
+    ".$",
+    "^.",
+    "\\b\\w",
+    "\\B.",
+    "[]a]+",
+    "[^]a]",
+    "x{,2}y",
+    "\\.{2,}",
+    "{a}",
+    "(?i)[a-z]+",
+    "(?i)ß|σ",
+    "(?P<q>['\"])\\w+(?P=q)",
+    "(?<=[0-9])[+\\-\\*^](?=[0-9-])",
+    "(?<!\\w)'|'$",
+    "\\U0001F600|\\u00e9|\\x41",
+    "[\\u00A6-\\u00B0\\U0001F300-\\U0001F6FF]",
+    "\\'\\\"\\#\\&\\~",
+    "\\Aa|b\\Z",
+    "(?u)^(?:[\\w+\\-.]{2,}://)?\\S+$",
+    "(?#comment)a+",
+  ];
+  const strings = [
+    ...randomStrings(600, 5),
+    "a\n",
+    "x\n\n",
+    "'word'",
+    '"q"',
+    "1+2",
+    "3-4",
+    "AbC",
+    "ẞ",
+    "😀é",
+    "",
+  ];
+
+  it("search and finditer give CPython's spans on random strings", () => {
+    const py = JSON.parse(python(PY, JSON.stringify({ patterns, strings }))) as [
+      [number, number] | null,
+      [number, number][],
+    ][][];
+    const bad: string[] = [];
+    patterns.forEach((p, i) => {
+      strings.forEach((s, j) => {
+        if (JSON.stringify(jsSpans(p, s)) !== JSON.stringify(py[i]![j]))
+          bad.push(`${p} on ${JSON.stringify(s)}`);
+      });
+    });
+    expect(bad).toEqual([]);
+  });
+
+  it("global inline flags become JS flags; Python's $ and . keep their meaning", () => {
+    expect(translatePythonRegex("(?u)(?i)abc", "t")).toEqual({ source: "abc", flags: "ui" });
+    expect(translatePythonRegex("a$", "t").source).toBe("a(?=\\n?$)");
+    expect(translatePythonRegex("a.b", "t").source).toBe("a[^\\n]b");
+  });
+
+  it("constructs JavaScript cannot mean the same way are refused with one clear error", () => {
+    for (const p of ["(?i:a)", "a++", "(?>a)", "[\\W]", "\\N{DASH}", "(?x)a", "[a"])
+      expect(() => translatePythonRegex(p, "tokenizer"), p).toThrow(
+        /^tokenizer:byte \d+: expected a Python regular expression/,
+      );
+  });
+});

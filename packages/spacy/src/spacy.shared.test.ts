@@ -1,0 +1,129 @@
+// spaCy 3.8.16's tokens and senter decisions on the 16,489 golden texts (shared), and its
+// intermediate values (feature ids, norms, shapes, P(S)) on the 400 debug texts.
+import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { shared } from "../../../test/helpers/shared.js";
+import { loadPipelineFolder } from "./folder.js";
+import { u64ToString } from "./hashing.js";
+import { attributeIds, lexemeNormOf, lexemeStrings } from "./lexeme.js";
+import { SpacyPipeline } from "./pipeline.js";
+import { Senter } from "./senter.js";
+import { SpacyTokenizer } from "./tokenizer.js";
+
+interface Golden {
+  id: string;
+  text: string;
+  tokens: string[];
+  ws: string;
+  sent: string;
+  sentences: string[];
+  near: [number, number][];
+}
+
+interface Debug {
+  id: string;
+  tokens: string[];
+  norm: string[];
+  shape: string[];
+  attrs: string[][];
+  p_s: number[];
+}
+
+function jsonl<T>(path: string): T[] {
+  return gunzipSync(readFileSync(path))
+    .toString("utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as T);
+}
+
+const MODEL = shared("models", "en_core_web_sm-3.8.0");
+const GOLDEN = jsonl<Golden>(shared("golden", "spacy-senter", "senter_golden.jsonl.gz"));
+const DEBUG = jsonl<Debug>(shared("golden", "spacy-senter", "senter_debug.jsonl.gz"));
+
+describe("spaCy's senter pipeline against spaCy 3.8.16 (shared goldens)", () => {
+  const pipeline = SpacyPipeline.load(MODEL);
+
+  it("reads the model folder's name and rules", () => {
+    expect(pipeline.name).toBe("en_core_web_sm-3.8.0");
+    const data = loadPipelineFolder(MODEL);
+    expect(data.tokenizer.exceptions.length).toBe(1347);
+    expect(data.lexemeNorm.size).toBe(3510);
+    expect(data.senter.width).toBe(16);
+    expect(data.senter.embeddings.map((e) => [e.attr, e.rows, e.seed])).toEqual([
+      ["NORM", 1000, 8],
+      ["PREFIX", 500, 9],
+      ["SUFFIX", 500, 10],
+      ["SHAPE", 500, 11],
+      ["SPACY", 50, 12],
+    ]);
+  });
+
+  it("tokens and trailing spaces: all 16,489 texts exactly", () => {
+    expect(GOLDEN.length).toBe(16_489);
+    const bad: string[] = [];
+    for (const g of GOLDEN) {
+      const d = pipeline.doc(g.text);
+      if (JSON.stringify(d.tokens) !== JSON.stringify(g.tokens) || d.ws !== g.ws) bad.push(g.id);
+      // Offsets point at the token texts.
+      for (let i = 0; i < d.tokens.length; i++)
+        if (g.text.slice(d.starts[i], d.starts[i]! + d.tokens[i]!.length) !== d.tokens[i])
+          bad.push(`${g.id}@${i}`);
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it("sentence starts and sentence texts: all 16,489 texts exactly, near ties included", () => {
+    const bad: string[] = [];
+    let near = 0;
+    for (const g of GOLDEN) {
+      near += g.near.length;
+      const d = pipeline.doc(g.text);
+      if (d.sent !== g.sent || JSON.stringify(d.sentences) !== JSON.stringify(g.sentences)) bad.push(g.id);
+      expect(pipeline.sentences(g.text)).toEqual(d.sentences);
+    }
+    expect(near).toBe(73);
+    expect(bad).toEqual([]);
+  });
+
+  it("the plain-JavaScript senter (no SIMD) gives the same decisions", () => {
+    const data = loadPipelineFolder(MODEL);
+    const tokenizer = new SpacyTokenizer(data.tokenizer, "tokenizer");
+    const senter = new Senter(data.senter, tokenizer.lexicon, data.lexemeNorm, { simd: false });
+    const bad = GOLDEN.filter((_g, i) => i % 4 === 0).filter(
+      (g) => Array.from(senter.predict(tokenizer.tokenize(g.text))).join("") !== g.sent,
+    );
+    expect(bad.map((g) => g.id)).toEqual([]);
+  });
+
+  it("feature ids, norms and shapes of the 400 debug texts as doc.to_array gives them; S scores to 1e-4", () => {
+    const data = loadPipelineFolder(MODEL);
+    const tokenizer = new SpacyTokenizer(data.tokenizer, "tokenizer");
+    const senter = new Senter(data.senter, tokenizer.lexicon, data.lexemeNorm, { simd: false });
+    const byId = new Map(GOLDEN.map((g) => [g.id, g]));
+    expect(DEBUG.length).toBe(400);
+    const bad: string[] = [];
+    let worst = 0;
+    for (const r of DEBUG) {
+      const t = tokenizer.tokenize(byId.get(r.id)!.text);
+      const scores = new Float64Array(2 * t.length);
+      senter.predict(t, scores);
+      for (let i = 0; i < t.length; i++) {
+        const e = tokenizer.lexicon.entries[t.lex[i]!]!;
+        const s = lexemeStrings(e.orth, e.norm ?? lexemeNormOf(e.orth, data.lexemeNorm));
+        const ids = attributeIds(s);
+        const got = [ids.NORM, ids.PREFIX, ids.SUFFIX, ids.SHAPE].map(u64ToString).concat(String(t.spacy[i]));
+        if (
+          s.norm !== r.norm[i] ||
+          s.shape !== r.shape[i] ||
+          JSON.stringify(got) !== JSON.stringify(r.attrs[i])
+        )
+          bad.push(`${r.id}@${i}`);
+        worst = Math.max(worst, Math.abs(scores[2 * i + 1]! - r.p_s[i]!) / Math.max(1, Math.abs(r.p_s[i]!)));
+      }
+    }
+    expect(bad).toEqual([]);
+    expect(worst).toBeLessThan(1e-4);
+  });
+});

@@ -1,0 +1,212 @@
+// convkit-segment with spaCy's senter (shared model and goldens): sentences and tokens as spaCy
+// gives them, passages the official way, agreement as spaCy itself scores, bad model folders.
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { agreeingPairs, passagePairs, pyStrip, windowPassages } from "@convkit/segment";
+import { describe, expect, it } from "vitest";
+import { runCli } from "./helpers/cli.js";
+import { REPO, shared, tempDir } from "./helpers/shared.js";
+
+interface Golden {
+  id: string;
+  text: string;
+  tokens: string[];
+  ws: string;
+  sent: string;
+  sentences: string[];
+}
+
+const MODEL = shared("models", "en_core_web_sm-3.8.0");
+const GOLDEN = gunzipSync(readFileSync(shared("golden", "spacy-senter", "senter_golden.jsonl.gz")))
+  .toString("utf8")
+  .trim()
+  .split("\n")
+  .map((l) => JSON.parse(l) as Golden);
+const PASSAGES = shared("data", "ikat", "2023_train_topics_psg_text.jsonl");
+
+/** Sentence start offsets from sentence texts found in order in the text. */
+function startsOf(text: string, sentences: string[]): number[] {
+  const out: number[] = [];
+  let from = 0;
+  for (const s of sentences) {
+    const at = text.indexOf(s, from);
+    out.push(at);
+    from = at + s.length;
+  }
+  return out;
+}
+
+describe("convkit-segment --splitter spacy (shared model and goldens)", () => {
+  const dir = tempDir("spacy-cli-");
+  // Every 8th golden text, and every long one (iKAT documents as the chunker sees them).
+  const sample = GOLDEN.filter((g, i) => i % 8 === 0 || g.id.startsWith("ikat-long"));
+  const input = join(dir, "texts.jsonl");
+  writeFileSync(input, `${sample.map((g) => JSON.stringify({ id: g.id, text: g.text })).join("\n")}\n`);
+
+  it("sentences --tokens with 2 threads: spaCy's tokens, spaces, starts and sentences for every text, in input order", () => {
+    const out = join(dir, "sentences.jsonl");
+    const r = runCli("segment", [
+      "sentences",
+      "--spacy-model",
+      MODEL,
+      "--tokens",
+      "--threads",
+      "2",
+      input,
+      "-o",
+      out,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const got = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Golden);
+    expect(got.length).toBe(sample.length);
+    const bad = got.filter((g, i) => {
+      const e = sample[i]!;
+      return (
+        g.id !== e.id ||
+        JSON.stringify([g.tokens, g.ws, g.sent, g.sentences]) !==
+          JSON.stringify([e.tokens, e.ws, e.sent, e.sentences])
+      );
+    });
+    expect(bad.map((g) => g.id)).toEqual([]);
+    // One thread from stdin: the same bytes.
+    const one = runCli(
+      "segment",
+      ["sentences", "--splitter", "spacy", "--spacy-model", MODEL, "--tokens", "-"],
+      readFileSync(input),
+    );
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.stdout).toBe(readFileSync(out, "utf8"));
+  });
+
+  it("run: passages are the official method's windows over spaCy's sentences (10 sentences, stride 5)", () => {
+    const long = GOLDEN.filter((g) => g.id.startsWith("ikat-long"));
+    const docs = join(dir, "docs.jsonl");
+    writeFileSync(docs, `${long.map((g) => JSON.stringify({ id: g.id, text: g.text })).join("\n")}\n`);
+    const out = join(dir, "passages");
+    const r = runCli("segment", ["run", "--spacy-model", MODEL, "--threads", "2", docs, "-o", out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/differ from the official/);
+    const got = readFileSync(join(out, "docs.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id: string; contents: string });
+    const expected = long.flatMap((g) =>
+      windowPassages(g.sentences).map((p, k) => ({ id: `${g.id}:${k}`, contents: p })),
+    );
+    expect(got.length).toBe(expected.length);
+    expect(got.map((p) => [p.id, p.contents])).toEqual(expected.map((p) => [p.id, p.contents]));
+    // CONVKIT_SPACY_MODEL makes spacy the default splitter: the same passages.
+    const env = spawnSync(
+      process.execPath,
+      [join(REPO, "apps/segment/bin/convkit-segment.js"), "run", docs, "-o", "-"],
+      {
+        env: { ...process.env, CONVKIT_SPACY_MODEL: MODEL },
+      },
+    );
+    expect(env.status, env.stderr.toString()).toBe(0);
+    expect(env.stdout.toString()).toBe(readFileSync(join(out, "docs.jsonl"), "utf8"));
+  });
+
+  it("agreement with the official passages: what spaCy's own sentences score (33/37 with the 3.8.0 model)", () => {
+    const r = runCli("segment", [
+      "agreement",
+      "--splitter",
+      "spacy",
+      "--spacy-model",
+      MODEL,
+      "--passages",
+      PASSAGES,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const recs = readFileSync(PASSAGES, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { doc_id: string; passage_id: unknown; passage_text: string })
+      .map((x) => ({ doc_id: x.doc_id, passage_id: String(x.passage_id), passage_text: x.passage_text }));
+    const pairs = passagePairs(recs);
+    // The goldens hold the passages as the generator stripped them (one of the 37 ends in U+00A0).
+    const byText = new Map(GOLDEN.map((g) => [g.text, g.sentences]));
+    const spacyItself = agreeingPairs(pairs, (text) => {
+      const core = pyStrip(text);
+      return startsOf(text, byText.get(core)!);
+    });
+    expect(spacyItself).toBe(33);
+    expect(r.stdout).toBe(
+      `spacy\t${spacyItself}/${pairs.length}\t${((100 * spacyItself) / pairs.length).toFixed(1)}%\n`,
+    );
+  });
+
+  it("without a model: today's default, and one note on stderr saying how to get the official passages", () => {
+    const docs = join(dir, "one.jsonl");
+    writeFileSync(docs, `${JSON.stringify({ id: "d", text: "One. Two. Three." })}\n`);
+    const r = runCli("segment", ["run", docs, "-o", "-"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.match(/differ from the official iKAT passages/g)?.length).toBe(1);
+    expect(r.stderr).toMatch(/en_core_web_sm 3\.4\.1/);
+    const noModel = runCli("segment", ["run", "--splitter", "spacy", docs, "-o", "-"]);
+    expect(noModel.code).toBe(2);
+    expect(noModel.stderr).toMatch(/needs a spaCy pipeline folder/);
+  });
+
+  describe("bad model folders: one line, exit 2, nothing written", () => {
+    const broken = (name: string, mend: (d: string) => void): string => {
+      const d = join(dir, name);
+      cpSync(MODEL, d, { recursive: true });
+      mend(d);
+      return d;
+    };
+    const cases: [string, string, RegExp][] = [
+      ["not a folder", join(dir, "nothing-here"), /nothing-here: expected a spaCy pipeline folder/],
+      [
+        "missing tokenizer",
+        broken("no-tokenizer", (d) => rmSync(join(d, "tokenizer"))),
+        /tokenizer: expected a file of the spaCy pipeline, found no such file/,
+      ],
+      [
+        "another architecture",
+        broken("tagger-v1", (d) => {
+          const p = join(d, "config.cfg");
+          writeFileSync(
+            p,
+            readFileSync(p, "utf8").replace(
+              '[components.senter.model]\n@architectures = "spacy.Tagger.v2"',
+              '[components.senter.model]\n@architectures = "spacy.Tagger.v1"',
+            ),
+          );
+        }),
+        /config\.cfg: expected \[components\.senter\.model\] @architectures = "spacy\.Tagger\.v2".*found "spacy\.Tagger\.v1"/,
+      ],
+      [
+        "truncated weights",
+        broken("cut-model", (d) => truncateSync(join(d, "senter", "model"), 50_000)),
+        /senter\/model: expected a complete msgpack file/,
+      ],
+      [
+        "truncated lookups",
+        broken("cut-lookups", (d) => truncateSync(join(d, "vocab", "lookups.bin"), 1000)),
+        /lookups\.bin: expected a complete msgpack file/,
+      ],
+    ];
+    for (const [what, model, message] of cases)
+      it(what, () => {
+        for (const args of [
+          ["run", "--spacy-model", model, input, "-o", join(dir, `out-${what}`)],
+          ["sentences", "--spacy-model", model, input, "-o", join(dir, `out-${what}.jsonl`)],
+          ["agreement", "--spacy-model", model, "--splitter", "spacy", "--passages", PASSAGES],
+        ]) {
+          const r = runCli("segment", args);
+          expect(r.code, r.stderr).toBe(2);
+          expect(r.stderr).toMatch(message);
+          expect(r.stderr.trim().split("\n").length).toBe(1);
+          expect(r.stdout).toBe("");
+        }
+        expect(existsSync(join(dir, `out-${what}`, "texts.jsonl"))).toBe(false);
+        expect(existsSync(join(dir, `out-${what}.jsonl`))).toBe(false);
+      });
+  });
+});
