@@ -36,21 +36,16 @@ function spacyModelOf(o: Record<string, unknown>): string | undefined {
   return dir === "" ? undefined : dir;
 }
 
-/**
- * The splitter to use: the one asked for, else spacy when a model is there, else the default;
- * without a model, the iKAT preset says once that its passages are not the official ones.
- */
-function chooseSplitter(
-  o: Record<string, unknown>,
-  preset: string,
-): { splitter: string; spacyModel?: string } {
+/** The splitter to use: the one asked for, else spacy when a model is there, else the default. */
+function chooseSplitter(o: Record<string, unknown>): { splitter: string; spacyModel?: string } {
   const spacyModel = spacyModelOf(o);
   const splitter = (o.splitter as string | undefined) ?? (spacyModel ? "spacy" : SPLITTER_NAMES[0]!);
-  if (splitter !== "spacy" && preset === "ikat")
-    process.stderr.write(
-      `convkit-segment: note: the ${splitter} splitter's passages differ from the official iKAT passages, which spaCy's senter made; for those, ${SPACY_MODEL_HINT} and use --splitter spacy\n`,
-    );
   return { splitter, spacyModel };
+}
+
+/** Said once, after an iKAT run without spaCy (not before: a failing run's stderr stays one line). */
+function officialPassagesNote(splitter: string): string {
+  return `convkit-segment: note: the ${splitter} splitter's passages differ from the official iKAT passages, which spaCy's senter made; for those, ${SPACY_MODEL_HINT} and use --splitter spacy\n`;
 }
 
 /** `convkit-segment run`. */
@@ -148,7 +143,7 @@ export const runCommand: CommandSpec = {
         idSeparator: o["id-separator"] as string | undefined,
       }).filter(([, v]) => v !== undefined),
     );
-    const { splitter, spacyModel } = chooseSplitter(o, o.preset as string);
+    const { splitter, spacyModel } = chooseSplitter(o);
     // A bad model folder or splitter name is one line before anything is written.
     splitterFor(splitter, spacyModel);
     const t0 = performance.now();
@@ -173,6 +168,7 @@ export const runCommand: CommandSpec = {
       },
     });
     progress.done();
+    if (splitter !== "spacy" && o.preset === "ikat") process.stderr.write(officialPassagesNote(splitter));
     const secs = (performance.now() - t0) / 1000;
     process.stderr.write(
       `${s.files} files (${s.skipped} already done), ${s.docs} documents, ${s.passages} passages in ${secs.toFixed(2)} s (${Math.round(s.docs / secs)} docs/s, ${(bytes / 2 ** 20 / secs).toFixed(1)} MB/s)\n`,
@@ -263,8 +259,7 @@ export const sentencesCommand: CommandSpec = {
     const threads = Number(o.threads);
     if (!Number.isInteger(threads) || threads < 1)
       throw new UsageError("convkit-segment: --threads takes a positive integer");
-    const spacyModel = spacyModelOf(o);
-    const splitter = (o.splitter as string | undefined) ?? (spacyModel ? "spacy" : SPLITTER_NAMES[0]!);
+    const { splitter, spacyModel } = chooseSplitter(o);
     const progress = startProgress("sentences", "texts");
     let last = 0;
     await runSentences({
