@@ -394,17 +394,33 @@ else {
   }
 }
 
-/**
- * HOOK, to be filled in with the `--splitter spacy` work (packages/spacy): convkit's spaCy port on the
- * same corpus, beside the spaCy rows above, two rows each at 1 and 2 threads: tokenizer alone, and
- * tokenizer + senter. `segmentCase(threads, mb, tag, splitter)` runs bench/cases/segment.mjs with
- * another splitter; rows take `r.bytes` and `r.segmentedBytes` as the segment rows do (use
- * SPACY_MB for the spaCy rows' documents, `spacyJob` as their job; SEGMENT_SIZES for collection scale).
- */
-function convkitSpacyRows() {
-  // Not yet: no rows until `--splitter spacy` exists.
-}
-convkitSpacyRows();
+// convkit's spaCy port (@convkit/spacy) on the same texts: beside the spaCy rows, in one process
+// with the model load and the reading outside the timed section as there (tokenizer alone;
+// tokenizer + senter); then whole `convkit-segment run --splitter spacy` jobs (reading, pool,
+// passages and hashes written) at 1 and 2 threads, on the spaCy rows' corpus and at 200 MB.
+const SPACY_SEGMENT_SIZES = [SPACY_MB, SEGMENT_SIZES[0]];
+if (existsSync(join(spacyModel, "config.cfg"))) {
+  genCorpus(SPACY_MB);
+  for (const [mode, impl] of [
+    ["tokenizer", "tokenizer alone"],
+    ["senter", "tokenizer + senter (sentence texts)"],
+  ]) {
+    const r = measure("node", ["bench/cases/spacy.mjs", SEGMENT_WORK, String(SPACY_MB), mode, spacyModel], 3);
+    row(spacyJob, `convkit (@convkit/spacy), ${impl}`, r, r.bytes, "docs", r.segmentedBytes);
+  }
+  for (const mb of SPACY_SEGMENT_SIZES)
+    for (const threads of ["1", "2"]) {
+      const r = measure("node", segmentCase(threads, mb, "-spacy", "spacy"), 3);
+      row(
+        `${segmentJob(mb)}, --splitter spacy, ${threads} thread${threads === "1" ? "" : "s"}`,
+        "convkit (@convkit/segment, spaCy's senter)",
+        r,
+        r.bytes,
+        "docs",
+        r.segmentedBytes,
+      );
+    }
+} else notes.push(`convkit --splitter spacy rows skipped: no model at ${spacyModel}.`);
 
 // iKAT: the passage-id database from a generated 2M-row hash TSV (rows/s; the full one has
 // 116,838,987 rows), then a 1,000-passages-per-turn run over all 218 turns of 2024 validated
@@ -498,6 +514,21 @@ function projections() {
       `- spaCy tokenizer + senter (as the official chunker runs it, 1 process) at ${fmt(senter.smbps, 2)} MB/s of text segmented: the iKAT collection at this corpus's ${fmt(perDoc * 2 ** 20)} bytes of segmented text a document would take ${hm((docs * perDoc) / senter.smbps)} on one core${seg1 && row1 ? `, ${(row1.smbps / senter.smbps).toFixed(0)}x convkit's heuristic splitter on one core` : ""}.`,
     );
   }
+  const sp1 = rows.find((r) => r.job === `${segmentJob(SEGMENT_SIZES[0])}, --splitter spacy, 1 thread`);
+  const sp2 = rows.find((r) => r.job === `${segmentJob(SEGMENT_SIZES[0])}, --splitter spacy, 2 threads`);
+  const port = rows.find(
+    (r) => r.job === spacyJob && r.impl.startsWith("convkit") && r.impl.includes("senter"),
+  );
+  if (sp1 && sp2) {
+    const psg = 116_838_987;
+    out.push(
+      `- iKAT collection the official way (\`--splitter spacy\`, at this benchmark's ${sizeLabel(SEGMENT_SIZES[0])} rates): ${hm(docs / sp1.rate)} on one core, ${hm(docs / sp2.rate)} on one 2-core machine (${(sp2.rate / sp1.rate).toFixed(2)}x), ${hm(docs / sp2.rate / 20)} on 20; one core segments ${fmt(sp1.smbps, 1)} MB/s of text (${fmt(sp1.mbps, 1)} MB/s of input). By passages (the collection's ${psg.toLocaleString("en-US")}): ${hm(psg / (sp1.passages / sp1.seconds))} on one core, ${hm(psg / (sp2.passages / sp2.seconds))} on one 2-core machine.`,
+    );
+  }
+  if (port && senter?.smbps)
+    out.push(
+      `- tokenizer + senter on the same texts, one thread: convkit ${fmt(port.smbps, 2)} MB/s of text, spaCy ${fmt(senter.smbps, 2)} MB/s: ${(port.smbps / senter.smbps).toFixed(1)}x.`,
+    );
   const ev = rate("gen:eval, 49 dev topics");
   // ClariQ train + dev + test: 1,611,533 records and 117,354 contexts (Q00001 each), two variants.
   const queries = 2 * (1_611_533 + 117_354);

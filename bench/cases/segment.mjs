@@ -55,12 +55,16 @@ if (threads === "gen") {
   const outDir = join(work, `out-${threads}-${mb}${tag}`);
   rmSync(outDir, { recursive: true, force: true });
   const t0 = performance.now();
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+  const shared = resolve(root, process.env.CONVKIT_SHARED ?? "../shared");
   const r = await runSegmentation({
     inputs: [input],
     out: outDir,
     formats: ["jsonl", "hashes"],
     preset: "ikat",
     splitter,
+    // The spacy splitter runs the shared model folder (en_core_web_sm 3.8.0).
+    spacyModel: splitter === "spacy" ? join(shared, "models", "en_core_web_sm-3.8.0") : undefined,
     threads: Number(threads),
   });
   const seconds = (performance.now() - t0) / 1000;
