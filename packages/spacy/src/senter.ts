@@ -5,9 +5,9 @@
 //
 // Restructured for speed, not approximated: what depends only on a token's lexicon entry and its
 // trailing space (the embedding, and each window position's share of the first encoder layer) is
-// computed once per entry and kept; the later layers' window products run in a WebAssembly SIMD
-// kernel. Float sums run in another order than numpy/BLAS, which moves scores in their last bits
-// only: a decision could differ only where S and I are within float32 rounding of each other.
+// computed once per entry and kept in a record; the per-token layers run in a WebAssembly SIMD
+// kernel (simd.ts). Float sums run in another order than numpy/BLAS, which moves scores in their
+// last bits only: a decision could differ only where S and I are within float32 rounding.
 import type { HashEmbedTable, MaxoutNorm, SenterWeights } from "./folder.js";
 import { hashId128, type U64 } from "./hashing.js";
 import { attributeIds, lexemeNormOf, lexemeStrings } from "./lexeme.js";
@@ -17,8 +17,8 @@ import type { Lexicon, TokenizedText } from "./tokenizer.js";
 /** Layer norm's variance epsilon in thinc. */
 const LN_EPS = 1e-8;
 
-/** maxout over `nP` pieces of `pre[po..]`, then thinc's layer norm, into `out[o..o+nO)`. */
-function maxoutNorm(layer: MaxoutNorm, pre: Float32Array, po: number, out: Float64Array, o: number): void {
+/** maxout over `nP` pieces of `pre[po..]` (thinc's layout), then thinc's layer norm, into `out[o..o+nO)`. */
+function maxoutNorm(layer: MaxoutNorm, pre: Float64Array, po: number, out: Float64Array, o: number): void {
   const { nO, nP, G, beta } = layer;
   let mean = 0;
   for (let k = 0; k < nO; k++) {
@@ -38,29 +38,28 @@ function maxoutNorm(layer: MaxoutNorm, pre: Float32Array, po: number, out: Float
   for (let k = 0; k < nO; k++) out[o + k] = (out[o + k]! - mean) * inv * G[k]! + beta[k]!;
 }
 
-/** `pre[r] = b[r] + Σ_j W[r, j]·x[xo + j]` for the first `rows` rows of W (row length nI). */
+/** `pre[po + r] = b[r] + Σ_j W[r, wo + j]·x[xo + j]`, j < n, for the rows of a layer (row length nI). */
 function affine(
-  W: Float32Array,
-  b: Float32Array | null,
-  nI: number,
-  rows: number,
-  x: Float64Array,
+  layer: MaxoutNorm,
+  withBias: boolean,
+  wo: number,
+  n: number,
+  x: Float64Array | Float32Array,
   xo: number,
-  pre: Float32Array,
+  pre: Float64Array,
   po: number,
 ): void {
-  for (let r = 0; r < rows; r++) {
-    let s = b ? b[r]! : 0;
-    const w = r * nI;
-    for (let j = 0; j < nI; j++) s += W[w + j]! * x[xo + j]!;
+  const { nO, nP, nI, W, b } = layer;
+  for (let r = 0; r < nO * nP; r++) {
+    let s = withBias ? b[r]! : 0;
+    const w = r * nI + wo;
+    for (let j = 0; j < n; j++) s += W[w + j]! * x[xo + j]!;
     pre[po + r] = s;
   }
 }
 
 /** Feature keys cached before the caches are emptied (the lexicon is then renewed with them). */
 export const ENTRY_CACHE_LIMIT = 1 << 16;
-/** Slots the SIMD kernel reserves: the limit, plus what one text may add before the check. */
-const KERNEL_SLOTS = ENTRY_CACHE_LIMIT + (1 << 14);
 
 /** How the senter computes: `simd` (the default where WebAssembly SIMD runs) or plain JavaScript. */
 export interface SenterOptions {
@@ -71,25 +70,23 @@ export interface SenterOptions {
 export class Senter {
   private readonly width: number;
   private readonly win: number;
+  private readonly span: number;
   /** Rows of the first encoder layer's affine map (nO·nP). */
   private readonly r1: number;
-  /** Per feature key (lexicon entry·2 + trailing space): its slot in the caches, or −1. */
+  /** Per feature key (lexicon entry·2 + trailing space): its record slot, or −1. */
   private slotOf = new Int32Array(0);
   private slots = 0;
-  /** Per slot: the embedding (width floats). */
-  private embeds = new Float64Array(0);
-  /** Per slot: the first layer's affine map of the embedding at each window position ((2w+1)·r1 floats). */
-  private projections = new Float64Array(0);
+  private readonly kernel: SenterKernel | undefined;
+  /** Records without the kernel: per slot, the embedding then the first layer's projections (thinc's row order). */
+  private records = new Float32Array(0);
+  private readonly recordFloats: number;
   private readonly hashKeys = new Uint32Array(4);
   private readonly concat: Float64Array;
-  private readonly scratch: Float32Array;
-  private readonly kernel: SenterKernel | undefined;
-  private f32 = new Float32Array(0);
-  private i32 = new Int32Array(0);
-  /** Rows of the current text's layer outputs (padded), width floats each. */
+  private readonly scratch: Float64Array;
+  private readonly embedding: Float64Array;
   private X = new Float64Array(0);
   private Y = new Float64Array(0);
-  private pre = new Float32Array(0);
+  private pre = new Float64Array(0);
   private slotRow = new Int32Array(0);
 
   constructor(
@@ -100,20 +97,14 @@ export class Senter {
   ) {
     this.width = w.width;
     this.win = w.window;
+    this.span = 2 * w.window + 1;
     const first = w.encoder[0]!;
     this.r1 = first.nO * first.nP;
+    this.recordFloats = this.width + this.span * this.r1;
     this.concat = new Float64Array(w.mix.nI);
-    this.scratch = new Float32Array(
-      Math.max(w.mix.nO * w.mix.nP, this.r1, ...w.encoder.map((l) => l.nO * l.nP)),
-    );
-    this.kernel = options.simd === false ? undefined : senterKernel(w, KERNEL_SLOTS);
-    this.views();
-  }
-
-  private views(): void {
-    if (!this.kernel) return;
-    this.f32 = new Float32Array(this.kernel.memory.buffer);
-    this.i32 = new Int32Array(this.kernel.memory.buffer);
+    this.scratch = new Float64Array(Math.max(w.mix.nO * w.mix.nP, this.r1));
+    this.embedding = new Float64Array(this.width);
+    this.kernel = options.simd === false ? undefined : senterKernel(w);
   }
 
   /** Entries whose features are cached (the caller renews the lexicon past {@link ENTRY_CACHE_LIMIT}). */
@@ -127,7 +118,7 @@ export class Senter {
     this.slots = 0;
   }
 
-  /** The cache slot of feature key `key`, computing the embedding and first-layer projections on first use. */
+  /** The record slot of a token's features, computed on first use. */
   private slot(lex: number, spacy: number): number {
     const key = lex * 2 + spacy;
     if (key >= this.slotOf.length) {
@@ -135,60 +126,35 @@ export class Senter {
       grown.set(this.slotOf);
       this.slotOf = grown;
     }
-    let s = this.slotOf[key]!;
-    if (s >= 0) return s;
-    s = this.slots++;
-    // Past the kernel's slots an entry lives in the JavaScript caches only (its text is then computed in JavaScript).
-    const kernel = s < KERNEL_SLOTS ? this.kernel : undefined;
-    const width = this.width;
-    const span = 2 * this.win + 1;
-    if ((s + 1) * width > this.embeds.length) {
-      const cap = Math.max(1024, this.embeds.length / width) * 2;
-      const e = new Float64Array(cap * width);
-      e.set(this.embeds);
-      this.embeds = e;
-      const p = new Float64Array(cap * span * this.r1);
-      p.set(this.projections);
-      this.projections = p;
-    }
-    this.computeEmbedding(lex, spacy, this.embeds, s * width);
-    // First encoder layer, position d of the window: W[:, d·width .. (d+1)·width) · embedding.
-    const first = this.w.encoder[0]!;
-    const pre = this.scratch;
-    for (let d = 0; d < span; d++) {
-      for (let r = 0; r < this.r1; r++) {
-        let sum = 0;
-        const wAt = r * first.nI + d * width;
-        for (let k = 0; k < width; k++) sum += first.W[wAt + k]! * this.embeds[s * width + k]!;
-        pre[r] = sum;
-      }
-      this.projections.set(pre.subarray(0, this.r1), (s * span + d) * this.r1);
-      if (kernel) kernel.piecesMajor(first, pre, 0, this.f32, kernel.projAt / 4 + (s * span + d) * this.r1);
-    }
-    if (kernel)
-      for (let k = 0; k < width; k++)
-        this.f32[kernel.embedAt / 4 + s * width + k] = this.embeds[s * width + k]!;
+    const known = this.slotOf[key]!;
+    if (known >= 0) return known;
+    const s = this.slots++;
+    const kernel = this.kernel;
+    if (kernel) {
+      kernel.reserveSlots(s + 1);
+      const concat = new Float32Array(kernel.memory.buffer, kernel.concatAt, this.w.mix.nI);
+      this.embed(lex, spacy, concat);
+      kernel.entry(s);
+    } else this.computeRecord(lex, spacy, s);
     this.slotOf[key] = s;
     return s;
   }
 
-  private computeEmbedding(lex: number, spacy: number, out: Float64Array, o: number): void {
+  /** The concatenated hash embeddings of an entry's attributes (thinc's HashEmbed, one table after another). */
+  private embed(lex: number, spacy: number, out: Float64Array | Float32Array): void {
     const entry = this.lexicon.entries[lex]!;
     const strings = lexemeStrings(entry.orth, entry.norm ?? lexemeNormOf(entry.orth, this.lexemeNorm));
     const ids = attributeIds(strings);
     const width = this.width;
-    const concat = this.concat;
-    this.w.embeddings.forEach((table, c) => {
-      const id = table.attr === "SPACY" ? { hi: 0, lo: spacy } : ids[table.attr];
-      this.gatherAdd(table, id, concat, c * width);
-    });
-    const mix = this.w.mix;
-    affine(mix.W, mix.b, mix.nI, mix.nO * mix.nP, concat, 0, this.scratch, 0);
-    maxoutNorm(mix, this.scratch, 0, out, o);
+    const tables = this.w.embeddings;
+    for (let c = 0; c < tables.length; c++) {
+      const table = tables[c]!;
+      this.gatherAdd(table, table.attr === "SPACY" ? { hi: 0, lo: spacy } : ids[table.attr], out, c * width);
+    }
   }
 
   /** thinc's HashEmbed for one id: the four hashed rows summed (in float32, as thinc's axpy). */
-  private gatherAdd(table: HashEmbedTable, id: U64, out: Float64Array, o: number): void {
+  private gatherAdd(table: HashEmbedTable, id: U64, out: Float64Array | Float32Array, o: number): void {
     const width = this.width;
     hashId128(id, table.seed, this.hashKeys, 0);
     for (let k = 0; k < width; k++) out[o + k] = 0;
@@ -198,66 +164,62 @@ export class Senter {
     }
   }
 
-  private reserve(rows: number): void {
+  /** A record in JavaScript: the mixed embedding, then W_d·embedding for each window position d. */
+  private computeRecord(lex: number, spacy: number, s: number): void {
+    const rf = this.recordFloats;
+    if ((s + 1) * rf > this.records.length) {
+      const grown = new Float32Array(Math.max(1024, 2 * (s + 1)) * rf);
+      grown.set(this.records);
+      this.records = grown;
+    }
+    this.embed(lex, spacy, this.concat);
+    const mix = this.w.mix;
+    affine(mix, true, 0, mix.nI, this.concat, 0, this.scratch, 0);
+    maxoutNorm(mix, this.scratch, 0, this.embedding, 0);
     const width = this.width;
-    if (this.X.length < rows * width) {
-      const n = Math.max(rows, 256) * 2;
-      this.X = new Float64Array(n * width);
-      this.Y = new Float64Array(n * width);
-      this.pre = new Float32Array(n * Math.max(...this.w.encoder.map((l) => l.nO * l.nP)));
-      this.slotRow = new Int32Array(n);
+    const base = s * rf;
+    for (let k = 0; k < width; k++) this.records[base + k] = this.embedding[k]!;
+    const first = this.w.encoder[0]!;
+    for (let d = 0; d < this.span; d++) {
+      affine(first, false, d * width, width, this.embedding, 0, this.scratch, 0);
+      for (let r = 0; r < this.r1; r++) this.records[base + width + d * this.r1 + r] = this.scratch[r]!;
     }
   }
 
   /**
    * Sentence starts of a tokenized text: `out[i]` = 1 where token i starts a sentence (the first
-   * token always does). `scores`, if given, receives each token's I and S scores (2 per token).
+   * token always does). `scores`, if given, receives each token's I and S scores (2 per token),
+   * computed in plain JavaScript.
    */
   predict(tokens: TokenizedText, scores?: Float64Array): Uint8Array {
-    const n = tokens.length;
-    if (n === 0) return new Uint8Array(0);
-    if (this.kernel && !scores) {
-      const out = this.predictSimd(tokens);
-      if (out) return out;
-    }
-    return this.predictJs(tokens, scores);
+    if (tokens.length === 0) return new Uint8Array(0);
+    return this.kernel && !scores ? this.predictSimd(tokens, this.kernel) : this.predictJs(tokens, scores);
   }
 
-  /** The kernel's way; undefined when the text's entries do not fit the kernel's slots. */
-  private predictSimd(tokens: TokenizedText): Uint8Array | undefined {
-    const kernel = this.kernel!;
+  private predictSimd(tokens: TokenizedText, kernel: SenterKernel): Uint8Array {
     const n = tokens.length;
     const width = this.width;
     const win = this.win;
     const layers = this.w.encoder.length;
+    // thinc's with_array(pad): `pad` zero rows on each side, every layer run over all rows.
     const pad = win * layers;
     const rows = n + 2 * pad;
     const rowBytes = width * 4;
-    // Text region: slot ids (win −1 on each side), two row buffers with win zero rows around, scores.
-    const slotAt = kernel.textAt;
+    // Records first (they may move the text region), then the text's slot ids: win −1 on each side.
+    const slotRow = this.reserveRows(rows);
+    for (let r = 0; r < rows; r++)
+      slotRow[r] = r < pad || r >= pad + n ? -1 : this.slot(tokens.lex[r - pad]!, tokens.spacy[r - pad]!);
+    const slotAt = kernel.textAt();
     const aAt = slotAt + Math.ceil(((rows + 2 * win) * 4) / 16) * 16;
     const bAt = aAt + (rows + 2 * win) * rowBytes;
     const scoreAt = bAt + (rows + 2 * win) * rowBytes;
-    const need = scoreAt + n * 4 + 16;
-    if (need > kernel.memory.buffer.byteLength) {
-      kernel.memory.grow(Math.ceil((need - kernel.memory.buffer.byteLength) / 65536));
-      this.views();
-    }
-    const i32 = this.i32;
-    const s0 = slotAt / 4;
-    for (let k = 0; k < win; k++) {
-      i32[s0 + k] = -1;
-      i32[s0 + win + rows + k] = -1;
-    }
-    for (let r = 0; r < rows; r++) {
-      let s = -1;
-      if (r >= pad && r < pad + n) {
-        s = this.slot(tokens.lex[r - pad]!, tokens.spacy[r - pad]!);
-        if (s >= kernel.capacity) return undefined;
-      }
-      i32[s0 + win + r] = s;
-    }
-    const f32 = this.f32;
+    kernel.ensure(scoreAt + n * 4 + 16);
+    const buffer = kernel.memory.buffer;
+    const i32 = new Int32Array(buffer, slotAt, rows + 2 * win);
+    i32.fill(-1);
+    i32.set(slotRow.subarray(0, rows), win);
+    // Zero rows around both row buffers (an earlier, longer text may have left rows there).
+    const f32 = new Float32Array(buffer);
     for (const at of [aAt, bAt]) {
       f32.fill(0, at / 4, at / 4 + win * width);
       f32.fill(0, at / 4 + (win + rows) * width, at / 4 + (2 * win + rows) * width);
@@ -267,8 +229,8 @@ export class Senter {
     kernel.first(slotAt, rows, inAt);
     for (let l = 1; l < layers; l++) {
       // Layer l is needed on the real rows and win·(layers − 1 − l) rows around them.
-      const skip = (pad - win * (layers - 1 - l)) * rowBytes;
-      kernel.later(l, inAt + skip, rows - 2 * (skip / rowBytes), outAt + skip);
+      const skip = pad - win * (layers - 1 - l);
+      kernel.later(l, inAt + skip * rowBytes, rows - 2 * skip, outAt + skip * rowBytes);
       const t = inAt;
       inAt = outAt;
       outAt = t;
@@ -281,63 +243,67 @@ export class Senter {
     return out;
   }
 
+  private reserveRows(rows: number): Int32Array {
+    if (this.slotRow.length < rows) this.slotRow = new Int32Array(Math.max(rows, 256) * 2);
+    return this.slotRow;
+  }
+
   /** Plain JavaScript: the reference the kernel is tested against, and the way without SIMD. */
   private predictJs(tokens: TokenizedText, scores?: Float64Array): Uint8Array {
     const n = tokens.length;
     const out = new Uint8Array(n);
     const width = this.width;
     const win = this.win;
-    const span = 2 * win + 1;
+    const span = this.span;
     const layers = this.w.encoder;
-    // thinc's with_array(pad): `pad` zero rows on each side, every layer run over all rows.
     const pad = win * layers.length;
     const rows = n + 2 * pad;
-    this.reserve(rows);
-    const slotRow = this.slotRow;
+    const slotRow = this.reserveRows(rows);
     for (let r = 0; r < rows; r++)
       slotRow[r] = r < pad || r >= pad + n ? -1 : this.slot(tokens.lex[r - pad]!, tokens.spacy[r - pad]!);
+    const R = Math.max(...layers.map((l) => l.nO * l.nP));
+    if (this.X.length < rows * width) {
+      this.X = new Float64Array(rows * width * 2);
+      this.Y = new Float64Array(rows * width * 2);
+      this.pre = new Float64Array(rows * R * 2);
+    }
     let X = this.X;
     let Y = this.Y;
-    // First layer from the cached projections: pre(r) = b + Σ_d P_d(row r + d − w).
+    const pre = this.pre;
+    // Records live in the kernel's memory when there is one.
+    const kernel = this.kernel;
+    const records = kernel ? new Float32Array(kernel.memory.buffer, kernel.recordsAt) : this.records;
+    const rf = this.recordFloats;
     const first = layers[0]!;
     const r1 = this.r1;
-    const proj = this.projections;
-    const embeds = this.embeds;
-    const pre = this.pre;
+    // First layer from the records: pre(r) = b + Σ_d P_d(row r + d − w), then maxout, norm, residual.
     for (let r = 0; r < rows; r++) {
       for (let j = 0; j < r1; j++) pre[j] = first.b[j]!;
       for (let d = 0; d < span; d++) {
         const src = r + d - win;
-        if (src < 0 || src >= rows) continue;
-        const s = slotRow[src]!;
+        const s = src < 0 || src >= rows ? -1 : slotRow[src]!;
         if (s < 0) continue;
-        const at = (s * span + d) * r1;
-        for (let j = 0; j < r1; j++) pre[j] = pre[j]! + proj[at + j]!;
+        for (let j = 0; j < r1; j++) pre[j] = pre[j]! + records[s * rf + width + d * r1 + this.fromKernel(j, first)]!;
       }
       maxoutNorm(first, pre, 0, X, r * width);
       const s = slotRow[r]!;
-      if (s >= 0)
-        for (let k = 0; k < width; k++) X[r * width + k] = X[r * width + k]! + embeds[s * width + k]!;
+      if (s >= 0) for (let k = 0; k < width; k++) X[r * width + k] = X[r * width + k]! + records[s * rf + k]!;
     }
-    // Later layers: window products in the SIMD kernel (or in JS), then maxout, norm, residual.
     for (let l = 1; l < layers.length; l++) {
       const layer = layers[l]!;
-      const R = layer.nO * layer.nP;
+      const Rl = layer.nO * layer.nP;
       for (let r = 0; r < rows; r++) {
-        const wAt = (r - win) * width;
-        for (let j = 0; j < R; j++) {
+        for (let j = 0; j < Rl; j++) {
           let sum = layer.b[j]!;
           for (let i = 0; i < layer.nI; i++) {
-            const at = wAt + i;
+            const at = (r - win) * width + i;
             if (at >= 0 && at < rows * width) sum += layer.W[j * layer.nI + i]! * X[at]!;
           }
-          pre[r * R + j] = sum;
+          pre[r * Rl + j] = sum;
         }
       }
-      const P = pre;
-      const po = 0;
       for (let r = 0; r < rows; r++) {
-        maxoutNorm(layer, P, po + r * R, Y, r * width);
+        maxoutNorm(layer, pre, r * Rl, Y, r * width);
         for (let k = 0; k < width; k++) Y[r * width + k] = Y[r * width + k]! + X[r * width + k]!;
       }
       const t = X;
@@ -362,5 +328,10 @@ export class Senter {
     }
     out[0] = 1;
     return out;
+  }
+
+  /** Where thinc's row j of a maxout layer sits in a record: the kernel keeps pieces piece-major. */
+  private fromKernel(j: number, layer: MaxoutNorm): number {
+    return this.kernel ? (j % layer.nP) * layer.nO + Math.floor(j / layer.nP) : j;
   }
 }

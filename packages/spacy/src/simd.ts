@@ -207,27 +207,26 @@ function emitMaxoutNorm(
 /** The compiled senter arithmetic and its memory. */
 export interface SenterKernel {
   memory: WebAssembly.Memory;
-  /** Byte offsets: slot caches (embeddings, projections) and the per-text region. */
-  readonly embedAt: number;
-  readonly projAt: number;
-  readonly textAt: number;
-  /** Slots the caches hold. */
-  readonly capacity: number;
-  readonly projFloats: number;
+  /** Byte offset of the embedding scratch (the concatenated hash embeddings of one entry, f32). */
+  readonly concatAt: number;
+  /** Byte offset of slot 0's record: the entry's embedding (width f32), then its first-layer projections. */
+  readonly recordsAt: number;
+  /** Bytes of one record. */
+  readonly recordBytes: number;
+  /** Byte offset where a text's scratch may start (after the reserved records). */
+  textAt(): number;
+  /** Makes room for `slots` records (the text region moves up). */
+  reserveSlots(slots: number): void;
+  /** Grows the memory to `bytes` if smaller. */
+  ensure(bytes: number): void;
+  /** From the concatenation at {@link concatAt}: slot's embedding (mix, maxout, norm) and projections. */
+  entry(slot: number): void;
   /** First layer: rows from slot ids at `slotPtr` (w entries of −1 before and after) into `out`. */
   first(slotPtr: number, rows: number, out: number): void;
   /** Later layer `l` (1-based in the encoder) over rows at `inPtr` (zero rows around) into `out`. */
   later(l: number, inPtr: number, rows: number, out: number): void;
   /** S − I of `n` rows at `inPtr` into f32 at `out`. */
   scores(inPtr: number, n: number, out: number): void;
-  /** Writes a slot's projections, laid out piece-major, from thinc's layout. */
-  piecesMajor(
-    layer: MaxoutNorm,
-    src: Float32Array | Float64Array,
-    from: number,
-    dst: Float32Array,
-    at: number,
-  ): void;
 }
 
 /** Whether this runtime has WebAssembly SIMD (Node 20 does). */
@@ -235,20 +234,7 @@ function simdAvailable(): boolean {
   try {
     const f = new Fn(0);
     f.f32(0).splat().op(0x1a);
-    const module = [
-      0x00,
-      0x61,
-      0x73,
-      0x6d,
-      0x01,
-      0x00,
-      0x00,
-      0x00,
-      ...section(1, [1, 0x60, 0, 0]),
-      ...section(3, [1, 0]),
-      ...section(10, [1, ...f.bytes()]),
-    ];
-    return WebAssembly.validate(new Uint8Array(module));
+    return WebAssembly.validate(moduleBytes([f], 1, []));
   } catch {
     return false;
   }
@@ -263,21 +249,7 @@ function relaxedSimd(): boolean {
   const probe = () => {
     const f = new Fn(0);
     f.f32(0).splat().f32(0).splat().f32(0).splat().vmadd().op(0x1a);
-    return WebAssembly.validate(
-      new Uint8Array([
-        0x00,
-        0x61,
-        0x73,
-        0x6d,
-        0x01,
-        0x00,
-        0x00,
-        0x00,
-        ...section(1, [1, 0x60, 0, 0]),
-        ...section(3, [1, 0]),
-        ...section(10, [1, ...f.bytes()]),
-      ]),
-    );
+    return WebAssembly.validate(moduleBytes([f], 1, []));
   };
   if (probe()) return true;
   try {
@@ -288,49 +260,120 @@ function relaxedSimd(): boolean {
   }
 }
 
+/** A module of functions of one type ((i32, i32, i32) → (), or () → () for probes), memory exported. */
+function moduleBytes(fns: Fn[], pages: number, exports: number[]): Uint8Array {
+  const params = fns[0]!.params;
+  return new Uint8Array([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    ...section(1, [1, 0x60, params, ...Array.from({ length: params }, () => I32), 0]),
+    ...section(3, [fns.length, ...fns.map(() => 0)]),
+    ...section(5, [1, 0x00, ...leb(pages)]),
+    ...(exports.length ? section(7, exports) : []),
+    ...section(10, [fns.length, ...fns.flatMap((f) => f.bytes())]),
+  ]);
+}
+
 /** Row index in thinc's maxout layout (output k, piece p) → piece-major. */
 function pieceMajor(row: number, nP: number, nO: number): number {
   return (row % nP) * nO + Math.floor(row / nP);
 }
 
+/** Locals a matrix-vector product needs. */
+interface MatVecLocals {
+  j: number;
+  xp: number;
+  wp: number;
+  xs: number;
+}
+
 /**
- * The kernel for a senter's shapes, or undefined where SIMD is missing or the width is not a
- * multiple of 4 (the caller then computes in JavaScript). `capacity` slots are reserved.
+ * acc += Wᵀ·x for x of nIn floats starting at the address in local `xp` (advanced), W input-major
+ * (nIn × R, piece-major) at constant byte offset `w`: four inputs a step, fused where possible.
  */
-export function senterKernel(w: SenterWeights, capacity: number): SenterKernel | undefined {
-  const fused = relaxedSimd();
+function emitMatVec(f: Fn, acc: number[], L: MatVecLocals, w: number, nIn: number, R: number, fused: boolean): void {
+  f.i32(w).set(L.wp).i32(0).set(L.j);
+  f.op(0x03, 0x40);
+  for (let u = 0; u < 4; u++) {
+    f.get(L.xp).fload(4 * u).splat().set(L.xs);
+    for (let q = 0; q < R / 4; q++) {
+      if (fused) f.get(L.wp).vload(u * R * 4 + 16 * q).get(L.xs).get(acc[q]!).vmadd().set(acc[q]!);
+      else f.get(acc[q]!).get(L.wp).vload(u * R * 4 + 16 * q).get(L.xs).vmul().vadd().set(acc[q]!);
+    }
+  }
+  f.get(L.xp).i32(16).add().set(L.xp);
+  f.get(L.wp).i32(4 * R * 4).add().set(L.wp);
+  f.get(L.j).i32(4).add().tee(L.j).i32(nIn).op(0x49).op(0x0d, 0);
+  f.op(0x0b);
+}
+
+/**
+ * The kernel for a senter's shapes, or undefined where SIMD is missing or a width is not a
+ * multiple of 4 (the caller then computes in JavaScript).
+ */
+export function senterKernel(w: SenterWeights): SenterKernel | undefined {
   const width = w.width;
-  // Widths in whole vectors (window inputs, 4 per step, follow: nI = (2w+1)·width).
-  if (width % 4 !== 0 || !simdAvailable()) return undefined;
+  const mix = w.mix;
+  const layers = w.encoder;
+  const shapes = [mix, ...layers];
+  if (width % 4 !== 0 || shapes.some((l) => l.nI % 4 !== 0 || (l.nO * l.nP) % 4 !== 0) || !simdAvailable())
+    return undefined;
+  const fused = relaxedSimd();
   const win = w.window;
   const span = 2 * win + 1;
-  const layers = w.encoder;
-  // Static region: per layer W (later layers), b, G, beta; then the score weights.
+  // Static region: each layer's W (input-major, piece-major), b, G, beta; score weights; scratch.
   let at = 0;
   const alloc = (floats: number) => {
     const a = at;
     at += Math.ceil((floats * 4) / 16) * 16;
     return a;
   };
-  const layerAt: LayerAt[] = layers.map((l, i) => ({
-    w: i === 0 ? -1 : alloc(l.nI * l.nO * l.nP),
+  const layerAt: LayerAt[] = shapes.map((l) => ({
+    w: alloc(l.nI * l.nO * l.nP),
     b: alloc(l.nO * l.nP),
     g: alloc(l.nO),
     beta: alloc(l.nO),
   }));
   const scoreW = alloc(width);
   const scoreB = alloc(4);
+  const concatAt = alloc(mix.nI);
   const first = layers[0]!;
   const R1 = first.nO * first.nP;
-  const embedAt = alloc(0);
-  at += capacity * width * 4;
-  const projAt = alloc(0);
-  const projFloats = span * R1;
-  at += capacity * projFloats * 4;
-  const textAt = alloc(0);
-  const pages = Math.ceil((textAt + 1024 * 1024) / PAGE);
+  const recordFloats = width + span * R1;
+  const recordBytes = recordFloats * 4;
+  const recordsAt = alloc(0);
+  let capacity = 1 << 12;
+  const pages = Math.ceil((recordsAt + capacity * recordBytes + (1 << 20)) / PAGE);
 
-  // func 0: first(slotPtr, rows, out)
+  // f0: entry(slot): mix layer from the concatenation, then projections of the embedding.
+  const fe = new Fn(3);
+  {
+    const SLOT = 1;
+    const rec = fe.local(I32);
+    const L: MatVecLocals = { j: fe.local(I32), xp: fe.local(I32), wp: fe.local(I32), xs: fe.local(V128) };
+    const R = mix.nO * mix.nP;
+    const acc = Array.from({ length: Math.max(R, R1) / 4 }, () => fe.local(V128));
+    const m = Array.from({ length: width / 4 + 1 }, () => fe.local(V128));
+    const tmp: [number, number] = [fe.local(F32), fe.local(F32)];
+    const M = layerAt[0]!;
+    fe.get(SLOT).i32(recordBytes).mul().i32(recordsAt).add().set(rec);
+    for (let q = 0; q < R / 4; q++) fe.i32(0).vload(M.b + 16 * q).set(acc[q]!);
+    fe.i32(concatAt).set(L.xp);
+    emitMatVec(fe, acc, L, M.w, mix.nI, R, fused);
+    emitMaxoutNorm(fe, acc, m, mix.nP, width, M.g, M.beta, tmp);
+    for (let q = 0; q < width / 4; q++) fe.get(rec).get(m[q]!).vstore(16 * q);
+    const F = layerAt[1]!;
+    for (let d = 0; d < span; d++) {
+      const zero = m[width / 4]!;
+      fe.f32(0).splat().set(zero);
+      for (let q = 0; q < R1 / 4; q++) fe.get(zero).set(acc[q]!);
+      fe.get(rec).set(L.xp);
+      // Rows d·width .. (d+1)·width of the first layer's input-major W.
+      emitMatVec(fe, acc, L, F.w + d * width * R1 * 4, width, R1, fused);
+      for (let q = 0; q < R1 / 4; q++) fe.get(rec).get(acc[q]!).vstore(4 * width + d * R1 * 4 + 16 * q);
+    }
+  }
+
+  // f1: first(slotPtr, rows, out)
   const f0 = new Fn(3);
   {
     const [SLOT, ROWS, OUT] = [0, 1, 2];
@@ -339,129 +382,59 @@ export function senterKernel(w: SenterWeights, capacity: number): SenterKernel |
     const acc = Array.from({ length: R1 / 4 }, () => f0.local(V128));
     const m = Array.from({ length: width / 4 + 1 }, () => f0.local(V128));
     const tmp: [number, number] = [f0.local(F32), f0.local(F32)];
-    const L = layerAt[0]!;
+    const L = layerAt[1]!;
     f0.op(0x02, 0x40, 0x03, 0x40);
     f0.get(r).get(ROWS).op(0x4f).op(0x0d, 1);
-    for (let q = 0; q < R1 / 4; q++)
-      f0.i32(0)
-        .vload(L.b + 16 * q)
-        .set(acc[q]!);
+    for (let q = 0; q < R1 / 4; q++) f0.i32(0).vload(L.b + 16 * q).set(acc[q]!);
     for (let d = 0; d < span; d++) {
-      // s = slot[r + d - w]; if (s >= 0) acc += proj[s][d]
-      f0.get(SLOT)
-        .get(r)
-        .i32(4)
-        .mul()
-        .add()
-        .iload(4 * (d - win) + 4 * win)
-        .tee(s);
-      f0.i32(0).op(0x4e); // i32.ge_s
-      f0.op(0x04, 0x40); // if
+      // s = slot[r + d − w]; if (s >= 0) acc += its projection at window position d
+      f0.get(SLOT).get(r).i32(4).mul().add().iload(4 * d).tee(s);
+      f0.i32(0).op(0x4e);
+      f0.op(0x04, 0x40);
       for (let q = 0; q < R1 / 4; q++)
         f0.get(acc[q]!)
           .get(s)
-          .i32(projFloats * 4)
+          .i32(recordBytes)
           .mul()
-          .vload(projAt + d * R1 * 4 + 16 * q)
+          .vload(recordsAt + 4 * width + d * R1 * 4 + 16 * q)
           .vadd()
           .set(acc[q]!);
       f0.op(0x0b);
     }
     emitMaxoutNorm(f0, acc, m, first.nP, width, L.g, L.beta, tmp);
     // residual: the row's own embedding (pad rows have none)
-    f0.get(SLOT)
-      .get(r)
-      .i32(4)
-      .mul()
-      .add()
-      .iload(4 * win)
-      .tee(s)
-      .i32(0)
-      .op(0x4e)
-      .op(0x04, 0x40);
+    f0.get(SLOT).get(r).i32(4).mul().add().iload(4 * win).tee(s).i32(0).op(0x4e).op(0x04, 0x40);
     for (let q = 0; q < width / 4; q++)
       f0.get(m[q]!)
         .get(s)
-        .i32(width * 4)
+        .i32(recordBytes)
         .mul()
-        .vload(embedAt + 16 * q)
+        .vload(recordsAt + 16 * q)
         .vadd()
         .set(m[q]!);
     f0.op(0x0b);
-    for (let q = 0; q < width / 4; q++)
-      f0.get(OUT)
-        .get(r)
-        .i32(width * 4)
-        .mul()
-        .add()
-        .get(m[q]!)
-        .vstore(16 * q);
+    for (let q = 0; q < width / 4; q++) f0.get(OUT).get(r).i32(width * 4).mul().add().get(m[q]!).vstore(16 * q);
     f0.get(r).i32(1).add().set(r).op(0x0c, 0).op(0x0b, 0x0b);
   }
 
-  // func 1..: later layers, one function each: (inPtr, rows, out)
+  // later layers: (inPtr, rows, out)
   const laterFns = layers.slice(1).map((layer, i) => {
     const f = new Fn(3);
     const [IN, ROWS, OUT] = [0, 1, 2];
-    const L = layerAt[i + 1]!;
+    const Lw = layerAt[i + 2]!;
     const R = layer.nO * layer.nP;
     const r = f.local(I32);
-    const j = f.local(I32);
-    const xp = f.local(I32);
-    const wp = f.local(I32);
-    const xs = f.local(V128);
+    const L: MatVecLocals = { j: f.local(I32), xp: f.local(I32), wp: f.local(I32), xs: f.local(V128) };
     const acc = Array.from({ length: R / 4 }, () => f.local(V128));
     const m = Array.from({ length: width / 4 + 1 }, () => f.local(V128));
     const tmp: [number, number] = [f.local(F32), f.local(F32)];
     f.op(0x02, 0x40, 0x03, 0x40);
     f.get(r).get(ROWS).op(0x4f).op(0x0d, 1);
-    for (let q = 0; q < R / 4; q++)
-      f.i32(0)
-        .vload(L.b + 16 * q)
-        .set(acc[q]!);
-    // xp = in + (r − w)·width·4: the window's first row (a zero row before row 0 exists); wp = W.
-    f.get(IN)
-      .get(r)
-      .i32(width * 4)
-      .mul()
-      .add()
-      .i32(-win * width * 4)
-      .add()
-      .set(xp);
-    f.i32(L.w).set(wp).i32(0).set(j);
-    // Four inputs per iteration.
-    f.op(0x03, 0x40);
-    for (let u = 0; u < 4; u++) {
-      f.get(xp)
-        .fload(4 * u)
-        .splat()
-        .set(xs);
-      for (let q = 0; q < R / 4; q++) {
-        if (fused)
-          f.get(wp)
-            .vload(u * R * 4 + 16 * q)
-            .get(xs)
-            .get(acc[q]!)
-            .vmadd()
-            .set(acc[q]!);
-        else
-          f.get(acc[q]!)
-            .get(wp)
-            .vload(u * R * 4 + 16 * q)
-            .get(xs)
-            .vmul()
-            .vadd()
-            .set(acc[q]!);
-      }
-    }
-    f.get(xp).i32(16).add().set(xp);
-    f.get(wp)
-      .i32(4 * R * 4)
-      .add()
-      .set(wp);
-    f.get(j).i32(4).add().tee(j).i32(layer.nI).op(0x49).op(0x0d, 0);
-    f.op(0x0b);
-    emitMaxoutNorm(f, acc, m, layer.nP, width, L.g, L.beta, tmp);
+    for (let q = 0; q < R / 4; q++) f.i32(0).vload(Lw.b + 16 * q).set(acc[q]!);
+    // The window's first row (a zero row before row 0 exists).
+    f.get(IN).get(r).i32(width * 4).mul().add().i32(-win * width * 4).add().set(L.xp);
+    emitMatVec(f, acc, L, Lw.w, layer.nI, R, fused);
+    emitMaxoutNorm(f, acc, m, layer.nP, width, Lw.g, Lw.beta, tmp);
     for (let q = 0; q < width / 4; q++)
       f.get(OUT)
         .get(r)
@@ -481,7 +454,7 @@ export function senterKernel(w: SenterWeights, capacity: number): SenterKernel |
     return f;
   });
 
-  // last func: scores(inPtr, n, out)
+  // scores(inPtr, n, out)
   const fs = new Fn(3);
   {
     const [IN, N, OUT] = [0, 1, 2];
@@ -489,26 +462,9 @@ export function senterKernel(w: SenterWeights, capacity: number): SenterKernel |
     const v = fs.local(V128);
     fs.op(0x02, 0x40, 0x03, 0x40);
     fs.get(t).get(N).op(0x4f).op(0x0d, 1);
-    fs.get(IN)
-      .get(t)
-      .i32(width * 4)
-      .mul()
-      .add()
-      .vload(0)
-      .i32(0)
-      .vload(scoreW)
-      .vmul();
+    fs.get(IN).get(t).i32(width * 4).mul().add().vload(0).i32(0).vload(scoreW).vmul();
     for (let q = 1; q < width / 4; q++)
-      fs.get(IN)
-        .get(t)
-        .i32(width * 4)
-        .mul()
-        .add()
-        .vload(16 * q)
-        .i32(0)
-        .vload(scoreW + 16 * q)
-        .vmul()
-        .vadd();
+      fs.get(IN).get(t).i32(width * 4).mul().add().vload(16 * q).i32(0).vload(scoreW + 16 * q).vmul().vadd();
     fs.set(v);
     fs.get(OUT).get(t).i32(4).mul().add();
     fs.get(v).lane(0).get(v).lane(1).op(0x92).get(v).lane(2).op(0x92).get(v).lane(3).op(0x92);
@@ -516,39 +472,23 @@ export function senterKernel(w: SenterWeights, capacity: number): SenterKernel |
     fs.get(t).i32(1).add().set(t).op(0x0c, 0).op(0x0b, 0x0b);
   }
 
-  const fns = [f0, ...laterFns, fs];
-  const exports: number[] = [];
+  const fns = [fe, f0, ...laterFns, fs];
+  const exports: number[] = [fns.length + 1];
   for (let i = 0; i < fns.length; i++) exports.push(...wasmName(`f${i}`), 0x00, i);
   exports.push(...wasmName("memory"), 0x02, 0);
-  const bytes = new Uint8Array([
-    0x00,
-    0x61,
-    0x73,
-    0x6d,
-    0x01,
-    0x00,
-    0x00,
-    0x00,
-    ...section(1, [1, 0x60, 3, I32, I32, I32, 0]),
-    ...section(3, [fns.length, ...fns.map(() => 0)]),
-    ...section(5, [1, 0x00, ...leb(pages)]),
-    ...section(7, [fns.length + 1, ...exports]),
-    ...section(10, [fns.length, ...fns.flatMap((f) => f.bytes())]),
-  ]);
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), {});
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes(fns, pages, exports)), {});
   const memory = instance.exports.memory as WebAssembly.Memory;
   const call = (i: number) => instance.exports[`f${i}`] as (a: number, b: number, c: number) => void;
 
-  // Parameters into memory, piece-major.
+  // Parameters into memory, input-major and piece-major.
   const f32 = new Float32Array(memory.buffer);
-  layers.forEach((layer, i) => {
+  shapes.forEach((layer, i) => {
     const L = layerAt[i]!;
     const R = layer.nO * layer.nP;
     for (let row = 0; row < R; row++) {
       const pm = pieceMajor(row, layer.nP, layer.nO);
       f32[L.b / 4 + pm] = layer.b[row]!;
-      if (i > 0)
-        for (let jj = 0; jj < layer.nI; jj++) f32[L.w / 4 + jj * R + pm] = layer.W[row * layer.nI + jj]!;
+      for (let j = 0; j < layer.nI; j++) f32[L.w / 4 + j * R + pm] = layer.W[row * layer.nI + j]!;
     }
     f32.set(layer.G, L.g / 4);
     f32.set(layer.beta, L.beta / 4);
@@ -556,22 +496,28 @@ export function senterKernel(w: SenterWeights, capacity: number): SenterKernel |
   for (let k = 0; k < width; k++) f32[scoreW / 4 + k] = w.outW[width + k]! - w.outW[k]!;
   f32[scoreB / 4] = w.outB[1]! - w.outB[0]!;
 
-  const firstFn = call(0);
-  const laterCalls = laterFns.map((_, i) => call(i + 1));
+  const entryFn = call(0);
+  const firstFn = call(1);
+  const laterCalls = laterFns.map((_, i) => call(i + 2));
   const scoreFn = call(fns.length - 1);
+  const ensure = (bytes: number) => {
+    if (bytes > memory.buffer.byteLength) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
+  };
   return {
     memory,
-    embedAt,
-    projAt,
-    textAt,
-    capacity,
-    projFloats,
+    concatAt,
+    recordsAt,
+    recordBytes,
+    textAt: () => recordsAt + capacity * recordBytes,
+    reserveSlots(slots) {
+      if (slots <= capacity) return;
+      capacity = Math.max(slots, capacity * 2);
+      ensure(recordsAt + capacity * recordBytes + (1 << 20));
+    },
+    ensure,
+    entry: (slot) => entryFn(0, slot, 0),
     first: (slotPtr, rows, out) => firstFn(slotPtr, rows, out),
     later: (l, inPtr, rows, out) => laterCalls[l - 1]!(inPtr, rows, out),
     scores: (inPtr, n, out) => scoreFn(inPtr, n, out),
-    piecesMajor(layer, src, from, dst, dAt) {
-      const R = layer.nO * layer.nP;
-      for (let row = 0; row < R; row++) dst[dAt + pieceMajor(row, layer.nP, layer.nO)] = src[from + row]!;
-    },
   };
 }
