@@ -41,7 +41,7 @@ export class SpacyPipeline {
   private tokens(text: string): TokenizedText {
     if (
       this.senter.cachedEntries > ENTRY_CACHE_LIMIT ||
-      this.tokenizer.lexicon.size > 4 * ENTRY_CACHE_LIMIT
+      this.tokenizer.lexicon.size > 2 * ENTRY_CACHE_LIMIT
     ) {
       this.tokenizer.renew();
       this.senter.clear();

@@ -207,8 +207,15 @@ export class Senter {
     const rowBytes = width * 4;
     // Records first (they may move the text region), then the text's slot ids: win −1 on each side.
     const slotRow = this.reserveRows(rows);
-    for (let r = 0; r < rows; r++)
-      slotRow[r] = r < pad || r >= pad + n ? -1 : this.slot(tokens.lex[r - pad]!, tokens.spacy[r - pad]!);
+    slotRow.fill(-1, 0, pad);
+    slotRow.fill(-1, pad + n, rows);
+    const lex = tokens.lex;
+    const spacy = tokens.spacy;
+    for (let t = 0; t < n; t++) {
+      const key = lex[t]! * 2 + spacy[t]!;
+      const known = key < this.slotOf.length ? this.slotOf[key]! : -1;
+      slotRow[pad + t] = known >= 0 ? known : this.slot(lex[t]!, spacy[t]!);
+    }
     const slotAt = kernel.textAt();
     const aAt = slotAt + Math.ceil(((rows + 2 * win) * 4) / 16) * 16;
     const bAt = aAt + (rows + 2 * win) * rowBytes;

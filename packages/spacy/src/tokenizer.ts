@@ -102,8 +102,11 @@ class TokenSink {
   }
 }
 
-/** Chunk cache size: entries kept before the cache is cleared (any size gives the same tokens). */
-const CACHE_LIMIT = 200_000;
+/**
+ * Chunks per cache generation (any size gives the same tokens). Small on purpose: a lookup in a
+ * large map misses the CPU caches; chunks used again survive in the next generation.
+ */
+const CACHE_LIMIT = 50_000;
 
 /** The tokenizer of one pipeline. Not thread-safe; one per worker. */
 export class SpacyTokenizer {
@@ -121,7 +124,9 @@ export class SpacyTokenizer {
    * carry a special case's NORM, so unlike spaCy's lexeme cache this one may also keep chunks
    * that contained special cases.
    */
-  private readonly chunks = new Map<string, Int32Array>();
+  private chunks = new Map<string, Int32Array>();
+  /** The generation before `chunks`: its entries move up when used again (hot chunks outlive a rotation). */
+  private older = new Map<string, Int32Array>();
   /** Phrase-matcher patterns (special cases containing affixes or spaces) as a trie over token texts. */
   private readonly patterns = new Map<string, PatternNode>();
   /** Per lexicon entry: 0 not yet looked at, 1 starts no pattern, 2 starts one. */
@@ -167,13 +172,35 @@ export class SpacyTokenizer {
   }
 
   private internSpecials(): void {
-    this.chunks.clear();
-    for (const [chunk, tokens] of this.rules.exceptions) {
-      const ids = Int32Array.from(tokens, (t) => this.lexicon.getSpecial(t));
-      this.specials.set(chunk, ids);
-      this.chunks.set(chunk, ids);
-    }
+    this.chunks = new Map();
+    this.older = new Map();
+    for (const [chunk, tokens] of this.rules.exceptions)
+      this.specials.set(
+        chunk,
+        Int32Array.from(tokens, (t) => this.lexicon.getSpecial(t)),
+      );
+    this.rotate();
     this.patternStart.fill(0);
+  }
+
+  /** A new generation of the chunk cache, seeded with the special cases. */
+  private rotate(): void {
+    this.older = this.chunks;
+    this.chunks = new Map(this.specials);
+  }
+
+  /** The cached tokens of a chunk, from either generation. */
+  private cached(span: string): Int32Array | undefined {
+    const hit = this.chunks.get(span);
+    if (hit !== undefined) return hit;
+    const old = this.older.get(span);
+    if (old !== undefined) this.remember(span, old);
+    return old;
+  }
+
+  private remember(span: string, ids: Int32Array): void {
+    if (this.chunks.size >= CACHE_LIMIT) this.rotate();
+    this.chunks.set(span, ids);
   }
 
   /**
@@ -270,7 +297,7 @@ export class SpacyTokenizer {
   private chunk(doc: TokenSink, text: string, a: number, b: number, withSpecialCases: boolean): void {
     const span = text.slice(a, b);
     if (withSpecialCases) {
-      const hit = this.chunks.get(span);
+      const hit = this.cached(span);
       if (hit !== undefined) {
         this.pushEntries(doc, hit, a);
         return;
@@ -278,10 +305,7 @@ export class SpacyTokenizer {
     }
     const before = doc.length;
     this.tokenizeSpan(doc, span, a, withSpecialCases);
-    if (withSpecialCases) {
-      if (this.chunks.size >= CACHE_LIMIT) this.internSpecials();
-      this.chunks.set(span, doc.lex.slice(before, doc.length));
-    }
+    if (withSpecialCases) this.remember(span, doc.lex.slice(before, doc.length));
   }
 
   private pushEntries(doc: TokenSink, ids: Int32Array, at: number): void {
@@ -294,7 +318,7 @@ export class SpacyTokenizer {
 
   /** spaCy's `_try_specials_and_cache` for the middle of a chunk: pushes its tokens and returns true on a hit. */
   private specialsAndCache(doc: TokenSink, span: string, at: number, withSpecialCases: boolean): boolean {
-    const hit = withSpecialCases ? this.chunks.get(span) : undefined;
+    const hit = withSpecialCases ? this.cached(span) : undefined;
     if (hit === undefined) return false;
     this.pushEntries(doc, hit, at);
     return true;
