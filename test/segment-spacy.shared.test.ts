@@ -3,27 +3,14 @@
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
 import { agreeingPairs, passagePairs, pyStrip, windowPassages } from "@convkit/segment";
 import { describe, expect, it } from "vitest";
 import { runCli } from "./helpers/cli.js";
 import { REPO, shared, tempDir } from "./helpers/shared.js";
+import { readSpacyGoldens, type SpacyGolden, spacyModel } from "./helpers/spacy-golden.js";
 
-interface Golden {
-  id: string;
-  text: string;
-  tokens: string[];
-  ws: string;
-  sent: string;
-  sentences: string[];
-}
-
-const MODEL = shared("models", "en_core_web_sm-3.8.0");
-const GOLDEN = gunzipSync(readFileSync(shared("golden", "spacy-senter", "senter_golden.jsonl.gz")))
-  .toString("utf8")
-  .trim()
-  .split("\n")
-  .map((l) => JSON.parse(l) as Golden);
+const MODEL = spacyModel();
+const GOLDEN = readSpacyGoldens();
 const PASSAGES = shared("data", "ikat", "2023_train_topics_psg_text.jsonl");
 
 /** Sentence start offsets from sentence texts found in order in the text. */
@@ -62,7 +49,7 @@ describe("convkit-segment --splitter spacy (shared model and goldens)", () => {
     const got = readFileSync(out, "utf8")
       .trim()
       .split("\n")
-      .map((l) => JSON.parse(l) as Golden);
+      .map((l) => JSON.parse(l) as SpacyGolden);
     expect(got.length).toBe(sample.length);
     const bad = got.filter((g, i) => {
       const e = sample[i]!;

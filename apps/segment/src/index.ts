@@ -30,6 +30,23 @@ const SPLITTER_OPTION = {
   description: `sentence splitter (default: spacy when a spaCy model is given, else ${SPLITTER_NAMES[0]})`,
 } as const;
 
+const THREADS_OPTION = {
+  name: "threads",
+  type: "string",
+  metavar: "N",
+  default: "1",
+  description: "worker threads (output identical for any N)",
+} as const;
+
+/** A positive integer flag, or undefined when not given. */
+function positiveInt(o: Record<string, unknown>, flag: string): number | undefined {
+  if (o[flag] === undefined) return undefined;
+  const n = Number(o[flag]);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`convkit-segment: --${flag} takes a positive integer`);
+  return n;
+}
+
 /** The spaCy folder from --spacy-model or CONVKIT_SPACY_MODEL. */
 function spacyModelOf(o: Record<string, unknown>): string | undefined {
   const dir = (o["spacy-model"] as string | undefined) ?? process.env.CONVKIT_SPACY_MODEL;
@@ -104,13 +121,7 @@ export const runCommand: CommandSpec = {
       metavar: "I/N",
       description: "take input files I, I+N, ... of the sorted list (0-based)",
     },
-    {
-      name: "threads",
-      type: "string",
-      metavar: "N",
-      default: "1",
-      description: "worker threads (output identical for any N)",
-    },
+    THREADS_OPTION,
   ],
   examples: [
     "convkit-segment run txt/en/en00 --format jsonl,hashes -o passages --threads 2",
@@ -124,13 +135,7 @@ export const runCommand: CommandSpec = {
         throw new UsageError(
           `convkit-segment: --format takes jsonl,hashes,trecweb, not ${JSON.stringify(f)}`,
         );
-    const int = (flag: string): number | undefined => {
-      if (o[flag] === undefined) return undefined;
-      const n = Number(o[flag]);
-      if (!Number.isInteger(n) || n < 1)
-        throw new UsageError(`convkit-segment: --${flag} takes a positive integer`);
-      return n;
-    };
+    const int = (flag: string) => positiveInt(o, flag);
     const shard = parseShard("convkit-segment", o.shard);
     if (positional.length === 0) throw new UsageError("convkit-segment run: give at least one INPUT");
     if (o.out === "-" && (formats.length !== 1 || formats[0] !== "jsonl"))
@@ -243,22 +248,14 @@ export const sentencesCommand: CommandSpec = {
       type: "boolean",
       description: "also spaCy's tokens, trailing spaces and sentence starts (spacy splitter)",
     },
-    {
-      name: "threads",
-      type: "string",
-      metavar: "N",
-      default: "1",
-      description: "worker threads (output identical for any N)",
-    },
+    THREADS_OPTION,
   ],
   examples: [
     "convkit-segment sentences --spacy-model en_core_web_sm-3.8.0 texts.jsonl -o sentences.jsonl",
     "convkit-segment sentences --splitter spacy --tokens --threads 2 - < texts.jsonl",
   ],
   async run(o, positional) {
-    const threads = Number(o.threads);
-    if (!Number.isInteger(threads) || threads < 1)
-      throw new UsageError("convkit-segment: --threads takes a positive integer");
+    const threads = positiveInt(o, "threads") ?? 1;
     const { splitter, spacyModel } = chooseSplitter(o);
     const progress = startProgress("sentences", "texts");
     let last = 0;

@@ -290,7 +290,8 @@ export class Senter {
         const src = r + d - win;
         const s = src < 0 || src >= rows ? -1 : slotRow[src]!;
         if (s < 0) continue;
-        for (let j = 0; j < r1; j++) pre[j] = pre[j]! + records[s * rf + width + d * r1 + this.fromKernel(j, first)]!;
+        for (let j = 0; j < r1; j++)
+          pre[j] = pre[j]! + records[s * rf + width + d * r1 + this.fromKernel(j, first)]!;
       }
       maxoutNorm(first, pre, 0, X, r * width);
       const s = slotRow[r]!;

@@ -5,7 +5,7 @@
 // pieces are laid out piece-major (all outputs of piece 0, then piece 1, …) so that maxout is a
 // lane-wise max of whole vectors.
 import { setFlagsFromString } from "node:v8";
-import type { MaxoutNorm, SenterWeights } from "./folder.js";
+import type { SenterWeights } from "./folder.js";
 
 const PAGE = 65536;
 
@@ -264,7 +264,14 @@ function relaxedSimd(): boolean {
 function moduleBytes(fns: Fn[], pages: number, exports: number[]): Uint8Array {
   const params = fns[0]!.params;
   return new Uint8Array([
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    0x00,
+    0x61,
+    0x73,
+    0x6d,
+    0x01,
+    0x00,
+    0x00,
+    0x00,
     ...section(1, [1, 0x60, params, ...Array.from({ length: params }, () => I32), 0]),
     ...section(3, [fns.length, ...fns.map(() => 0)]),
     ...section(5, [1, 0x00, ...leb(pages)]),
@@ -290,18 +297,45 @@ interface MatVecLocals {
  * acc += Wᵀ·x for x of nIn floats starting at the address in local `xp` (advanced), W input-major
  * (nIn × R, piece-major) at constant byte offset `w`: four inputs a step, fused where possible.
  */
-function emitMatVec(f: Fn, acc: number[], L: MatVecLocals, w: number, nIn: number, R: number, fused: boolean): void {
+function emitMatVec(
+  f: Fn,
+  acc: number[],
+  L: MatVecLocals,
+  w: number,
+  nIn: number,
+  R: number,
+  fused: boolean,
+): void {
   f.i32(w).set(L.wp).i32(0).set(L.j);
   f.op(0x03, 0x40);
   for (let u = 0; u < 4; u++) {
-    f.get(L.xp).fload(4 * u).splat().set(L.xs);
+    f.get(L.xp)
+      .fload(4 * u)
+      .splat()
+      .set(L.xs);
     for (let q = 0; q < R / 4; q++) {
-      if (fused) f.get(L.wp).vload(u * R * 4 + 16 * q).get(L.xs).get(acc[q]!).vmadd().set(acc[q]!);
-      else f.get(acc[q]!).get(L.wp).vload(u * R * 4 + 16 * q).get(L.xs).vmul().vadd().set(acc[q]!);
+      if (fused)
+        f.get(L.wp)
+          .vload(u * R * 4 + 16 * q)
+          .get(L.xs)
+          .get(acc[q]!)
+          .vmadd()
+          .set(acc[q]!);
+      else
+        f.get(acc[q]!)
+          .get(L.wp)
+          .vload(u * R * 4 + 16 * q)
+          .get(L.xs)
+          .vmul()
+          .vadd()
+          .set(acc[q]!);
     }
   }
   f.get(L.xp).i32(16).add().set(L.xp);
-  f.get(L.wp).i32(4 * R * 4).add().set(L.wp);
+  f.get(L.wp)
+    .i32(4 * R * 4)
+    .add()
+    .set(L.wp);
   f.get(L.j).i32(4).add().tee(L.j).i32(nIn).op(0x49).op(0x0d, 0);
   f.op(0x0b);
 }
@@ -356,11 +390,17 @@ export function senterKernel(w: SenterWeights): SenterKernel | undefined {
     const tmp: [number, number] = [fe.local(F32), fe.local(F32)];
     const M = layerAt[0]!;
     fe.get(SLOT).i32(recordBytes).mul().i32(recordsAt).add().set(rec);
-    for (let q = 0; q < R / 4; q++) fe.i32(0).vload(M.b + 16 * q).set(acc[q]!);
+    for (let q = 0; q < R / 4; q++)
+      fe.i32(0)
+        .vload(M.b + 16 * q)
+        .set(acc[q]!);
     fe.i32(concatAt).set(L.xp);
     emitMatVec(fe, acc, L, M.w, mix.nI, R, fused);
     emitMaxoutNorm(fe, acc, m, mix.nP, width, M.g, M.beta, tmp);
-    for (let q = 0; q < width / 4; q++) fe.get(rec).get(m[q]!).vstore(16 * q);
+    for (let q = 0; q < width / 4; q++)
+      fe.get(rec)
+        .get(m[q]!)
+        .vstore(16 * q);
     const F = layerAt[1]!;
     for (let d = 0; d < span; d++) {
       const zero = m[width / 4]!;
@@ -369,7 +409,10 @@ export function senterKernel(w: SenterWeights): SenterKernel | undefined {
       fe.get(rec).set(L.xp);
       // Rows d·width .. (d+1)·width of the first layer's input-major W.
       emitMatVec(fe, acc, L, F.w + d * width * R1 * 4, width, R1, fused);
-      for (let q = 0; q < R1 / 4; q++) fe.get(rec).get(acc[q]!).vstore(4 * width + d * R1 * 4 + 16 * q);
+      for (let q = 0; q < R1 / 4; q++)
+        fe.get(rec)
+          .get(acc[q]!)
+          .vstore(4 * width + d * R1 * 4 + 16 * q);
     }
   }
 
@@ -385,10 +428,19 @@ export function senterKernel(w: SenterWeights): SenterKernel | undefined {
     const L = layerAt[1]!;
     f0.op(0x02, 0x40, 0x03, 0x40);
     f0.get(r).get(ROWS).op(0x4f).op(0x0d, 1);
-    for (let q = 0; q < R1 / 4; q++) f0.i32(0).vload(L.b + 16 * q).set(acc[q]!);
+    for (let q = 0; q < R1 / 4; q++)
+      f0.i32(0)
+        .vload(L.b + 16 * q)
+        .set(acc[q]!);
     for (let d = 0; d < span; d++) {
       // s = slot[r + d − w]; if (s >= 0) acc += its projection at window position d
-      f0.get(SLOT).get(r).i32(4).mul().add().iload(4 * d).tee(s);
+      f0.get(SLOT)
+        .get(r)
+        .i32(4)
+        .mul()
+        .add()
+        .iload(4 * d)
+        .tee(s);
       f0.i32(0).op(0x4e);
       f0.op(0x04, 0x40);
       for (let q = 0; q < R1 / 4; q++)
@@ -403,7 +455,16 @@ export function senterKernel(w: SenterWeights): SenterKernel | undefined {
     }
     emitMaxoutNorm(f0, acc, m, first.nP, width, L.g, L.beta, tmp);
     // residual: the row's own embedding (pad rows have none)
-    f0.get(SLOT).get(r).i32(4).mul().add().iload(4 * win).tee(s).i32(0).op(0x4e).op(0x04, 0x40);
+    f0.get(SLOT)
+      .get(r)
+      .i32(4)
+      .mul()
+      .add()
+      .iload(4 * win)
+      .tee(s)
+      .i32(0)
+      .op(0x4e)
+      .op(0x04, 0x40);
     for (let q = 0; q < width / 4; q++)
       f0.get(m[q]!)
         .get(s)
@@ -413,7 +474,14 @@ export function senterKernel(w: SenterWeights): SenterKernel | undefined {
         .vadd()
         .set(m[q]!);
     f0.op(0x0b);
-    for (let q = 0; q < width / 4; q++) f0.get(OUT).get(r).i32(width * 4).mul().add().get(m[q]!).vstore(16 * q);
+    for (let q = 0; q < width / 4; q++)
+      f0.get(OUT)
+        .get(r)
+        .i32(width * 4)
+        .mul()
+        .add()
+        .get(m[q]!)
+        .vstore(16 * q);
     f0.get(r).i32(1).add().set(r).op(0x0c, 0).op(0x0b, 0x0b);
   }
 
@@ -430,9 +498,19 @@ export function senterKernel(w: SenterWeights): SenterKernel | undefined {
     const tmp: [number, number] = [f.local(F32), f.local(F32)];
     f.op(0x02, 0x40, 0x03, 0x40);
     f.get(r).get(ROWS).op(0x4f).op(0x0d, 1);
-    for (let q = 0; q < R / 4; q++) f.i32(0).vload(Lw.b + 16 * q).set(acc[q]!);
+    for (let q = 0; q < R / 4; q++)
+      f.i32(0)
+        .vload(Lw.b + 16 * q)
+        .set(acc[q]!);
     // The window's first row (a zero row before row 0 exists).
-    f.get(IN).get(r).i32(width * 4).mul().add().i32(-win * width * 4).add().set(L.xp);
+    f.get(IN)
+      .get(r)
+      .i32(width * 4)
+      .mul()
+      .add()
+      .i32(-win * width * 4)
+      .add()
+      .set(L.xp);
     emitMatVec(f, acc, L, Lw.w, layer.nI, R, fused);
     emitMaxoutNorm(f, acc, m, layer.nP, width, Lw.g, Lw.beta, tmp);
     for (let q = 0; q < width / 4; q++)
@@ -462,9 +540,26 @@ export function senterKernel(w: SenterWeights): SenterKernel | undefined {
     const v = fs.local(V128);
     fs.op(0x02, 0x40, 0x03, 0x40);
     fs.get(t).get(N).op(0x4f).op(0x0d, 1);
-    fs.get(IN).get(t).i32(width * 4).mul().add().vload(0).i32(0).vload(scoreW).vmul();
+    fs.get(IN)
+      .get(t)
+      .i32(width * 4)
+      .mul()
+      .add()
+      .vload(0)
+      .i32(0)
+      .vload(scoreW)
+      .vmul();
     for (let q = 1; q < width / 4; q++)
-      fs.get(IN).get(t).i32(width * 4).mul().add().vload(16 * q).i32(0).vload(scoreW + 16 * q).vmul().vadd();
+      fs.get(IN)
+        .get(t)
+        .i32(width * 4)
+        .mul()
+        .add()
+        .vload(16 * q)
+        .i32(0)
+        .vload(scoreW + 16 * q)
+        .vmul()
+        .vadd();
     fs.set(v);
     fs.get(OUT).get(t).i32(4).mul().add();
     fs.get(v).lane(0).get(v).lane(1).op(0x92).get(v).lane(2).op(0x92).get(v).lane(3).op(0x92);

@@ -1,25 +1,13 @@
 // spaCy 3.8.16's tokens and senter decisions on the 16,489 golden texts (shared), and its
 // intermediate values (feature ids, norms, shapes, P(S)) on the 400 debug texts.
-import { readFileSync } from "node:fs";
-import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { shared } from "../../../test/helpers/shared.js";
+import { readSpacyGoldens, spacyModel } from "../../../test/helpers/spacy-golden.js";
 import { loadPipelineFolder } from "./folder.js";
 import { u64ToString } from "./hashing.js";
 import { attributeIds, lexemeNormOf, lexemeStrings } from "./lexeme.js";
 import { SpacyPipeline } from "./pipeline.js";
 import { Senter } from "./senter.js";
 import { SpacyTokenizer } from "./tokenizer.js";
-
-interface Golden {
-  id: string;
-  text: string;
-  tokens: string[];
-  ws: string;
-  sent: string;
-  sentences: string[];
-  near: [number, number][];
-}
 
 interface Debug {
   id: string;
@@ -30,17 +18,9 @@ interface Debug {
   p_s: number[];
 }
 
-function jsonl<T>(path: string): T[] {
-  return gunzipSync(readFileSync(path))
-    .toString("utf8")
-    .trim()
-    .split("\n")
-    .map((l) => JSON.parse(l) as T);
-}
-
-const MODEL = shared("models", "en_core_web_sm-3.8.0");
-const GOLDEN = jsonl<Golden>(shared("golden", "spacy-senter", "senter_golden.jsonl.gz"));
-const DEBUG = jsonl<Debug>(shared("golden", "spacy-senter", "senter_debug.jsonl.gz"));
+const MODEL = spacyModel();
+const GOLDEN = readSpacyGoldens();
+const DEBUG = readSpacyGoldens<Debug>("senter_debug.jsonl.gz");
 
 describe("spaCy's senter pipeline against spaCy 3.8.16 (shared goldens)", () => {
   const pipeline = SpacyPipeline.load(MODEL);
