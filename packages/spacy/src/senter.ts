@@ -59,7 +59,7 @@ function affine(
 }
 
 /** Feature keys cached before the caches are emptied (the lexicon is then renewed with them). */
-export const ENTRY_CACHE_LIMIT = 1 << 16;
+export const ENTRY_CACHE_LIMIT = 1 << 14;
 
 /** How the senter computes: `simd` (the default where WebAssembly SIMD runs) or plain JavaScript. */
 export interface SenterOptions {

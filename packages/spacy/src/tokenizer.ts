@@ -106,7 +106,7 @@ class TokenSink {
  * Chunks per cache generation (any size gives the same tokens). Small on purpose: a lookup in a
  * large map misses the CPU caches; chunks used again survive in the next generation.
  */
-const CACHE_LIMIT = 50_000;
+const CACHE_LIMIT = 20_000;
 
 /** The tokenizer of one pipeline. Not thread-safe; one per worker. */
 export class SpacyTokenizer {
