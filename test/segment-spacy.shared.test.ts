@@ -1,7 +1,7 @@
 // convkit-segment with spaCy's senter (shared model and goldens): sentences and tokens as spaCy
 // gives them, passages the official way, agreement as spaCy itself scores, bad model folders.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agreeingPairs, passagePairs, pyStrip, windowPassages } from "@convkit/segment";
 import { describe, expect, it } from "vitest";
@@ -172,6 +172,14 @@ describe("convkit-segment --splitter spacy (shared model and goldens)", () => {
         "truncated weights",
         broken("cut-model", (d) => truncateSync(join(d, "senter", "model"), 50_000)),
         /senter\/model: expected a complete msgpack file/,
+      ],
+      [
+        "a folder where config.cfg should be",
+        broken("config-dir", (d) => {
+          rmSync(join(d, "config.cfg"));
+          mkdirSync(join(d, "config.cfg"));
+        }),
+        /config\.cfg: expected a readable file of the spaCy pipeline, found EISDIR/,
       ],
       [
         "truncated lookups",

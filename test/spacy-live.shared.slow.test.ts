@@ -40,6 +40,8 @@ src = open(gen, encoding="utf-8").read()
 ns = {"rnd": random.Random(20261123)}
 exec(src.split('S = senter.labels.index("S")')[1].split("def sources():")[0], ns)
 texts.extend(ns["synthetic"](1500))
+# Edge cases: NUL beside special-case tokens, whitespace of every kind at the edges, astral text.
+texts.extend(["ca\\x00can", "do\\x00not can't", " \\u00a0lead", "trail \\t\\n", "\\u3000x\\u2028y\\x85z", "😀😀 a.😀 B", "Dr.\\u200bSmith", "(a.m.)", "\\ta  b   c"])
 seen = set(); uniq = []
 for t in texts:
     if t not in seen: seen.add(t); uniq.append(t)

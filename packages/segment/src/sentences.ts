@@ -80,8 +80,7 @@ export async function runSentences(o: SentencesJobOptions): Promise<{ texts: num
   if (o.tokens && o.splitter !== "spacy")
     throw new UsageError("--tokens needs the spacy splitter (spaCy's tokens)");
   // Checked here, before any worker starts or output appears: a bad folder or name is one line.
-  if (o.splitter === "spacy") spacyPipeline(o.spacyModel ?? "");
-  else splitterFor(o.splitter, o.spacyModel);
+  splitterFor(o.splitter, o.spacyModel);
   const threads = o.threads ?? 1;
   const pool = threads > 1 ? await openPool<SentencesTask, SentencesResult>(threads) : undefined;
   const name = o.input === "-" ? "<stdin>" : o.input;

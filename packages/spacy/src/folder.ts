@@ -82,6 +82,21 @@ export function hashKey(h: U64): string {
 
 /** Loads and checks a spaCy pipeline folder for the tokenizer and the senter. */
 export function loadPipelineFolder(dir: string): SpacyPipelineData {
+  try {
+    return readPipelineFolder(dir);
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    // A layout the checks above did not foresee is still the folder's fault: one line, not a trace.
+    throw new InputError(
+      dir,
+      {},
+      "a spaCy pipeline folder convkit can read",
+      `one it cannot (${(e as Error).message})`,
+    );
+  }
+}
+
+function readPipelineFolder(dir: string): SpacyPipelineData {
   if (!existsSync(dir) || !statSync(dir).isDirectory())
     throw new InputError(
       dir,
@@ -117,7 +132,16 @@ export function loadPipelineFolder(dir: string): SpacyPipelineData {
 
 function readRequired(path: string): Buffer {
   if (!existsSync(path)) throw new InputError(path, {}, "a file of the spaCy pipeline", "no such file");
-  return readFileSync(path);
+  try {
+    return readFileSync(path);
+  } catch (e) {
+    throw new InputError(
+      path,
+      {},
+      "a readable file of the spaCy pipeline",
+      (e as NodeJS.ErrnoException).code ?? "an unreadable file",
+    );
+  }
 }
 
 type ConfigValue = string | number | boolean | null | ConfigValue[] | { [k: string]: ConfigValue };
@@ -257,7 +281,8 @@ function readTokenizer(path: string): TokenizerRules {
       let norm: string | undefined;
       for (const [k, v] of Object.entries(r)) {
         if (ORTH_KEYS.includes(k)) orth = text(v);
-        else if (NORM_KEYS.includes(k)) norm = text(v) ?? undefined;
+        // An empty NORM is id 0 in spaCy: the token keeps its lexeme's norm.
+        else if (NORM_KEYS.includes(k)) norm = text(v) || undefined;
         else
           throw new InputError(
             path,
@@ -316,6 +341,8 @@ function readLexemeNorm(path: string): Map<string, string> {
   for (const [k, v] of Object.entries(asRecord(table, path, "the lexeme_norm table"))) {
     const norm = text(v);
     if (norm === null) continue;
+    if (!/^\d+$/.test(k))
+      throw new InputError(path, {}, "string hashes as the lexeme_norm table's keys", JSON.stringify(k));
     const big = BigInt(k);
     out.set(hashKey({ hi: Number(big >> 32n), lo: Number(big & 0xffffffffn) }), norm);
   }
@@ -389,7 +416,9 @@ function readSenter(path: string, config: Config, where: string): SenterWeights 
     );
   const maxouts = named("maxout");
   const norms = named("layernorm");
-  const depth = Number(encodeCfg.depth);
+  // The encoder's depth as the weights have it (config.cfg may hold a ${reference} there).
+  const depth = named("maxout").length - 1;
+  if (depth < 1) throw new InputError(path, {}, "an encoder of depth 1 or more", String(depth));
   if (maxouts.length !== depth + 1 || norms.length !== depth + 1)
     throw new InputError(
       path,
@@ -476,6 +505,8 @@ function array(
       `${what}: a float32 array of ${ndim} dimensions`,
       `type ${type}, shape ${JSON.stringify(shape)}`,
     );
+  if (shape.some((d) => !Number.isInteger(d) || d < 1))
+    throw new InputError(path, {}, `${what}: a shape of positive sizes`, JSON.stringify(shape));
   const count = shape.reduce((a, b) => a * b, 1);
   if (data.byteLength !== count * 4)
     throw new InputError(

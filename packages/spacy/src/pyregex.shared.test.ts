@@ -23,7 +23,7 @@ function cp(s: string, i: number): number {
 }
 
 describe("the model's tokenizer patterns against CPython's re (shared)", () => {
-  it("prefix_search, suffix_search, infix_finditer and url_match: the same spans on 6,000 strings", () => {
+  it("prefix_search, suffix_search, infix_finditer and url_match: the same spans on every special case and 5,000 chunks", () => {
     const rules = loadPipelineFolder(shared("models", "en_core_web_sm-3.8.0")).tokenizer;
     const patterns = [rules.prefixSearch!, rules.suffixSearch!, rules.infixFinditer!, rules.urlMatch!];
     const texts = gunzipSync(readFileSync(shared("golden", "spacy-senter", "senter_golden.jsonl.gz")))
@@ -40,7 +40,7 @@ describe("the model's tokenizer patterns against CPython's re (shared)", () => {
     const pieces = [...chunks];
     const strings = [
       ...pieces,
-      ...rules.exceptions.map(([c]) => c).slice(0, 1000),
+      ...rules.exceptions.map(([c]) => c),
       ...Array.from({ length: 1000 }, () =>
         Array.from({ length: 1 + Math.floor(r() * 3) }, () => pieces[Math.floor(r() * pieces.length)]!).join(
           "",
@@ -62,7 +62,7 @@ describe("the model's tokenizer patterns against CPython's re (shared)", () => {
           bad.push(`${["prefix", "suffix", "infix", "url"][i]} ${JSON.stringify(s)}`);
       });
     });
-    expect(strings.length).toBeGreaterThan(5900);
+    expect(strings.length).toBe(5000 + rules.exceptions.length);
     expect(bad).toEqual([]);
   });
 });

@@ -25,10 +25,12 @@ export interface TranslatedPattern {
 /**
  * Translates a Python 3 `re` pattern (str, default flags) into JS `u`-mode source with the same
  * meaning: `\w \d \s \S \b` with Python's Unicode sets, `$` as "end, or before a final newline",
- * `.` as "anything but newline", `\UXXXXXXXX`, `(?P<n>…)`, `{,n}`, literal `{`/`]`/`[` where
- * Python takes them literally, and global inline flags (`(?u)`, `(?i)`). Constructs JS cannot
- * express the same way (scoped flags, atomic groups, possessive quantifiers, `\W` inside a class)
- * are refused rather than approximated. `where` names the pattern in the error.
+ * `.` as "anything but newline", `\UXXXXXXXX`, `(?P<n>…)`, `{,n}`, `{,}`, literal `{`/`]`/`[`
+ * where Python takes them literally, and global inline flags (`(?u)`, `(?i)`; JS folds case by
+ * Unicode's simple case folding, Python by lowercasing: they differ on a few letters such as ı
+ * and İ). Constructs JS cannot express the same way (scoped flags, atomic groups, possessive
+ * quantifiers, backreferences, `\W` inside a class) are refused rather than approximated.
+ * `where` names the pattern in the error.
  */
 export function translatePythonRegex(pattern: string, where: string): TranslatedPattern {
   let flags = "u";
@@ -99,10 +101,8 @@ export function translatePythonRegex(pattern: string, where: string): Translated
           out += "(?<";
           i += 4;
         } else if (rest.startsWith("(?P=")) {
-          const end = pattern.indexOf(")", i);
-          if (end < 0) fail("an unclosed (?P=");
-          out += `\\k<${pattern.slice(i + 4, end)}>`;
-          i = end + 1;
+          // A reference to a group that did not take part fails in Python, matches empty in JS.
+          fail("a backreference");
         } else if (rest.startsWith("(?#")) {
           const end = pattern.indexOf(")", i);
           if (end < 0) fail("an unclosed comment");
@@ -123,7 +123,8 @@ export function translatePythonRegex(pattern: string, where: string): Translated
       }
       case "{": {
         const m = /^\{(\d*)(,?)(\d*)\}/.exec(pattern.slice(i));
-        if (m && (m[1] !== "" || (m[2] === "," && m[3] !== ""))) {
+        // `{m}`, `{m,}`, `{,n}`, `{m,n}` and (Python 3.11) `{,}`; anything else is a literal `{`.
+        if (m && (m[1] !== "" || m[2] === ",")) {
           out += m[2] ? `{${m[1] || "0"},${m[3]}}` : `{${m[1]}}`;
           i += m[0].length;
           if (pattern[i] === "+") fail("a possessive quantifier");
@@ -134,7 +135,8 @@ export function translatePythonRegex(pattern: string, where: string): Translated
         continue;
       }
       case "}":
-        out += "\\}";
+      case "]":
+        out += `\\${c}`;
         i++;
         continue;
       case "*":
@@ -224,16 +226,15 @@ function translateEscape(
       return [`\\u{${Number.parseInt(`0${o}`, 8).toString(16)}}`, 2 + o.length];
     }
     default:
-      if (/[1-9]/.test(e!)) {
-        if (inClass) fail("an octal escape inside a class");
-        const d = /^\d{1,2}/.exec(pattern.slice(i + 1))![0];
-        return [`\\${d}`, 1 + d.length];
-      }
+      // Backreferences (and Python's three-digit octal escapes): refused, see (?P=…).
+      if (/[1-9]/.test(e!)) fail(`the escape \\${e} (a backreference or octal escape)`);
       if (/[A-Za-z]/.test(e!)) fail(`the escape \\${e}`);
       {
         // Any other escaped character stands for itself (an astral one is two units here).
         const cp = pattern.codePointAt(i + 1)!;
         const ch = String.fromCodePoint(cp);
+        // `-` is a syntax character only inside a class (JS rejects `\-` outside one).
+        if (ch === "-" && !inClass) return ["-", 2];
         return [JS_SYNTAX.has(ch) ? `\\${ch}` : ch, 1 + ch.length];
       }
   }

@@ -30,11 +30,12 @@ export class Lexicon {
   /** UTF-16 length of each entry's text. */
   lengths = new Int32Array(1024);
   private readonly byKey = new Map<string, number>();
+  /** Special-case tokens with a NORM of their own, by text and norm (apart: no token text can reach them). */
+  private readonly specialByKey = new Map<string, Map<string, number>>();
 
-  private add(key: string, orth: string, norm: string | undefined): number {
+  private add(orth: string, norm: string | undefined): number {
     const id = this.entries.length;
     this.entries.push({ orth, norm });
-    this.byKey.set(key, id);
     if (id === this.lengths.length) {
       const grown = new Int32Array(id * 2);
       grown.set(this.lengths);
@@ -46,14 +47,25 @@ export class Lexicon {
 
   /** The entry of a plain token text. */
   get(orth: string): number {
-    return this.byKey.get(orth) ?? this.add(orth, orth, undefined);
+    let id = this.byKey.get(orth);
+    if (id === undefined) {
+      id = this.add(orth, undefined);
+      this.byKey.set(orth, id);
+    }
+    return id;
   }
 
   /** The entry of a special case's token (its NORM, if the rule sets one, makes it a separate entry). */
   getSpecial(t: SpecialToken): number {
     if (t.norm === undefined) return this.get(t.orth);
-    const key = `${t.orth}\u0000${t.norm}`;
-    return this.byKey.get(key) ?? this.add(key, t.orth, t.norm);
+    const norms = this.specialByKey.get(t.orth) ?? new Map<string, number>();
+    this.specialByKey.set(t.orth, norms);
+    let id = norms.get(t.norm);
+    if (id === undefined) {
+      id = this.add(t.orth, t.norm);
+      norms.set(t.norm, id);
+    }
+    return id;
   }
 
   get size(): number {
@@ -64,6 +76,7 @@ export class Lexicon {
   clear(): void {
     this.entries.length = 0;
     this.byKey.clear();
+    this.specialByKey.clear();
   }
 }
 
@@ -156,6 +169,8 @@ export class SpacyTokenizer {
       )
         continue;
       const doc = this.tokenizeAffixes(chunk, false, new TokenSink());
+      // An empty pattern matches nothing (spaCy's matcher skips it).
+      if (doc.length === 0) continue;
       const orths = Array.from(doc.lex.subarray(0, doc.length), (l) => this.lexicon.entries[l]!.orth);
       let level = this.patterns;
       let node: PatternNode | undefined;
