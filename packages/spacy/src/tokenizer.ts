@@ -80,6 +80,9 @@ export class Lexicon {
   }
 }
 
+/** A chunk's tokens: one lexicon entry (most chunks: a number, no allocation), or several. */
+type ChunkTokens = number | Int32Array;
+
 /** A node of the special cases' trie: the patterns continuing with each next token text, and whether one ends here. */
 interface PatternNode {
   next: Map<string, PatternNode>;
@@ -137,9 +140,9 @@ export class SpacyTokenizer {
    * carry a special case's NORM, so unlike spaCy's lexeme cache this one may also keep chunks
    * that contained special cases.
    */
-  private chunks = new Map<string, Int32Array>();
+  private chunks = new Map<string, ChunkTokens>();
   /** The generation before `chunks`: its entries move up when used again (hot chunks outlive a rotation). */
-  private older = new Map<string, Int32Array>();
+  private older = new Map<string, ChunkTokens>();
   /** Phrase-matcher patterns (special cases containing affixes or spaces) as a trie over token texts. */
   private readonly patterns = new Map<string, PatternNode>();
   /** Per lexicon entry: 0 not yet looked at, 1 starts no pattern, 2 starts one. */
@@ -205,7 +208,7 @@ export class SpacyTokenizer {
   }
 
   /** The cached tokens of a chunk, from either generation. */
-  private cached(span: string): Int32Array | undefined {
+  private cached(span: string): ChunkTokens | undefined {
     const hit = this.chunks.get(span);
     if (hit !== undefined) return hit;
     const old = this.older.get(span);
@@ -213,7 +216,7 @@ export class SpacyTokenizer {
     return old;
   }
 
-  private remember(span: string, ids: Int32Array): void {
+  private remember(span: string, ids: ChunkTokens): void {
     if (this.chunks.size >= CACHE_LIMIT) this.rotate();
     this.chunks.set(span, ids);
   }
@@ -320,10 +323,15 @@ export class SpacyTokenizer {
     }
     const before = doc.length;
     this.tokenizeSpan(doc, span, a, withSpecialCases);
-    if (withSpecialCases) this.remember(span, doc.lex.slice(before, doc.length));
+    if (withSpecialCases)
+      this.remember(span, doc.length - before === 1 ? doc.lex[before]! : doc.lex.slice(before, doc.length));
   }
 
-  private pushEntries(doc: TokenSink, ids: Int32Array, at: number): void {
+  private pushEntries(doc: TokenSink, ids: ChunkTokens, at: number): void {
+    if (typeof ids === "number") {
+      doc.push(ids, at);
+      return;
+    }
     const lengths = this.lexicon.lengths;
     for (let k = 0; k < ids.length; k++) {
       doc.push(ids[k]!, at);
