@@ -81,7 +81,7 @@ export class Senter {
   private records = new Float32Array(0);
   private readonly recordFloats: number;
   private readonly hashKeys = new Uint32Array(4);
-  private readonly concat: Float64Array;
+  private readonly concat: Float32Array;
   private readonly scratch: Float64Array;
   private readonly embedding: Float64Array;
   private X = new Float64Array(0);
@@ -101,7 +101,7 @@ export class Senter {
     const first = w.encoder[0]!;
     this.r1 = first.nO * first.nP;
     this.recordFloats = this.width + this.span * this.r1;
-    this.concat = new Float64Array(w.mix.nI);
+    this.concat = new Float32Array(w.mix.nI);
     this.scratch = new Float64Array(Math.max(w.mix.nO * w.mix.nP, this.r1));
     this.embedding = new Float64Array(this.width);
     this.kernel = options.simd === false ? undefined : senterKernel(w);
@@ -141,7 +141,7 @@ export class Senter {
   }
 
   /** The concatenated hash embeddings of an entry's attributes (thinc's HashEmbed, one table after another). */
-  private embed(lex: number, spacy: number, out: Float64Array | Float32Array): void {
+  private embed(lex: number, spacy: number, out: Float32Array): void {
     const entry = this.lexicon.entries[lex]!;
     const strings = lexemeStrings(entry.orth, entry.norm ?? lexemeNormOf(entry.orth, this.lexemeNorm));
     const ids = attributeIds(strings);
@@ -154,13 +154,20 @@ export class Senter {
   }
 
   /** thinc's HashEmbed for one id: the four hashed rows summed (in float32, as thinc's axpy). */
-  private gatherAdd(table: HashEmbedTable, id: U64, out: Float64Array | Float32Array, o: number): void {
+  private gatherAdd(table: HashEmbedTable, id: U64, out: Float32Array, o: number): void {
     const width = this.width;
     hashId128(id, table.seed, this.hashKeys, 0);
-    for (let k = 0; k < width; k++) out[o + k] = 0;
-    for (let h = 0; h < 4; h++) {
-      const row = (this.hashKeys[h]! % table.rows) * width;
-      for (let k = 0; k < width; k++) out[o + k] = Math.fround(out[o + k]! + table.E[row + k]!);
+    // Float32Array stores round each sum to float32, as thinc's axpy does.
+    const E = table.E;
+    const r0 = (this.hashKeys[0]! % table.rows) * width;
+    const r1 = (this.hashKeys[1]! % table.rows) * width;
+    const r2 = (this.hashKeys[2]! % table.rows) * width;
+    const r3 = (this.hashKeys[3]! % table.rows) * width;
+    for (let k = 0; k < width; k++) {
+      out[o + k] = E[r0 + k]!;
+      out[o + k] = out[o + k]! + E[r1 + k]!;
+      out[o + k] = out[o + k]! + E[r2 + k]!;
+      out[o + k] = out[o + k]! + E[r3 + k]!;
     }
   }
 
