@@ -58,12 +58,17 @@ function affine(
   }
 }
 
+/** Tokens per block of a long text (what bounds the kernel's per-text memory). */
+const BLOCK_TOKENS = 1 << 16;
+
 /** Feature keys cached before the caches are emptied (the lexicon is then renewed with them). */
 export const ENTRY_CACHE_LIMIT = 1 << 14;
 
 /** How the senter computes: `simd` (the default where WebAssembly SIMD runs) or plain JavaScript. */
 export interface SenterOptions {
   simd?: boolean;
+  /** Tokens per block of a long text (tests use small ones; the decisions are the same). */
+  blockTokens?: number;
 }
 
 /** The senter of one pipeline, bound to a tokenizer's lexicon. Not thread-safe; one per worker. */
@@ -77,6 +82,7 @@ export class Senter {
   private slotOf = new Int32Array(0);
   private slots = 0;
   private readonly kernel: SenterKernel | undefined;
+  private readonly blockTokens: number;
   /** Records without the kernel: per slot, the embedding then the first layer's projections (thinc's row order). */
   private records = new Float32Array(0);
   private readonly recordFloats: number;
@@ -105,6 +111,7 @@ export class Senter {
     this.scratch = new Float64Array(Math.max(w.mix.nO * w.mix.nP, this.r1));
     this.embedding = new Float64Array(this.width);
     this.kernel = options.simd === false ? undefined : senterKernel(w);
+    this.blockTokens = options.blockTokens ?? BLOCK_TOKENS;
   }
 
   /** Entries whose features are cached (the caller renews the lexicon past {@link ENTRY_CACHE_LIMIT}). */
@@ -205,29 +212,52 @@ export class Senter {
 
   private predictSimd(tokens: TokenizedText, kernel: SenterKernel): Uint8Array {
     const n = tokens.length;
+    const out = new Uint8Array(n);
+    // Long texts in blocks: a token's decision depends on `pad` tokens on each side only, so a
+    // block computed with that many neighbours on each side gives the same decisions, in bounded memory.
+    const block = this.blockTokens;
+    for (let from = 0; from < n; from += block)
+      this.predictBlock(tokens, from, Math.min(n, from + block), kernel, out);
+    out[0] = 1;
+    return out;
+  }
+
+  /** Decisions of tokens [from, to) into `out`. */
+  private predictBlock(
+    tokens: TokenizedText,
+    from: number,
+    to: number,
+    kernel: SenterKernel,
+    out: Uint8Array,
+  ): void {
+    const n = tokens.length;
+    const m = to - from;
     const width = this.width;
     const win = this.win;
     const layers = this.w.encoder.length;
-    // thinc's with_array(pad): `pad` zero rows on each side, every layer run over all rows.
+    // thinc's with_array(pad): `pad` zero rows beyond the text's ends, every layer run over all rows.
     const pad = win * layers;
-    const rows = n + 2 * pad;
+    const rows = m + 2 * pad;
     const rowBytes = width * 4;
-    // Records first (they may move the text region), then the text's slot ids: win −1 on each side.
+    // Records first (they may move the text region), then the rows' slot ids (−1: beyond the text).
     const slotRow = this.reserveRows(rows);
-    slotRow.fill(-1, 0, pad);
-    slotRow.fill(-1, pad + n, rows);
     const lex = tokens.lex;
     const spacy = tokens.spacy;
-    for (let t = 0; t < n; t++) {
+    for (let r = 0; r < rows; r++) {
+      const t = from - pad + r;
+      if (t < 0 || t >= n) {
+        slotRow[r] = -1;
+        continue;
+      }
       const key = lex[t]! * 2 + spacy[t]!;
       const known = key < this.slotOf.length ? this.slotOf[key]! : -1;
-      slotRow[pad + t] = known >= 0 ? known : this.slot(lex[t]!, spacy[t]!);
+      slotRow[r] = known >= 0 ? known : this.slot(lex[t]!, spacy[t]!);
     }
     const slotAt = kernel.textAt();
     const aAt = slotAt + Math.ceil(((rows + 2 * win) * 4) / 16) * 16;
     const bAt = aAt + (rows + 2 * win) * rowBytes;
     const scoreAt = bAt + (rows + 2 * win) * rowBytes;
-    kernel.ensure(scoreAt + n * 4 + 16);
+    kernel.ensure(scoreAt + m * 4 + 16);
     const buffer = kernel.memory.buffer;
     const i32 = new Int32Array(buffer, slotAt, rows + 2 * win);
     i32.fill(-1);
@@ -242,19 +272,16 @@ export class Senter {
     let outAt = bAt + win * rowBytes;
     kernel.first(slotAt, rows, inAt);
     for (let l = 1; l < layers; l++) {
-      // Layer l is needed on the real rows and win·(layers − 1 − l) rows around them.
+      // Layer l is needed on the block's rows and win·(layers − 1 − l) rows around them.
       const skip = pad - win * (layers - 1 - l);
       kernel.later(l, inAt + skip * rowBytes, rows - 2 * skip, outAt + skip * rowBytes);
       const t = inAt;
       inAt = outAt;
       outAt = t;
     }
-    kernel.scores(inAt + pad * rowBytes, n, scoreAt);
-    const out = new Uint8Array(n);
+    kernel.scores(inAt + pad * rowBytes, m, scoreAt);
     const sc = scoreAt / 4;
-    for (let t = 0; t < n; t++) out[t] = f32[sc + t]! > 0 ? 1 : 0;
-    out[0] = 1;
-    return out;
+    for (let t = 0; t < m; t++) out[from + t] = f32[sc + t]! > 0 ? 1 : 0;
   }
 
   private reserveRows(rows: number): Int32Array {

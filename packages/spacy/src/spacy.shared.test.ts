@@ -67,6 +67,16 @@ describe("spaCy's senter pipeline against spaCy 3.8.16 (shared goldens)", () => 
     expect(bad).toEqual([]);
   });
 
+  it("long texts in blocks (here of 7 tokens, with their neighbours) give the same decisions", () => {
+    const data = loadPipelineFolder(MODEL);
+    const tokenizer = new SpacyTokenizer(data.tokenizer, "tokenizer");
+    const senter = new Senter(data.senter, tokenizer.lexicon, data.lexemeNorm, { blockTokens: 7 });
+    const bad = GOLDEN.filter((_g, i) => i % 3 === 0).filter(
+      (g) => Array.from(senter.predict(tokenizer.tokenize(g.text))).join("") !== g.sent,
+    );
+    expect(bad.map((g) => g.id)).toEqual([]);
+  });
+
   it("the plain-JavaScript senter (no SIMD) gives the same decisions", () => {
     const data = loadPipelineFolder(MODEL);
     const tokenizer = new SpacyTokenizer(data.tokenizer, "tokenizer");
