@@ -4,6 +4,7 @@ import { collect, readJsonl } from "@convkit/formats";
 import { UsageError } from "@convkit/io";
 import {
   agreeingPairs,
+  loadSplitter,
   type PassageFormat,
   passagePairs,
   runSegmentation,
@@ -11,7 +12,6 @@ import {
   SPACY_MODEL_HINT,
   SPLITTER_NAMES,
   SPLITTERS,
-  splitterFor,
 } from "@convkit/segment";
 
 /** `--spacy-model`, shared by the commands: a spaCy pipeline folder for the `spacy` splitter. */
@@ -149,8 +149,6 @@ export const runCommand: CommandSpec = {
       }).filter(([, v]) => v !== undefined),
     );
     const { splitter, spacyModel } = chooseSplitter(o);
-    // A bad model folder or splitter name is one line before anything is written.
-    splitterFor(splitter, spacyModel);
     const t0 = performance.now();
     const progress = startProgress("segment", "docs");
     let last = 0;
@@ -218,7 +216,7 @@ export const agreementCommand: CommandSpec = {
         : [...Object.keys(SPLITTERS), ...(spacyModel ? ["spacy"] : [])];
     let out = "";
     for (const name of names) {
-      const n = agreeingPairs(pairs, splitterFor(name, spacyModel));
+      const n = agreeingPairs(pairs, await loadSplitter(name, spacyModel));
       out += `${name}\t${n}/${pairs.length}\t${pairs.length ? ((100 * n) / pairs.length).toFixed(1) : "0.0"}%\n`;
     }
     process.stdout.write(out);

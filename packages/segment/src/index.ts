@@ -31,10 +31,10 @@ export {
 export {
   heuristicSplitter,
   icuSplitter,
+  loadSplitter,
   SPACY_MODEL_HINT,
   SPLITTER_NAMES,
   SPLITTERS,
   sentencizerSplitter,
   spacyLikeTokens,
-  splitterFor,
 } from "./splitters.js";

@@ -12,6 +12,7 @@ import {
 } from "@convkit/io";
 import { encodeSegmentTask, type PassageFormat, type SegmentResult, type SegmentTask } from "./encode.js";
 import { openPool } from "./pool.js";
+import { loadSplitter } from "./splitters.js";
 
 /** Options of {@link runSegmentation}. */
 export interface SegmentJobOptions extends Omit<SegmentTask, "docs"> {
@@ -162,6 +163,8 @@ function alive(pid: number): boolean {
  * folders together hold exactly the files of an unsharded run.
  */
 export async function runSegmentation(o: SegmentJobOptions): Promise<SegmentJobSummary> {
+  // The splitter (and a model folder's problems) first: nothing is written for a bad one.
+  await loadSplitter(o.splitter, o.spacyModel);
   let inputs = await listInputs(o.inputs);
   if (o.out !== "-") refuseSharedOutputs(inputs);
   if (o.shard) {

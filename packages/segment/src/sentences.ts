@@ -1,12 +1,11 @@
 // `convkit-segment sentences`: texts (JSONL {id, text}) into their sentences, in input order, with
 // spaCy's tokens on request; batches go through the same pool as passages.
 import { ByteBuilder, InputError, readLineUnits, UsageError, writeAtomic } from "@convkit/io";
-import { spacyPipeline } from "@convkit/spacy";
 import { forEachJsonLine, type JsonlBytes } from "./encode.js";
 import { inFile, UNIT_BYTES } from "./job.js";
 import { IKAT, sentenceTexts } from "./passages.js";
 import { openPool } from "./pool.js";
-import { splitterFor } from "./splitters.js";
+import { loadSplitter, spacyPipelineOf, splitterFor } from "./splitters.js";
 
 /** One batch of texts (plain data: it crosses to worker threads). */
 export interface SentencesTask {
@@ -32,7 +31,7 @@ export interface SentencesResult {
  */
 export function encodeSentencesTask(t: SentencesTask): SentencesResult {
   const out = new ByteBuilder();
-  const pipeline = t.splitter === "spacy" ? spacyPipeline(t.spacyModel ?? "") : undefined;
+  const pipeline = t.splitter === "spacy" ? spacyPipelineOf(t.spacyModel) : undefined;
   const split = pipeline ? undefined : splitterFor(t.splitter, t.spacyModel);
   let texts = 0;
   const lines = forEachJsonLine(t.bytes, (v, line) => {
@@ -80,7 +79,7 @@ export async function runSentences(o: SentencesJobOptions): Promise<{ texts: num
   if (o.tokens && o.splitter !== "spacy")
     throw new UsageError("--tokens needs the spacy splitter (spaCy's tokens)");
   // Checked here, before any worker starts or output appears: a bad folder or name is one line.
-  splitterFor(o.splitter, o.spacyModel);
+  await loadSplitter(o.splitter, o.spacyModel);
   const threads = o.threads ?? 1;
   const pool = threads > 1 ? await openPool<SentencesTask, SentencesResult>(threads) : undefined;
   const name = o.input === "-" ? "<stdin>" : o.input;

@@ -1,6 +1,6 @@
 // Sentence splitters for the chunker: ICU (Intl.Segmenter, fed in pieces), spaCy's rule-based sentencizer, and convkit's heuristic.
 import { UsageError } from "@convkit/io";
-import { spacyPipeline } from "@convkit/spacy";
+import type { SpacyPipeline } from "@convkit/spacy";
 import type { SentenceSplitter } from "./passages.js";
 
 const SPACE = /\s/u;
@@ -225,15 +225,31 @@ export const SPLITTER_NAMES: readonly string[] = [...Object.keys(SPLITTERS), "sp
 export const SPACY_MODEL_HINT =
   "download the en_core_web_sm 3.4.1 wheel (the version TREC iKAT pins), unzip it and pass --spacy-model en_core_web_sm/en_core_web_sm-3.4.1 (or set CONVKIT_SPACY_MODEL)";
 
+/** @convkit/spacy, imported on first use (its modules cost every thread ~50 ms to load). */
+let spacyModule: typeof import("@convkit/spacy") | undefined;
+
 /**
- * A splitter by name. `spacy` is spaCy's statistical sentence recognizer run from the pipeline
- * folder `spacyModel` (loaded once per thread): with the iKAT preset, the official method.
+ * A splitter by name, its code and model loaded: call once per thread before {@link splitterFor}.
+ * `spacy` is spaCy's statistical sentence recognizer run from the pipeline folder `spacyModel`
+ * (loaded once per thread): with the iKAT preset, the official method.
  */
+export async function loadSplitter(name: string, spacyModel?: string): Promise<SentenceSplitter> {
+  if (name === "spacy") spacyModule ??= await import("@convkit/spacy");
+  return splitterFor(name, spacyModel);
+}
+
+/** The loaded spaCy pipeline of the `spacy` splitter (after {@link loadSplitter}). */
+export function spacyPipelineOf(spacyModel: string | undefined): SpacyPipeline {
+  if (!spacyModel)
+    throw new UsageError(`the spacy splitter needs a spaCy pipeline folder: ${SPACY_MODEL_HINT}`);
+  if (!spacyModule) throw new Error("the spacy splitter is used before loadSplitter");
+  return spacyModule.spacyPipeline(spacyModel);
+}
+
+/** A splitter by name, synchronously: the rule-based ones, and `spacy` once {@link loadSplitter} ran in this thread. */
 export function splitterFor(name: string, spacyModel?: string): SentenceSplitter {
   if (name === "spacy") {
-    if (!spacyModel)
-      throw new UsageError(`the spacy splitter needs a spaCy pipeline folder: ${SPACY_MODEL_HINT}`);
-    const pipeline = spacyPipeline(spacyModel);
+    const pipeline = spacyPipelineOf(spacyModel);
     return (text) => pipeline.sentenceStarts(text);
   }
   const split = SPLITTERS[name];

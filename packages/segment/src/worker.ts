@@ -3,10 +3,12 @@ import { errorForThread } from "@convkit/io";
 import { move, transferableSymbol, valueSymbol } from "piscina";
 import { encodeSegmentTask, type SegmentTask } from "./encode.js";
 import { encodeSentencesTask, type SentencesTask } from "./sentences.js";
+import { loadSplitter } from "./splitters.js";
 
 /** Encodes a batch; the encoded bytes are moved to the main thread, not copied. Bad input crosses back as an InputError. */
-export default function run(task: SegmentTask | SentencesTask): unknown {
+export default async function run(task: SegmentTask | SentencesTask): Promise<unknown> {
   try {
+    await loadSplitter(task.splitter, task.spacyModel);
     if ("kind" in task && task.kind === "sentences") {
       const r = encodeSentencesTask(task);
       return move({ [transferableSymbol]: [r.jsonl.buffer], [valueSymbol]: r } as never);

@@ -112,7 +112,7 @@ function readPipelineFolder(dir: string): SpacyPipelineData {
   const wantsNorms = JSON.stringify(config["initialize.lookups"]?.tables ?? "").includes("lexeme_norm");
   const lexemeNorm =
     wantsNorms || existsSync(lookupsPath) ? readLexemeNorm(lookupsPath) : new Map<string, string>();
-  const senter = readSenter(join(dir, "senter", "model"), config, join(dir, "senter", "model"));
+  const senter = readSenter(join(dir, "senter", "model"), config);
   let name = dir.replace(/\/+$/, "").split("/").at(-1) ?? dir;
   const metaPath = join(dir, "meta.json");
   if (existsSync(metaPath)) {
@@ -356,7 +356,7 @@ interface ModelNode {
   params: Record<string, unknown>;
 }
 
-function readSenter(path: string, config: Config, where: string): SenterWeights {
+function readSenter(path: string, config: Config): SenterWeights {
   const d = asRecord(unpack(readRequired(path), path), path, "thinc's model msgpack map");
   const nodes = d.nodes;
   const attrs = d.attrs;
@@ -458,7 +458,6 @@ function readSenter(path: string, config: Config, where: string): SenterWeights 
       `a softmax of ${width} → 2 labels (I, S)`,
       `${W.shape[1]} → ${W.shape[0]}`,
     );
-  void where;
   return {
     width,
     embeddings: embeddings.map(({ attr, seed, rows, E }) => ({ attr, seed, rows, E })),

@@ -6,7 +6,7 @@ import { loadPipelineFolder } from "./folder.js";
 import { u64ToString } from "./hashing.js";
 import { attributeIds, lexemeNormOf, lexemeStrings } from "./lexeme.js";
 import { SpacyPipeline } from "./pipeline.js";
-import { Senter } from "./senter.js";
+import { Senter, type SenterOptions } from "./senter.js";
 import { SpacyTokenizer } from "./tokenizer.js";
 
 interface Debug {
@@ -21,6 +21,13 @@ interface Debug {
 const MODEL = spacyModel();
 const GOLDEN = readSpacyGoldens();
 const DEBUG = readSpacyGoldens<Debug>("senter_debug.jsonl.gz");
+
+/** The model's tokenizer and a senter built with `options`. */
+function parts(options: SenterOptions) {
+  const data = loadPipelineFolder(MODEL);
+  const tokenizer = new SpacyTokenizer(data.tokenizer, "tokenizer");
+  return { data, tokenizer, senter: new Senter(data.senter, tokenizer.lexicon, data.lexemeNorm, options) };
+}
 
 describe("spaCy's senter pipeline against spaCy 3.8.16 (shared goldens)", () => {
   const pipeline = SpacyPipeline.load(MODEL);
@@ -68,9 +75,7 @@ describe("spaCy's senter pipeline against spaCy 3.8.16 (shared goldens)", () => 
   });
 
   it("long texts in blocks (here of 7 tokens, with their neighbours) give the same decisions", () => {
-    const data = loadPipelineFolder(MODEL);
-    const tokenizer = new SpacyTokenizer(data.tokenizer, "tokenizer");
-    const senter = new Senter(data.senter, tokenizer.lexicon, data.lexemeNorm, { blockTokens: 7 });
+    const { tokenizer, senter } = parts({ blockTokens: 7 });
     const bad = GOLDEN.filter((_g, i) => i % 3 === 0).filter(
       (g) => Array.from(senter.predict(tokenizer.tokenize(g.text))).join("") !== g.sent,
     );
@@ -78,9 +83,7 @@ describe("spaCy's senter pipeline against spaCy 3.8.16 (shared goldens)", () => 
   });
 
   it("the plain-JavaScript senter (no SIMD) gives the same decisions", () => {
-    const data = loadPipelineFolder(MODEL);
-    const tokenizer = new SpacyTokenizer(data.tokenizer, "tokenizer");
-    const senter = new Senter(data.senter, tokenizer.lexicon, data.lexemeNorm, { simd: false });
+    const { tokenizer, senter } = parts({ simd: false });
     const bad = GOLDEN.filter((_g, i) => i % 4 === 0).filter(
       (g) => Array.from(senter.predict(tokenizer.tokenize(g.text))).join("") !== g.sent,
     );
@@ -88,9 +91,7 @@ describe("spaCy's senter pipeline against spaCy 3.8.16 (shared goldens)", () => 
   });
 
   it("feature ids, norms and shapes of the 400 debug texts as doc.to_array gives them; S scores to 1e-4", () => {
-    const data = loadPipelineFolder(MODEL);
-    const tokenizer = new SpacyTokenizer(data.tokenizer, "tokenizer");
-    const senter = new Senter(data.senter, tokenizer.lexicon, data.lexemeNorm, { simd: false });
+    const { data, tokenizer, senter } = parts({ simd: false });
     const byId = new Map(GOLDEN.map((g) => [g.id, g]));
     expect(DEBUG.length).toBe(400);
     const bad: string[] = [];
