@@ -191,6 +191,17 @@ describe("convkit-segment --splitter spacy (shared model and goldens)", () => {
       it(what, () => {
         for (const args of [
           ["run", "--spacy-model", model, input, "-o", join(dir, `out-${what}`)],
+          ["run", "--threads", "2", "--spacy-model", model, input, "-o", join(dir, `out-${what}`)],
+          [
+            "sentences",
+            "--threads",
+            "2",
+            "--spacy-model",
+            model,
+            input,
+            "-o",
+            join(dir, `out-${what}.jsonl`),
+          ],
           ["sentences", "--spacy-model", model, input, "-o", join(dir, `out-${what}.jsonl`)],
           ["agreement", "--spacy-model", model, "--splitter", "spacy", "--passages", PASSAGES],
         ]) {

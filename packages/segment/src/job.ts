@@ -12,7 +12,7 @@ import {
 } from "@convkit/io";
 import { encodeSegmentTask, type PassageFormat, type SegmentResult, type SegmentTask } from "./encode.js";
 import { openPool } from "./pool.js";
-import { loadSplitter } from "./splitters.js";
+import { checkSplitter, loadSplitter } from "./splitters.js";
 
 /** Options of {@link runSegmentation}. */
 export interface SegmentJobOptions extends Omit<SegmentTask, "docs"> {
@@ -163,8 +163,10 @@ function alive(pid: number): boolean {
  * folders together hold exactly the files of an unsharded run.
  */
 export async function runSegmentation(o: SegmentJobOptions): Promise<SegmentJobSummary> {
-  // The splitter (and a model folder's problems) first: nothing is written for a bad one.
-  await loadSplitter(o.splitter, o.spacyModel);
+  // The splitter (and a model folder's problems) first: nothing is written for a bad one. A
+  // pooled run only checks it here: the workers load the model.
+  const threads = o.threads ?? 1;
+  await (threads > 1 ? checkSplitter : loadSplitter)(o.splitter, o.spacyModel);
   let inputs = await listInputs(o.inputs);
   if (o.out !== "-") refuseSharedOutputs(inputs);
   if (o.shard) {
@@ -177,7 +179,6 @@ export async function runSegmentation(o: SegmentJobOptions): Promise<SegmentJobS
     await mkdir(o.out, { recursive: true });
     await removeDeadTemps(o.out);
   }
-  const threads = o.threads ?? 1;
   const pool = threads > 1 ? await openPool<SegmentTask, SegmentResult>(threads) : undefined;
   const summary: SegmentJobSummary = { files: 0, skipped: 0, docs: 0, passages: 0 };
   // For the kill-and-resume test: a real SIGKILL once this many units were handed out.

@@ -5,7 +5,7 @@ import { forEachJsonLine, type JsonlBytes } from "./encode.js";
 import { inFile, UNIT_BYTES } from "./job.js";
 import { IKAT, sentenceTexts } from "./passages.js";
 import { openPool } from "./pool.js";
-import { loadSplitter, spacyPipelineOf, splitterFor } from "./splitters.js";
+import { checkSplitter, loadSplitter, spacyPipelineOf, splitterFor } from "./splitters.js";
 
 /** One batch of texts (plain data: it crosses to worker threads). */
 export interface SentencesTask {
@@ -79,8 +79,8 @@ export async function runSentences(o: SentencesJobOptions): Promise<{ texts: num
   if (o.tokens && o.splitter !== "spacy")
     throw new UsageError("--tokens needs the spacy splitter (spaCy's tokens)");
   // Checked here, before any worker starts or output appears: a bad folder or name is one line.
-  await loadSplitter(o.splitter, o.spacyModel);
   const threads = o.threads ?? 1;
+  await (threads > 1 ? checkSplitter : loadSplitter)(o.splitter, o.spacyModel);
   const pool = threads > 1 ? await openPool<SentencesTask, SentencesResult>(threads) : undefined;
   const name = o.input === "-" ? "<stdin>" : o.input;
   let texts = 0;

@@ -238,6 +238,21 @@ export async function loadSplitter(name: string, spacyModel?: string): Promise<S
   return splitterFor(name, spacyModel);
 }
 
+/**
+ * Checks a splitter name and, for `spacy`, its model folder, without loading the model: what the
+ * main thread of a pooled run does (the workers load it; the main thread would only hold it).
+ */
+export async function checkSplitter(name: string, spacyModel?: string): Promise<void> {
+  if (name !== "spacy") {
+    splitterFor(name, spacyModel);
+    return;
+  }
+  if (!spacyModel)
+    throw new UsageError(`the spacy splitter needs a spaCy pipeline folder: ${SPACY_MODEL_HINT}`);
+  spacyModule ??= await import("@convkit/spacy");
+  spacyModule.checkPipelineFolder(spacyModel);
+}
+
 /** The loaded spaCy pipeline of the `spacy` splitter (after {@link loadSplitter}). */
 export function spacyPipelineOf(spacyModel: string | undefined): SpacyPipeline {
   if (!spacyModel)

@@ -1,6 +1,7 @@
 // A loaded spaCy pipeline as the iKAT chunker runs it: `spacy.load(DIR, exclude=[all but senter])`,
 // `enable_pipe("senter")`, then `nlp(text)`: tokens, trailing spaces, sentence starts, sentences.
 import { loadPipelineFolder } from "./folder.js";
+import { translatePythonRegex } from "./pyregex.js";
 import { ENTRY_CACHE_LIMIT, Senter } from "./senter.js";
 import { SpacyTokenizer, type TokenizedText } from "./tokenizer.js";
 
@@ -94,6 +95,23 @@ export class SpacyPipeline {
     }
     return out;
   }
+}
+
+/**
+ * Checks a pipeline folder as {@link SpacyPipeline.load} would (files, architecture, weights,
+ * patterns) without building it: for a thread that hands the work to others.
+ */
+export function checkPipelineFolder(dir: string): void {
+  const data = loadPipelineFolder(dir);
+  const r = data.tokenizer;
+  for (const [name, p] of [
+    ["prefix_search", r.prefixSearch],
+    ["suffix_search", r.suffixSearch],
+    ["infix_finditer", r.infixFinditer],
+    ["token_match", r.tokenMatch],
+    ["url_match", r.urlMatch],
+  ] as const)
+    if (p !== null) translatePythonRegex(p, `${dir}/tokenizer (${name})`);
 }
 
 const loaded = new Map<string, SpacyPipeline>();
