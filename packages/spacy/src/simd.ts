@@ -340,6 +340,71 @@ function emitMatVec(
   f.op(0x0b);
 }
 
+/** Rows a later encoder layer computes per step (with FMA); see {@link emitMatVecRows}. */
+const LATER_ROWS = 2;
+/** Output vectors per pass of {@link emitMatVecRows}: LATER_ROWS·4 accumulators, 4 weights, the rows' inputs: within x64's 16 vector registers. */
+const OUTPUT_GROUP = 4;
+
+/** Locals of {@link emitMatVecRows}. */
+interface MatVecRowsLocals {
+  j: number;
+  /** Input address of the first row (set by the caller; advanced). */
+  xp: number;
+  /** `xp` at the start, for each group's pass. */
+  x0: number;
+  wp: number;
+  /** The weight vector shared by the rows. */
+  wv: number;
+  /** Each row's input, splatted. */
+  xr: number[];
+}
+
+/**
+ * acc_k += Wᵀ·x_k for consecutive rows at once (row k's input at `xp` + k·rowBytes), W as in
+ * {@link emitMatVec}. Why: one row's sums wait on each accumulator's FMA latency (one row ran at
+ * under half the FMA throughput); the rows' independent sums fill those waits, and each weight
+ * loaded serves every row. Outputs go in groups of OUTPUT_GROUP vectors so that accumulators and
+ * weights stay in registers. Each output still sums over the inputs in order, as emitMatVec does.
+ */
+function emitMatVecRows(
+  f: Fn,
+  accs: number[][],
+  L: MatVecRowsLocals,
+  w: number,
+  nIn: number,
+  R: number,
+  rowBytes: number,
+): void {
+  f.get(L.xp).set(L.x0);
+  for (let g0 = 0; g0 < R / 4; g0 += OUTPUT_GROUP) {
+    f.get(L.x0).set(L.xp);
+    f.i32(w + 16 * g0)
+      .set(L.wp)
+      .i32(0)
+      .set(L.j);
+    f.op(0x03, 0x40);
+    for (let k = 0; k < accs.length; k++)
+      f.get(L.xp)
+        .fload(k * rowBytes)
+        .splat()
+        .set(L.xr[k]!);
+    for (let q = g0; q < Math.min(R / 4, g0 + OUTPUT_GROUP); q++) {
+      f.get(L.wp)
+        .vload(16 * (q - g0))
+        .set(L.wv);
+      for (let k = 0; k < accs.length; k++)
+        f.get(L.wv).get(L.xr[k]!).get(accs[k]![q]!).vmadd().set(accs[k]![q]!);
+    }
+    f.get(L.xp).i32(4).add().set(L.xp);
+    f.get(L.wp)
+      .i32(R * 4)
+      .add()
+      .set(L.wp);
+    f.get(L.j).i32(1).add().tee(L.j).i32(nIn).op(0x49).op(0x0d, 0);
+    f.op(0x0b);
+  }
+}
+
 /**
  * The kernel for a senter's shapes, or undefined where SIMD is missing or a width is not a
  * multiple of 4 (the caller then computes in JavaScript).
@@ -485,50 +550,76 @@ export function senterKernel(w: SenterWeights): SenterKernel | undefined {
     f0.get(r).i32(1).add().set(r).op(0x0c, 0).op(0x0b, 0x0b);
   }
 
-  // later layers: (inPtr, rows, out)
+  // later layers: (inPtr, rows, out), two rows a step where the fused path is there
   const laterFns = layers.slice(1).map((layer, i) => {
     const f = new Fn(3);
     const [IN, ROWS, OUT] = [0, 1, 2];
     const Lw = layerAt[i + 2]!;
     const R = layer.nO * layer.nP;
+    const rowBytes = width * 4;
     const r = f.local(I32);
-    const L: MatVecLocals = { j: f.local(I32), xp: f.local(I32), wp: f.local(I32), xs: f.local(V128) };
-    const acc = Array.from({ length: R / 4 }, () => f.local(V128));
-    const m = Array.from({ length: width / 4 + 1 }, () => f.local(V128));
+    const step = fused ? LATER_ROWS : 1;
+    const L = {
+      j: f.local(I32),
+      x0: f.local(I32),
+      xp: f.local(I32),
+      wp: f.local(I32),
+      xs: f.local(V128),
+      wv: f.local(V128),
+      xr: Array.from({ length: step }, () => f.local(V128)),
+    };
+    const accs = L.xr.map(() => Array.from({ length: R / 4 }, () => f.local(V128)));
+    const ms = L.xr.map(() => Array.from({ length: width / 4 + 1 }, () => f.local(V128)));
     const tmp: [number, number] = [f.local(F32), f.local(F32)];
+    // Rows r .. r+n−1: bias, window products, maxout, norm, residual, stored.
+    const rowsAt = (n: number) => {
+      for (let k = 0; k < n; k++)
+        for (let q = 0; q < R / 4; q++)
+          f.i32(0)
+            .vload(Lw.b + 16 * q)
+            .set(accs[k]![q]!);
+      // The window's first row (a zero row before row 0 exists).
+      f.get(IN)
+        .get(r)
+        .i32(rowBytes)
+        .mul()
+        .add()
+        .i32(-win * rowBytes)
+        .add()
+        .set(L.xp);
+      if (fused) emitMatVecRows(f, accs.slice(0, n), L, Lw.w, layer.nI, R, rowBytes);
+      else emitMatVec(f, accs[0]!, L, Lw.w, layer.nI, R, fused);
+      for (let k = 0; k < n; k++) {
+        emitMaxoutNorm(f, accs[k]!, ms[k]!, layer.nP, width, Lw.g, Lw.beta, tmp);
+        for (let q = 0; q < width / 4; q++)
+          f.get(OUT)
+            .get(r)
+            .i32(rowBytes)
+            .mul()
+            .add()
+            .get(ms[k]![q]!)
+            .get(IN)
+            .get(r)
+            .i32(rowBytes)
+            .mul()
+            .add()
+            .vload(k * rowBytes + 16 * q)
+            .vadd()
+            .vstore(k * rowBytes + 16 * q);
+      }
+      f.get(r).i32(n).add().set(r);
+    };
+    // while (r + step <= rows) rowsAt(step); then the last rows one at a time.
     f.op(0x02, 0x40, 0x03, 0x40);
-    f.get(r).get(ROWS).op(0x4f).op(0x0d, 1);
-    for (let q = 0; q < R / 4; q++)
-      f.i32(0)
-        .vload(Lw.b + 16 * q)
-        .set(acc[q]!);
-    // The window's first row (a zero row before row 0 exists).
-    f.get(IN)
-      .get(r)
-      .i32(width * 4)
-      .mul()
-      .add()
-      .i32(-win * width * 4)
-      .add()
-      .set(L.xp);
-    emitMatVec(f, acc, L, Lw.w, layer.nI, R, fused);
-    emitMaxoutNorm(f, acc, m, layer.nP, width, Lw.g, Lw.beta, tmp);
-    for (let q = 0; q < width / 4; q++)
-      f.get(OUT)
-        .get(r)
-        .i32(width * 4)
-        .mul()
-        .add()
-        .get(m[q]!)
-        .get(IN)
-        .get(r)
-        .i32(width * 4)
-        .mul()
-        .add()
-        .vload(16 * q)
-        .vadd()
-        .vstore(16 * q);
-    f.get(r).i32(1).add().set(r).op(0x0c, 0).op(0x0b, 0x0b);
+    f.get(r).i32(step).add().get(ROWS).op(0x4a).op(0x0d, 1);
+    rowsAt(step);
+    f.op(0x0c, 0).op(0x0b, 0x0b);
+    if (step > 1) {
+      f.op(0x02, 0x40, 0x03, 0x40);
+      f.get(r).get(ROWS).op(0x4f).op(0x0d, 1);
+      rowsAt(1);
+      f.op(0x0c, 0).op(0x0b, 0x0b);
+    }
     return f;
   });
 
