@@ -4,6 +4,7 @@
 // spanning affixes. spaCy's chunk cache only saves work (it never changes a result), so convkit keeps
 // its own, larger one.
 import { isPySpace } from "@convkit/io";
+import { ChunkTable, type ChunkTokens, HASH_START, hashOf, hashStep } from "./chunk-table.js";
 import type { SpecialToken, TokenizerRules } from "./folder.js";
 import { compilePythonRegex } from "./pyregex.js";
 
@@ -80,9 +81,6 @@ export class Lexicon {
   }
 }
 
-/** A chunk's tokens: one lexicon entry (most chunks: a number, no allocation), or several. */
-type ChunkTokens = number | Int32Array;
-
 /** A node of the special cases' trie: the patterns continuing with each next token text, and whether one ends here. */
 interface PatternNode {
   next: Map<string, PatternNode>;
@@ -140,9 +138,9 @@ export class SpacyTokenizer {
    * carry a special case's NORM, so unlike spaCy's lexeme cache this one may also keep chunks
    * that contained special cases.
    */
-  private chunks = new Map<string, ChunkTokens>();
+  private chunks = new ChunkTable(CACHE_LIMIT);
   /** The generation before `chunks`: its entries move up when used again (hot chunks outlive a rotation). */
-  private older = new Map<string, ChunkTokens>();
+  private older = new ChunkTable(CACHE_LIMIT);
   /** Phrase-matcher patterns (special cases containing affixes or spaces) as a trie over token texts. */
   private readonly patterns = new Map<string, PatternNode>();
   /** Per lexicon entry: 0 not yet looked at, 1 starts no pattern, 2 starts one. */
@@ -190,8 +188,8 @@ export class SpacyTokenizer {
   }
 
   private internSpecials(): void {
-    this.chunks = new Map();
-    this.older = new Map();
+    this.specials.clear();
+    this.chunks.clear();
     for (const [chunk, tokens] of this.rules.exceptions)
       this.specials.set(
         chunk,
@@ -203,22 +201,27 @@ export class SpacyTokenizer {
 
   /** A new generation of the chunk cache, seeded with the special cases. */
   private rotate(): void {
+    const young = this.older;
     this.older = this.chunks;
-    this.chunks = new Map(this.specials);
+    young.clear();
+    for (const [chunk, ids] of this.specials)
+      young.set(chunk, 0, chunk.length, hashOf(chunk, 0, chunk.length), ids.length === 1 ? ids[0]! : ids);
+    this.chunks = young;
   }
 
-  /** The cached tokens of a chunk, from either generation. */
-  private cached(span: string): ChunkTokens | undefined {
-    const hit = this.chunks.get(span);
+  /** The cached tokens of `text[a, b)` (hash `h`), from either generation. */
+  private cached(text: string, a: number, b: number, h: number): ChunkTokens | undefined {
+    const hit = this.chunks.get(text, a, b, h);
     if (hit !== undefined) return hit;
-    const old = this.older.get(span);
-    if (old !== undefined) this.remember(span, old);
+    const old = this.older.get(text, a, b, h);
+    if (old !== undefined) this.remember(text, a, b, h, old);
     return old;
   }
 
-  private remember(span: string, ids: ChunkTokens): void {
-    if (this.chunks.size >= CACHE_LIMIT) this.rotate();
-    this.chunks.set(span, ids);
+  /** Caches `text[a, b)` (hash `h`, in neither generation). */
+  private remember(text: string, a: number, b: number, h: number, ids: ChunkTokens): void {
+    if (this.chunks.full) this.rotate();
+    this.chunks.set(text, a, b, h, ids);
   }
 
   /**
@@ -286,10 +289,13 @@ export class SpacyTokenizer {
     const n = text.length;
     let start = 0;
     let i = 0;
+    // The chunk's cache key, hashed as it is scanned.
+    let h = HASH_START;
     while (i < n) {
       const c = text.charCodeAt(i);
       // Most characters: printable ASCII other than the space.
       if ((c > 32 && c < 0x85) || !isPySpace(c)) {
+        h = hashStep(h, c);
         i++;
         continue;
       }
@@ -297,34 +303,47 @@ export class SpacyTokenizer {
       let b = i + 1;
       while (b < n && isPySpace(text.charCodeAt(b))) b++;
       if (a > start) {
-        this.chunk(doc, text, start, a, withSpecialCases);
+        this.chunk(doc, text, start, a, h, withSpecialCases);
         if (c === 32) {
           doc.spacy[doc.length - 1] = 1;
           a++;
         }
       }
       // The rest of the run is a token (a run that ends the text too: its token has no trailing space).
-      if (b > a) this.chunk(doc, text, a, b, withSpecialCases);
+      if (b > a) this.chunk(doc, text, a, b, hashOf(text, a, b), withSpecialCases);
       start = i = b;
+      h = HASH_START;
     }
-    if (start < n) this.chunk(doc, text, start, n, withSpecialCases);
+    if (start < n) this.chunk(doc, text, start, n, h, withSpecialCases);
     return doc;
   }
 
-  /** One whitespace-delimited chunk (or whitespace run): cache, else the affix rules. */
-  private chunk(doc: TokenSink, text: string, a: number, b: number, withSpecialCases: boolean): void {
-    const span = text.slice(a, b);
+  /** One whitespace-delimited chunk (or whitespace run) `text[a, b)`, hash `h`: cache, else the affix rules. */
+  private chunk(
+    doc: TokenSink,
+    text: string,
+    a: number,
+    b: number,
+    h: number,
+    withSpecialCases: boolean,
+  ): void {
     if (withSpecialCases) {
-      const hit = this.cached(span);
+      const hit = this.cached(text, a, b, h);
       if (hit !== undefined) {
         this.pushEntries(doc, hit, a);
         return;
       }
     }
     const before = doc.length;
-    this.tokenizeSpan(doc, span, a, withSpecialCases);
+    this.tokenizeSpan(doc, text.slice(a, b), a, withSpecialCases);
     if (withSpecialCases)
-      this.remember(span, doc.length - before === 1 ? doc.lex[before]! : doc.lex.slice(before, doc.length));
+      this.remember(
+        text,
+        a,
+        b,
+        h,
+        doc.length - before === 1 ? doc.lex[before]! : doc.lex.slice(before, doc.length),
+      );
   }
 
   private pushEntries(doc: TokenSink, ids: ChunkTokens, at: number): void {
@@ -341,7 +360,9 @@ export class SpacyTokenizer {
 
   /** spaCy's `_try_specials_and_cache` for the middle of a chunk: pushes its tokens and returns true on a hit. */
   private specialsAndCache(doc: TokenSink, span: string, at: number, withSpecialCases: boolean): boolean {
-    const hit = withSpecialCases ? this.cached(span) : undefined;
+    const hit = withSpecialCases
+      ? this.cached(span, 0, span.length, hashOf(span, 0, span.length))
+      : undefined;
     if (hit === undefined) return false;
     this.pushEntries(doc, hit, at);
     return true;
