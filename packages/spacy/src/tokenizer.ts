@@ -143,8 +143,8 @@ export class SpacyTokenizer {
   private older = new ChunkTable(CACHE_LIMIT);
   /** Phrase-matcher patterns (special cases containing affixes or spaces) as a trie over token texts. */
   private readonly patterns = new Map<string, PatternNode>();
-  /** Per lexicon entry: 0 not yet looked at, 1 starts no pattern, 2 starts one. */
-  private patternStart = new Uint8Array(1024);
+  /** Per lexicon entry: the trie node of the patterns it starts, null for none, undefined not yet looked at. */
+  private patternStart: (PatternNode | null | undefined)[] = [];
   /** Buffers reused from text to text. */
   private readonly affixSink = new TokenSink();
   private readonly specialSink = new TokenSink();
@@ -196,7 +196,7 @@ export class SpacyTokenizer {
         Int32Array.from(tokens, (t) => this.lexicon.getSpecial(t)),
       );
     this.rotate();
-    this.patternStart.fill(0);
+    this.patternStart.length = 0;
   }
 
   /** A new generation of the chunk cache, seeded with the special cases. */
@@ -457,20 +457,14 @@ export class SpacyTokenizer {
     if (this.patterns.size === 0) return doc;
     const entries = this.lexicon.entries;
     const orthOf = (i: number) => entries[doc.lex[i]!]!.orth;
-    if (this.patternStart.length < entries.length) {
-      const grown = new Uint8Array(entries.length * 2);
-      grown.set(this.patternStart);
-      this.patternStart = grown;
-    }
-    const flags = this.patternStart;
+    const starts = this.patternStart;
     // Matches as [start, end) token spans: every pattern at every start, as spaCy's PhraseMatcher.
     const found: [number, number][] = [];
     for (let i = 0; i < doc.length; i++) {
       const lex = doc.lex[i]!;
-      let flag = flags[lex]!;
-      if (flag === 0) flags[lex] = flag = this.patterns.has(entries[lex]!.orth) ? 2 : 1;
-      if (flag === 1) continue;
-      let node = this.patterns.get(entries[lex]!.orth);
+      let node = starts[lex];
+      if (node === undefined) starts[lex] = node = this.patterns.get(entries[lex]!.orth) ?? null;
+      if (node === null) continue;
       for (let j = i + 1; node !== undefined; j++) {
         if (node.ends) found.push([i, j]);
         node = j < doc.length ? node.next.get(orthOf(j)) : undefined;
