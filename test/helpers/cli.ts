@@ -16,11 +16,13 @@ export function runCli(app: string, args: string[], input?: string | Buffer): Cl
   return { code: r.status ?? -1, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
 }
 
-/** Same, without blocking the event loop (for tests that also serve HTTP in-process). */
-export async function runCliAsync(app: string, args: string[]): Promise<CliResult> {
+/** Same, without blocking the event loop (tests that serve HTTP in-process, or run CLIs side by side). */
+export async function runCliAsync(app: string, args: string[], input?: string | Buffer): Promise<CliResult> {
   const { spawn } = await import("node:child_process");
   const bin = join(REPO, "apps", app, "bin", `convkit-${app}.js`);
   const child = spawn(process.execPath, [bin, ...args], { cwd: REPO });
+  child.stdin.on("error", () => {}); // a CLI that fails early may close stdin before it is all written
+  child.stdin.end(input);
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d) => {

@@ -8,15 +8,13 @@ import {
   majorityLabel,
   multiTurnBm25Threads,
   needFeatures,
-  type OracleKind,
-  type OracleVariant,
   predictCentroid,
   singleTurnBm25,
   topicLabels,
   topicOracle,
 } from "@convkit/baselines";
 import { weightedPrf } from "@convkit/clariq-eval";
-import type { CommandSpec, OptionSpec } from "@convkit/cli";
+import { defineCommand, type OptionSpec } from "@convkit/cli";
 import {
   collect,
   readClariqRows,
@@ -26,11 +24,11 @@ import {
   writeMultiTurnRun,
   writeRun,
 } from "@convkit/formats";
-import { formatPyFloat, UsageError } from "@convkit/io";
+import { formatPyFloat } from "@convkit/io";
 import { planClariqSets, splitPlans } from "@convkit/synthetic-sets";
 import { clariqTerms } from "@convkit/text";
 
-const common: OptionSpec[] = [
+const common = [
   {
     name: "data",
     type: "string",
@@ -46,7 +44,7 @@ const common: OptionSpec[] = [
     description: "topics to run on",
   },
   { name: "out", short: "o", type: "string", default: "-", description: "run file to write (- for stdout)" },
-];
+] as const satisfies readonly OptionSpec[];
 
 const splitFile = (data: string, split: string) =>
   join(data, split === "test" ? "test_with_labels.tsv" : `${split}.tsv`);
@@ -59,21 +57,24 @@ async function requests(data: string, split: string): Promise<Map<number, string
 }
 
 /** `convkit-baselines single-turn`: the ClariQ single-turn BM25 notebook. */
-export const singleTurnCommand: CommandSpec = {
+export const singleTurnCommand = defineCommand({
   name: "convkit-baselines single-turn",
   summary:
     "BM25 question ranking: each topic's initial request against the question bank, top 30 (lines `topic 0 qid i 30-i bm25`).",
-  options: [...common, { name: "depth", type: "string", default: "30", description: "questions per topic" }],
+  options: [
+    ...common,
+    { name: "depth", type: "integer", min: 1, default: 30, description: "questions per topic" },
+  ],
   async run(o) {
-    const bank = await collect(readQuestionBank(join(o.data as string, "question_bank.tsv")));
-    const run = singleTurnBm25(bank, await requests(o.data as string, o.split as string), Number(o.depth));
-    await writeRun(o.out as string, [run], { firstRank: 0 });
+    const bank = await collect(readQuestionBank(join(o.data, "question_bank.tsv")));
+    const run = singleTurnBm25(bank, await requests(o.data, o.split), o.depth);
+    await writeRun(o.out, [run], { firstRank: 0 });
     return 0;
   },
-};
+});
 
 /** `convkit-baselines multi-turn`: the ClariQ multi-turn BM25 notebook over the synthetic contexts. */
-export const multiTurnCommand: CommandSpec = {
+export const multiTurnCommand = defineCommand({
   name: "convkit-baselines multi-turn",
   summary: "BM25 next question per synthetic context: request + history, top 5, the first not asked yet.",
   options: [
@@ -81,31 +82,29 @@ export const multiTurnCommand: CommandSpec = {
     { name: "qulac", type: "string", metavar: "FILE", description: "qulac.json (topics <= 200)" },
     {
       name: "threads",
-      type: "string",
+      type: "integer",
+      min: 1,
       metavar: "N",
-      default: "1",
+      default: 1,
       description: "worker threads (one topic per task; output identical for any N)",
     },
   ],
   async run(o) {
-    const bank = await collect(readQuestionBank(join(o.data as string, "question_bank.tsv")));
-    const sets = await planClariqSets(o.data as string, o.qulac as string | undefined);
-    const threads = Number(o.threads);
-    if (!Number.isInteger(threads) || threads < 1)
-      throw new UsageError("convkit-baselines: --threads takes a positive integer");
-    const run = await multiTurnBm25Threads(bank, splitPlans(sets, o.split as string), sets.numbers, threads);
-    await writeMultiTurnRun(o.out as string, [run]);
+    const bank = await collect(readQuestionBank(join(o.data, "question_bank.tsv")));
+    const sets = await planClariqSets(o.data, o.qulac);
+    const run = await multiTurnBm25Threads(bank, splitPlans(sets, o.split), sets.numbers, o.threads);
+    await writeMultiTurnRun(o.out, [run]);
     return 0;
   },
-};
+});
 
 /** `convkit-baselines no-question`: Q00001 for every topic. */
-export const noQuestionCommand: CommandSpec = {
+export const noQuestionCommand = defineCommand({
   name: "convkit-baselines no-question",
   summary: "The NoQuestion baseline: Q00001 (no question) for every topic.",
   options: common,
   async run(o) {
-    const topics = await requests(o.data as string, o.split as string);
+    const topics = await requests(o.data, o.split);
     const run = [...topics.keys()].map((t) => ({
       qid: String(t),
       q0: "0",
@@ -114,13 +113,13 @@ export const noQuestionCommand: CommandSpec = {
       score: 1,
       tag: "no_question",
     }));
-    await writeRun(o.out as string, [run]);
+    await writeRun(o.out, [run]);
     return 0;
   },
-};
+});
 
 /** `convkit-baselines clarification-need`: the train set's majority label or a model fit on train, with its P/R/F1. */
-export const clarificationNeedCommand: CommandSpec = {
+export const clarificationNeedCommand = defineCommand({
   name: "convkit-baselines clarification-need",
   summary:
     "Predicts each topic's clarification need (1-4) and prints weighted P/R/F1 as the ClariQ tool does. Models: `majority` (the train topics' most frequent label) and `bm25-centroid` (nearest centroid, fit on train, over z-scored statistics of the request's five best BM25 scores against the question bank: top score, mean, top minus fifth).",
@@ -135,10 +134,10 @@ export const clarificationNeedCommand: CommandSpec = {
     },
   ],
   async run(o) {
-    const data = o.data as string;
+    const data = o.data;
     const trainRows = await collect(readClariqRows(splitFile(data, "train")));
     const train = topicLabels(trainRows);
-    const rows = await collect(readClariqRows(splitFile(data, o.split as string)));
+    const rows = await collect(readClariqRows(splitFile(data, o.split)));
     const gold = topicLabels(rows);
     let run: { topic_id: number; label: number }[];
     let name: string;
@@ -163,7 +162,7 @@ export const clarificationNeedCommand: CommandSpec = {
       run = [...features(rows)].map(([topic_id, f]) => ({ topic_id, label: predictCentroid(model, f) }));
       name = "bm25-centroid";
     }
-    await writeClarificationNeedRun(o.out as string, [run]);
+    await writeClarificationNeedRun(o.out, [run]);
     const { precision, recall, f1 } = weightedPrf(
       [...gold.values()],
       run.map((r) => r.label),
@@ -173,10 +172,10 @@ export const clarificationNeedCommand: CommandSpec = {
     );
     return 0;
   },
-};
+});
 
 /** `convkit-baselines oracle`: BestQuestion / WorstQuestion from an eval dict. */
-export const oracleCommand: CommandSpec = {
+export const oracleCommand = defineCommand({
   name: "convkit-baselines oracle",
   summary:
     "The BestQuestion / WorstQuestion oracles from an eval dict (plain .pkl, .pkl.tar.gz or split parts): single-turn, one question per topic maximizing (minimizing) the metric summed over the topic's facets (a missing question counts the facet's MIN); with --multi_turn, per context the question with the highest (lowest) value. Ties keep the first question in dict order.",
@@ -217,13 +216,13 @@ export const oracleCommand: CommandSpec = {
     },
   ],
   async run(o) {
-    const kind = o.kind as OracleKind;
+    const kind = o.kind;
     const tag = `${kind}_question_oracle`;
     if (o.multi_turn) {
-      const oracle = new ContextOracle(o.metric as string, kind, o.variant as OracleVariant);
-      await scanEvalDict(o.eval_dict as string, (m, c, q, na, wa) => oracle.add(m, c, q, na, wa));
+      const oracle = new ContextOracle(o.metric, kind, o.variant);
+      await scanEvalDict(o.eval_dict, (m, c, q, na, wa) => oracle.add(m, c, q, na, wa));
       const text = new Map(
-        (await collect(readQuestionBank(join(o.data as string, "question_bank.tsv")))).map((q) => [
+        (await collect(readQuestionBank(join(o.data, "question_bank.tsv")))).map((q) => [
           q.question_id,
           q.question,
         ]),
@@ -236,18 +235,18 @@ export const oracleCommand: CommandSpec = {
         score: 1,
         run: tag,
       }));
-      await writeMultiTurnRun(o.out as string, [run]);
+      await writeMultiTurnRun(o.out, [run]);
       return 0;
     }
     const facets = new Map<string, Map<string, number>>();
-    await scanEvalDict(o.eval_dict as string, (m, c, q, na, wa) => {
+    await scanEvalDict(o.eval_dict, (m, c, q, na, wa) => {
       if (m !== o.metric) return;
       const f = facets.get(String(c)) ?? new Map<string, number>();
       f.set(q, o.variant === "with_answer" ? wa : na);
       facets.set(String(c), f);
     });
     const topics = new Map<number, string[]>();
-    for (const r of await collect(readClariqRows(splitFile(o.data as string, o.split as string)))) {
+    for (const r of await collect(readClariqRows(splitFile(o.data, o.split)))) {
       const fs = topics.get(r.topic_id) ?? [];
       if (!fs.includes(r.facet_id)) fs.push(r.facet_id);
       topics.set(r.topic_id, fs);
@@ -260,7 +259,7 @@ export const oracleCommand: CommandSpec = {
       score: 1,
       tag,
     }));
-    await writeRun(o.out as string, [run]);
+    await writeRun(o.out, [run]);
     return 0;
   },
-};
+});

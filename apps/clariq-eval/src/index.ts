@@ -1,10 +1,10 @@
 // convkit-clariq-eval: a drop-in for ClariQ's clariq_eval_tool.py (same flags, stdout and out_file).
-import { type ClariqEvalOptions, runClariqEval } from "@convkit/clariq-eval";
-import type { CommandSpec } from "@convkit/cli";
+import { runClariqEval } from "@convkit/clariq-eval";
+import { defineCommand } from "@convkit/cli";
 import { writeAtomic } from "@convkit/io";
 
 /** The `convkit-clariq-eval` command; flags as upstream's argparse declares them. */
-export const clariqEvalCommand: CommandSpec = {
+export const clariqEvalCommand = defineCommand({
   name: "convkit-clariq-eval",
   summary:
     "Input arguments for ClariQ eval tool. Evaluates clarification_need, question_relevance and document_relevance runs exactly as clariq_eval_tool.py.",
@@ -45,10 +45,9 @@ export const clariqEvalCommand: CommandSpec = {
     "convkit-clariq-eval --eval_task document_relevance --multi_turn --data_dir DIR --run_file dev_bm25_multi_turn --out_file perf.json",
   ],
   async run(o) {
-    const result = await runClariqEval(o as unknown as ClariqEvalOptions);
-    if (result.outFile !== undefined)
-      await writeAtomic(o.out_file as string, (sink) => sink.write(result.outFile!));
+    const result = await runClariqEval(o);
+    if (result.outFile !== undefined) await writeAtomic(o.out_file, (sink) => sink.write(result.outFile!));
     process.stdout.write(result.stdout);
     return 0;
   },
-};
+});

@@ -1,13 +1,12 @@
 // convkit-convert: any supported dataset file to JSON Lines.
 
 import { basename, join } from "node:path";
-import type { CommandSpec } from "@convkit/cli";
-import { startProgress } from "@convkit/cli";
-import { FORMATS, type FormatName, readAny } from "@convkit/formats";
+import { defineCommand, startProgress } from "@convkit/cli";
+import { FORMATS, readAny } from "@convkit/formats";
 import { UsageError, writeJsonl } from "@convkit/io";
 
 /** The `convkit-convert` command. */
-export const convertCommand: CommandSpec = {
+export const convertCommand = defineCommand({
   name: "convkit-convert",
   summary:
     "Read any ClariQ/Qulac/TREC/iKAT/ClueWeb22/Touché file (plain, .gz, .bz2, .tar.gz, split .aa/.ab) and write its records as JSON Lines.",
@@ -48,9 +47,9 @@ export const convertCommand: CommandSpec = {
     for (const input of inputs) {
       const out =
         o["out-dir"] === undefined
-          ? (o.out as string)
-          : join(o["out-dir"] as string, `${basename(input)}.jsonl${o.gzip ? ".gz" : ""}`);
-      const { format, batches } = await readAny(input, o.format as FormatName | undefined);
+          ? o.out
+          : join(o["out-dir"], `${basename(input)}.jsonl${o.gzip ? ".gz" : ""}`);
+      const { format, batches } = await readAny(input, o.format);
       const progress = startProgress(`convert ${format}`, "records");
       async function* counted() {
         for await (const b of batches) {
@@ -58,10 +57,10 @@ export const convertCommand: CommandSpec = {
           yield b;
         }
       }
-      const n = await writeJsonl(out, counted(), { gzip: o.gzip === true });
+      const n = await writeJsonl(out, counted(), { gzip: o.gzip });
       progress.done();
       if (out !== "-") process.stderr.write(`${input}: ${n} ${format} records -> ${out}\n`);
     }
     return 0;
   },
-};
+});

@@ -1,7 +1,7 @@
 // convkit-data: fetch the real public ClariQ and Qulac files listed in data/sources.json.
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { type CommandSpec, startProgress } from "@convkit/cli";
+import { defineCommand, startProgress } from "@convkit/cli";
 import { downloadFile, UsageError } from "@convkit/io";
 
 /** One file of the download manifest. */
@@ -14,7 +14,7 @@ interface Source {
 }
 
 /** The `convkit-data fetch` command. */
-export const fetchCommand: CommandSpec = {
+export const fetchCommand = defineCommand({
   name: "convkit-data fetch",
   summary: "Download the real ClariQ and Qulac files (data/sources.json) for users with internet access.",
   options: [
@@ -41,7 +41,7 @@ export const fetchCommand: CommandSpec = {
     },
     {
       name: "only",
-      type: "string",
+      type: "list",
       description: "comma-separated datasets to fetch (clariq,qulac)",
       metavar: "LIST",
     },
@@ -51,21 +51,21 @@ export const fetchCommand: CommandSpec = {
     "convkit-data fetch --only qulac --base-url http://127.0.0.1:8080",
   ],
   async run(o) {
-    const manifest = JSON.parse(readFileSync(resolve(o.manifest as string), "utf8")) as {
+    const manifest = JSON.parse(readFileSync(resolve(o.manifest), "utf8")) as {
       base: string;
       files: Source[];
     };
-    const only = typeof o.only === "string" ? new Set(o.only.split(",")) : undefined;
+    const only = o.only ? new Set(o.only) : undefined;
     const files = manifest.files.filter((f) => !only || only.has(f.dataset));
     if (files.length === 0) throw new UsageError(`convkit-data fetch: no files for --only ${o.only}`);
-    const base = ((o["base-url"] as string | undefined) ?? manifest.base).replace(/\/$/, "");
+    const base = (o["base-url"] ?? manifest.base).replace(/\/$/, "");
     const progress = startProgress("fetch", "bytes");
     for (const f of files) {
-      const target = join(o.out as string, f.to);
+      const target = join(o.out, f.to);
       const n = await downloadFile(`${base}/${f.repo}/${f.ref}/${f.path}`, target, (k) => progress.tick(k));
       process.stderr.write(`${target} (${n} bytes)\n`);
     }
     progress.done();
     return 0;
   },
-};
+});

@@ -1,24 +1,10 @@
 // convkit-gen-eval: regenerate document-relevance eval dicts from synthetic contexts, documents and facet qrels.
-import { type CommandSpec, parseShard, startProgress } from "@convkit/cli";
+import { defineCommand, startProgress } from "@convkit/cli";
 import { generateEvalDicts } from "@convkit/eval-dicts";
 import { UsageError } from "@convkit/io";
 
-const int = (flag: string, v: unknown, min: number): number => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min)
-    throw new UsageError(`convkit-gen-eval: --${flag} takes an integer >= ${min}`);
-  return n;
-};
-const num = (flag: string, v: unknown): number | undefined => {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0)
-    throw new UsageError(`convkit-gen-eval: --${flag} takes a positive number`);
-  return n;
-};
-
 /** The `convkit-gen-eval` command. */
-export const genEvalCommand: CommandSpec = {
+export const genEvalCommand = defineCommand({
   name: "convkit-gen-eval",
   summary:
     "Regenerate ClariQ's document-relevance eval dicts: per synthetic context and candidate question (the topic's questions not in the history, plus Q00001), rank the topic's documents for the request plus the question (no_answer) and plus question and answer (with_answer), and score NDCG1/3/5/10/20, P1/3/5/10/20, MRR100 against the facet's qrels, with MAX and MIN per context. Facets without relevant documents are left out.",
@@ -63,9 +49,10 @@ export const genEvalCommand: CommandSpec = {
     },
     {
       name: "max-history",
-      type: "string",
+      type: "integer",
+      min: 0,
       metavar: "N",
-      default: "2",
+      default: 2,
       description: "longest history in turns (0, 1 or 2)",
     },
     {
@@ -100,9 +87,10 @@ export const genEvalCommand: CommandSpec = {
     },
     {
       name: "depth",
-      type: "string",
+      type: "integer",
+      min: 1,
       metavar: "N",
-      default: "1000",
+      default: 1000,
       description: "documents ranked per topic",
     },
     {
@@ -112,9 +100,9 @@ export const genEvalCommand: CommandSpec = {
       choices: ["ql", "dirichlet", "bm25"],
       description: "ql: Qulac's query likelihood; dirichlet: Dirichlet LM on request+QA; bm25",
     },
-    { name: "mu", type: "string", default: "1500", description: "Dirichlet mu" },
-    { name: "k1", type: "string", description: "BM25 k1 (default 0.9)" },
-    { name: "b", type: "string", description: "BM25 b (default 0.4)" },
+    { name: "mu", type: "number", min: 0, default: 1500, description: "Dirichlet mu" },
+    { name: "k1", type: "number", min: 0, description: "BM25 k1 (default 0.9)" },
+    { name: "b", type: "number", min: 0, description: "BM25 b (default 0.4)" },
     {
       name: "float32",
       type: "boolean",
@@ -122,22 +110,24 @@ export const genEvalCommand: CommandSpec = {
     },
     {
       name: "format",
-      type: "string",
-      default: "pickle,json",
+      type: "list",
+      choices: ["pickle", "json", "qulac-json"],
+      default: ["pickle", "json"],
       description:
         "outputs: pickle (PREFIX.pkl.tar.gz), json (PREFIX.json), qulac-json (PREFIX.qulac.json: {metric: {record_id_with_flag: value}})",
     },
     {
       name: "shard",
-      type: "string",
+      type: "shard",
       metavar: "I/N",
       description: "take topics I, I+N, ... of the split (0-based); N runs concatenate per metric",
     },
     {
       name: "threads",
-      type: "string",
+      type: "integer",
+      min: 1,
       metavar: "N",
-      default: "1",
+      default: 1,
       description: "worker threads (piscina; output identical for any N)",
     },
     {
@@ -153,42 +143,30 @@ export const genEvalCommand: CommandSpec = {
     "convkit-gen-eval --data ../shared/data/clariq --qulac ../shared/data/qulac/qulac.json --docs top10k.run --texts docs.jsonl --qrels ../shared/data/clariq/dev.qrel -o out/multi_turn_dev_eval",
   ],
   async run(o) {
-    const formats = String(o.format).split(",").filter(Boolean);
-    for (const f of formats)
-      if (f !== "pickle" && f !== "json" && f !== "qulac-json")
-        throw new UsageError(
-          `convkit-gen-eval: --format takes pickle,json,qulac-json, not ${JSON.stringify(f)}`,
-        );
-    const shard = parseShard("convkit-gen-eval", o.shard);
-    const maxHistory = int("max-history", o["max-history"], 0);
+    const maxHistory = o["max-history"];
+    if (o.mu <= 0) throw new UsageError("convkit-gen-eval: --mu takes a positive number");
     if (maxHistory > 2) throw new UsageError("convkit-gen-eval: --max-history takes 0, 1 or 2");
     const t0 = performance.now();
     const progress = startProgress("gen:eval", "topics");
     let last = 0;
     const s = await generateEvalDicts({
-      data: o.data as string,
-      qulac: o.qulac as string | undefined,
-      split: o.split as string,
-      singleTurn: o["single-turn"] === true,
+      data: o.data,
+      qulac: o.qulac,
+      split: o.split,
+      singleTurn: o["single-turn"],
       maxHistory,
-      docs: o.docs as string,
-      texts: o.texts as string[],
-      qrels: o.qrels as string,
-      stats: o.stats as string | undefined,
-      depth: int("depth", o.depth, 1),
-      ranking: {
-        model: o.model as "ql" | "dirichlet" | "bm25",
-        mu: num("mu", o.mu),
-        k1: num("k1", o.k1),
-        b: num("b", o.b),
-        float32: o.float32 === true,
-      },
-      out: o.out as string,
-      formats: formats as ("pickle" | "json" | "qulac-json")[],
-      qulacIds: o["qulac-ids"] === true,
-      contexts: o.contexts as string | undefined,
-      shard,
-      threads: int("threads", o.threads, 1),
+      docs: o.docs,
+      texts: o.texts,
+      qrels: o.qrels,
+      stats: o.stats,
+      depth: o.depth,
+      ranking: { model: o.model, mu: o.mu, k1: o.k1, b: o.b, float32: o.float32 },
+      out: o.out,
+      formats: o.format,
+      qulacIds: o["qulac-ids"],
+      contexts: o.contexts,
+      shard: o.shard,
+      threads: o.threads,
       onTopic: (n) => {
         progress.tick(n - last);
         last = n;
@@ -201,4 +179,4 @@ export const genEvalCommand: CommandSpec = {
     );
     return 0;
   },
-};
+});

@@ -1,5 +1,5 @@
 // convkit-gen-synthetic: ClariQ's synthetic multi-turn sets rebuilt from the single-turn TSVs.
-import { type CommandSpec, startProgress } from "@convkit/cli";
+import { defineCommand, startProgress } from "@convkit/cli";
 import { UsageError } from "@convkit/io";
 import {
   planClariqSets,
@@ -10,20 +10,10 @@ import {
   writeSyntheticSplit,
 } from "@convkit/synthetic-sets";
 
-const FORMATS: readonly SetFormat[] = ["jsonl", "pickle", "tsv"];
-
-function list<T extends string>(flag: string, value: string, allowed: readonly T[]): T[] {
-  const items = value.split(",").filter(Boolean) as T[];
-  for (const x of items)
-    if (!allowed.includes(x))
-      throw new UsageError(
-        `convkit-gen-synthetic: --${flag} takes ${allowed.join(",")}, not ${JSON.stringify(x)}`,
-      );
-  return items;
-}
+const FORMATS = ["jsonl", "pickle", "tsv"] as const satisfies readonly SetFormat[];
 
 /** The `convkit-gen-synthetic` command. */
-export const genSyntheticCommand: CommandSpec = {
+export const genSyntheticCommand = defineCommand({
   name: "convkit-gen-synthetic",
   summary:
     "Rebuild ClariQ's synthetic multi-turn sets (train_synthetic, dev_synthetic, test) from train/dev/test_with_labels TSVs: JSONL, the upstream pickle in a tar.gz, and a TSV of contexts.",
@@ -42,12 +32,19 @@ export const genSyntheticCommand: CommandSpec = {
       metavar: "FILE",
       description: "qulac.json, needed to order the questions of topics <= 200",
     },
-    { name: "splits", type: "string", default: "dev,train", description: "splits to write (dev,train,test)" },
+    {
+      name: "splits",
+      type: "list",
+      choices: ["dev", "train", "test"],
+      default: ["dev", "train"],
+      description: "splits to write",
+    },
     {
       name: "format",
-      type: "string",
-      default: "jsonl,pickle,tsv",
-      description: "outputs (jsonl,pickle,tsv)",
+      type: "list",
+      choices: FORMATS,
+      default: FORMATS,
+      description: "outputs",
     },
     { name: "gzip", type: "boolean", description: "gzip the JSONL" },
     {
@@ -58,22 +55,24 @@ export const genSyntheticCommand: CommandSpec = {
     },
     {
       name: "max-history",
-      type: "string",
+      type: "integer",
+      min: 0,
       metavar: "N",
-      default: "2",
+      default: 2,
       description: "longest history in turns (0, 1 or 2)",
     },
     {
       name: "topics",
-      type: "string",
+      type: "list",
       metavar: "LIST",
       description: "only these topic ids (comma-separated); ids stay ClariQ's",
     },
     {
       name: "threads",
-      type: "string",
+      type: "integer",
+      min: 1,
       metavar: "N",
-      default: "1",
+      default: 1,
       description: "threads encoding JSONL (a piscina pool when > 1; output bytes identical for any N)",
     },
     { name: "out", type: "string", metavar: "DIR", default: "out/synthetic", description: "output folder" },
@@ -83,26 +82,21 @@ export const genSyntheticCommand: CommandSpec = {
     "convkit-gen-synthetic --data ../shared/data/clariq --qulac ../shared/data/qulac/qulac.json --splits dev,train,test --out out",
   ],
   async run(o) {
-    const splits = list("splits", o.splits as string, ["dev", "train", "test"]);
-    const formats = list("format", o.format as string, FORMATS);
-    const threads = Number(o.threads);
-    const maxHistory = Number(o["max-history"]);
-    if (![0, 1, 2].includes(maxHistory))
-      throw new UsageError("convkit-gen-synthetic: --max-history takes 0, 1 or 2");
-    const topics = typeof o.topics === "string" ? new Set(o.topics.split(",").map(Number)) : undefined;
+    const { splits, format: formats, threads } = o;
+    const maxHistory = o["max-history"];
+    if (maxHistory > 2) throw new UsageError("convkit-gen-synthetic: --max-history takes 0, 1 or 2");
+    const topics = o.topics ? new Set(o.topics.map(Number)) : undefined;
     if (topics && [...topics].some((t) => !Number.isInteger(t)))
       throw new UsageError("convkit-gen-synthetic: --topics takes comma-separated topic ids");
-    if (!Number.isInteger(threads) || threads < 1)
-      throw new UsageError("convkit-gen-synthetic: --threads takes a positive integer");
     const t0 = performance.now();
-    if (o.data === undefined && typeof o.qulac === "string") {
+    if (o.data === undefined && o.qulac !== undefined) {
       // Qulac's flavour: qulac_hist012_dict with Qulac's string ids, from qulac.json alone.
       const progress = startProgress("qulac_hist012_dict", "records");
       let last = 0;
       const q = await writeQulacSet(o.qulac, {
-        outDir: o.out as string,
+        outDir: o.out,
         formats: formats.map((f) => (f === "pickle" ? "json" : f)),
-        gzip: o.gzip === true,
+        gzip: o.gzip,
         onRecords: (n) => {
           progress.tick(n - last);
           last = n;
@@ -114,11 +108,7 @@ export const genSyntheticCommand: CommandSpec = {
       );
       return 0;
     }
-    const sets = await planClariqSets(
-      (o.data as string | undefined) ?? "data/clariq",
-      o.qulac as string | undefined,
-      o.ordered === true,
-    );
+    const sets = await planClariqSets(o.data ?? "data/clariq", o.qulac, o.ordered);
     let records = 0;
     let contexts = 0;
     const files: string[] = [];
@@ -131,8 +121,8 @@ export const genSyntheticCommand: CommandSpec = {
       let last = 0;
       const s = await writeSyntheticSplit(sets, split, {
         formats,
-        outDir: o.out as string,
-        gzip: o.gzip === true,
+        outDir: o.out,
+        gzip: o.gzip,
         threads,
         maxHistory,
         ...(topics ? { topics } : {}),
@@ -152,4 +142,4 @@ export const genSyntheticCommand: CommandSpec = {
     );
     return 0;
   },
-};
+});

@@ -1,5 +1,5 @@
 // convkit-ikat: what iKAT participants run before every submission.
-import { type CommandSpec, startProgress } from "@convkit/cli";
+import { defineCommand, startProgress } from "@convkit/cli";
 import {
   collect,
   type IkatRun,
@@ -21,18 +21,11 @@ import {
   trecToRun,
   validateRun,
 } from "@convkit/ikat";
-import { openInput, readAll, UsageError, writeAtomic, writeJsonl } from "@convkit/io";
+import { openInput, readAll, writeAtomic, writeJsonl } from "@convkit/io";
 import { formatTrecEval, loadQrels, parseMeasures, type Scored, trecEval } from "@convkit/metrics";
 
-const year = (v: unknown): IkatYear => {
-  const y = Number(v);
-  if (y !== 2023 && y !== 2024 && y !== 2025)
-    throw new UsageError("convkit-ikat: --year takes 2023, 2024 or 2025");
-  return y;
-};
-
 /** `convkit-ikat validate`. */
-export const validateCommand: CommandSpec = {
+export const validateCommand = defineCommand({
   name: "convkit-ikat validate",
   summary:
     "Check a run submission with the official checkers' rules for its year. Warnings go to stderr and pass (exit 0); any fatal error is printed with its turn id and the exit code is 2.",
@@ -60,9 +53,9 @@ export const validateCommand: CommandSpec = {
     },
   ],
   async run(o, [runFile]) {
-    const topics = await readIkatTopics(o.topics as string);
+    const topics = await readIkatTopics(o.topics);
     const run = parseJsonText(runFile!, (await readAll(await openInput(runFile!))).toString("utf8"));
-    const findings: Finding[] = validateRun(run, topics, year(o.year));
+    const findings: Finding[] = validateRun(run, topics, Number(o.year) as IkatYear);
     if (typeof o["passages-db"] === "string" && !findings.some((f) => f.level === "error")) {
       const db = new PassageDb(o["passages-db"]);
       try {
@@ -87,10 +80,10 @@ export const validateCommand: CommandSpec = {
     process.stderr.write(text);
     return errors ? 2 : 0;
   },
-};
+});
 
 /** `convkit-ikat convert`. */
-export const convertCommand: CommandSpec = {
+export const convertCommand = defineCommand({
   name: "convkit-ikat convert",
   summary:
     "A run submission to TREC run lines as the official generate_run.py does (per turn, provenance in first-seen order, each passage once, score·1/(response rank + 1), rank = position); with --from-trec, TREC lines back to a submission (one response per turn, provenance in trec_eval's order, the top --used marked used).",
@@ -105,27 +98,27 @@ export const convertCommand: CommandSpec = {
       choices: ["automatic", "manual", "only_response"],
       description: "run_type of the submission",
     },
-    { name: "used", type: "string", default: "5", description: "passages marked used per turn" },
+    { name: "used", type: "integer", min: 0, default: 5, description: "passages marked used per turn" },
     { name: "out", short: "o", type: "string", default: "-", description: "output file (- for stdout)" },
   ],
   async run(o, [input]) {
     if (o["from-trec"]) {
       const lines = await collect(readRun(input!));
       const run = trecToRun(lines, {
-        runName: o["run-name"] as string | undefined,
-        runType: o["run-type"] as string,
-        used: Number(o.used),
+        runName: o["run-name"],
+        runType: o["run-type"],
+        used: o.used,
       });
-      await writeAtomic(o.out as string, (s) => s.write(`${JSON.stringify(run, null, 2)}\n`));
+      await writeAtomic(o.out, (s) => s.write(`${JSON.stringify(run, null, 2)}\n`));
       return 0;
     }
-    await writeRun(o.out as string, [runToTrec(await readIkatRun(input!))]);
+    await writeRun(o.out, [runToTrec(await readIkatRun(input!))]);
     return 0;
   },
-};
+});
 
 /** `convkit-ikat flatten`. */
-export const flattenCommand: CommandSpec = {
+export const flattenCommand = defineCommand({
   name: "convkit-ikat flatten",
   summary:
     "Topics (2023-2025 layouts) into JSONL turn records: turn id topic_turn, utterance, resolved utterance, response, PTKB, provenance, and the history before the turn.",
@@ -135,13 +128,13 @@ export const flattenCommand: CommandSpec = {
   ],
   async run(o, [file]) {
     const turns = flattenTopics(await readIkatTopics(file!));
-    await writeJsonl(o.out as string, [turns]);
+    await writeJsonl(o.out, [turns]);
     return 0;
   },
-};
+});
 
 /** `convkit-ikat eval-ptkb`. */
-export const evalPtkbCommand: CommandSpec = {
+export const evalPtkbCommand = defineCommand({
   name: "convkit-ikat eval-ptkb",
   summary:
     "PTKB statement ranking of a run (first response per turn) against the topics' ptkb_provenance: P, R, P@1/3/5, MAP per turn (-q) and mean.",
@@ -157,7 +150,7 @@ export const evalPtkbCommand: CommandSpec = {
     { name: "q", short: "q", type: "boolean", description: "per-turn values too" },
   ],
   async run(o, [file]) {
-    const e = evaluatePtkb(await readIkatRun(file!), await readIkatTopics(o.topics as string));
+    const e = evaluatePtkb(await readIkatRun(file!), await readIkatTopics(o.topics));
     let out = "";
     if (o.q)
       for (const t of e.perTurn)
@@ -167,10 +160,10 @@ export const evalPtkbCommand: CommandSpec = {
     process.stdout.write(out);
     return 0;
   },
-};
+});
 
 /** `convkit-ikat eval-passages`. */
-export const evalPassagesCommand: CommandSpec = {
+export const evalPassagesCommand = defineCommand({
   name: "convkit-ikat eval-passages",
   summary:
     "Passage ranking of a run (converted as generate_run.py does) against iKAT qrels, trec_eval-exact (default measures: ndcg_cut.5, P.20, map, recall.1000, recip_rank).",
@@ -193,8 +186,8 @@ export const evalPassagesCommand: CommandSpec = {
     {
       name: "relevance-level",
       short: "l",
-      type: "string",
-      default: "1",
+      type: "integer",
+      default: 1,
       description: "lowest relevant grade (-l)",
     },
     { name: "q", short: "q", type: "boolean", description: "per-turn values too" },
@@ -207,18 +200,16 @@ export const evalPassagesCommand: CommandSpec = {
       run.set(l.qid, t);
     }
     const specs = parseMeasures(
-      (o.measure as string[] | undefined) ?? ["ndcg_cut.5", "P.20", "map", "recall.1000", "recip_rank"],
+      o.measure.length > 0 ? o.measure : ["ndcg_cut.5", "P.20", "map", "recall.1000", "recip_rank"],
     );
-    const r = trecEval(run, await loadQrels(o.qrels as string), specs, {
-      relevanceLevel: Number(o["relevance-level"]),
-    });
-    process.stdout.write(formatTrecEval(r, { perTopic: o.q === true }));
+    const r = trecEval(run, await loadQrels(o.qrels), specs, { relevanceLevel: o["relevance-level"] });
+    process.stdout.write(formatTrecEval(r, { perTopic: o.q }));
     return 0;
   },
-};
+});
 
 /** `convkit-ikat build-db`. */
-export const buildDbCommand: CommandSpec = {
+export const buildDbCommand = defineCommand({
   name: "convkit-ikat build-db",
   summary:
     "Build the SQLite passage-id database from a hash TSV (docid<TAB>k<TAB>md5), streaming, one transaction per 100,000 rows.",
@@ -236,7 +227,7 @@ export const buildDbCommand: CommandSpec = {
     const progress = startProgress("build-db", "rows");
     let last = 0;
     const t0 = performance.now();
-    const n = await buildPassageDb(file!, o.db as string, (rows) => {
+    const n = await buildPassageDb(file!, o.db, (rows) => {
       progress.tick(rows - last);
       last = rows;
     });
@@ -245,4 +236,4 @@ export const buildDbCommand: CommandSpec = {
     process.stderr.write(`${n} rows in ${secs.toFixed(2)} s (${Math.round(n / secs)} rows/s)\n`);
     return 0;
   },
-};
+});

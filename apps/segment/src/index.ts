@@ -1,5 +1,5 @@
 // convkit-segment: passages the iKAT / MS MARCO way at collection scale, and splitter agreement.
-import { type CommandSpec, parseShard, startProgress } from "@convkit/cli";
+import { defineCommand, startProgress } from "@convkit/cli";
 import { collect, readJsonl } from "@convkit/formats";
 import { UsageError } from "@convkit/io";
 import {
@@ -32,31 +32,29 @@ const SPLITTER_OPTION = {
 
 const THREADS_OPTION = {
   name: "threads",
-  type: "string",
+  type: "integer",
+  min: 1,
   metavar: "N",
-  default: "1",
+  default: 1,
   description: "worker threads (output identical for any N)",
 } as const;
 
-/** A positive integer flag, or undefined when not given. */
-function positiveInt(o: Record<string, unknown>, flag: string): number | undefined {
-  if (o[flag] === undefined) return undefined;
-  const n = Number(o[flag]);
-  if (!Number.isInteger(n) || n < 1)
-    throw new UsageError(`convkit-segment: --${flag} takes a positive integer`);
-  return n;
+/** What the splitter options give. */
+interface SplitterChoice {
+  splitter?: string;
+  "spacy-model"?: string;
 }
 
 /** The spaCy folder from --spacy-model or CONVKIT_SPACY_MODEL. */
-function spacyModelOf(o: Record<string, unknown>): string | undefined {
-  const dir = (o["spacy-model"] as string | undefined) ?? process.env.CONVKIT_SPACY_MODEL;
+function spacyModelOf(o: SplitterChoice): string | undefined {
+  const dir = o["spacy-model"] ?? process.env.CONVKIT_SPACY_MODEL;
   return dir === "" ? undefined : dir;
 }
 
 /** The splitter to use: the one asked for, else spacy when a model is there, else the default. */
-function chooseSplitter(o: Record<string, unknown>): { splitter: string; spacyModel?: string } {
+function chooseSplitter(o: SplitterChoice): { splitter: string; spacyModel?: string } {
   const spacyModel = spacyModelOf(o);
-  const splitter = (o.splitter as string | undefined) ?? (spacyModel ? "spacy" : SPLITTER_NAMES[0]!);
+  const splitter = o.splitter ?? (spacyModel ? "spacy" : SPLITTER_NAMES[0]!);
   return { splitter, spacyModel };
 }
 
@@ -66,7 +64,7 @@ function officialPassagesNote(splitter: string): string {
 }
 
 /** `convkit-segment run`. */
-export const runCommand: CommandSpec = {
+export const runCommand = defineCommand({
   name: "convkit-segment run",
   summary:
     "Segment documents (ClueWeb22 txt trees or files, iKAT JSONL, TrecWeb, JSONL {id, text}; folders are walked) into passages: JSONL {id, contents, url}, a hash TSV docid<TAB>k<TAB>md5 and iKAT TrecWeb, one set per input file under --out, with a manifest that lets a killed run resume.",
@@ -80,7 +78,13 @@ export const runCommand: CommandSpec = {
       default: "out/passages",
       description: "output folder (- : JSONL to stdout)",
     },
-    { name: "format", type: "string", default: "jsonl", description: "outputs: jsonl,hashes,trecweb" },
+    {
+      name: "format",
+      type: "list",
+      choices: ["jsonl", "hashes", "trecweb"],
+      default: ["jsonl"],
+      description: "outputs",
+    },
     {
       name: "preset",
       type: "string",
@@ -91,16 +95,24 @@ export const runCommand: CommandSpec = {
     },
     SPLITTER_OPTION,
     SPACY_MODEL_OPTION,
-    { name: "window", type: "string", metavar: "N", description: "sentences per passage (default 10)" },
+    {
+      name: "window",
+      type: "integer",
+      min: 1,
+      metavar: "N",
+      description: "sentences per passage (default 10)",
+    },
     {
       name: "stride",
-      type: "string",
+      type: "integer",
+      min: 1,
       metavar: "N",
       description: "sentences between passage starts (default 5)",
     },
     {
       name: "max-length",
-      type: "string",
+      type: "integer",
+      min: 1,
       metavar: "N",
       description: "code points of text kept (default 10000)",
     },
@@ -117,7 +129,7 @@ export const runCommand: CommandSpec = {
     },
     {
       name: "shard",
-      type: "string",
+      type: "shard",
       metavar: "I/N",
       description: "take input files I, I+N, ... of the sorted list (0-based)",
     },
@@ -129,23 +141,16 @@ export const runCommand: CommandSpec = {
     "convkit-segment run --splitter spacy --spacy-model en_core_web_sm/en_core_web_sm-3.4.1 txt/en -o passages",
   ],
   async run(o, positional) {
-    const formats = String(o.format).split(",").filter(Boolean) as PassageFormat[];
-    for (const f of formats)
-      if (!["jsonl", "hashes", "trecweb"].includes(f))
-        throw new UsageError(
-          `convkit-segment: --format takes jsonl,hashes,trecweb, not ${JSON.stringify(f)}`,
-        );
-    const int = (flag: string) => positiveInt(o, flag);
-    const shard = parseShard("convkit-segment", o.shard);
+    const formats: PassageFormat[] = o.format;
     if (positional.length === 0) throw new UsageError("convkit-segment run: give at least one INPUT");
     if (o.out === "-" && (formats.length !== 1 || formats[0] !== "jsonl"))
       throw new UsageError("convkit-segment: -o - writes JSONL only (--format jsonl)");
     const overrides = Object.fromEntries(
       Object.entries({
-        window: int("window"),
-        stride: int("stride"),
-        maxLength: int("max-length"),
-        idSeparator: o["id-separator"] as string | undefined,
+        window: o.window,
+        stride: o.stride,
+        maxLength: o["max-length"],
+        idSeparator: o["id-separator"],
       }).filter(([, v]) => v !== undefined),
     );
     const { splitter, spacyModel } = chooseSplitter(o);
@@ -155,15 +160,15 @@ export const runCommand: CommandSpec = {
     let bytes = 0;
     const s = await runSegmentation({
       inputs: positional,
-      out: o.out as string,
+      out: o.out,
       formats,
-      preset: o.preset as "ikat" | "msmarco",
+      preset: o.preset,
       splitter,
       spacyModel,
       overrides,
-      urlTitle: o["url-title"] === true,
-      shard,
-      threads: int("threads") ?? 1,
+      urlTitle: o["url-title"],
+      shard: o.shard,
+      threads: o.threads,
       onProgress: (docs, b) => {
         bytes += b;
         progress.tick(docs - last, b);
@@ -178,10 +183,10 @@ export const runCommand: CommandSpec = {
     );
     return 0;
   },
-};
+});
 
 /** `convkit-segment agreement`. */
-export const agreementCommand: CommandSpec = {
+export const agreementCommand = defineCommand({
   name: "convkit-segment agreement",
   summary:
     "For consecutive official passages k and k+1 of a document (iKAT's passage-text JSONL), a splitter agrees when passage k's text splits into exactly ten sentences and the sixth starts where passage k+1 begins. Prints name<TAB>agreeing/pairs<TAB>percent% per splitter, the default first.",
@@ -201,7 +206,7 @@ export const agreementCommand: CommandSpec = {
   ],
   async run(o) {
     const recs = await collect(
-      readJsonl(o.passages as string, (v, line) => {
+      readJsonl(o.passages, (v, line) => {
         const r = v as { doc_id?: unknown; passage_id?: unknown; passage_text?: unknown };
         if (typeof r?.doc_id !== "string" || typeof r.passage_text !== "string" || r.passage_id === undefined)
           throw new UsageError(`${o.passages}:${line}: expected {doc_id, passage_id, passage_text}`);
@@ -211,9 +216,7 @@ export const agreementCommand: CommandSpec = {
     const pairs = passagePairs(recs);
     const spacyModel = spacyModelOf(o);
     const names =
-      o.splitter !== undefined
-        ? [o.splitter as string]
-        : [...Object.keys(SPLITTERS), ...(spacyModel ? ["spacy"] : [])];
+      o.splitter !== undefined ? [o.splitter] : [...Object.keys(SPLITTERS), ...(spacyModel ? ["spacy"] : [])];
     let out = "";
     for (const name of names) {
       const n = agreeingPairs(pairs, await loadSplitter(name, spacyModel));
@@ -222,10 +225,10 @@ export const agreementCommand: CommandSpec = {
     process.stdout.write(out);
     return 0;
   },
-};
+});
 
 /** `convkit-segment sentences`. */
-export const sentencesCommand: CommandSpec = {
+export const sentencesCommand = defineCommand({
   name: "convkit-segment sentences",
   summary:
     'Split texts into sentences: reads JSONL {"id", "text"}, writes {"id", "sentences": [...]} in input order (spacy: spaCy\'s `[s.text for s in doc.sents]`; with --tokens also "tokens", "ws" and "sent" as strings of 0/1 per token: a trailing space, a sentence start).',
@@ -253,17 +256,16 @@ export const sentencesCommand: CommandSpec = {
     "convkit-segment sentences --splitter spacy --tokens --threads 2 - < texts.jsonl",
   ],
   async run(o, positional) {
-    const threads = positiveInt(o, "threads") ?? 1;
     const { splitter, spacyModel } = chooseSplitter(o);
     const progress = startProgress("sentences", "texts");
     let last = 0;
     await runSentences({
       input: positional[0]!,
-      out: o.out as string,
+      out: o.out,
       splitter,
       spacyModel,
-      tokens: o.tokens === true,
-      threads,
+      tokens: o.tokens,
+      threads: o.threads,
       onProgress: (texts, bytes) => {
         progress.tick(texts - last, bytes);
         last = texts;
@@ -272,4 +274,4 @@ export const sentencesCommand: CommandSpec = {
     progress.done();
     return 0;
   },
-};
+});

@@ -1,13 +1,13 @@
 // convkit-touche: the TIRA command (-i INPUT_DIR -o OUTPUT_DIR) and the Task 1 evaluation.
 import { join } from "node:path";
-import { type CommandSpec, startProgress } from "@convkit/cli";
+import { defineCommand, startProgress } from "@convkit/cli";
 import { collect, readRun, readToucheTopics, writeRun } from "@convkit/formats";
 import { UsageError } from "@convkit/io";
 import { loadQrels } from "@convkit/metrics";
 import { corpusFiles, evaluateTouche, retrieveTouche } from "@convkit/touche";
 
 /** `convkit-touche run`. */
-export const runCommand: CommandSpec = {
+export const runCommand = defineCommand({
   name: "convkit-touche run",
   summary:
     "TIRA-style: reads the args.me files (*.json) and topics.xml of INPUT_DIR, writes OUTPUT_DIR/run.txt in TREC format, at most --depth arguments per topic, scores non-increasing, ties by docid descending (trec_eval's order). Arguments are retrieved by conclusion + premises; the corpus is streamed twice (query-term statistics, then scoring), never held. DirichletLM is Lucene's (mu 2000, per-term scores floored at 0); BM25 is Lucene's (k1 1.2, b 0.75).",
@@ -35,27 +35,26 @@ export const runCommand: CommandSpec = {
       choices: ["dirichlet", "bm25"],
       description: "ranking model",
     },
-    { name: "mu", type: "string", description: "DirichletLM mu (default 2000)" },
-    { name: "k1", type: "string", description: "BM25 k1 (default 1.2)" },
-    { name: "b", type: "string", description: "BM25 b (default 0.75)" },
-    { name: "depth", type: "string", default: "1000", description: "arguments per topic" },
+    { name: "mu", type: "number", min: 0, description: "DirichletLM mu (default 2000)" },
+    { name: "k1", type: "number", min: 0, description: "BM25 k1 (default 1.2)" },
+    { name: "b", type: "number", min: 0, description: "BM25 b (default 0.75)" },
+    { name: "depth", type: "integer", min: 1, default: 1000, description: "arguments per topic" },
     { name: "tag", type: "string", description: "run tag (default convkit-MODEL)" },
   ],
   async run(o) {
-    const files = await corpusFiles(o.input as string);
+    const files = await corpusFiles(o.input);
     if (files.length === 0) throw new UsageError(`convkit-touche: no *.json args.me files in ${o.input}`);
-    const topics = await readToucheTopics(join(o.input as string, "topics.xml"));
-    const num = (f: string) => (o[f] === undefined ? undefined : Number(o[f]));
+    const topics = await readToucheTopics(join(o.input, "topics.xml"));
     const progress = startProgress("touche", "arguments");
     let last = 0;
     const t0 = performance.now();
     const run = await retrieveTouche(
       files,
       topics,
-      { kind: o.model as "dirichlet" | "bm25", mu: num("mu"), k1: num("k1"), b: num("b") },
+      { kind: o.model, mu: o.mu, k1: o.k1, b: o.b },
       {
-        depth: Number(o.depth),
-        tag: o.tag as string | undefined,
+        depth: o.depth,
+        tag: o.tag,
         onPass: (_pass, n) => {
           progress.tick(n > last ? n - last : n);
           last = n;
@@ -63,16 +62,16 @@ export const runCommand: CommandSpec = {
       },
     );
     progress.done();
-    await writeRun(join(o.output as string, "run.txt"), [run]);
+    await writeRun(join(o.output, "run.txt"), [run]);
     process.stderr.write(
       `${topics.length} topics, ${run.length} lines in ${((performance.now() - t0) / 1000).toFixed(2)} s\n`,
     );
     return 0;
   },
-};
+});
 
 /** `convkit-touche eval`. */
-export const evalCommand: CommandSpec = {
+export const evalCommand = defineCommand({
   name: "convkit-touche eval",
   summary:
     "nDCG@5 of a run for relevance and for quality (trec_eval's ndcg_cut.5; -2 spam non-relevant), mean and, with -q, per topic.",
@@ -90,12 +89,9 @@ export const evalCommand: CommandSpec = {
   ],
   async run(o, [runFile]) {
     const run = await collect(readRun(runFile!));
-    const e = evaluateTouche(
-      run,
-      await loadQrels(o.relevance as string),
-      await loadQrels(o.quality as string),
-      { allTopics: o.c === true },
-    );
+    const e = evaluateTouche(run, await loadQrels(o.relevance), await loadQrels(o.quality), {
+      allTopics: o.c,
+    });
     let out = "";
     for (const [kind, v] of [
       ["relevance", e.relevance],
@@ -107,4 +103,4 @@ export const evalCommand: CommandSpec = {
     process.stdout.write(out);
     return 0;
   },
-};
+});

@@ -1,10 +1,10 @@
 // convkit-trec-eval: trec_eval's measures, flags and output layout over TREC qrels and runs.
-import type { CommandSpec } from "@convkit/cli";
-import { UsageError } from "@convkit/io";
+import { defineCommand } from "@convkit/cli";
+import { InputError, UsageError } from "@convkit/io";
 import { formatTrecEval, loadQrels, loadRun, parseMeasures, trecEval } from "@convkit/metrics";
 
 /** The `convkit-trec-eval` command. */
-export const trecEvalCommand: CommandSpec = {
+export const trecEvalCommand = defineCommand({
   name: "convkit-trec-eval",
   summary:
     "Evaluate a TREC run against qrels as trec_eval does (ordering: score desc, ties by docno desc; negative grades unjudged; topics without qrels ignored).",
@@ -35,15 +35,16 @@ export const trecEvalCommand: CommandSpec = {
     {
       name: "l",
       short: "l",
-      type: "string",
+      type: "integer",
       metavar: "LEVEL",
       description: "lowest grade that counts as relevant for binary measures",
-      default: "1",
+      default: 1,
     },
     {
       name: "M",
       short: "M",
-      type: "string",
+      type: "integer",
+      min: 0,
       metavar: "MAX",
       description: "evaluate only the top MAX documents per topic",
     },
@@ -55,22 +56,26 @@ export const trecEvalCommand: CommandSpec = {
   async run(o, [qrelsPath, runPath]) {
     let specs: ReturnType<typeof parseMeasures>;
     try {
-      specs = parseMeasures((o.m as string[] | undefined) ?? []);
+      specs = parseMeasures(o.m);
     } catch (e) {
       throw new UsageError(`convkit-trec-eval: ${(e as Error).message}`);
     }
-    const level = Number(o.l);
-    if (!Number.isInteger(level)) throw new UsageError("convkit-trec-eval: -l takes an integer");
-    const maxDocs = o.M === undefined ? undefined : Number(o.M);
     const qrels = await loadQrels(qrelsPath!);
     const { run, tag } = await loadRun(runPath!);
     const result = trecEval(run, qrels, specs, {
-      relevanceLevel: level,
-      maxDocs,
-      allTopics: o.c === true,
+      relevanceLevel: o.l,
+      maxDocs: o.M,
+      allTopics: o.c,
       runFile: runPath,
     });
-    process.stdout.write(formatTrecEval(result, { perTopic: o.q === true, runid: tag }));
+    if (result.topics.length === 0)
+      throw new InputError(
+        runPath === "-" ? "<stdin>" : runPath!,
+        {},
+        `topics judged in ${qrelsPath}`,
+        "none (trec_eval: No queries with both results and relevance info)",
+      );
+    process.stdout.write(formatTrecEval(result, { perTopic: o.q, runid: tag }));
     return 0;
   },
-};
+});

@@ -1,5 +1,6 @@
-// The multi-turn BM25 baseline over a piscina pool: one task per topic, results in topic order.
+// The multi-turn BM25 baseline over the worker pool: one task per topic, results in topic order.
 import type { MultiTurnRunEntry, QuestionBankEntry } from "@convkit/formats";
+import { inOrder, openTaskPool } from "@convkit/pool";
 import type { TopicNumbers, TopicPlan } from "@convkit/synth";
 import { bankIndex, multiTurnBm25 } from "./bm25-baselines.js";
 
@@ -20,23 +21,17 @@ export async function multiTurnBm25Threads(
   threads: number,
 ): Promise<MultiTurnRunEntry[]> {
   if (threads <= 1) return multiTurnBm25(bank, plans, numbers, bankIndex(bank));
-  const { Piscina } = await import("piscina");
-  const pool = new Piscina({
-    filename: new URL("./multi-turn-worker.js", import.meta.url).href,
-    minThreads: threads,
-    maxThreads: threads,
+  const pool = await openTaskPool<MultiTurnTask, MultiTurnRunEntry[]>({
+    worker: new URL("./multi-turn-worker.js", import.meta.url),
+    threads,
     workerData: { bank },
   });
   try {
-    const parts = await Promise.all(
-      plans.map(
-        (plan) =>
-          pool.run({ plan, numbers: numbers.get(plan.topic_id)! } satisfies MultiTurnTask) as Promise<
-            MultiTurnRunEntry[]
-          >,
-      ),
-    );
-    return parts.flat();
+    const lines: MultiTurnRunEntry[] = [];
+    const start = (plan: TopicPlan) => pool.run({ plan, numbers: numbers.get(plan.topic_id)! });
+    // Topics are small: many in flight keep every thread busy.
+    for await (const part of inOrder(plans, start, 4 * threads)) lines.push(...part);
+    return lines;
   } finally {
     await pool.destroy();
   }

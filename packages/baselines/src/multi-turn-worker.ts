@@ -1,6 +1,7 @@
-// Piscina worker of the multi-turn BM25 baseline: the bank indexed once per thread, one topic per task.
+// Pool worker of the multi-turn BM25 baseline: the bank indexed once per thread, one topic per task.
 import { workerData } from "node:worker_threads";
 import type { MultiTurnRunEntry, QuestionBankEntry } from "@convkit/formats";
+import { taskWorker } from "@convkit/pool";
 import { bankIndex, multiTurnBm25 } from "./bm25-baselines.js";
 import type { MultiTurnTask } from "./multi-turn-pool.js";
 
@@ -8,6 +9,6 @@ const bank = (workerData as { bank: QuestionBankEntry[] }).bank;
 const index = bankIndex(bank);
 
 /** The run lines of one topic. */
-export default function run(task: MultiTurnTask): MultiTurnRunEntry[] {
-  return multiTurnBm25(bank, [task.plan], new Map([[task.plan.topic_id, task.numbers]]), index);
-}
+export default taskWorker((task: MultiTurnTask): MultiTurnRunEntry[] =>
+  multiTurnBm25(bank, [task.plan], new Map([[task.plan.topic_id, task.numbers]]), index),
+);

@@ -1,7 +1,6 @@
 import { InputError, UsageError } from "@convkit/io";
 import { describe, expect, it } from "vitest";
-import { type CommandSpec, exitCodeOf, helpText, parseCommand } from "./command.js";
-import { parseShard } from "./values.js";
+import { type CommandSpec, defineCommand, exitCodeOf, helpText, parseCommand } from "./command.js";
 
 const cmd: CommandSpec = {
   name: "convkit-x",
@@ -50,11 +49,79 @@ describe("commands as data", () => {
   });
 });
 
-describe("parseShard", () => {
-  it("I/N with 0 <= I < N, else a usage error", () => {
-    expect(parseShard("x", "3/20")).toEqual([3, 20]);
-    expect(parseShard("x", undefined)).toBeUndefined();
-    for (const bad of ["3/3", "a/2", "1", "-1/2"])
-      expect(() => parseShard("x", bad)).toThrow("x: --shard takes I/N");
+describe("typed options", () => {
+  const typed = defineCommand({
+    name: "convkit-y",
+    summary: "Does y.",
+    options: [
+      { name: "depth", type: "integer", min: 1, default: 30, description: "depth" },
+      { name: "mu", type: "number", description: "mu" },
+      { name: "splits", type: "list", choices: ["dev", "train"], default: ["dev"], description: "splits" },
+      { name: "shard", type: "shard", description: "shard" },
+      { name: "m", type: "string", multiple: true, description: "measures" },
+      { name: "gzip", type: "boolean", description: "gzip" },
+    ],
+    run(o) {
+      // Compile-time checks: each value has its declared type (these lines fail tsc otherwise).
+      const depth: number = o.depth;
+      const mu: number | undefined = o.mu;
+      const splits: ("dev" | "train")[] = o.splits;
+      const shard: [number, number] | undefined = o.shard;
+      const m: string[] = o.m;
+      const gzip: boolean = o.gzip;
+      return depth + (mu ?? 0) + splits.length + (shard?.[0] ?? 0) + m.length + Number(gzip);
+    },
+  });
+
+  it("converts values to their kinds, with defaults in their own type", () => {
+    expect(parseCommand(typed, []).options).toEqual({
+      depth: 30,
+      mu: undefined,
+      splits: ["dev"],
+      shard: undefined,
+      m: [],
+      gzip: false,
+    });
+    const r = parseCommand(typed, [
+      "--depth",
+      "7",
+      "--mu",
+      "1.5e3",
+      "--splits",
+      "train,dev",
+      "--shard",
+      "3/20",
+      "--m",
+      "a",
+      "--m",
+      "b",
+    ]);
+    expect(r.options).toMatchObject({
+      depth: 7,
+      mu: 1500,
+      splits: ["train", "dev"],
+      shard: [3, 20],
+      m: ["a", "b"],
+    });
+  });
+
+  it.each([
+    [["--depth", "abc"], '--depth takes an integer, not "abc"'],
+    [["--depth", "2.5"], '--depth takes an integer, not "2.5"'],
+    [["--depth", "0"], '--depth takes an integer >= 1, not "0"'],
+    [["--depth", ""], '--depth takes an integer, not ""'],
+    [["--mu", "x"], '--mu takes a number, not "x"'],
+    [["--mu", "Infinity"], '--mu takes a number, not "Infinity"'],
+    [["--splits", "dev,,train"], "--splits takes a comma-separated list without empty items"],
+    [["--splits", "test"], '--splits must be one of dev, train, not "test"'],
+    [["--shard", "3/2"], '--shard takes I/N with 0 <= I < N, not "3/2"'],
+    [["--shard", "a/2"], '--shard takes I/N with 0 <= I < N, not "a/2"'],
+  ])("%j is one usage error (exit 2)", (argv, message) => {
+    expect(() => parseCommand(typed, argv)).toThrow(`convkit-y: ${message}`);
+    try {
+      parseCommand(typed, argv);
+    } catch (e) {
+      expect(exitCodeOf(e)).toBe(2);
+    }
   });
 });

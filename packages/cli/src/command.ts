@@ -1,27 +1,69 @@
 // Commands as data: declared options, --help text, parsing, and the one place errors become exit codes.
 import { parseArgs } from "node:util";
-import { ConvkitError, removePendingTempFiles, UsageError } from "@convkit/io";
+import { ConvkitError, releaseStdin, removePendingTempFiles, UsageError } from "@convkit/io";
+
+/**
+ * What an option takes. `integer`, `number`, `list` (comma-separated) and `shard` (`I/N`) are
+ * checked and converted at parse time: `--depth abc` is a usage error, never a NaN in the job.
+ */
+export type OptionKind = "string" | "boolean" | "integer" | "number" | "list" | "shard";
 
 /** One option of a command. `name` is the long flag as users type it (`out`, `eval_task`). */
 export interface OptionSpec {
   readonly name: string;
   readonly short?: string;
-  readonly type: "string" | "boolean";
+  readonly type: OptionKind;
   readonly description: string;
-  readonly default?: string | boolean;
-  /** Allowed values for a string option. */
+  /** The value when the option is absent, in the option's own type (`default: 30` for an integer). */
+  readonly default?: string | boolean | number | readonly string[];
+  /** Allowed values of a string option, or of each item of a list. */
   readonly choices?: readonly string[];
   readonly required?: boolean;
   readonly metavar?: string;
   /** May be given several times (values collected in order). */
   readonly multiple?: boolean;
+  /** Smallest value of an integer or number option (unbounded when absent). */
+  readonly min?: number;
 }
 
-/** Parsed values: strings for string options, booleans for flags. */
-export type OptionValues = Record<string, string | boolean | string[] | undefined>;
+/** Parsed values of any command (what {@link CommandSpec.run} receives once types are erased). */
+export type OptionValues = Record<string, unknown>;
+
+/** The value type an option declaration gives. */
+type ScalarOf<O extends OptionSpec> = O["type"] extends "boolean"
+  ? boolean
+  : O["type"] extends "integer" | "number"
+    ? number
+    : O["type"] extends "shard"
+      ? [number, number]
+      : O["type"] extends "list"
+        ? O extends { readonly choices: readonly (infer C)[] }
+          ? C[]
+          : string[]
+        : O extends { readonly choices: readonly (infer C)[] }
+          ? C
+          : string;
+
+type ValueOf<O extends OptionSpec> = O extends { readonly multiple: true } ? ScalarOf<O>[] : ScalarOf<O>;
+
+/** Whether an option always has a value (flags are false when absent). */
+type AlwaysSet<O extends OptionSpec> = O extends { readonly required: true }
+  ? true
+  : O extends { readonly default: string | boolean | number | readonly string[] }
+    ? true
+    : O["type"] extends "boolean"
+      ? true
+      : O extends { readonly multiple: true }
+        ? true
+        : false;
+
+/** The parsed values of a command's declared options, typed from the declarations. */
+export type OptionValuesOf<Os extends readonly OptionSpec[]> = {
+  [O in Os[number] as O["name"]]: AlwaysSet<O> extends true ? ValueOf<O> : ValueOf<O> | undefined;
+};
 
 /** A command: what it is called, its options and positionals, and what it runs. */
-export interface CommandSpec {
+export interface CommandSpec<Values = OptionValues> {
   readonly name: string;
   readonly summary: string;
   readonly usage?: string;
@@ -33,7 +75,17 @@ export interface CommandSpec {
     readonly max?: number;
   };
   readonly examples?: readonly string[];
-  run(options: OptionValues, positionals: string[]): Promise<number | undefined> | number | undefined;
+  run(options: Values, positionals: string[]): Promise<number | undefined> | number | undefined;
+}
+
+/**
+ * Declares a command; `run` receives its option values typed from `options` (an integer option
+ * gives a number, a flag a boolean, `choices` a union), so apps need no casts.
+ */
+export function defineCommand<const Os extends readonly OptionSpec[]>(
+  cmd: Omit<CommandSpec<OptionValuesOf<Os>>, "options"> & { readonly options: Os },
+): CommandSpec {
+  return cmd as unknown as CommandSpec;
 }
 
 /** The `--help` text of a command. */
@@ -45,16 +97,52 @@ export function helpText(cmd: CommandSpec): string {
   lines.push("options:");
   lines.push(`  ${"-h, --help".padEnd(24)}  show this help message and exit`);
   for (const o of cmd.options) {
-    const flag = `${o.short ? `-${o.short}, ` : ""}--${o.name}${o.type === "string" ? ` ${o.metavar ?? o.name.toUpperCase()}` : ""}`;
+    const flag = `${o.short ? `-${o.short}, ` : ""}--${o.name}${o.type === "boolean" ? "" : ` ${o.metavar ?? o.name.toUpperCase()}`}`;
     const extra = [
       o.choices ? `one of ${o.choices.join("|")}` : "",
-      o.default !== undefined && o.default !== false ? `default: ${o.default}` : "",
+      o.default !== undefined && o.default !== false ? `default: ${String(o.default)}` : "",
       o.required ? "required" : "",
     ].filter(Boolean);
     lines.push(`  ${flag.padEnd(24)}  ${o.description}${extra.length ? ` (${extra.join("; ")})` : ""}`);
   }
   if (cmd.examples?.length) lines.push("", "examples:", ...cmd.examples.map((e) => `  ${e}`));
   return `${lines.join("\n")}\n`;
+}
+
+/** One given value of an option, checked and converted to the option's kind. */
+function optionValue(command: string, o: OptionSpec, v: string | boolean): unknown {
+  if (typeof v === "boolean") return v;
+  const bad = (what: string) =>
+    new UsageError(`${command}: --${o.name} takes ${what}, not ${JSON.stringify(v)}`);
+  const checkChoice = (x: string) => {
+    if (o.choices && !o.choices.includes(x))
+      throw new UsageError(
+        `${command}: --${o.name} must be one of ${o.choices.join(", ")}, not ${JSON.stringify(x)}`,
+      );
+    return x;
+  };
+  switch (o.type) {
+    case "integer":
+    case "number": {
+      const n = o.type === "integer" ? (/^[+-]?\d+$/.test(v.trim()) ? Number(v) : Number.NaN) : Number(v);
+      const what = o.type === "integer" ? "an integer" : "a number";
+      if (v.trim() === "" || !Number.isFinite(n)) throw bad(what);
+      if (o.min !== undefined && n < o.min) throw bad(`${what} >= ${o.min}`);
+      return n;
+    }
+    case "list": {
+      const items = v.split(",").map((x) => x.trim());
+      if (items.some((x) => x === "")) throw bad("a comma-separated list without empty items");
+      return items.map(checkChoice);
+    }
+    case "shard": {
+      const m = /^(\d+)\/(\d+)$/.exec(v);
+      if (!m || Number(m[1]) >= Number(m[2])) throw bad("I/N with 0 <= I < N");
+      return [Number(m[1]), Number(m[2])];
+    }
+    default:
+      return checkChoice(v);
+  }
 }
 
 /** Parses argv against the spec; wrong usage is a {@link UsageError}. */
@@ -67,7 +155,7 @@ export function parseCommand(
   };
   for (const o of cmd.options) {
     spec[o.name] = {
-      type: o.type,
+      type: o.type === "boolean" ? "boolean" : "string",
       ...(o.short ? { short: o.short } : {}),
       ...(o.multiple ? { multiple: true } : {}),
     };
@@ -78,18 +166,19 @@ export function parseCommand(
   } catch (e) {
     throw new UsageError(`${cmd.name}: ${(e as Error).message.split("\n")[0]}`);
   }
-  const values = parsed.values as OptionValues;
-  if (values.help) return { options: values, positionals: parsed.positionals, help: true };
+  const raw = parsed.values as Record<string, string | boolean | (string | boolean)[] | undefined>;
+  const values: OptionValues = {};
+  if (raw.help) return { options: values, positionals: parsed.positionals, help: true };
   for (const o of cmd.options) {
-    if (values[o.name] === undefined && o.default !== undefined) values[o.name] = o.default;
-    const v = values[o.name];
-    if (o.required && v === undefined)
-      throw new UsageError(`${cmd.name}: the option --${o.name} is required`);
-    if (o.choices && typeof v === "string" && !o.choices.includes(v)) {
-      throw new UsageError(
-        `${cmd.name}: --${o.name} must be one of ${o.choices.join(", ")}, not ${JSON.stringify(v)}`,
-      );
+    const given = raw[o.name];
+    if (given === undefined) {
+      if (o.required) throw new UsageError(`${cmd.name}: the option --${o.name} is required`);
+      values[o.name] =
+        o.default !== undefined ? o.default : o.type === "boolean" ? false : o.multiple ? [] : undefined;
+      continue;
     }
+    const convert = (v: string | boolean) => optionValue(cmd.name, o, v);
+    values[o.name] = Array.isArray(given) ? given.map(convert) : convert(given);
   }
   const p = cmd.positionals;
   const n = parsed.positionals.length;
@@ -130,6 +219,8 @@ export async function runMain(cmd: CommandSpec, argv: string[]): Promise<void> {
     process.stderr.write(`${msg}\n`);
     if (e instanceof UsageError) process.stderr.write(`Try '${cmd.name} --help'.\n`);
     code = exitCodeOf(e);
+  } finally {
+    releaseStdin();
   }
   process.exitCode = code;
 }

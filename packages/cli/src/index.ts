@@ -1,13 +1,15 @@
 // @convkit/cli: the plumbing every convkit-* app shares.
 export {
   type CommandSpec,
+  defineCommand,
   exitCodeOf,
   helpText,
+  type OptionKind,
   type OptionSpec,
   type OptionValues,
+  type OptionValuesOf,
   parseCommand,
   runMain,
   runSubcommands,
 } from "./command.js";
 export { type Progress, startProgress } from "./progress.js";
-export { parseShard } from "./values.js";

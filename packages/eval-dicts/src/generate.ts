@@ -12,6 +12,7 @@ import {
 } from "@convkit/formats";
 import { InputError } from "@convkit/io";
 import { readPickleFile } from "@convkit/pickle";
+import { inOrder, openTaskPool } from "@convkit/pool";
 import { type CollectionStats, parseCollectionStats } from "@convkit/retrieval";
 import {
   decodeQulacId,
@@ -250,26 +251,25 @@ export async function generateEvalDicts(o: GenEvalOptions): Promise<GenEvalSumma
   let queries = 0;
   try {
     const threads = o.threads ?? 1;
-    const pool = threads > 1 ? await makePool(threads) : undefined;
+    const pool =
+      threads > 1
+        ? await openTaskPool<TextTopicTask, TopicResult>({
+            worker: new URL("./worker.js", import.meta.url),
+            threads,
+            // A topic's live set is tens of MB; without a cap V8 lets each worker's heap grow lazily.
+            maxOldGenerationSizeMb: 384,
+          })
+        : undefined;
     try {
-      const pending: Promise<TopicResult>[] = [];
-      const it = tasks();
-      const submit = async () => {
-        const n = await it.next();
-        if (n.done) return false;
-        const p = pool ? pool.run(n.value) : Promise.resolve().then(() => evaluateTextTopic(n.value));
-        p.catch(() => {});
-        pending.push(p);
-        queries += n.value.contexts.reduce((a, c) => a + 2 * c.candidates.length, 0);
-        return true;
+      const start = (t: TextTopicTask) => {
+        queries += t.contexts.reduce((a, c) => a + 2 * c.candidates.length, 0);
+        return pool ? pool.run(t) : Promise.resolve().then(() => evaluateTextTopic(t));
       };
-      for (let k = 0; k < threads + 1 && (await submit()); k++);
       let done = 0;
-      while (pending.length > 0) {
-        const r = await pending.shift()!;
+      // One topic per thread in flight and one waiting: topics are large, memory holds only these.
+      for await (const r of inOrder(tasks(), start, threads + 1)) {
         await spools.add(r);
         o.onTopic?.(++done, plans.length);
-        await submit();
       }
     } finally {
       await pool?.destroy();
@@ -300,21 +300,6 @@ export async function generateEvalDicts(o: GenEvalOptions): Promise<GenEvalSumma
 
 function baseName(p: string): string {
   return p.split(/[\\/]/).pop()!;
-}
-
-async function makePool(threads: number) {
-  const { Piscina } = await import("piscina");
-  const pool = new Piscina({
-    filename: new URL("./worker.js", import.meta.url).href,
-    minThreads: threads,
-    maxThreads: threads,
-    // A topic's live set is tens of MB; without a cap V8 lets each worker's heap grow lazily.
-    resourceLimits: { maxOldGenerationSizeMb: 384 },
-  });
-  return {
-    run: (t: TextTopicTask) => pool.run(t) as Promise<TopicResult>,
-    destroy: () => pool.destroy(),
-  };
 }
 
 /** Topic units from synthetic records (JSONL or the published pickle), grouped by topic and context. */

@@ -13,7 +13,7 @@ import {
   readRun,
   readTrecWeb,
 } from "@convkit/formats";
-import { InputError, sniffCompression } from "@convkit/io";
+import { InputError, sniffCompression, trecOrder } from "@convkit/io";
 import { PyTuple, type PyValue, readPickleFile } from "@convkit/pickle";
 
 /**
@@ -48,9 +48,7 @@ export async function readCandidateLists(path: string, depth: number): Promise<M
 }
 
 function trecSorted(l: { docno: string; score: number }[]): string[] {
-  return l
-    .sort((a, b) => b.score - a.score || Buffer.compare(Buffer.from(b.docno), Buffer.from(a.docno)))
-    .map((x) => x.docno);
+  return l.sort(trecOrder).map((x) => x.docno);
 }
 
 function rankedDocnos(path: string, v: PyValue): string[] {

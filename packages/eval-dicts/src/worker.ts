@@ -1,8 +1,6 @@
-// Piscina worker: one topic of gen:eval.
-import { evaluateTextTopic, type TextTopicTask } from "./text-topic.js";
-import type { TopicResult } from "./topic-eval.js";
+// Pool worker: one topic of gen:eval.
+import { taskWorker } from "@convkit/pool";
+import { evaluateTextTopic } from "./text-topic.js";
 
-/** Evaluates one topic. */
-export default function run(task: TextTopicTask): TopicResult {
-  return evaluateTextTopic(task);
-}
+/** Evaluates one topic (bad input crosses back as an InputError). */
+export default taskWorker(evaluateTextTopic);

@@ -29,10 +29,11 @@ export type FormatName = (typeof FORMATS)[number];
 /** Guesses the format of `path` from its first bytes (after decompression). */
 export async function detectFormat(path: string): Promise<FormatName | undefined> {
   const src = await openInput(path);
-  const { head, rest } = await peek(src.chunks, 4096);
+  const { head, close } = await peek(src.chunks, 4096);
+  // Only the head is needed: stop the stream (and a decompressor process behind it) whatever the answer.
+  await close();
   if (looksLikeTar(head)) return "tar";
   if (head[0] === 0x80 && head[1] !== undefined && head[1] <= 5) return "pickle";
-  for await (const _ of rest) break; // only the head is needed
   const lines = new TextDecoder("utf-8").decode(head).split("\n");
   return detectFromText(lines.filter((l) => l.trim() !== "").slice(0, 5));
 }

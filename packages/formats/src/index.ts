@@ -61,12 +61,12 @@ export type * from "./records.js";
 export { collect, rowsOf, whitespaceRowsOf } from "./table.js";
 export { joinToucheQrels, readArgsMe, readToucheTopics, toucheGain } from "./touche.js";
 export {
-  compareTrecOrder,
   formatRunLine,
   formatScore,
   rankTopic,
   readQrels,
   readRun,
+  type TrecReadOptions,
   writeQrels,
   writeRun,
 } from "./trec.js";

@@ -7,12 +7,19 @@ export async function* rowsOf(path: string, options: DelimitedOptions = {}): Asy
   yield* parseDelimited(src.name, readLineBatches(src), options);
 }
 
-/** Rows of a whitespace-separated file as trec_eval splits them (runs of spaces/tabs, blank lines skipped). */
-export async function* whitespaceRowsOf(path: string): AsyncIterable<Row[]> {
+/**
+ * Rows of a whitespace-separated file as trec_eval splits them (runs of spaces/tabs, blank lines
+ * skipped); with `comments`, also lines starting with `#` (trec_eval 10 skips those).
+ */
+export async function* whitespaceRowsOf(
+  path: string,
+  options: { comments?: boolean } = {},
+): AsyncIterable<Row[]> {
   const src = await openInput(path);
   for await (const b of readLineBatches(src)) {
     const rows: Row[] = [];
     for (let i = 0; i < b.lines.length; i++) {
+      if (options.comments && b.lines[i]!.charCodeAt(0) === 0x23) continue;
       const t = b.lines[i]!.trim();
       if (t.length === 0) continue;
       rows.push({ line: b.firstLine + i, fields: t.split(/[ \t]+/) });

@@ -1,14 +1,19 @@
 // TREC run and qrels files, read as trec_eval reads them and written in trec_eval's own order.
-import { formatPyFloat, type WriteOptions } from "@convkit/io";
+import { formatPyFloat, trecOrder, type WriteOptions } from "@convkit/io";
 import { writeLines } from "./clariq.js";
 import { expectWidth, floatField, intField } from "./fields.js";
 import type { QrelsEntry, RunEntry } from "./records.js";
 import { displayName, mapRows, whitespaceRowsOf } from "./table.js";
 
+/** How trec_eval itself reads: `#` comment lines skipped, and a run line's fields after the sixth ignored. */
+export interface TrecReadOptions {
+  trecEval?: boolean;
+}
+
 /** Qrels lines `qid iter docno rel` (whitespace-separated; rel an integer, may be negative). */
-export function readQrels(path: string): AsyncIterable<QrelsEntry[]> {
+export function readQrels(path: string, options: TrecReadOptions = {}): AsyncIterable<QrelsEntry[]> {
   const file = displayName(path);
-  return mapRows(whitespaceRowsOf(path), (row) => {
+  return mapRows(whitespaceRowsOf(path, { comments: options.trecEval }), (row) => {
     expectWidth(file, row, 4, "whitespace-separated fields (qid iter docno rel)");
     const f = row.fields;
     return {
@@ -21,10 +26,11 @@ export function readQrels(path: string): AsyncIterable<QrelsEntry[]> {
 }
 
 /** Run lines `qid Q0 docno rank score tag`; the rank column is kept but, as in trec_eval, means nothing. */
-export function readRun(path: string): AsyncIterable<RunEntry[]> {
+export function readRun(path: string, options: TrecReadOptions = {}): AsyncIterable<RunEntry[]> {
   const file = displayName(path);
-  return mapRows(whitespaceRowsOf(path), (row) => {
-    expectWidth(file, row, 6, "whitespace-separated fields (qid Q0 docno rank score tag)");
+  return mapRows(whitespaceRowsOf(path, { comments: options.trecEval }), (row) => {
+    if (!options.trecEval || row.fields.length < 6)
+      expectWidth(file, row, 6, "whitespace-separated fields (qid Q0 docno rank score tag)");
     const f = row.fields;
     return {
       qid: f[0]!,
@@ -38,13 +44,6 @@ export function readRun(path: string): AsyncIterable<RunEntry[]> {
 }
 
 /** trec_eval's order within a topic: score descending, ties by docno descending (byte-wise). */
-export function compareTrecOrder(
-  a: { score: number; docno: string },
-  b: { score: number; docno: string },
-): number {
-  if (a.score !== b.score) return b.score > a.score ? 1 : -1;
-  return a.docno < b.docno ? 1 : a.docno > b.docno ? -1 : 0;
-}
 
 /**
  * Sorts one topic's entries into trec_eval order and renumbers ranks from `firstRank`, so the
@@ -54,7 +53,7 @@ export function rankTopic<T extends { score: number; docno: string; rank: number
   entries: T[],
   firstRank = 1,
 ): T[] {
-  const sorted = [...entries].sort(compareTrecOrder);
+  const sorted = [...entries].sort(trecOrder);
   sorted.forEach((e, i) => {
     e.rank = firstRank + i;
   });

@@ -1,5 +1,6 @@
 // iKAT runs ⇄ TREC run lines, as the official generate_run.py turns submissions into trec_eval input.
 import type { IkatRun, RunEntry } from "@convkit/formats";
+import { trecOrder } from "@convkit/io";
 
 /**
  * TREC lines of a submission, per turn as `generate_run.py` makes them: the passages of every
@@ -57,7 +58,7 @@ export function trecToRun(
           text: "",
           ptkb_provenance: [],
           passage_provenance: [...ls]
-            .sort((a, b) => b.score - a.score || Buffer.compare(Buffer.from(b.docno), Buffer.from(a.docno)))
+            .sort(trecOrder)
             .slice(0, 1000)
             .map((l, i) => ({ id: l.docno, score: l.score, used: i < used })),
         },

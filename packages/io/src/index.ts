@@ -12,6 +12,7 @@ export {
   UsageError,
 } from "./errors.js";
 export { type LineBatch, readLineBatches, readLineUnits } from "./lines.js";
+export { type ScoredDocno, strcmpOrder, trecOrder } from "./order.js";
 export { formatPyFloat, isPySpace, pythonJsonString } from "./pytext.js";
 export {
   type ByteSink,
@@ -30,6 +31,7 @@ export {
   peek,
   prefetch,
   readAll,
+  releaseStdin,
   sniffCompression,
   splitParts,
 } from "./source.js";

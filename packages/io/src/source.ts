@@ -13,12 +13,82 @@ export interface ByteSource {
 
 const CHUNK = 1 << 18;
 
+/** Bytes of stdin kept for a second reader (format detection reads the head, then the reader starts over). */
+const STDIN_REPLAY_BYTES = 4 << 20;
+
 /**
- * The raw bytes at `path` (`-` = stdin). When `path` does not exist but `path.aa`, `path.ab`, …
- * do (ClariQ's split archives), their concatenation is returned.
+ * stdin for several readers in turn: each starts from byte 0. What the readers before took is
+ * kept (up to STDIN_REPLAY_BYTES) and replayed; a reader that stops early leaves the stream open
+ * for the next. Why: a path can be opened twice (sniffed, then read) and stdin cannot be reopened.
+ */
+class StdinReplay {
+  private readonly kept: Uint8Array[] = [];
+  private keptBytes = 0;
+  /** False once a reader went past what is kept: no later reader can start from byte 0. */
+  private replayable = true;
+  private readonly it: AsyncIterator<Uint8Array>;
+  private ended = false;
+
+  constructor(stream: AsyncIterable<Uint8Array>) {
+    this.it = stream[Symbol.asyncIterator]();
+  }
+
+  async *reader(): AsyncIterable<Uint8Array> {
+    if (!this.replayable)
+      throw new Error(`stdin was read past its first ${STDIN_REPLAY_BYTES} bytes and cannot be read again`);
+    let i = 0;
+    for (;;) {
+      if (i < this.kept.length) {
+        yield this.kept[i++]!;
+        continue;
+      }
+      if (this.ended) return;
+      const r = await this.it.next();
+      if (r.done) {
+        this.ended = true;
+        return;
+      }
+      const chunk = r.value;
+      if (this.replayable && this.keptBytes + chunk.length <= STDIN_REPLAY_BYTES) {
+        this.kept.push(chunk);
+        this.keptBytes += chunk.length;
+        i++;
+      } else {
+        // Past the replayable head: this reader streams on alone, and lets the head go.
+        this.replayable = false;
+        this.kept.length = 0;
+        i = 0;
+      }
+      yield chunk;
+    }
+  }
+}
+
+let stdinReplay: StdinReplay | undefined;
+
+/**
+ * Lets stdin go when a command is done: a reader that stopped early (bad input on line 3) would
+ * otherwise keep the process waiting for the writer's end of the pipe.
+ */
+export function releaseStdin(): void {
+  if (!stdinReplay) return;
+  stdinReplay = undefined;
+  if (!process.stdin.readableEnded) process.stdin.destroy();
+}
+
+/** stdin from its first byte, however many readers opened it before (see {@link StdinReplay}). */
+function stdinChunks(): AsyncIterable<Uint8Array> {
+  stdinReplay ??= new StdinReplay(process.stdin);
+  return stdinReplay.reader();
+}
+
+/**
+ * The raw bytes at `path` (`-` = stdin, which may be opened again: a second reader starts over
+ * from its first byte). When `path` does not exist but `path.aa`, `path.ab`, … do (ClariQ's split
+ * archives), their concatenation is returned.
  */
 export function openRaw(path: string): ByteSource {
-  if (path === "-") return { name: "<stdin>", chunks: process.stdin };
+  if (path === "-") return { name: "<stdin>", chunks: stdinChunks() };
   if (!existsSync(path)) {
     const parts = splitParts(path);
     if (parts.length === 0) throw new InputError(path, {}, "an existing file", "no such file");
@@ -57,11 +127,16 @@ export function looksLikeTar(head: Uint8Array): boolean {
   return head.length >= 262 && String.fromCharCode(...head.subarray(257, 262)) === "ustar";
 }
 
-/** Peeks at the first chunk(s) of a stream and returns them with the re-assembled stream. */
+/**
+ * Peeks at the first chunk(s) of a stream and returns them with the re-assembled stream, and
+ * `close` for a caller that needs only the head: it stops the stream (a file handle, a
+ * decompressor process) without reading on. (Returning `rest` unread would not: a generator that
+ * never started runs no cleanup.)
+ */
 export async function peek(
   chunks: AsyncIterable<Uint8Array>,
   min: number,
-): Promise<{ head: Uint8Array; rest: AsyncIterable<Uint8Array> }> {
+): Promise<{ head: Uint8Array; rest: AsyncIterable<Uint8Array>; close: () => Promise<void> }> {
   const it = chunks[Symbol.asyncIterator]();
   const got: Uint8Array[] = [];
   let size = 0;
@@ -76,17 +151,23 @@ export async function peek(
     size += r.value.length;
   }
   const head = got.length === 1 ? got[0]! : Buffer.concat(got);
+  const close = async () => {
+    if (done) return;
+    done = true;
+    await it.return?.();
+  };
   async function* rest(): AsyncIterable<Uint8Array> {
     try {
       if (head.length > 0) yield head;
       if (done) return;
       for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
+      done = true;
     } finally {
       // Stopping early closes the underlying stream (file handle) too.
-      if (!done) await it.return?.();
+      await close();
     }
   }
-  return { head, rest: rest() };
+  return { head, rest: rest(), close };
 }
 
 /** Decompresses gzip (any number of members) or bzip2 by content; passes anything else through. */
@@ -180,14 +261,30 @@ async function* bunzip2(name: string, chunks: AsyncIterable<Uint8Array>): AsyncI
   const exited = new Promise<number>((r) => child.once("close", (code) => r(code ?? 1)));
   const feeding = (async () => {
     try {
-      for await (const c of chunks)
-        if (!child.stdin.write(c)) await new Promise((r) => child.stdin.once("drain", r));
+      for await (const c of chunks) {
+        if (child.stdin.destroyed) return; // the reader stopped (a format sniffed from the head)
+        if (!child.stdin.write(c))
+          await new Promise((r) => {
+            child.stdin.once("drain", r);
+            child.stdin.once("close", r);
+          });
+      }
     } finally {
       child.stdin.end();
     }
   })();
   child.stdin.on("error", () => {});
-  for await (const out of child.stdout) yield out as Uint8Array;
+  let complete = false;
+  try {
+    for await (const out of child.stdout) yield out as Uint8Array;
+    complete = true;
+  } finally {
+    // A reader that stopped early: the child must go, or it keeps the process waiting on its pipes.
+    if (!complete) {
+      child.stdin.destroy();
+      child.kill();
+    }
+  }
   await feeding.catch(() => {});
   if ((await exited) !== 0)
     throw new InputError(name, {}, "valid bzip2 data", stderr.trim().split("\n")[0] || "a decoding error");

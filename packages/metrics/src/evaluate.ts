@@ -1,94 +1,161 @@
 // trec_eval end to end: measures requested as `-m` names, per topic and averaged, printed in its layout.
-import { formatFixed } from "@convkit/pynum";
-import {
-  byteCompare,
-  type JudgedRanking,
-  judgeRanking,
-  type Scored,
-  type TopicQrels,
-} from "./judged-ranking.js";
-import { averagePrecision, ndcgAt, precisionAt, recallAt, reciprocalRank, rPrecision } from "./measures.js";
 
-/** A measure family and its cutoffs, as `-m P.5,10` names it. */
+import { strcmpOrder } from "@convkit/io";
+import { formatFixed } from "@convkit/pynum";
+import { type JudgedRanking, judgeRanking, type Scored, type TopicQrels } from "./judged-ranking.js";
+import {
+  averagePrecision,
+  bpref,
+  elevenPointAverage,
+  interpolatedPrecision,
+  logAveragePrecision,
+  ndcgAt,
+  precisionAt,
+  precisionAtRMultiples,
+  recallAt,
+  reciprocalRank,
+  rPrecision,
+  successAt,
+} from "./measures.js";
+
+/** A measure family and its parameters, as `-m P.5,10` names it. */
 export interface MeasureSpec {
   readonly name: string;
+  /** Cutoffs (document counts) or levels (fractions), ascending; absent: the measure's defaults. */
   readonly cutoffs?: readonly number[];
+  /** The parameter text as given (`11pt_avg_.25,.5,.75` prints it). */
+  readonly paramText?: string;
 }
 
-const DEFAULT_CUTOFFS: Record<string, number[]> = {
-  P: [5, 10, 15, 20, 30, 100, 200, 500, 1000],
-  recall: [5, 10, 15, 20, 30, 100, 200, 500, 1000],
-  ndcg_cut: [5, 10, 15, 20, 30, 100, 200, 500, 1000],
+const RANKS = [5, 10, 15, 20, 30, 100, 200, 500, 1000];
+const TENTHS = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
+const DEFAULT_CUTOFFS: Record<string, readonly number[]> = {
+  P: RANKS,
+  recall: RANKS,
+  ndcg_cut: RANKS,
   recip_rank_cut: [10, 100],
+  success: [1, 5, 10],
+  iprec_at_recall: TENTHS,
+  "11pt_avg": TENTHS,
+  Rprec_mult: [0.2, 0.4, 0.6, 0.8, 1, 1.2, 1.4, 1.6, 1.8, 2],
+  set_F: [1],
 };
+/** Measures whose parameters are fractions (the others take document counts). */
+const FRACTION_PARAMS = new Set(["iprec_at_recall", "11pt_avg", "Rprec_mult", "set_F"]);
 
-/** The measures convkit computes; `official` is trec_eval's default set as far as these go. */
+/**
+ * The measures convkit computes, in trec_eval's measure table order (te_trec_measures), which is
+ * the order it prints them in whatever the command line's order. recip_rank_cut is not
+ * trec_eval's (pytrec_eval and ClariQ use it); it sits after recip_rank.
+ */
 export const MEASURES = [
+  "runid",
   "num_q",
   "num_ret",
   "num_rel",
   "num_rel_ret",
   "map",
+  "gm_map",
   "Rprec",
+  "bpref",
   "recip_rank",
   "recip_rank_cut",
+  "iprec_at_recall",
   "P",
   "recall",
+  "Rprec_mult",
+  "11pt_avg",
   "ndcg_cut",
+  "success",
+  "set_P",
+  "set_recall",
+  "set_map",
+  "set_F",
 ] as const;
-const OFFICIAL = ["num_q", "num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "recip_rank", "P"];
+/** trec_eval's default set (`official`): its table from runid to P. */
+const OFFICIAL = MEASURES.slice(0, MEASURES.indexOf("P") + 1).filter((m) => m !== "recip_rank_cut");
+/** The measures of trec_eval's `all_trec` that convkit has. */
+const ALL_TREC = MEASURES.filter((m) => m !== "recip_rank_cut");
 
-/** Parses `-m` values (`P.5,10`, `ndcg_cut.10`, `official`, `all_trec`); a measure named twice is computed once, with its cutoffs merged. */
+/**
+ * Parses `-m` values (`P.5,10`, `iprec_at_recall..1,.5`, `official`, `all_trec`) into trec_eval's
+ * order; a measure named twice is computed once, with its cutoffs merged.
+ */
 export function parseMeasures(specs: readonly string[]): MeasureSpec[] {
-  const merged = new Map<string, Set<number> | undefined>();
+  const merged = new Map<string, MeasureSpec>();
   for (const m of parseMeasureList(specs)) {
     const prev = merged.get(m.name);
-    if (!merged.has(m.name)) merged.set(m.name, m.cutoffs ? new Set(m.cutoffs) : undefined);
-    else if (m.cutoffs || prev) {
+    if (!prev || (!m.cutoffs && !prev.cutoffs)) merged.set(m.name, prev ?? m);
+    else {
       const all = new Set([
-        ...(prev ?? DEFAULT_CUTOFFS[m.name] ?? []),
+        ...(prev.cutoffs ?? DEFAULT_CUTOFFS[m.name] ?? []),
         ...(m.cutoffs ?? DEFAULT_CUTOFFS[m.name] ?? []),
       ]);
-      merged.set(m.name, all);
+      merged.set(m.name, { name: m.name, cutoffs: [...all].sort((x, y) => x - y), paramText: m.paramText });
     }
   }
-  return [...merged].map(([name, cut]) =>
-    cut ? { name, cutoffs: [...cut].sort((a, b) => a - b) } : { name },
-  );
+  const order = (name: string) => (MEASURES as readonly string[]).indexOf(name);
+  return [...merged.values()].sort((x, y) => order(x.name) - order(y.name));
 }
 
 function parseMeasureList(specs: readonly string[]): MeasureSpec[] {
   const out: MeasureSpec[] = [];
   for (const s of specs.length ? specs : ["official"]) {
     if (s === "official") out.push(...OFFICIAL.map((name) => ({ name })));
-    else if (s === "all_trec") out.push(...MEASURES.map((name) => ({ name })));
+    else if (s === "all_trec") out.push(...ALL_TREC.map((name) => ({ name })));
     else {
-      const [name, params] = s.split(".", 2) as [string, string | undefined];
+      const dot = s.indexOf(".");
+      const name = dot < 0 ? s : s.slice(0, dot);
+      const params = dot < 0 ? undefined : s.slice(dot + 1);
       if (!(MEASURES as readonly string[]).includes(name))
         throw new RangeError(`unknown measure ${JSON.stringify(name)} (known: ${MEASURES.join(", ")})`);
-      const cutoffs = params?.split(",").map((x) => {
-        const k = Number(x);
-        if (!Number.isInteger(k) || k <= 0) throw new RangeError(`cutoffs must be positive integers: ${s}`);
-        return k;
+      if (params === undefined || params === "") {
+        out.push({ name });
+        continue;
+      }
+      if (!(name in DEFAULT_CUTOFFS)) throw new RangeError(`${name} takes no parameters: ${s}`);
+      const fraction = FRACTION_PARAMS.has(name);
+      const values = params.split(",").map((x) => {
+        // trec_eval reads counts with atol (`23.4` is 23) and fractions with atof.
+        const v = fraction ? Number(x) : Number.parseInt(x, 10);
+        if (!Number.isFinite(v) || v < 0 || (!fraction && v === 0))
+          throw new RangeError(
+            `${name} takes ${fraction ? "non-negative numbers" : "positive integers"}: ${s}`,
+          );
+        return v;
       });
-      out.push(cutoffs ? { name, cutoffs } : { name });
+      if (name === "set_F" && values.length !== 1) throw new RangeError(`set_F takes one parameter: ${s}`);
+      out.push({ name, cutoffs: [...new Set(values)].sort((x, y) => x - y), paramText: params });
     }
   }
   return out;
 }
 
-/** One printed value: name (`P_5`), and whether it is an integer count. */
+/** One printed value: name (`P_5`), and how it prints. */
 interface Value {
   name: string;
   value: number;
+  /** An integer count (printed as one); else a float, `%6.4f`. */
   count: boolean;
+  /** Averaged as trec_eval's gm measures: exp of the mean of per-topic logs; not printed per topic. */
+  geometric?: boolean;
 }
+
+/** `%3.2f` of a fraction parameter, as trec_eval names iprec_at_recall and Rprec_mult values. */
+const fraction2 = (x: number) => formatFixed(x, 2);
 
 function topicValues(r: JudgedRanking, specs: readonly MeasureSpec[], level: number): Value[] {
   const vals: Value[] = [];
+  const float = (name: string, value: number) => {
+    vals.push({ name, value, count: false });
+  };
   for (const m of specs) {
     const cut = m.cutoffs ?? DEFAULT_CUTOFFS[m.name] ?? [];
+    // A parameterized single-valued measure prints its parameters as given (`11pt_avg_.25,.5`).
+    const named = (base: string) => (m.cutoffs ? `${base}_${m.paramText}` : base);
     switch (m.name) {
+      case "runid":
+        break; // printed from the run's tag, in the summary only
       case "num_q":
         vals.push({ name: "num_q", value: 1, count: true });
         break;
@@ -102,27 +169,71 @@ function topicValues(r: JudgedRanking, specs: readonly MeasureSpec[], level: num
         vals.push({ name: "num_rel_ret", value: r.numRelRet, count: true });
         break;
       case "map":
-        vals.push({ name: "map", value: averagePrecision(r, level), count: false });
+        float("map", averagePrecision(r, level));
+        break;
+      case "gm_map":
+        vals.push({ name: "gm_map", value: logAveragePrecision(r, level), count: false, geometric: true });
         break;
       case "Rprec":
-        vals.push({ name: "Rprec", value: rPrecision(r, level), count: false });
+        float("Rprec", rPrecision(r, level));
+        break;
+      case "bpref":
+        float("bpref", bpref(r, level));
         break;
       case "recip_rank":
-        vals.push({ name: "recip_rank", value: reciprocalRank(r, level), count: false });
+        float("recip_rank", reciprocalRank(r, level));
         break;
       case "recip_rank_cut":
-        for (const k of cut)
-          vals.push({ name: `recip_rank_cut_${k}`, value: reciprocalRank(r, level, k), count: false });
+        for (const k of cut) float(`recip_rank_cut_${k}`, reciprocalRank(r, level, k));
+        break;
+      case "iprec_at_recall":
+        interpolatedPrecision(r, cut, level).forEach((v, i) => {
+          float(`iprec_at_recall_${fraction2(cut[i]!)}`, v);
+        });
         break;
       case "P":
-        for (const k of cut) vals.push({ name: `P_${k}`, value: precisionAt(r, k, level), count: false });
+        for (const k of cut) float(`P_${k}`, precisionAt(r, k, level));
         break;
       case "recall":
-        for (const k of cut) vals.push({ name: `recall_${k}`, value: recallAt(r, k, level), count: false });
+        for (const k of cut) float(`recall_${k}`, recallAt(r, k, level));
+        break;
+      case "Rprec_mult":
+        precisionAtRMultiples(r, cut, level).forEach((v, i) => {
+          float(`Rprec_mult_${fraction2(cut[i]!)}`, v);
+        });
+        break;
+      case "11pt_avg":
+        float(named("11pt_avg"), elevenPointAverage(r, cut, level));
         break;
       case "ndcg_cut":
-        for (const k of cut) vals.push({ name: `ndcg_cut_${k}`, value: ndcgAt(r, k), count: false });
+        for (const k of cut) float(`ndcg_cut_${k}`, ndcgAt(r, k));
         break;
+      case "success":
+        for (const k of cut) float(`success_${k}`, successAt(r, k, level));
+        break;
+      case "set_P":
+        float("set_P", r.grades.length ? r.numRelRet / r.grades.length : 0);
+        break;
+      case "set_recall":
+        float("set_recall", r.numRel ? r.numRelRet / r.numRel : 0);
+        break;
+      case "set_map":
+        float(
+          "set_map",
+          r.grades.length && r.numRel ? (r.numRelRet * r.numRelRet) / (r.grades.length * r.numRel) : 0,
+        );
+        break;
+      case "set_F": {
+        const x = cut[0]!;
+        let f = 0;
+        if (r.numRelRet) {
+          const P = r.numRelRet / r.grades.length;
+          const R = r.numRelRet / r.numRel;
+          f = ((x + 1) * P * R) / (x * P + R);
+        }
+        float(named("set_F"), f);
+        break;
+      }
     }
   }
   return vals;
@@ -141,7 +252,12 @@ export interface TrecEvalOptions {
 export interface TrecEvalResult {
   topics: { qid: string; values: Value[] }[];
   summary: Value[];
+  /** Whether `runid` was asked for (it is in the default set): its line heads the summary. */
+  runid: boolean;
 }
+
+/** trec_eval's stand-in ranking for a topic the run lacks, under -c (its `bogus_ranking`). */
+const MISSING_TOPIC_RANKING: readonly Scored[] = [{ docno: "ceci_nest_pas_un_docno", score: 1 }];
 
 /** Evaluates a run against qrels as trec_eval: topics without qrels are ignored. */
 export function trecEval(
@@ -151,11 +267,15 @@ export function trecEval(
   options: TrecEvalOptions = {},
 ): TrecEvalResult {
   const level = options.relevanceLevel ?? 1;
-  const qids = [...run.keys()].filter((q) => qrels.has(q)).sort(byteCompare);
-  const topics = qids.map((qid) => ({
-    qid,
-    values: topicValues(
-      judgeRanking(run.get(qid)!, qrels.get(qid)!, {
+  // -c: every qrels topic; one the run lacks is scored, as trec_eval does, on a ranking of one
+  // unjudged document, its num_ret then set back to 0.
+  const qids = (options.allTopics ? [...qrels.keys()] : [...run.keys()].filter((q) => qrels.has(q))).sort(
+    strcmpOrder,
+  );
+  const topics = qids.map((qid) => {
+    const results = run.get(qid);
+    const values = topicValues(
+      judgeRanking(results ?? MISSING_TOPIC_RANKING, qrels.get(qid)!, {
         relevanceLevel: level,
         maxDocs: options.maxDocs,
         file: options.runFile,
@@ -163,17 +283,28 @@ export function trecEval(
       }),
       specs,
       level,
-    ),
-  }));
-  const numQ = options.allTopics ? qrels.size : topics.length;
+    );
+    if (!results) for (const v of values) if (v.name === "num_ret") v.value = 0;
+    return { qid, values };
+  });
+  const numQ = topics.length;
   const template = topics[0]?.values ?? topicValues(judgeRanking([], new Map(), {}), specs, level);
   const summary = template.map((v, i) => {
     let sum = 0;
     for (const t of topics) sum += t.values[i]!.value;
     if (v.name === "num_q") return { ...v, value: numQ };
-    return { ...v, value: v.count ? sum : numQ > 0 ? sum / numQ : 0 };
+    // trec_eval's summary num_rel under -c counts every judgment with a grade > 0, whatever -l says.
+    if (v.name === "num_rel" && options.allTopics) {
+      let n = 0;
+      for (const q of qrels.values()) for (const g of q.values()) if (g > 0) n++;
+      return { ...v, value: n };
+    }
+    if (v.count) return { ...v, value: sum };
+    // gm_map: the exp of the mean of per-topic logs (a topic scored on -c's stand-in ranking counts log(MIN_GEO_MEAN)).
+    if (v.geometric) return { ...v, value: numQ > 0 ? Math.exp(sum / numQ) : 0 };
+    return { ...v, value: numQ > 0 ? sum / numQ : 0 };
   });
-  return { topics, summary };
+  return { topics, summary, runid: specs.some((m) => m.name === "runid") };
 }
 
 /** One output line in trec_eval's layout (`%-22s\t%s\t%6.4f`, counts as integers). */
@@ -182,7 +313,7 @@ export function formatTrecLine(name: string, qid: string, value: number, count: 
   return `${name.padEnd(22, " ")}\t${qid}\t${v}\n`;
 }
 
-/** The text trec_eval prints: per-topic blocks with `-q`, then the summary (`runid` first when known). */
+/** The text trec_eval prints: per-topic blocks with `-q`, then the summary (`runid` first when asked for). */
 export function formatTrecEval(
   result: TrecEvalResult,
   options: { perTopic?: boolean; runid?: string } = {},
@@ -190,8 +321,9 @@ export function formatTrecEval(
   let s = "";
   if (options.perTopic)
     for (const t of result.topics)
-      for (const v of t.values) if (v.name !== "num_q") s += formatTrecLine(v.name, t.qid, v.value, v.count);
-  if (options.runid !== undefined) s += `${"runid".padEnd(22, " ")}\tall\t${options.runid}\n`;
+      for (const v of t.values)
+        if (v.name !== "num_q" && !v.geometric) s += formatTrecLine(v.name, t.qid, v.value, v.count);
+  if (result.runid) s += `${"runid".padEnd(22, " ")}\tall\t${options.runid ?? ""}\n`;
   for (const v of result.summary) s += formatTrecLine(v.name, "all", v.value, v.count);
   return s;
 }

@@ -10,13 +10,11 @@ export {
   trecEval,
 } from "./evaluate.js";
 export {
-  byteCompare,
   type JudgedRanking,
   judgeRanking,
   NONPOOL,
   type Scored,
   type TopicQrels,
-  trecOrder,
   UNJUDGED,
 } from "./judged-ranking.js";
 export { loadQrels, loadRun } from "./load.js";

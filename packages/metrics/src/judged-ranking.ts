@@ -1,5 +1,5 @@
 // One topic's run against its qrels, the way trec_eval's te_form_res_rels builds it.
-import { InputError } from "@convkit/io";
+import { InputError, trecOrder } from "@convkit/io";
 
 /** Grades of one topic's judged documents (`docno → grade`; a negative grade means judged but unjudgeable). */
 export type TopicQrels = ReadonlyMap<string, number>;
@@ -25,28 +25,6 @@ export interface JudgedRanking {
   readonly numRel: number;
   /** Retrieved documents with grade >= the relevance level. */
   readonly numRelRet: number;
-}
-
-/** strcmp on UTF-8 bytes (code point order), which differs from JS string order only above U+FFFF. */
-export function byteCompare(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) {
-      if (x < 0xd800 && y < 0xd800) return x - y;
-      return Buffer.compare(Buffer.from(a.slice(i)), Buffer.from(b.slice(i)));
-    }
-  }
-  return a.length - b.length;
-}
-
-/** trec_eval's result order: score descending, ties by docno descending (strcmp). */
-export function trecOrder(a: Scored, b: Scored): number {
-  if (a.score > b.score) return -1;
-  if (a.score < b.score) return 1;
-  return byteCompare(b.docno, a.docno);
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Scored } from "./judged-ranking.js";
 /** A qrels file as qid → docno → grade. */
 export async function loadQrels(path: string): Promise<Map<string, Map<string, number>>> {
   const out = new Map<string, Map<string, number>>();
-  for await (const batch of readQrels(path)) {
+  for await (const batch of readQrels(path, { trecEval: true })) {
     for (const q of batch) {
       let m = out.get(q.qid);
       if (!m) {
@@ -32,7 +32,7 @@ export async function loadRun(
 ): Promise<{ run: Map<string, Scored[]>; tag: string | undefined }> {
   const run = new Map<string, Scored[]>();
   let tag: string | undefined;
-  for await (const batch of readRun(path)) {
+  for await (const batch of readRun(path, { trecEval: true })) {
     for (const e of batch) {
       tag ??= e.tag;
       let l = run.get(e.qid);

@@ -102,3 +102,98 @@ export function ndcgAtCutoffs(r: JudgedRanking, cutoffs: readonly number[]): num
   }
   return out;
 }
+
+/** trec_eval's floor for a topic's AP in gm_map (MIN_GEO_MEAN). */
+const MIN_GEO_MEAN = 0.00001;
+
+/** gm_map's per-topic value: log of AP, AP floored at MIN_GEO_MEAN (averaged as exp of the mean). */
+export function logAveragePrecision(r: JudgedRanking, level = 1): number {
+  return Math.log(Math.max(averagePrecision(r, level), MIN_GEO_MEAN));
+}
+
+/**
+ * bpref: over the judged documents only (unjudged and unpooled ones skipped), each relevant one
+ * scores 1 − min(nonrelevant above it, R) / min(judged nonrelevant, R); the sum over R.
+ */
+export function bpref(r: JudgedRanking, level = 1): number {
+  let numNonrel = 0;
+  for (let g = 0; g < level && g < r.relLevels.length; g++) numNonrel += r.relLevels[g]!;
+  let nonrelSoFar = 0;
+  let sum = 0;
+  for (let i = 0; i < r.grades.length; i++) {
+    const g = r.grades[i]!;
+    if (g < 0) continue; // NONPOOL, UNJUDGED
+    if (g < level) nonrelSoFar++;
+    else if (nonrelSoFar > 0) sum += 1 - Math.min(nonrelSoFar, r.numRel) / Math.min(numNonrel, r.numRel);
+    else sum += 1;
+  }
+  return r.numRel ? sum / r.numRel : sum;
+}
+
+/** C's lround for the non-negative products here: halves away from zero. */
+function lround(x: number): number {
+  return Math.sign(x) * Math.round(Math.abs(x));
+}
+
+/**
+ * Interpolated precision at recall levels (fractions, ascending): at each level, the highest
+ * precision at any rank whose recall reaches it, levels taken as lround(level × R) relevant
+ * documents. What iprec_at_recall prints and 11pt_avg averages.
+ */
+export function interpolatedPrecision(r: JudgedRanking, levels: readonly number[], level = 1): number[] {
+  const out = new Array<number>(levels.length).fill(0);
+  const cutoffs = levels.map((p) => lround(p * r.numRel));
+  const numRet = r.grades.length;
+  let cut = levels.length - 1;
+  while (cut >= 0 && cutoffs[cut]! > r.numRelRet) cut--;
+  // Walked from the last rank up: Int_Prec(X) = max Prec(Y) over Y >= X. (0/0 as in C: NaN.)
+  let intPrecis = r.numRelRet / numRet;
+  let relSoFar = r.numRelRet;
+  for (let i = numRet; i > 0 && relSoFar > 0; i--) {
+    const precis = relSoFar / i;
+    if (intPrecis < precis) intPrecis = precis;
+    if (r.grades[i - 1]! >= level) {
+      while (cut >= 0 && relSoFar === cutoffs[cut]) out[cut--] = intPrecis;
+      relSoFar--;
+    }
+  }
+  while (cut >= 0) out[cut--] = intPrecis;
+  return out;
+}
+
+/** 11pt_avg: the mean of {@link interpolatedPrecision} over the levels (trec_eval sums in the same order). */
+export function elevenPointAverage(r: JudgedRanking, levels: readonly number[], level = 1): number {
+  const v = interpolatedPrecision(r, levels, level);
+  let sum = 0;
+  for (let k = v.length - 1; k >= 0; k--) sum += v[k]!;
+  return sum / levels.length;
+}
+
+/**
+ * Rprec_mult: precision at (long)(m × R + 0.9) documents for each multiple m (ascending);
+ * past the end of the ranking, relevant retrieved over that many.
+ */
+export function precisionAtRMultiples(r: JudgedRanking, multiples: readonly number[], level = 1): number[] {
+  const out = new Array<number>(multiples.length).fill(0);
+  const cutoffs = multiples.map((m) => Math.trunc(m * r.numRel + 0.9));
+  const numRet = r.grades.length;
+  let cut = multiples.length - 1;
+  while (cut >= 0 && cutoffs[cut]! > numRet) {
+    out[cut] = r.numRelRet / cutoffs[cut]!;
+    cut--;
+  }
+  let relSoFar = r.numRelRet;
+  for (let i = numRet; i > 0 && relSoFar > 0; i--) {
+    const precis = relSoFar / i;
+    while (cut >= 0 && i === cutoffs[cut]) out[cut--] = precis;
+    if (r.grades[i - 1]! >= level) relSoFar--;
+  }
+  return out;
+}
+
+/** success@k: 1 when a relevant document is in the top k. */
+export function successAt(r: JudgedRanking, k: number, level = 1): number {
+  const n = Math.min(k, r.grades.length);
+  for (let i = 0; i < n; i++) if (r.grades[i]! >= level) return 1;
+  return 0;
+}

@@ -74,7 +74,7 @@ describe("trec_eval semantics, hand-worked", () => {
     );
   });
 
-  it("averages over evaluated topics; -c over every qrels topic; topics without qrels are ignored", () => {
+  it("averages over evaluated topics; -c over every qrels topic; topics without qrels are ignored; trec_eval's measure order, not the command line's", () => {
     const qrels = new Map([
       ["1", new Map([["a", 1]])],
       ["2", new Map([["b", 1]])],
@@ -85,12 +85,12 @@ describe("trec_eval semantics, hand-worked", () => {
     ]);
     const specs = parseMeasures(["P.1", "num_q"]);
     expect(trecEval(runs, qrels, specs).summary.map((v) => [v.name, v.value])).toEqual([
-      ["P_1", 1],
       ["num_q", 1],
+      ["P_1", 1],
     ]);
     expect(trecEval(runs, qrels, specs, { allTopics: true }).summary.map((v) => [v.name, v.value])).toEqual([
-      ["P_1", 0.5],
       ["num_q", 2],
+      ["P_1", 0.5],
     ]);
   });
 
@@ -100,13 +100,22 @@ describe("trec_eval semantics, hand-worked", () => {
       trecEval(new Map([["10", run(["a", 1], ["b", 0.5])]]), qrels, parseMeasures(["num_ret", "P.5"])),
       { perTopic: true, runid: "bm25" },
     );
+    // runid is printed only when asked for (it is in the default set), as trec_eval does.
     expect(out).toBe(
-      "num_ret               \t10\t2\nP_5                   \t10\t0.2000\nrunid                 \tall\tbm25\nnum_ret               \tall\t2\nP_5                   \tall\t0.2000\n",
+      "num_ret               \t10\t2\nP_5                   \t10\t0.2000\nnum_ret               \tall\t2\nP_5                   \tall\t0.2000\n",
     );
+    const withRunid = formatTrecEval(
+      trecEval(new Map([["10", run(["a", 1])]]), qrels, parseMeasures(["P.5", "runid"])),
+      { runid: "bm25" },
+    );
+    expect(withRunid).toBe("runid                 \tall\tbm25\nP_5                   \tall\t0.2000\n");
   });
 
   it("merges cutoffs of a measure named twice", () => {
-    expect(parseMeasures(["P.5", "P.1,5", "map"])).toEqual([{ name: "P", cutoffs: [1, 5] }, { name: "map" }]);
+    expect(parseMeasures(["P.5", "P.1,5", "map"])).toEqual([
+      { name: "map" },
+      { name: "P", cutoffs: [1, 5], paramText: "1,5" },
+    ]);
   });
 });
 

@@ -1,4 +1,5 @@
 // Per-topic in-memory indexes (postings with term frequencies, document lengths) and collection statistics.
+import { strcmpOrder } from "@convkit/io";
 
 /** Collection statistics for smoothing: term collection frequencies and the total length |C|. */
 export interface CollectionStats {
@@ -141,7 +142,7 @@ export class TopicIndex {
     }
     for (let id = 0; id < terms.length; id++)
       if (df[id]! > 0) this.postings.set(terms[id]!, flat.subarray(start[id]!, start[id + 1]!));
-    const order = docnos.map((_, i) => i).sort((a, b) => byteOrderDesc(docnos[a]!, docnos[b]!));
+    const order = docnos.map((_, i) => i).sort((a, b) => strcmpOrder(docnos[b]!, docnos[a]!));
     this.tieRank = new Int32Array(docnos.length);
     order.forEach((d, r) => {
       this.tieRank[d] = r;
@@ -178,11 +179,6 @@ export class TopicIndex {
     for (let j = 0; j < p.length; j += 2) if (p[j] === doc) return p[j + 1]!;
     return 0;
   }
-}
-
-/** Byte order of UTF-8 strings, descending (strcmp reversed). */
-function byteOrderDesc(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(b), Buffer.from(a));
 }
 
 const BUCKETS = 1024;

@@ -10,8 +10,9 @@ import {
   UsageError,
   writeAtomic,
 } from "@convkit/io";
+import { inOrder } from "@convkit/pool";
 import { encodeSegmentTask, type PassageFormat, type SegmentResult, type SegmentTask } from "./encode.js";
-import { openPool } from "./pool.js";
+import { openSegmentPool, UNITS_AHEAD_PER_THREAD } from "./pool.js";
 import { checkSplitter, loadSplitter } from "./splitters.js";
 
 /** Options of {@link runSegmentation}. */
@@ -73,7 +74,7 @@ export const UNIT_BYTES = 1 << 19;
  * pool, so the reading thread only moves bytes), or parsed documents (TrecWeb).
  */
 async function* units(file: string): AsyncIterable<Pick<SegmentTask, "docs" | "bytes">> {
-  const fmt = file === "-" ? undefined : await detectFormat(file);
+  const fmt = await detectFormat(file);
   if (fmt === "trecweb") {
     for await (const b of readTrecWeb(file))
       yield {
@@ -179,7 +180,7 @@ export async function runSegmentation(o: SegmentJobOptions): Promise<SegmentJobS
     await mkdir(o.out, { recursive: true });
     await removeDeadTemps(o.out);
   }
-  const pool = threads > 1 ? await openPool<SegmentTask, SegmentResult>(threads) : undefined;
+  const pool = threads > 1 ? await openSegmentPool<SegmentTask, SegmentResult>(threads) : undefined;
   const summary: SegmentJobSummary = { files: 0, skipped: 0, docs: 0, passages: 0 };
   // For the kill-and-resume test: a real SIGKILL once this many units were handed out.
   const crashAt = Number(process.env.CONVKIT_SEGMENT_KILL_AT_UNIT ?? Number.NaN);
@@ -196,17 +197,18 @@ export async function runSegmentation(o: SegmentJobOptions): Promise<SegmentJobS
       const paths = outputPaths(o.out, input.rel);
       const before = { docs: summary.docs, passages: summary.passages };
       const sinks: Partial<Record<PassageFormat, ByteSink>> = {};
+      const start = (u: Pick<SegmentTask, "bytes" | "docs">) => {
+        if (handedOut++ >= crashAt) process.kill(process.pid, "SIGKILL");
+        const task: SegmentTask = { ...taskBase(o), ...u, spare: spare.splice(0, o.formats.length) };
+        const transfer = task.bytes ? [task.bytes.data.buffer as ArrayBuffer, ...task.spare!] : task.spare!;
+        return pool ? pool.run(task, transfer) : Promise.resolve().then(() => encodeSegmentTask(task));
+      };
       const fill = async () => {
-        const pending: Promise<SegmentResult>[] = [];
-        // Lines of the file before the head unit: results come in order, so this numbers its errors.
+        // Lines of the file before the unit at hand: results come in order, so this numbers its errors.
         let linesBefore = 0;
-        const flush = async () => {
-          let r: SegmentResult;
-          try {
-            r = await pending.shift()!;
-          } catch (e) {
-            throw inFile(e, linesBefore);
-          }
+        for await (const r of inOrder(units(input.file), start, UNITS_AHEAD_PER_THREAD * threads + 1, (e) =>
+          inFile(e, linesBefore),
+        )) {
           linesBefore += r.lines;
           summary.passages += r.passages;
           summary.docs += r.docs;
@@ -215,20 +217,7 @@ export async function runSegmentation(o: SegmentJobOptions): Promise<SegmentJobS
             await sinks[f]!.write(b, () => spare.push(b.buffer as ArrayBuffer));
           }
           o.onProgress?.(summary.docs, r.inputBytes);
-        };
-        for await (const u of units(input.file)) {
-          if (handedOut >= crashAt) process.kill(process.pid, "SIGKILL");
-          const task: SegmentTask = { ...taskBase(o), ...u, spare: spare.splice(0, o.formats.length) };
-          const transfer = task.bytes ? [task.bytes.data.buffer as ArrayBuffer, ...task.spare!] : task.spare!;
-          const p = pool ? pool.run(task, transfer) : Promise.resolve().then(() => encodeSegmentTask(task));
-          p.catch(() => {});
-          pending.push(p);
-          handedOut++;
-          // Results are written in order: a few units per thread in flight keep a thread that
-          // finished early busy while a long unit (a 1 MB document) holds the head.
-          while (pending.length > 3 * threads) await flush();
         }
-        while (pending.length) await flush();
       };
       if (toStdout) {
         await writeAtomic("-", async (s) => {

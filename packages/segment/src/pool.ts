@@ -1,19 +1,16 @@
-// The piscina pool of segment's jobs: one worker file for passages and sentences tasks.
+// The pool of segment's jobs: one worker file for passages and sentences tasks.
+import { openTaskPool, type TaskPool } from "@convkit/pool";
 
-/** A pool of `threads` workers; results come back as the worker moved them (not cloned). */
-export async function openPool<Task, Result>(threads: number) {
-  const { Piscina } = await import("piscina");
-  const pool = new Piscina({
-    filename: new URL("./worker.js", import.meta.url).href,
-    minThreads: threads,
-    maxThreads: threads,
+/** Units per thread in flight: a thread that finished early stays busy while a long unit (a 1 MB document) holds the head. */
+export const UNITS_AHEAD_PER_THREAD = 3;
+
+/** A pool of `threads` segment workers; results come back as the worker moved them (not cloned). */
+export function openSegmentPool<Task, Result>(threads: number): Promise<TaskPool<Task, Result>> {
+  return openTaskPool<Task, Result>({
+    worker: new URL("./worker.js", import.meta.url),
+    threads,
     // A second task waits in each worker's queue: a finished task does not wait for the main
     // thread (busy writing, and sharing the cores) to hand out the next one.
-    concurrentTasksPerWorker: 2,
-    recordTiming: false,
+    tasksPerWorker: 2,
   });
-  return {
-    run: (t: Task, transfer: ArrayBuffer[]) => pool.run(t, { transferList: transfer }) as Promise<Result>,
-    destroy: () => pool.destroy(),
-  };
 }

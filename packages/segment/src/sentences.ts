@@ -1,10 +1,11 @@
 // `convkit-segment sentences`: texts (JSONL {id, text}) into their sentences, in input order, with
 // spaCy's tokens on request; batches go through the same pool as passages.
 import { ByteBuilder, InputError, readLineUnits, UsageError, writeAtomic } from "@convkit/io";
+import { inOrder } from "@convkit/pool";
 import { forEachJsonLine, type JsonlBytes } from "./encode.js";
 import { inFile, UNIT_BYTES } from "./job.js";
 import { IKAT, sentenceTexts } from "./passages.js";
-import { openPool } from "./pool.js";
+import { openSegmentPool, UNITS_AHEAD_PER_THREAD } from "./pool.js";
 import { checkSplitter, loadSplitter, spacyPipelineOf, splitterFor } from "./splitters.js";
 
 /** One batch of texts (plain data: it crosses to worker threads). */
@@ -81,26 +82,12 @@ export async function runSentences(o: SentencesJobOptions): Promise<{ texts: num
   // Checked here, before any worker starts or output appears: a bad folder or name is one line.
   const threads = o.threads ?? 1;
   await (threads > 1 ? checkSplitter : loadSplitter)(o.splitter, o.spacyModel);
-  const pool = threads > 1 ? await openPool<SentencesTask, SentencesResult>(threads) : undefined;
+  const pool = threads > 1 ? await openSegmentPool<SentencesTask, SentencesResult>(threads) : undefined;
   const name = o.input === "-" ? "<stdin>" : o.input;
   let texts = 0;
   try {
     await writeAtomic(o.out, async (sink) => {
-      const pending: Promise<SentencesResult>[] = [];
-      let linesBefore = 0;
-      const flush = async () => {
-        let r: SentencesResult;
-        try {
-          r = await pending.shift()!;
-        } catch (e) {
-          throw inFile(e, linesBefore);
-        }
-        linesBefore += r.lines;
-        texts += r.texts;
-        await sink.write(r.jsonl);
-        o.onProgress?.(texts, r.inputBytes);
-      };
-      for await (const data of readLineUnits(o.input, UNIT_BYTES)) {
+      const start = (data: Uint8Array) => {
         const task: SentencesTask = {
           kind: "sentences",
           bytes: { file: name, data },
@@ -108,14 +95,23 @@ export async function runSentences(o: SentencesJobOptions): Promise<{ texts: num
           spacyModel: o.spacyModel,
           tokens: o.tokens,
         };
-        const p = pool
+        return pool
           ? pool.run(task, [data.buffer as ArrayBuffer])
           : Promise.resolve().then(() => encodeSentencesTask(task));
-        p.catch(() => {});
-        pending.push(p);
-        while (pending.length > 3 * threads) await flush();
+      };
+      // Lines of the file before the unit at hand: results come in order, so this numbers its errors.
+      let linesBefore = 0;
+      for await (const r of inOrder(
+        readLineUnits(o.input, UNIT_BYTES),
+        start,
+        UNITS_AHEAD_PER_THREAD * threads + 1,
+        (e) => inFile(e, linesBefore),
+      )) {
+        linesBefore += r.lines;
+        texts += r.texts;
+        await sink.write(r.jsonl);
+        o.onProgress?.(texts, r.inputBytes);
       }
-      while (pending.length) await flush();
     });
   } finally {
     await pool?.destroy();

@@ -3,6 +3,7 @@ import { unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { ByteBuilder, type ByteSink, tarGzFile, writeAtomic, writeDelimited } from "@convkit/io";
 import { PickleWriter } from "@convkit/pickle";
+import { inOrder, openTaskPool } from "@convkit/pool";
 import { type TopicPlan, topicContexts, topicCounts } from "@convkit/synth";
 import { JsonStrings } from "./encode.js";
 import { type PlannedSets, type RecordTask, recordTasks, splitPlans, taskJsonl } from "./generate.js";
@@ -34,22 +35,6 @@ export interface SplitSummary {
   files: string[];
 }
 
-interface Pool {
-  run(task: RecordTask): Promise<Uint8Array>;
-  destroy(): Promise<void>;
-}
-
-async function makePool(threads: number): Promise<Pool | undefined> {
-  if (threads <= 1) return undefined;
-  const { Piscina } = await import("piscina");
-  const pool = new Piscina({
-    filename: new URL("./worker.js", import.meta.url).href,
-    minThreads: threads,
-    maxThreads: threads,
-  });
-  return { run: (t) => pool.run(t), destroy: () => pool.destroy() };
-}
-
 /**
  * Writes one split. Records are produced task by task in record-id order; with threads > 1 the
  * JSONL of upcoming tasks is encoded in a piscina pool while the main thread pickles and writes,
@@ -66,7 +51,14 @@ export async function writeSyntheticSplit(
   const base = join(o.outDir, `${split}_synthetic`);
   const want = new Set(o.formats);
   const files: string[] = [];
-  const pool = want.has("jsonl") ? await makePool(o.threads ?? 1) : undefined;
+  const threads = o.threads ?? 1;
+  const pool =
+    want.has("jsonl") && threads > 1
+      ? await openTaskPool<RecordTask, Uint8Array>({
+          worker: new URL("./worker.js", import.meta.url),
+          threads,
+        })
+      : undefined;
   let records = 0;
   const strings = new JsonStrings();
   const builder = new ByteBuilder();
@@ -76,23 +68,18 @@ export async function writeSyntheticSplit(
   const sinks: { jsonl?: ByteSink; pkl?: ByteSink } = {};
   const run = async () => {
     pickler?.beginDict();
-    const ahead = (o.threads ?? 1) + 1; // results in flight: enough to keep the pool busy, no more (memory)
-    const pending: Promise<Uint8Array>[] = [];
-    const encode = (t: RecordTask): Promise<Uint8Array> => {
-      const p = pool ? pool.run(t) : Promise.resolve(taskJsonl(t, strings, builder));
-      p.catch(() => {}); // awaited in order below; a failure elsewhere must not leave it unhandled
-      return p;
-    };
-    let next = 0;
-    for (let i = 0; i < tasks.length; i++) {
-      while (want.has("jsonl") && next < tasks.length && next < i + ahead)
-        pending.push(encode(tasks[next++]!));
-      const task = tasks[i]!;
+    // The JSONL of the next tasks is encoded (in the pool) while this one is pickled and written.
+    const start = async (task: RecordTask) => ({
+      task,
+      jsonl: !want.has("jsonl") ? undefined : pool ? await pool.run(task) : taskJsonl(task, strings, builder),
+    });
+    // Results in flight: enough to keep the pool busy, no more (memory).
+    for await (const { task, jsonl } of inOrder(tasks, start, threads + 1)) {
       if (pickler) {
         for (const t of task.topics) topicPickleItems(t.plan, t.numbers, task.level, pickler, pickleState);
         for (const c of pickler.take()) await sinks.pkl!.write(c);
       }
-      if (want.has("jsonl")) await sinks.jsonl!.write(await pending.shift()!);
+      if (jsonl) await sinks.jsonl!.write(jsonl);
       for (const t of task.topics) records += topicCounts(t.plan, 2, sets.ordered).records[task.level]!;
       o.onRecords?.(records);
     }

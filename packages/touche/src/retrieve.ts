@@ -2,7 +2,7 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { type ArgsMeArgument, type RunEntry, readArgsMe, type ToucheTopic } from "@convkit/formats";
-import { InputError } from "@convkit/io";
+import { InputError, trecOrder } from "@convkit/io";
 import { porterStem } from "@convkit/text";
 
 /** Lucene's English stopwords (`EnglishAnalyzer.ENGLISH_STOP_WORDS_SET`). */
@@ -145,7 +145,7 @@ class TopK {
   constructor(private readonly k: number) {}
   /** a ranks below b. */
   private static worse(a: { docno: string; score: number }, b: { docno: string; score: number }): boolean {
-    return a.score < b.score || (a.score === b.score && a.docno < b.docno);
+    return trecOrder(a, b) > 0;
   }
   add(docno: string, score: number): void {
     const h = this.heap;
