@@ -1,5 +1,5 @@
 // `-` for stdin on the real data (needs ../shared): the other CLIs that take an input path, and
-// the formats the data/ fixtures do not cover (pickles, tar.gz, passage JSONL). Each stdin route
+// the formats the data/ fixtures do not cover (pickles, a pickle in tar.gz). Each stdin route
 // (plain, gzip, bzip2) gives the file route's stdout.
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
@@ -8,14 +8,6 @@ import { shared, tempDir } from "./helpers/shared.js";
 import { expectStdinLikeFile } from "./helpers/stdin.js";
 
 describe("stdin on the real data (shared)", () => {
-  it("convkit-trec-eval: the run on stdin", async () => {
-    await expectStdinLikeFile(
-      "trec-eval",
-      (input) => ["-m", "map", "-m", "P.5", shared("data/clariq/dev.qrel"), input],
-      shared("data/clariq/sample_runs/dev_bm25"),
-    );
-  });
-
   it("convkit-clariq-eval: --run_file -", async () => {
     await expectStdinLikeFile(
       "clariq-eval",

@@ -34,3 +34,14 @@ describe("convkit-convert -", () => {
     expect(r.stderr).toMatch(/^<stdin>:2/);
   });
 });
+
+describe("convkit-trec-eval with the run on stdin", () => {
+  it("equals the file route (trec_eval's own test files)", async () => {
+    const dir = join(REPO, "test/fixtures/trec_eval");
+    await expectStdinLikeFile(
+      "trec-eval",
+      (input) => ["-q", join(dir, "qrels.test"), input],
+      join(dir, "results.test"),
+    );
+  });
+});
