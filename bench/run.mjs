@@ -148,15 +148,26 @@ row(
   "arguments",
 );
 
-// The ClariQ evaluator, whole process (startup, reading, tar.gz unpacking, scoring, printing).
-function measureCli(args, runs) {
+// The ClariQ evaluator, whole process (startup, reading, tar.gz unpacking, scoring, printing),
+// side by side with ClariQ's own clariq_eval_tool.py when a Python with pandas and scikit-learn
+// is here and the tool is at $CLARIQ_EVAL_TOOL or bench/.work/clariq_eval_tool.py (ClariQ's
+// repository has no license, so it is not vendored: take src/clariq_eval_tool.py from
+// github.com/aliannejadi/ClariQ). Both read the same plain .pkl; their stdout must be equal.
+function measureProcess(cmd, args, runs) {
+  let stdout;
   const rs = Array.from({ length: runs }, () => {
-    const r = spawnSync("/usr/bin/time", ["-f", "%e %M", "node", ...args], { cwd: ROOT, maxBuffer: 1 << 26 });
-    if (r.status !== 0) throw new Error(`${args.join(" ")} failed: ${r.stderr}`);
+    const r = spawnSync("/usr/bin/time", ["-f", "%e %M", cmd, ...args], { cwd: ROOT, maxBuffer: 1 << 26 });
+    if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed: ${r.stderr}`);
+    stdout = r.stdout.toString();
     const [secs, kb] = r.stderr.toString().trim().split("\n").at(-1).split(" ").map(Number);
     return { seconds: secs, maxRssMiB: kb / 1024 };
   });
-  return { seconds: median(rs.map((r) => r.seconds)), maxRssMiB: median(rs.map((r) => r.maxRssMiB)), runs };
+  return {
+    seconds: median(rs.map((r) => r.seconds)),
+    maxRssMiB: median(rs.map((r) => r.maxRssMiB)),
+    runs,
+    stdout,
+  };
 }
 const evalData = join(WORK, "clariq-data");
 if (!existsSync(evalData)) {
@@ -166,34 +177,76 @@ if (!existsSync(evalData)) {
   for (const f of readdirSync(join(SHARED, "golden", "clariq-eval", "eval_dicts")))
     symlinkSync(join(SHARED, "golden", "clariq-eval", "eval_dicts", f), join(evalData, f));
 }
+// The multi-turn dict as the Python tool needs it: the .pkl out of ClariQ's tar.gz.
+const evalPlain = join(WORK, "clariq-plain");
+if (!existsSync(join(evalPlain, "multi_turn_dev_eval.pkl"))) {
+  mkdirSync(evalPlain, { recursive: true });
+  for (const f of readdirSync(join(SHARED, "data", "clariq")))
+    if (!existsSync(join(evalPlain, f))) symlinkSync(join(SHARED, "data", "clariq", f), join(evalPlain, f));
+  symlinkSync(
+    join(SHARED, "golden", "clariq-eval", "eval_dicts", "single_turn_train_eval.pkl"),
+    join(evalPlain, "single_turn_train_eval.pkl"),
+  );
+  execFileSync("tar", [
+    "-xzf",
+    join(SHARED, "golden", "clariq-eval", "eval_dicts", "multi_turn_dev_eval.pkl.tar.gz"),
+    "-C",
+    evalPlain,
+  ]);
+}
+const clariqTool = process.env.CLARIQ_EVAL_TOOL ?? join(WORK, "clariq_eval_tool.py");
+const pandasPython = ["python3", "/usr/bin/python3"].find(
+  (py) => spawnSync(py, ["-c", "import pandas, sklearn"]).status === 0,
+);
+if (!existsSync(clariqTool))
+  notes.push(
+    `clariq_eval_tool.py rows skipped: no ${clariqTool} (set CLARIQ_EVAL_TOOL to ClariQ's src/clariq_eval_tool.py).`,
+  );
+else if (!pandasPython)
+  notes.push(
+    "clariq_eval_tool.py rows skipped: no python3 with pandas and scikit-learn (Debian: python3-pandas python3-sklearn).",
+  );
+else
+  notes.push(
+    "clariq_eval_tool.py has no single-turn row: its single-turn path fails on ClariQ's master (TypeError: load_eval_dict() missing 1 required positional argument: 'multi_turn').",
+  );
 const evalBin = "apps/clariq-eval/bin/convkit-clariq-eval.js";
-const single = measureCli(
+const evalCases = [
+  ["ClariQ eval: single-turn document_relevance, dev_bm25", [], "dev_bm25"],
   [
-    evalBin,
+    "ClariQ eval: multi-turn document_relevance, dev_bm25_multi_turn, 40 MB .pkl",
+    ["--multi_turn"],
+    "dev_bm25_multi_turn",
+  ],
+];
+for (const [job, flags, runFile] of evalCases) {
+  const args = [
     "--eval_task",
     "document_relevance",
+    ...flags,
     "--data_dir",
-    evalData,
+    evalPlain,
     "--run_file",
-    join(SHARED, "data/clariq/sample_runs/dev_bm25"),
-  ],
-  7,
-);
-row(
-  "ClariQ eval: single-turn document_relevance, dev_bm25",
-  "convkit-clariq-eval",
-  { ...single, records: 1 },
-  undefined,
-  "evaluations",
-);
-row(
-  "ClariQ eval: single-turn document_relevance, dev_bm25",
-  "clariq_eval_tool.py (pandas; figure from the issue, same machines)",
-  { seconds: 1.16, maxRssMiB: 135, runs: "-", records: 1 },
-  undefined,
-  "evaluations",
-);
-const multi = measureCli(
+    join(SHARED, "data/clariq/sample_runs", runFile),
+  ];
+  const ours = measureProcess("node", [evalBin, ...args], 7);
+  row(job, "convkit-clariq-eval", { ...ours, records: 1 }, undefined, "evaluations");
+  // Its single-turn path fails on ClariQ's master (load_eval_dict() called without multi_turn).
+  if (existsSync(clariqTool) && pandasPython && flags.includes("--multi_turn")) {
+    const theirs = measureProcess(pandasPython, [clariqTool, ...args], 5);
+    if (theirs.stdout !== ours.stdout)
+      throw new Error(`${job}: clariq_eval_tool.py and convkit print different results`);
+    row(
+      job,
+      "clariq_eval_tool.py (pandas, scikit-learn; same stdout)",
+      { ...theirs, records: 1 },
+      undefined,
+      "evaluations",
+    );
+  }
+}
+const multiTgz = measureProcess(
+  "node",
   [
     evalBin,
     "--eval_task",
@@ -207,16 +260,9 @@ const multi = measureCli(
   7,
 );
 row(
-  "ClariQ eval: multi-turn document_relevance, dev_bm25_multi_turn, 39 MB dict in tar.gz",
+  "ClariQ eval: multi-turn document_relevance, dev_bm25_multi_turn, the dict as ClariQ ships it (tar.gz)",
   "convkit-clariq-eval",
-  { ...multi, records: 1 },
-  undefined,
-  "evaluations",
-);
-row(
-  "ClariQ eval: multi-turn document_relevance, dev_bm25_multi_turn, 39 MB dict in tar.gz",
-  "clariq_eval_tool.py (pandas; figure from the issue, same machines)",
-  { seconds: 2.15, maxRssMiB: 472, runs: "-", records: 1 },
+  { ...multiTgz, records: 1 },
   undefined,
   "evaluations",
 );
