@@ -17,7 +17,7 @@ export class InputError extends ConvkitError {
     readonly expected: string,
     readonly found: string,
   ) {
-    super(`${file}${formatLocation(location)}: expected ${expected}, found ${found}`);
+    super(`${file}${formatLocation(location)}: expected ${oneLine(expected)}, found ${oneLine(found)}`);
     this.name = "InputError";
   }
 }
@@ -29,6 +29,11 @@ export class UsageError extends ConvkitError {
     super(message);
     this.name = "UsageError";
   }
+}
+
+/** Line breaks shown escaped: the message must stay one line (a parser's excerpt may hold a newline). */
+function oneLine(s: string): string {
+  return s.replace(/\r/g, "\\r").replace(/\n/g, "\\n");
 }
 
 function formatLocation(location: InputLocation): string {
