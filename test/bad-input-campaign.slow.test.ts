@@ -7,9 +7,8 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+import { REPO, runCli, tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./helpers/cli.js";
-import { REPO, tempDir } from "./helpers/shared.js";
 
 /** The seed: a failure reproduces with the same cases. */
 const SEED = 20261123;
@@ -161,10 +160,10 @@ function bases(work: string): Base[] {
   const texts = fixture("data/qulac/qulac.sample.json");
   const docs = Object.values(JSON.parse(texts.toString()).topic_desc as Record<string, string>).slice(0, 20);
   const jsonl = Buffer.from(
-    docs.map((t, i) => JSON.stringify({ id: `d${i}`, text: `${t}. ${t}? ${t}!` })).join("\n") + "\n",
+    `${docs.map((t, i) => JSON.stringify({ id: `d${i}`, text: `${t}. ${t}? ${t}!` })).join("\n")}\n`,
   );
   const clueweb = Buffer.from(
-    docs
+    `${docs
       .map((t, i) =>
         JSON.stringify({
           "ClueWeb22-ID": `clueweb22-en0000-00-0000${i}`,
@@ -172,7 +171,7 @@ function bases(work: string): Base[] {
           "Clean-Text": `${t}. ${t}.`,
         }),
       )
-      .join("\n") + "\n",
+      .join("\n")}\n`,
   );
   const trecweb = Buffer.from(
     docs
@@ -205,7 +204,7 @@ function bases(work: string): Base[] {
       bytes: fixture("data/clariq/sample.qrel"),
       ext: "qrel",
       wraps: ["plain", "gzip"],
-      targets: [convert, trecEvalQrels],
+      targets: [convert, trecEvalQrels, toucheEvalQrels],
     },
     {
       format: "run",
@@ -213,7 +212,7 @@ function bases(work: string): Base[] {
       bytes: readFileSync(run),
       ext: "run",
       wraps: ["plain", "bzip2"],
-      targets: [convert, trecEvalRun],
+      targets: [convert, trecEvalRun, toucheEvalRun],
     },
     {
       format: "multi-turn run",

@@ -3,10 +3,9 @@ import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { dumpPickle } from "@convkit/pickle";
+import { runCli, tempDir } from "@convkit/test-helpers";
 import tar from "tar-stream";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./helpers/cli.js";
-import { tempDir } from "./helpers/shared.js";
 
 const HEADER =
   "topic_id\tinitial_request\ttopic_desc\tclarification_need\tfacet_id\tfacet_desc\tquestion_id\tquestion\tanswer\n";

@@ -2,9 +2,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { scanEvalDict } from "@convkit/formats";
+import { clariqDataWithDicts, runCli, shared, tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./helpers/cli.js";
-import { clariqDataWithDicts, shared, tempDir } from "./helpers/shared.js";
 
 describe("convkit-baselines on ../shared/data (shared)", () => {
   it("single-turn BM25: the official run's Recall@5/10/20 to the last digit", () => {

@@ -2,9 +2,8 @@
 import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dumpPickle, type PyValue } from "@convkit/pickle";
+import { REPO, runCli, tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./helpers/cli.js";
-import { REPO, tempDir } from "./helpers/shared.js";
 
 function dataDir(evalDict?: PyValue): string {
   const dir = tempDir("clariq-bad-");

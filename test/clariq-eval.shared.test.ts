@@ -2,9 +2,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import { clariqDataWithDicts, runCliAsync, SHARED, tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { runCliAsync } from "./helpers/cli.js";
-import { clariqDataWithDicts, SHARED, tempDir } from "./helpers/shared.js";
 
 interface Golden {
   command: string[];

@@ -4,9 +4,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { REPO, runCliAsync, tempDir } from "@convkit/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCliAsync } from "./helpers/cli.js";
-import { REPO, tempDir } from "./helpers/shared.js";
 
 const served = new Map<string, Buffer>([
   ["/aliannejadi/ClariQ/master/data/dev.tsv", readFileSync(join(REPO, "data/clariq/dev.sample.tsv"))],

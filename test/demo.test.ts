@@ -1,9 +1,8 @@
 // The README's main job: every bundled fixture in data/ converts, recognized by content.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { REPO, runCli, tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./helpers/cli.js";
-import { REPO, tempDir } from "./helpers/shared.js";
 
 describe("pnpm demo on data/", () => {
   it("converts every fixture to JSONL with the format its content says", () => {

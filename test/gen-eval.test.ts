@@ -4,10 +4,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { readPickleFile } from "@convkit/pickle";
+import { HAS_PYTHON, runCli, tempDir, writeEvalFixture } from "@convkit/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./helpers/cli.js";
-import { writeEvalFixture } from "./helpers/eval-fixture.js";
-import { HAS_PYTHON, tempDir } from "./helpers/shared.js";
 
 const METRICS = ["NDCG1", "NDCG3", "NDCG5", "NDCG10", "NDCG20", "P1", "P3", "P5", "P10", "P20", "MRR100"];
 
@@ -319,7 +317,7 @@ describe("convkit-gen-eval, Qulac's flavour (--qulac-ids, --format qulac-json)",
   it("keys every record id with flag 0 and 1, values as in ClariQ's layout of the same run", async () => {
     const dir = tempDir("gen-eval-qulac-");
     const { formatQulacJson } = await import("@convkit/formats");
-    const { rng } = await import("./helpers/eval-fixture.js");
+    const { rng } = await import("@convkit/test-helpers");
     const r = rng(3);
     const words = "apple pie recipe oven bake sugar flour crust price store".split(" ");
     const pick = (n: number) =>

@@ -1,8 +1,8 @@
 // Package hygiene: exports maps, source-first condition, blocked internals, declared deps, module headers.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import { REPO } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { REPO } from "./helpers/shared.js";
 
 const pkgDirs = ["packages", "apps"].flatMap((top) =>
   readdirSync(join(REPO, top)).map((d) => join(REPO, top, d)),

@@ -1,9 +1,8 @@
 // convkit-ikat on the official files: every sample run judged, every topic file flattened, the passage-id database.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { runCli, shared, tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./helpers/cli.js";
-import { shared, tempDir } from "./helpers/shared.js";
 
 const D = (...p: string[]) => shared("data", "ikat", ...p);
 

@@ -3,8 +3,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { evalDictValue, toEvalDict } from "@convkit/formats";
 import { dumpPickle, readPickleFile } from "@convkit/pickle";
+import { HAS_PYTHON, python, shared, tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { HAS_PYTHON, python, shared, tempDir } from "./helpers/shared.js";
 
 describe.runIf(HAS_PYTHON)("golden multi-turn eval dict round trip through CPython (shared, slow)", () => {
   it("CPython finds the pickle convkit writes == the published one, and convkit's is no larger", async () => {

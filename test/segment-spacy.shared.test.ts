@@ -4,10 +4,16 @@ import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agreeingPairs, passagePairs, pyStrip, windowPassages } from "@convkit/segment";
+import {
+  REPO,
+  readSpacyGoldens,
+  runCli,
+  type SpacyGolden,
+  shared,
+  spacyModel,
+  tempDir,
+} from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./helpers/cli.js";
-import { REPO, shared, tempDir } from "./helpers/shared.js";
-import { readSpacyGoldens, type SpacyGolden, spacyModel } from "./helpers/spacy-golden.js";
 
 const MODEL = spacyModel();
 const GOLDEN = readSpacyGoldens();

@@ -5,10 +5,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { dirname, join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 import { collect, readPassageHashes, writeClueWeb22 } from "@convkit/formats";
+import { REPO, rng, runCli, shared, tempDir } from "@convkit/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./helpers/cli.js";
-import { rng } from "./helpers/eval-fixture.js";
-import { REPO, shared, tempDir } from "./helpers/shared.js";
 
 /** Every file under dir (relative path → bytes), temp files and the manifest included unless asked. */
 function tree(dir: string, withManifest = false): Map<string, Buffer> {
@@ -44,7 +42,7 @@ describe("convkit-segment on a ClueWeb22 txt tree", () => {
       ["en0001", "en0001-00"],
       ["en0001", "en0001-01"],
       ["en0002", "en0002-00"],
-    ]) {
+    ] as const) {
       const records = Array.from({ length: 40 }, () => {
         const id = `clueweb22-${file}-${String(n++).padStart(5, "0")}`;
         const lines = Array.from({ length: 1 + Math.floor(r() * 6) }, () =>

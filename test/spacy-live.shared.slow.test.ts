@@ -5,9 +5,8 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { runCli, shared, tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./helpers/cli.js";
-import { shared, tempDir } from "./helpers/shared.js";
 
 const HAS_SPACY = (() => {
   try {

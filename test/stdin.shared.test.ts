@@ -3,9 +3,8 @@
 // (plain, gzip, bzip2) gives the file route's stdout.
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
+import { expectStdinLikeFile, shared, tempDir } from "@convkit/test-helpers";
 import { describe, it } from "vitest";
-import { shared, tempDir } from "./helpers/shared.js";
-import { expectStdinLikeFile } from "./helpers/stdin.js";
 
 describe("stdin on the real data (shared)", () => {
   it("convkit-clariq-eval: --run_file -", async () => {

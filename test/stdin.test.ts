@@ -3,10 +3,8 @@
 // route gives the same stdout as the file route.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { expectStdinLikeFile, REPO, runCliAsync } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { runCliAsync } from "./helpers/cli.js";
-import { REPO } from "./helpers/shared.js";
-import { expectStdinLikeFile } from "./helpers/stdin.js";
 
 const FIXTURES = ["clariq", "clariq/runs", "qulac", "ikat", "touche"].flatMap((d) =>
   readdirSync(join(REPO, "data", d), { withFileTypes: true })

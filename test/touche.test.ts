@@ -1,11 +1,9 @@
 // convkit-touche end to end: a generated args.me corpus through the TIRA command, checked against a direct scorer; evaluation.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { rng, runCli, tempDir } from "@convkit/test-helpers";
 import { argumentText, toucheTerms } from "@convkit/touche";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./helpers/cli.js";
-import { rng } from "./helpers/eval-fixture.js";
-import { tempDir } from "./helpers/shared.js";
 
 const TOPICS = [
   "Should teachers get tenure?",

@@ -5,9 +5,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { MEASURES } from "@convkit/metrics";
+import { REPO, runCliAsync } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { runCliAsync } from "./helpers/cli.js";
-import { REPO } from "./helpers/shared.js";
 
 const DIR = join(REPO, "test/fixtures/trec_eval");
 const f = (name: string) => join(DIR, name);

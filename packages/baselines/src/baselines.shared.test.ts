@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { collect, formatRunLine, quoteQuestion, readClariqRows, readQuestionBank } from "@convkit/formats";
 import { planClariqSets, splitPlans } from "@convkit/synthetic-sets";
+import { shared } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { shared } from "../../../test/helpers/shared.js";
 import { bankIndex, multiTurnBm25, singleTurnBm25 } from "./bm25-baselines.js";
 
 describe("ClariQ BM25 baselines against the official dev runs (shared)", () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { HAS_PYTHON, python, shared, tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { HAS_PYTHON, python, shared, tempDir } from "../../../test/helpers/shared.js";
 import {
   readClarificationNeedRun,
   readClariqRows,

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import { shared } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { shared } from "../../../test/helpers/shared.js";
 import type { FormatName } from "./detect.js";
 import { parseJsonText } from "./json-text.js";
 import { readAny } from "./read-any.js";

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { tempDir } from "../../../test/helpers/shared.js";
 import { collect } from "./table.js";
 import { joinToucheQrels, readArgsMe, readToucheTopics, toucheGain } from "./touche.js";
 

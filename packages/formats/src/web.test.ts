@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { tempDir } from "../../../test/helpers/shared.js";
 import { readClueWeb22, readClueWeb22Offsets, readClueWeb22Record, writeClueWeb22 } from "./clueweb22.js";
 import type { ClueWeb22Record } from "./records.js";
 import { collect } from "./table.js";

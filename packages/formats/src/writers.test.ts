@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readPickleFile, writePickleDict } from "@convkit/pickle";
+import { HAS_PYTHON, python, tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { HAS_PYTHON, python, tempDir } from "../../../test/helpers/shared.js";
 import { readClarificationNeedRun, writeClarificationNeedRun } from "./clariq.js";
 import {
   readQulacHistDict,

@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+import { tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { tempDir } from "../../../test/helpers/shared.js";
 import { readLineUnits } from "./lines.js";
 
 async function units(path: string, minBytes: number): Promise<Uint8Array[]> {

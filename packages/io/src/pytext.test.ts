@@ -1,5 +1,5 @@
+import { HAS_PYTHON, python } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { HAS_PYTHON, python } from "../../../test/helpers/shared.js";
 import { formatPyFloat, pythonJsonString } from "./pytext.js";
 
 const floats = [

@@ -1,5 +1,5 @@
+import { HAS_PYTHON, python } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { HAS_PYTHON, python } from "../../../test/helpers/shared.js";
 import { formatTrecEval, parseMeasures, trecEval } from "./evaluate.js";
 import { judgeRanking, NONPOOL, type Scored, UNJUDGED } from "./judged-ranking.js";
 import { log2Int } from "./log2.js";

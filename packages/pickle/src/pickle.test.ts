@@ -1,6 +1,6 @@
 import { formatPyFloat } from "@convkit/io";
+import { HAS_PYTHON, python } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { HAS_PYTHON, python } from "../../../test/helpers/shared.js";
 import { dumpPickle, PickleWriter } from "./pickle.js";
 import { loadPickle } from "./unpickle.js";
 import { PyFloat, PyTuple, type PyValue } from "./values.js";

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
+import { HAS_NUMPY, HAS_PYTHON, python } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { HAS_NUMPY, HAS_PYTHON, python } from "../../../test/helpers/shared.js";
 import { numpyArgsort } from "./argsort.js";
 import { formatFixed } from "./format.js";
 import { pythonMean, ratioToDouble } from "./mean.js";

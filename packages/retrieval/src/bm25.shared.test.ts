@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { collect, readClariqRows, readQuestionBank } from "@convkit/formats";
+import { shared } from "@convkit/test-helpers";
 import { clariqTerms } from "@convkit/text";
 import { describe, expect, it } from "vitest";
-import { shared } from "../../../test/helpers/shared.js";
 import { Bm25Okapi } from "./bm25.js";
 
 describe("ClariQ's single-turn BM25 baseline on dev (shared)", () => {

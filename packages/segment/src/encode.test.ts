@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
+import { HAS_PYTHON } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { HAS_PYTHON } from "../../../test/helpers/shared.js";
 import { encodeSegmentTask, type SourceDocument } from "./encode.js";
 
 const NASTY = 'He said "hi" \\ back\tslash\u0001 caf\u00e9 \u4e2d\u6587 \u{1F600} end.';

@@ -2,9 +2,8 @@
 // to JavaScript give CPython's `re` spans on real chunks of the golden texts and on random ones.
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
+import { python, rng, shared } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { rng } from "../../../test/helpers/eval-fixture.js";
-import { python, shared } from "../../../test/helpers/shared.js";
 import { loadPipelineFolder } from "./folder.js";
 import { compilePythonRegex } from "./pyregex.js";
 

@@ -1,8 +1,8 @@
 // Python `re` patterns translated to JavaScript: the same matches as CPython's `re` on the same
 // strings (python3 is run here, as on every CI machine), and refusals for what JS cannot mean.
+
+import { python, rng } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { rng } from "../../../test/helpers/eval-fixture.js";
-import { python } from "../../../test/helpers/shared.js";
 import { compilePythonRegex, translatePythonRegex } from "./pyregex.js";
 
 /** search() span and finditer() spans of each pattern on each string, in code points, by CPython. */

@@ -1,7 +1,8 @@
 // spaCy 3.8.16's tokens and senter decisions on the 16,489 golden texts (shared), and its
 // intermediate values (feature ids, norms, shapes, P(S)) on the 400 debug texts.
+
+import { readSpacyGoldens, spacyModel } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { readSpacyGoldens, spacyModel } from "../../../test/helpers/spacy-golden.js";
 import { loadPipelineFolder } from "./folder.js";
 import { u64ToString } from "./hashing.js";
 import { attributeIds, lexemeNormOf, lexemeStrings } from "./lexeme.js";

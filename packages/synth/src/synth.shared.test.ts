@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { collect, readClariqRows, readMultiTurnRun, readQulacJson } from "@convkit/formats";
+import { shared } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { shared } from "../../../test/helpers/shared.js";
 import { ClariqIds, decodeQulacId, encodeQulacId } from "./ids.js";
 import { ABSENT_TOPICS, numberTopics } from "./numbering.js";
 import { topicCounts, topicRecords } from "./records.js";

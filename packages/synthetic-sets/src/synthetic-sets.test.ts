@@ -1,8 +1,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { HAS_PYTHON, python, REPO, runCli, shared, tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../../../test/helpers/cli.js";
-import { HAS_PYTHON, python, REPO, shared, tempDir } from "../../../test/helpers/shared.js";
 
 const HEADER =
   "topic_id\tinitial_request\ttopic_desc\tclarification_need\tfacet_id\tfacet_desc\tquestion_id\tquestion\tanswer\n";

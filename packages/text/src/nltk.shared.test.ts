@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
+import { shared } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { shared } from "../../../test/helpers/shared.js";
 import { porterStemUncached } from "./porter.js";
 import { ENGLISH_STOPWORDS } from "./stopwords.js";
 import { wordTokenize } from "./tokenize.js";

@@ -1,11 +1,11 @@
-// Where the real data and goldens live for tests: $CONVKIT_SHARED, else ../shared beside the repo.
+// Where the real data and goldens live for tests: $CONVKIT_SHARED, else ../shared beside the repo (REPO: the repo root, from src/ or dist/).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 export const SHARED = resolve(REPO, process.env.CONVKIT_SHARED ?? "../shared");
 
 /** A path inside shared/; fails loudly when shared/ is missing (these tests must run, not skip). */
