@@ -353,7 +353,7 @@ for (const [threads, shard, topics] of [
 ]) {
   row(
     `gen:eval, ${topics} dev topics × 1,000 docs, ${threads} thread${threads === "1" ? "" : "s"}`,
-    "convkit (@convkit/eval-dicts, query likelihood)",
+    "convkit (@convkit/gen-eval, query likelihood)",
     measure(
       "node",
       [

@@ -4,8 +4,8 @@
 // -R qrels_jg, -Z z-scores, relstring, utility, ndcg with gain maps) run without those parts.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { MEASURES } from "@convkit/metrics";
 import { REPO, runCliAsync } from "@convkit/test-helpers";
+import { MEASURES } from "@convkit/trec-eval";
 import { describe, expect, it } from "vitest";
 
 const DIR = join(REPO, "test/fixtures/trec_eval");

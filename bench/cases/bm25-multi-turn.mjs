@@ -2,7 +2,7 @@
 
 import { multiTurnBm25Threads } from "@convkit/baselines";
 import { collect, readQuestionBank } from "@convkit/formats";
-import { planClariqSets, splitPlans } from "@convkit/synthetic-sets";
+import { planClariqSets, splitPlans } from "@convkit/gen-synthetic";
 import { report } from "./report.mjs";
 
 const [data, qulac, split, threads = "1"] = process.argv.slice(2);

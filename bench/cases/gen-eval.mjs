@@ -2,7 +2,7 @@
 // 1,000 per topic of ~800 terms, and graded facet qrels. Prints queries (contexts × candidates × 2).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { generateEvalDicts } from "@convkit/eval-dicts";
+import { generateEvalDicts } from "@convkit/gen-eval";
 import { report } from "./report.mjs";
 
 const [data, qulac, work, threads, shard] = process.argv.slice(2);

@@ -24,8 +24,8 @@ import {
   writeMultiTurnRun,
   writeRun,
 } from "@convkit/formats";
+import { planClariqSets, splitPlans } from "@convkit/gen-synthetic";
 import { formatPyFloat } from "@convkit/io";
-import { planClariqSets, splitPlans } from "@convkit/synthetic-sets";
 import { clariqTerms } from "@convkit/text";
 
 const common = [

@@ -1,6 +1,6 @@
 // convkit-gen-eval: regenerate document-relevance eval dicts from synthetic contexts, documents and facet qrels.
 import { defineCommand, startProgress } from "@convkit/cli";
-import { generateEvalDicts } from "@convkit/eval-dicts";
+import { generateEvalDicts } from "@convkit/gen-eval";
 import { UsageError } from "@convkit/io";
 
 /** The `convkit-gen-eval` command. */

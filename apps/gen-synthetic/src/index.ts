@@ -1,6 +1,5 @@
 // convkit-gen-synthetic: ClariQ's synthetic multi-turn sets rebuilt from the single-turn TSVs.
 import { defineCommand, startProgress } from "@convkit/cli";
-import { UsageError } from "@convkit/io";
 import {
   planClariqSets,
   type SetFormat,
@@ -8,7 +7,8 @@ import {
   splitPlans,
   writeQulacSet,
   writeSyntheticSplit,
-} from "@convkit/synthetic-sets";
+} from "@convkit/gen-synthetic";
+import { UsageError } from "@convkit/io";
 
 const FORMATS = ["jsonl", "pickle", "tsv"] as const satisfies readonly SetFormat[];
 

@@ -22,7 +22,7 @@ import {
   validateRun,
 } from "@convkit/ikat";
 import { openInput, readAll, writeAtomic, writeJsonl } from "@convkit/io";
-import { formatTrecEval, loadQrels, parseMeasures, type Scored, trecEval } from "@convkit/metrics";
+import { formatTrecEval, loadQrels, parseMeasures, type Scored, trecEval } from "@convkit/trec-eval";
 
 /** `convkit-ikat validate`. */
 export const validateCommand = defineCommand({

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { defineCommand, startProgress } from "@convkit/cli";
 import { collect, readRun, readToucheTopics, writeRun } from "@convkit/formats";
 import { UsageError } from "@convkit/io";
-import { loadQrels } from "@convkit/metrics";
 import { corpusFiles, evaluateTouche, retrieveTouche } from "@convkit/touche";
+import { loadQrels } from "@convkit/trec-eval";
 
 /** `convkit-touche run`. */
 export const runCommand = defineCommand({

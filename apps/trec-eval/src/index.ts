@@ -1,7 +1,7 @@
 // convkit-trec-eval: trec_eval's measures, flags and output layout over TREC qrels and runs.
 import { defineCommand } from "@convkit/cli";
 import { InputError, UsageError } from "@convkit/io";
-import { formatTrecEval, loadQrels, loadRun, parseMeasures, trecEval } from "@convkit/metrics";
+import { formatTrecEval, loadQrels, loadRun, parseMeasures, trecEval } from "@convkit/trec-eval";
 
 /** The `convkit-trec-eval` command. */
 export const trecEvalCommand = defineCommand({

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { collect, formatRunLine, quoteQuestion, readClariqRows, readQuestionBank } from "@convkit/formats";
-import { planClariqSets, splitPlans } from "@convkit/synthetic-sets";
+import { planClariqSets, splitPlans } from "@convkit/gen-synthetic";
 import { shared } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { bankIndex, multiTurnBm25, singleTurnBm25 } from "./bm25-baselines.js";

@@ -1,7 +1,7 @@
 // ClariQ's BM25 baselines (the single- and multi-turn notebooks) as run-line generators.
 import type { MultiTurnRunEntry, QuestionBankEntry, RunEntry } from "@convkit/formats";
 import { Bm25Okapi } from "@convkit/retrieval";
-import { type TopicNumbers, type TopicPlan, topicContexts } from "@convkit/synth";
+import { type TopicNumbers, type TopicPlan, topicContexts } from "@convkit/synthetic-plan";
 import { clariqTerms } from "@convkit/text";
 
 /** The question bank indexed with ClariQ's pipeline (tokenize, drop stopwords case-sensitively, stem). */

@@ -1,7 +1,7 @@
 // The multi-turn BM25 baseline over the worker pool: one task per topic, results in topic order.
 import type { MultiTurnRunEntry, QuestionBankEntry } from "@convkit/formats";
 import { inOrder, openTaskPool } from "@convkit/pool";
-import type { TopicNumbers, TopicPlan } from "@convkit/synth";
+import type { TopicNumbers, TopicPlan } from "@convkit/synthetic-plan";
 import { bankIndex, multiTurnBm25 } from "./bm25-baselines.js";
 
 /** One topic's work: its plan and numbering (the bank travels once per worker, in workerData). */

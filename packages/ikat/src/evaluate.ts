@@ -1,6 +1,6 @@
 // PTKB statement ranking and passage ranking evaluation of iKAT runs, with trec_eval semantics.
 import type { IkatRun, IkatTopic } from "@convkit/formats";
-import { averagePrecision, judgeRanking, precisionAt, type Scored } from "@convkit/metrics";
+import { averagePrecision, judgeRanking, precisionAt, type Scored } from "@convkit/trec-eval";
 
 /** Per-turn PTKB scores and their means over the judged turns. */
 export interface PtkbEvaluation {

@@ -1,7 +1,7 @@
 // Touché evaluation: nDCG@5 for relevance and for quality, per topic and mean, as trec_eval computes them.
 
 import type { RunEntry } from "@convkit/formats";
-import { parseMeasures, type Scored, type TopicQrels, trecEval } from "@convkit/metrics";
+import { parseMeasures, type Scored, type TopicQrels, trecEval } from "@convkit/trec-eval";
 
 /** nDCG@5 per topic and the mean, for both judgment kinds. */
 export interface ToucheEvaluation {

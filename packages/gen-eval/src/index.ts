@@ -1,4 +1,4 @@
-// @convkit/eval-dicts: regenerating ClariQ's document-relevance eval dicts (gen:eval).
+// @convkit/gen-eval: regenerating ClariQ's document-relevance eval dicts (gen:eval).
 export {
   type GenEvalOptions,
   type GenEvalSummary,

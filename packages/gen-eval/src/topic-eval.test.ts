@@ -1,5 +1,5 @@
-import { ndcgAt, precisionAt, reciprocalRank } from "@convkit/metrics";
 import { rankingHead, topDocuments } from "@convkit/retrieval";
+import { ndcgAt, precisionAt, reciprocalRank } from "@convkit/trec-eval";
 import { describe, expect, it } from "vitest";
 import { DICT_METRICS, evaluateTopic, qaTerms, rankingMetrics, type TopicTask } from "./topic-eval.js";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { ByteBuilder, type ByteSink, tarGzFile, writeAtomic, writeDelimited } from "@convkit/io";
 import { PickleWriter } from "@convkit/pickle";
 import { inOrder, openTaskPool } from "@convkit/pool";
-import { type TopicPlan, topicContexts, topicCounts } from "@convkit/synth";
+import { type TopicPlan, topicContexts, topicCounts } from "@convkit/synthetic-plan";
 import { JsonStrings } from "./encode.js";
 import { type PlannedSets, type RecordTask, recordTasks, splitPlans, taskJsonl } from "./generate.js";
 import { topicPickleItems } from "./pickle-records.js";

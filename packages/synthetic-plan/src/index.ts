@@ -1,4 +1,4 @@
-// @convkit/synth: ClariQ/Qulac-style synthetic multi-turn conversations, as pure logic (no I/O).
+// @convkit/synthetic-plan: ClariQ/Qulac-style synthetic multi-turn conversations, as pure logic (no I/O).
 
 export { type ClariqIdParts, ClariqIds, decodeQulacId, encodeQulacId, type QulacId } from "./ids.js";
 export {

@@ -1,5 +1,5 @@
 // One topic's share of an eval dict: every context, every candidate question, both variants, all metrics.
-import { type JudgedRanking, ndcgAtCutoffs, precisionAt, reciprocalRank } from "@convkit/metrics";
+
 import {
   bm25Scores,
   type CollectionStats,
@@ -13,6 +13,7 @@ import {
   type TermIdDocuments,
   TopicIndex,
 } from "@convkit/retrieval";
+import { type JudgedRanking, ndcgAtCutoffs, precisionAt, reciprocalRank } from "@convkit/trec-eval";
 
 /** The metrics of an eval dict, in upstream order (cutoffs of nDCG and P, then MRR@100). */
 export const DICT_METRICS = [

@@ -1,7 +1,13 @@
 // Batches of synthetic records into bytes: JSON Lines and context TSV rows (pure; runs in workers).
 import type { SyntheticRecord } from "@convkit/formats";
 import type { ByteBuilder } from "@convkit/io";
-import { contextId, recordId, type TopicNumbers, type TopicPlan, twoTurnHistories } from "@convkit/synth";
+import {
+  contextId,
+  recordId,
+  type TopicNumbers,
+  type TopicPlan,
+  twoTurnHistories,
+} from "@convkit/synthetic-plan";
 
 /** JSON text of strings, cached: a topic's questions and answers repeat across thousands of records. */
 export class JsonStrings {

@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { type QulacHistRecord, readQulacJson, writeQulacHistDict } from "@convkit/formats";
 import { writeJsonl } from "@convkit/io";
-import { qulacRecords, qulacTopics } from "@convkit/synth";
+import { qulacRecords, qulacTopics } from "@convkit/synthetic-plan";
 
 /** Writes `qulac_hist012_dict.json` (the layout of Qulac's README) and/or its JSONL. */
 export async function writeQulacSet(

@@ -18,7 +18,7 @@ import {
   type TopicPlan,
   topicCounts,
   topicRecords,
-} from "@convkit/synth";
+} from "@convkit/synthetic-plan";
 import { type JsonStrings, topicJsonl } from "./encode.js";
 
 /** The ClariQ splits and the files they come from. */

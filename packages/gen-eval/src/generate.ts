@@ -10,6 +10,7 @@ import {
   type SyntheticRecord,
   syntheticRecords,
 } from "@convkit/formats";
+import { planClariqSets, splitPlans } from "@convkit/gen-synthetic";
 import { InputError } from "@convkit/io";
 import { readPickleFile } from "@convkit/pickle";
 import { inOrder, openTaskPool } from "@convkit/pool";
@@ -23,8 +24,7 @@ import {
   type TopicNumbers,
   type TopicPlan,
   topicContexts,
-} from "@convkit/synth";
-import { planClariqSets, splitPlans } from "@convkit/synthetic-sets";
+} from "@convkit/synthetic-plan";
 import { qulacTerms } from "@convkit/text";
 import { MetricSpools, writeJsonDict, writePickleDict, writeQulacDict } from "./dict-writers.js";
 import { loadDocumentStore, readCandidateLists, readFacetQrels } from "./inputs.js";

@@ -1,4 +1,4 @@
-// @convkit/metrics: IR metrics with trec_eval semantics (its ordering, tie handling, rounding and output layout).
+// @convkit/trec-eval: IR metrics with trec_eval semantics (its ordering, tie handling, rounding and output layout).
 export {
   formatTrecEval,
   formatTrecLine,

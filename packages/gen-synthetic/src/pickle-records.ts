@@ -1,6 +1,12 @@
 // ClariQ's synthetic dict items written as pickle opcodes straight from the plan (no record objects).
 import type { PickleWriter } from "@convkit/pickle";
-import { contextId, recordId, type TopicNumbers, type TopicPlan, twoTurnHistories } from "@convkit/synth";
+import {
+  contextId,
+  recordId,
+  type TopicNumbers,
+  type TopicPlan,
+  twoTurnHistories,
+} from "@convkit/synthetic-plan";
 
 /**
  * Writes the `record_id: {...}` items of one history length of a topic into an open dict of

@@ -1,4 +1,4 @@
-// @convkit/synthetic-sets: ClariQ synthetic sets planned from the TSVs and written to disk, in parallel and in order.
+// @convkit/gen-synthetic: ClariQ synthetic sets planned from the TSVs and written to disk, in parallel and in order.
 export { encodeJsonl, JsonStrings, recordJson, topicJsonl } from "./encode.js";
 export {
   type PlannedSets,
