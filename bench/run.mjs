@@ -169,6 +169,8 @@ function measureProcess(cmd, args, runs) {
     stdout,
   };
 }
+/** A convkit CLI as a whole process. */
+const measureCli = (args, runs) => measureProcess("node", args, runs);
 const evalData = join(WORK, "clariq-data");
 if (!existsSync(evalData)) {
   mkdirSync(evalData, { recursive: true });
