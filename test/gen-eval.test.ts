@@ -50,6 +50,26 @@ describe("convkit-gen-eval on a fixture collection", () => {
     }
   });
 
+  it("-o into a folder that does not exist yet: made, as the other jobs make theirs (it crashed on an unhandled stream error)", () => {
+    const nested = join(dir, "new", "folder", "dev_eval");
+    const r = runCli("gen-eval", [
+      "--data",
+      dir,
+      "--docs",
+      join(dir, "docs.run"),
+      "--texts",
+      join(dir, "docs.jsonl"),
+      "--qrels",
+      join(dir, "dev.qrel"),
+      "--format",
+      "json",
+      "-o",
+      nested,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(`${nested}.json`, "utf8")).toBe(readFileSync(`${prefix}.json`, "utf8"));
+  });
+
   it("leaves out the facet without relevant documents", () => {
     const d = JSON.parse(readFileSync(`${prefix}.json`, "utf8"));
     const ids = Object.keys(d.P1).map(Number);

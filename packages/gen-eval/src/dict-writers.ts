@@ -1,6 +1,7 @@
 // Eval dicts written from per-metric spools: ClariQ's pickle (in a tar.gz) and JSON.
 import { createReadStream } from "node:fs";
-import { unlink } from "node:fs/promises";
+import { mkdir, unlink } from "node:fs/promises";
+import { dirname } from "node:path";
 import { type ByteSink, formatPyFloat, pythonJsonString, tarGzFile, writeAtomic } from "@convkit/io";
 import { PickleWriter } from "@convkit/pickle";
 import { DICT_METRICS, type Pair } from "./topic-eval.js";
@@ -24,9 +25,19 @@ export class MetricSpools {
     this.files = DICT_METRICS.map(([m]) => `${prefix}.${m}.spool`);
   }
 
+  /** Opens the spools (the output's folder made first, as the other jobs make theirs). */
   async open(): Promise<void> {
     const { createWriteStream } = await import("node:fs");
-    for (const f of this.files) this.sinks.push(createWriteStream(f));
+    await mkdir(dirname(this.files[0]!), { recursive: true });
+    for (const f of this.files) {
+      const s = createWriteStream(f);
+      // Opened before anything is written: a failure is this call's, not an unhandled stream event.
+      await new Promise<void>((resolve, reject) => {
+        s.once("open", () => resolve());
+        s.once("error", reject);
+      });
+      this.sinks.push(s);
+    }
   }
 
   /** Appends one topic's contexts for every metric. */
