@@ -5,10 +5,14 @@ import { formatFixed } from "@convkit/pynum";
 import { type JudgedRanking, judgeRanking, type Scored, type TopicQrels } from "./judged-ranking.js";
 import {
   averagePrecision,
+  averagePrecisionAtCutoffs,
   bpref,
   elevenPointAverage,
+  inferredAveragePrecision,
   interpolatedPrecision,
+  judgedNonrelevantRetrieved,
   logAveragePrecision,
+  logBpref,
   ndcgAt,
   precisionAt,
   precisionAtRMultiples,
@@ -33,6 +37,7 @@ const DEFAULT_CUTOFFS: Record<string, readonly number[]> = {
   P: RANKS,
   recall: RANKS,
   ndcg_cut: RANKS,
+  map_cut: RANKS,
   recip_rank_cut: [10, 100],
   success: [1, 5, 10],
   iprec_at_recall: TENTHS,
@@ -63,14 +68,18 @@ export const MEASURES = [
   "iprec_at_recall",
   "P",
   "recall",
+  "infAP",
+  "gm_bpref",
   "Rprec_mult",
   "11pt_avg",
   "ndcg_cut",
+  "map_cut",
   "success",
   "set_P",
   "set_recall",
   "set_map",
   "set_F",
+  "num_nonrel_judged_ret",
 ] as const;
 /** trec_eval's default set (`official`): its table from runid to P. */
 const OFFICIAL = MEASURES.slice(0, MEASURES.indexOf("P") + 1).filter((m) => m !== "recip_rank_cut");
@@ -207,6 +216,24 @@ function topicValues(r: JudgedRanking, specs: readonly MeasureSpec[], level: num
         break;
       case "ndcg_cut":
         for (const k of cut) float(`ndcg_cut_${k}`, ndcgAt(r, k));
+        break;
+      case "map_cut":
+        averagePrecisionAtCutoffs(r, cut, level).forEach((v, i) => {
+          float(`map_cut_${cut[i]!}`, v);
+        });
+        break;
+      case "infAP":
+        float("infAP", inferredAveragePrecision(r, level));
+        break;
+      case "gm_bpref":
+        vals.push({ name: "gm_bpref", value: logBpref(r, level), count: false, geometric: true });
+        break;
+      case "num_nonrel_judged_ret":
+        vals.push({
+          name: "num_nonrel_judged_ret",
+          value: judgedNonrelevantRetrieved(r, level),
+          count: true,
+        });
         break;
       case "success":
         for (const k of cut) float(`success_${k}`, successAt(r, k, level));

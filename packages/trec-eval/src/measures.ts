@@ -1,5 +1,5 @@
-// trec_eval's per-topic measures (m_P.c, m_recall.c, m_map.c, m_recip_rank.c, m_ndcg_cut.c, m_Rprec.c), step for step.
-import type { JudgedRanking } from "./judged-ranking.js";
+// trec_eval's per-topic measures (its m_*.c files: P, recall, map, gm_map, Rprec, bpref, infAP, iprec_at_recall, ndcg_cut, map_cut, …), step for step.
+import { type JudgedRanking, NONPOOL, UNJUDGED } from "./judged-ranking.js";
 import { log2Int } from "./log2.js";
 
 /** P@k: relevant documents in the top k over k (k fixed even when fewer were retrieved). */
@@ -196,4 +196,74 @@ export function successAt(r: JudgedRanking, k: number, level = 1): number {
   const n = Math.min(k, r.grades.length);
   for (let i = 0; i < n; i++) if (r.grades[i]! >= level) return 1;
   return 0;
+}
+
+/** gm_bpref's per-topic value: log of bpref floored at MIN_GEO_MEAN (averaged as exp of the mean). */
+export function logBpref(r: JudgedRanking, level = 1): number {
+  return Math.log(Math.max(bpref(r, level), MIN_GEO_MEAN));
+}
+
+/** trec_eval's INFAP_EPSILON. */
+const INFAP_EPSILON = 0.00001;
+
+/**
+ * infAP (Yilmaz and Aslam): AP estimated from judged documents; unpooled ones are skipped,
+ * pooled but unjudged ones counted as they come, as trec_eval's m_infap.c.
+ */
+export function inferredAveragePrecision(r: JudgedRanking, level = 1): number {
+  let nonrel = 0;
+  let rel = 0;
+  let unjudged = 0;
+  let sum = 0;
+  for (let j = 0; j < r.grades.length; j++) {
+    const g = r.grades[j]!;
+    if (g === NONPOOL) continue;
+    if (g === UNJUDGED) {
+      unjudged++;
+      continue;
+    }
+    if (g < level) {
+      nonrel++;
+      continue;
+    }
+    rel++;
+    if (j === 0) sum += 1;
+    else {
+      const fj = j;
+      sum +=
+        1 / (fj + 1) +
+        (fj / (fj + 1)) *
+          ((rel - 1 + nonrel + unjudged) / fj) *
+          ((rel - 1 + INFAP_EPSILON) / (rel - 1 + nonrel + 2 * INFAP_EPSILON));
+    }
+  }
+  return r.numRel ? sum / r.numRel : sum;
+}
+
+/** map_cut: AP over the top k (cutoffs ascending; the sum over all relevant), 0 without relevant documents. */
+export function averagePrecisionAtCutoffs(r: JudgedRanking, cutoffs: readonly number[], level = 1): number[] {
+  const out = new Array<number>(cutoffs.length).fill(0);
+  if (r.numRel === 0) return out;
+  let c = 0;
+  let rel = 0;
+  let sum = 0;
+  for (let i = 0; i < r.grades.length; i++) {
+    if (i === cutoffs[c]) {
+      out[c] = sum / r.numRel;
+      if (++c === cutoffs.length) return out;
+    }
+    if (r.grades[i]! >= level) {
+      rel++;
+      sum += rel / (i + 1);
+    }
+  }
+  for (; c < cutoffs.length; c++) out[c] = sum / r.numRel;
+  return out;
+}
+
+/** num_nonrel_judged_ret: retrieved documents judged below the relevance level. */
+export function judgedNonrelevantRetrieved(r: JudgedRanking, level = 1): number {
+  let n = 0;
+  for (let i = 0; i < r.grades.length; i++) if (r.grades[i]! >= 0 && r.grades[i]! < level) n++;
+  return n;
 }
