@@ -30,7 +30,7 @@ export const trecEvalCommand = defineCommand({
       multiple: true,
       metavar: "MEASURE",
       description:
-        "measure[.params]: official (the default), all_trec, runid, num_q, num_ret, num_rel, num_rel_ret, map, gm_map, Rprec, bpref, recip_rank, recip_rank_cut, iprec_at_recall, P, recall, infAP, gm_bpref, Rprec_mult, 11pt_avg, ndcg_cut, map_cut, success, set_P, set_recall, set_map, set_F, num_nonrel_judged_ret",
+        "measure[.params]: official (the default), all_trec, runid, num_q, num_ret, num_rel, num_rel_ret, map, gm_map, Rprec, bpref, recip_rank, recip_rank_cut, iprec_at_recall, P, recall, infAP, gm_bpref, Rprec_mult, 11pt_avg, ndcg_cut, map_cut, relative_P, success, set_P, set_relative_P, set_recall, set_map, set_F, num_nonrel_judged_ret",
     },
     {
       name: "l",

@@ -18,6 +18,7 @@ import {
   precisionAtRMultiples,
   recallAt,
   reciprocalRank,
+  relativePrecisionAt,
   rPrecision,
   successAt,
 } from "./measures.js";
@@ -38,6 +39,7 @@ const DEFAULT_CUTOFFS: Record<string, readonly number[]> = {
   recall: RANKS,
   ndcg_cut: RANKS,
   map_cut: RANKS,
+  relative_P: RANKS,
   recip_rank_cut: [10, 100],
   success: [1, 5, 10],
   iprec_at_recall: TENTHS,
@@ -74,8 +76,10 @@ export const MEASURES = [
   "11pt_avg",
   "ndcg_cut",
   "map_cut",
+  "relative_P",
   "success",
   "set_P",
+  "set_relative_P",
   "set_recall",
   "set_map",
   "set_F",
@@ -221,6 +225,17 @@ function topicValues(r: JudgedRanking, specs: readonly MeasureSpec[], level: num
         averagePrecisionAtCutoffs(r, cut, level).forEach((v, i) => {
           float(`map_cut_${cut[i]!}`, v);
         });
+        break;
+      case "relative_P":
+        relativePrecisionAt(r, cut, level).forEach((v, i) => {
+          float(`relative_P_${cut[i]!}`, v);
+        });
+        break;
+      case "set_relative_P":
+        float(
+          "set_relative_P",
+          r.grades.length && r.numRel ? r.numRelRet / Math.min(r.grades.length, r.numRel) : 0,
+        );
         break;
       case "infAP":
         float("infAP", inferredAveragePrecision(r, level));

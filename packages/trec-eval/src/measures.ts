@@ -267,3 +267,20 @@ export function judgedNonrelevantRetrieved(r: JudgedRanking, level = 1): number 
   for (let i = 0; i < r.grades.length; i++) if (r.grades[i]! >= 0 && r.grades[i]! < level) n++;
   return n;
 }
+
+/** relative_P: relevant in the top k over min(k, R) (cutoffs ascending); 0 without relevant documents. */
+export function relativePrecisionAt(r: JudgedRanking, cutoffs: readonly number[], level = 1): number[] {
+  const out = new Array<number>(cutoffs.length).fill(0);
+  if (r.numRel === 0) return out;
+  let c = 0;
+  let rel = 0;
+  for (let i = 0; i < r.grades.length; i++) {
+    if (i === cutoffs[c]) {
+      out[c] = rel / Math.min(i, r.numRel);
+      if (++c === cutoffs.length) return out;
+    }
+    if (r.grades[i]! >= level) rel++;
+  }
+  for (; c < cutoffs.length; c++) out[c] = rel / Math.min(cutoffs[c]!, r.numRel);
+  return out;
+}
