@@ -20,8 +20,13 @@ import { readArgsMe, readToucheTopics } from "./touche.js";
 import { readQrels, readRun } from "./trec.js";
 import { readTrecWeb } from "./trecweb.js";
 
-async function* once<T>(p: Promise<T[]>): AsyncIterable<T[]> {
-  yield await p;
+/**
+ * One batch from a whole-file reader, started when the batches are first read: a promise made
+ * earlier could reject (bad input) before anyone awaits it, and an unhandled rejection ends the
+ * process with exit 1 and a stack trace instead of the InputError's one line.
+ */
+async function* once<T>(read: () => Promise<T[]>): AsyncIterable<T[]> {
+  yield await read();
 }
 
 /** Which records a pickle holds: a ClariQ synthetic dict, an eval dict, or anything else (as JSON). */
@@ -104,11 +109,11 @@ export async function readAny(
       case "multi-turn-run":
         return readMultiTurnRun(path);
       case "qulac-json":
-        return once(readQulacJson(path));
+        return once(() => readQulacJson(path));
       case "ikat-topics":
-        return once(readIkatTopics(path));
+        return once(() => readIkatTopics(path));
       case "ikat-run":
-        return once(readIkatRun(path).then((r) => r.turns));
+        return once(() => readIkatRun(path).then((r) => r.turns));
       case "passages":
         return readPassages(path);
       case "passage-hashes":
@@ -120,7 +125,7 @@ export async function readAny(
       case "args-me":
         return readArgsMe(path);
       case "touche-topics":
-        return once(readToucheTopics(path));
+        return once(() => readToucheTopics(path));
       case "pickle":
       case "tar":
         return pickleRecords(path);
