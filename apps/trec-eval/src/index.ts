@@ -21,7 +21,8 @@ export const trecEvalCommand = defineCommand({
       name: "c",
       short: "c",
       type: "boolean",
-      description: "average over every qrels topic (missing topics count 0)",
+      description:
+        "average over every qrels topic (a topic the run lacks is scored as trec_eval does, on a one-document stand-in)",
     },
     {
       name: "m",
