@@ -34,6 +34,15 @@ const lineStarts = (b: Buffer) => {
 };
 const pick = <T>(xs: readonly T[], r: () => number) => xs[Math.floor(r() * xs.length)]!;
 
+/** A random line of `b`: its byte bounds [s, e), its text, and its field separator (tab, else space). */
+function someLine(b: Buffer, r: () => number) {
+  const s = pick(lineStarts(b), r);
+  const end = b.indexOf(10, s);
+  const e = end < 0 ? b.length : end;
+  const line = b.subarray(s, e).toString("utf8");
+  return { s, e, line, sep: line.includes("\t") ? "\t" : " " };
+}
+
 const MUTATIONS: [string, Mutation][] = [
   ["cut", (b, r) => b.subarray(0, Math.floor(r() * b.length))],
   [
@@ -54,24 +63,18 @@ const MUTATIONS: [string, Mutation][] = [
   [
     "a field removed",
     (b, r) => {
-      const starts = lineStarts(b);
-      const s = pick(starts, r);
-      const end = b.indexOf(10, s);
-      const line = b.subarray(s, end < 0 ? b.length : end).toString("utf8");
-      const sep = line.includes("\t") ? "\t" : " ";
-      const cut = line.split(sep).slice(1).join(sep);
-      return Buffer.concat([b.subarray(0, s), Buffer.from(cut), b.subarray(end < 0 ? b.length : end)]);
+      const { s, e, line, sep } = someLine(b, r);
+      return Buffer.concat([
+        b.subarray(0, s),
+        Buffer.from(line.split(sep).slice(1).join(sep)),
+        b.subarray(e),
+      ]);
     },
   ],
   [
     "a field added",
     (b, r) => {
-      const starts = lineStarts(b);
-      const s = pick(starts, r);
-      const end = b.indexOf(10, s);
-      const e = end < 0 ? b.length : end;
-      const line = b.subarray(s, e).toString("utf8");
-      const sep = line.includes("\t") ? "\t" : " ";
+      const { e, sep } = someLine(b, r);
       return Buffer.concat([b.subarray(0, e), Buffer.from(`${sep}extra`), b.subarray(e)]);
     },
   ],
