@@ -61,6 +61,18 @@ function memoGetAt(buf: Buffer, dv: DataView, p: number, end: number): number {
   return -1;
 }
 
+/** The `len` bytes at `at` as a string when they are all ASCII (no decoder call), else undefined. */
+function asciiAt(buf: Buffer, at: number, len: number): string | undefined {
+  if (len > 16) return undefined;
+  let s = "";
+  for (let i = at; i < at + len; i++) {
+    const b = buf[i]!;
+    if (b >= 0x80) return undefined;
+    s += String.fromCharCode(b);
+  }
+  return s;
+}
+
 /** The scan met something outside its fast subset; the caller falls back to the general reader. */
 export class UnsupportedShape extends Error {}
 
@@ -379,36 +391,116 @@ export class DictTreeScanner {
    * One item of the commonest shape, read at fixed offsets: a memoized key, then a leaf of two
    * memoized names and two floats (`EMPTY_DICT memo MARK get BINFLOAT get BINFLOAT SETITEMS`).
    * The whole of it must be in the buffer ({@link FIXED_ITEM_MAX} bytes from `p`). Returns the
-   * position after it, or -1 (nothing done) for any other shape.
+   * position after it, or -1 (nothing done) for any other shape. A million of these make an eval
+   * dict, so the opcodes are decoded inline, and the floats and names of a leaf nobody wants are
+   * not read at all.
    */
   private fixedItem(buf: Buffer, dv: DataView, p: number): number {
-    const end = buf.length;
-    const k = memoGetAt(buf, dv, p, end);
-    if (k < 0 || buf[opEnd] !== op.EMPTY_DICT) return -1;
-    const d = memoOpAt(buf, dv, opEnd + 1, end, this.memoLen);
-    if (d < 0 || buf[opEnd] !== op.MARK) return -1;
-    const n1 = memoGetAt(buf, dv, opEnd + 1, end);
-    if (n1 < 0 || buf[opEnd] !== op.BINFLOAT) return -1;
-    const x = dv.getFloat64(opEnd + 1);
-    const n2 = memoGetAt(buf, dv, opEnd + 9, end);
-    if (n2 < 0 || buf[opEnd] !== op.BINFLOAT) return -1;
-    const y = dv.getFloat64(opEnd + 1);
-    const r = opEnd + 9;
-    if (buf[r] !== op.SETITEMS) return -1;
-    const key = this.memoStr(k);
-    const s1 = this.memoStr(n1);
-    const s2 = this.memoStr(n2);
-    if (key === undefined || s1 === undefined || s2 === undefined) return -1;
-    this.memoSet(d, undefined);
+    let q = p;
+    let c = buf[q]!;
+    let k = -1;
+    // A key seen before is a memo reference; a new one (the first time a question id appears) a
+    // short str with its memo op, read here too when its bytes fit.
+    let newKey: string | undefined;
+    let keyPut = -1;
+    let memoLen = this.memoLen;
+    if (c === op.LONG_BINGET) {
+      k = dv.getUint32(q + 1, true);
+      q += 5;
+    } else if (c === op.BINGET) {
+      k = buf[q + 1]!;
+      q += 2;
+    } else if (c === op.SHORT_BINUNICODE || c === op.BINUNICODE) {
+      const w = c === op.SHORT_BINUNICODE ? 1 : 4;
+      const len = w === 1 ? buf[q + 1]! : dv.getUint32(q + 1, true);
+      const at = q + 1 + w;
+      if (at + len + FIXED_ITEM_MAX > buf.length) return -1;
+      newKey = asciiAt(buf, at, len) ?? buf.toString("utf8", at, at + len);
+      if (newKey.indexOf("\uFFFD") >= 0) return -1;
+      q = at + len;
+      c = buf[q]!;
+      if (c === op.LONG_BINPUT) {
+        keyPut = dv.getUint32(q + 1, true);
+        q += 5;
+      } else if (c === op.BINPUT) {
+        keyPut = buf[q + 1]!;
+        q += 2;
+      } else if (c === op.MEMOIZE) {
+        keyPut = memoLen;
+        q += 1;
+      } else return -1;
+      if (keyPut >= memoLen) memoLen = keyPut + 1;
+    } else return -1;
+    if (buf[q] !== op.EMPTY_DICT) return -1;
+    c = buf[q + 1]!;
+    let d: number;
+    if (c === op.LONG_BINPUT) {
+      d = dv.getUint32(q + 2, true);
+      q += 6;
+    } else if (c === op.BINPUT) {
+      d = buf[q + 2]!;
+      q += 3;
+    } else if (c === op.MEMOIZE) {
+      d = memoLen;
+      q += 2;
+    } else return -1;
+    if (d === keyPut) return -1;
+    if (buf[q] !== op.MARK) return -1;
+    c = buf[++q]!;
+    let n1: number;
+    if (c === op.BINGET) {
+      n1 = buf[q + 1]!;
+      q += 2;
+    } else if (c === op.LONG_BINGET) {
+      n1 = dv.getUint32(q + 1, true);
+      q += 5;
+    } else return -1;
+    if (buf[q] !== op.BINFLOAT) return -1;
+    const xAt = q + 1;
+    q += 9;
+    c = buf[q]!;
+    let n2: number;
+    if (c === op.BINGET) {
+      n2 = buf[q + 1]!;
+      q += 2;
+    } else if (c === op.LONG_BINGET) {
+      n2 = dv.getUint32(q + 1, true);
+      q += 5;
+    } else return -1;
+    if (buf[q] !== op.BINFLOAT) return -1;
+    const yAt = q + 1;
+    q += 9;
+    if (buf[q] !== op.SETITEMS) return -1;
+    // The names are looked up before the item's memo entries are set: a name referring to one of
+    // them is left to the opcode loop.
+    if (n1 === d || n2 === d || n1 === keyPut || n2 === keyPut) return -1;
+    const ref = this.memoRef;
+    const known = this.memoLen;
+    const r1 = n1 < known ? ref[n1]! : 0;
+    const r2 = n2 < known ? ref[n2]! : 0;
+    if (r1 <= 0 || r2 <= 0) return -1;
+    let key: string;
+    if (newKey === undefined) {
+      const rk = k < known ? ref[k]! : 0;
+      if (rk <= 0) return -1;
+      key = this.strTab[rk - 1]!;
+    } else {
+      key = newKey;
+      this.memoSet(keyPut, key);
+    }
+    if (d < ref.length) {
+      ref[d] = -1;
+      if (d >= this.memoLen) this.memoLen = d + 1;
+    } else this.memoSet(d, undefined);
     this.path[this.depth - 1] = key;
     if (this.wanted === undefined || this.wanted.has(key)) {
-      this.names[0] = s1;
-      this.names[1] = s2;
-      this.values[0] = x;
-      this.values[1] = y;
+      this.names[0] = this.strTab[r1 - 1]!;
+      this.names[1] = this.strTab[r2 - 1]!;
+      this.values[0] = dv.getFloat64(xAt);
+      this.values[1] = dv.getFloat64(yAt);
       this.onLeaf(this.path, this.names, this.values, 2);
     }
-    return r + 1;
+    return q + 1;
   }
 
   private setItems(dictAt: number, from: number, to: number): void {
