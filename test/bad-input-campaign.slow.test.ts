@@ -5,7 +5,7 @@
 // never a partial output, never a hang. The counts are printed (RELIABILITY.md keeps them).
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { REPO, runCli, tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
@@ -101,9 +101,17 @@ const wrap = (b: Buffer, w: Wrap) =>
 interface Target {
   /** What the command does, for the counts. */
   name: string;
-  /** The command line for an input path and an output path inside `out`. */
+  /**
+   * The command line for an input path and an output path inside `out`. The input's folder holds
+   * the base's companions too, for commands that read a data folder (`--data DIR`).
+   */
   args: (input: string, out: string) => string[];
   app: string;
+  /**
+   * The last stderr line of the command's own verdict on input it read without trouble (exit 2:
+   * `convkit-ikat validate`'s INVALID after the rules each run broke, one line each).
+   */
+  verdict?: RegExp;
 }
 
 interface Base {
@@ -113,6 +121,8 @@ interface Base {
   ext: string;
   wraps: Wrap[];
   targets: Target[];
+  /** Valid files written beside each mutant (the rest of a data folder). */
+  companions?: Record<string, Buffer>;
 }
 
 const convert: Target = { name: "convert", app: "convert", args: (i, o) => [i, "-o", join(o, "out.jsonl")] };
@@ -160,6 +170,93 @@ function bases(work: string): Base[] {
     app: "segment",
     args: (i, o) => ["sentences", i, "-o", join(o, "s.jsonl")],
   };
+  // Commands that read a ClariQ data folder: the mutant is one of its files, the rest are valid.
+  const dataDir = (i: string) => dirname(i);
+  const genSynthetic: Target = {
+    name: "gen-synthetic",
+    app: "gen-synthetic",
+    args: (i, o) => ["--data", dataDir(i), "--splits", "dev", "--out", join(o, "synthetic")],
+  };
+  const singleTurn: Target = {
+    name: "baselines single-turn",
+    app: "baselines",
+    args: (i, o) => ["single-turn", "--data", dataDir(i), "--split", "dev", "-o", join(o, "bm25.run")],
+  };
+  const rankingRun = join(work, "question_ranking.run");
+  const needRun = join(work, "clarification_need.run");
+  writeFileSync(rankingRun, fixture("data/clariq/runs/question_ranking.run"));
+  writeFileSync(needRun, fixture("data/clariq/runs/clarification_need.run"));
+  const clariqEvalTopics: Target = {
+    name: "clariq-eval (topics)",
+    app: "clariq-eval",
+    args: (i) => ["--eval_task", "question_relevance", "--data_dir", dataDir(i), "--run_file", rankingRun],
+  };
+  const clariqEvalNeedTopics: Target = {
+    name: "clariq-eval clarification_need (topics)",
+    app: "clariq-eval",
+    args: (i) => ["--eval_task", "clarification_need", "--data_dir", dataDir(i), "--run_file", needRun],
+  };
+  const clariqEvalRanking: Target = {
+    name: "clariq-eval question_relevance (run)",
+    app: "clariq-eval",
+    args: (i, o) => [
+      "--eval_task",
+      "question_relevance",
+      "--data_dir",
+      dataDir(i),
+      "--run_file",
+      i,
+      "--out_file",
+      join(o, "perf.json"),
+    ],
+  };
+  const clariqEvalNeed: Target = {
+    name: "clariq-eval clarification_need (run)",
+    app: "clariq-eval",
+    args: (i) => ["--eval_task", "clarification_need", "--data_dir", dataDir(i), "--run_file", i],
+  };
+  const devTsv = fixture("data/clariq/dev.sample.tsv");
+  const bankTsv = fixture("data/clariq/question_bank.sample.tsv");
+  // iKAT: a 2023 run valid against the fixture topics, and the topics against that run.
+  const ikatTopics = join(work, "ikat-topics.json");
+  const ikatRun = join(work, "ikat-run.json");
+  writeFileSync(ikatTopics, fixture("data/ikat/topics-2023.sample.json"));
+  const ptkbOf = (id: string, text: string) => ({ id, text, score: 1 });
+  const topic0 = JSON.parse(fixture("data/ikat/topics-2023.sample.json").toString())[0];
+  writeFileSync(
+    ikatRun,
+    JSON.stringify({
+      run_name: "r",
+      run_type: "automatic",
+      turns: topic0.turns.map((t: { turn_id: string | number }) => ({
+        turn_id: `${topic0.number}_${t.turn_id}`,
+        responses: [
+          {
+            rank: 1,
+            text: "an answer",
+            ptkb_provenance: [ptkbOf("1", topic0.ptkb["1"])],
+            passage_provenance: [
+              { id: "clueweb22-en0034-09-03452:1", text: "p", score: 1, used: true },
+              { id: "clueweb22-en0034-09-03452:2", text: "q", score: 0.5, used: false },
+            ],
+          },
+        ],
+      })),
+    }),
+  );
+  const ikatVerdict = /: INVALID \(\d+ errors, \d+ warnings\)$/;
+  const ikatValidateTopics: Target = {
+    name: "ikat validate --topics",
+    app: "ikat",
+    args: (i) => ["validate", "--year", "2023", "--topics", i, ikatRun],
+    verdict: ikatVerdict,
+  };
+  const ikatValidateRun: Target = {
+    name: "ikat validate RUN",
+    app: "ikat",
+    args: (i) => ["validate", "--year", "2023", "--topics", ikatTopics, i],
+    verdict: ikatVerdict,
+  };
   const texts = fixture("data/qulac/qulac.sample.json");
   const docs = Object.values(JSON.parse(texts.toString()).topic_desc as Record<string, string>).slice(0, 20);
   const jsonl = Buffer.from(
@@ -188,18 +285,38 @@ function bases(work: string): Base[] {
     {
       format: "TSV (ClariQ topics)",
       file: "dev.tsv",
-      bytes: fixture("data/clariq/dev.sample.tsv"),
+      bytes: devTsv,
       ext: "tsv",
       wraps: ["plain", "gzip", "bzip2"],
-      targets: [convert],
+      targets: [convert, genSynthetic, singleTurn, clariqEvalTopics, clariqEvalNeedTopics],
+      companions: { "question_bank.tsv": bankTsv },
     },
     {
       format: "TSV (question bank)",
-      file: "bank.tsv",
-      bytes: fixture("data/clariq/question_bank.sample.tsv"),
+      file: "question_bank.tsv",
+      bytes: bankTsv,
       ext: "tsv",
+      wraps: ["plain", "gzip"],
+      targets: [convert, singleTurn],
+      companions: { "dev.tsv": devTsv },
+    },
+    {
+      format: "ClariQ question ranking run",
+      file: "ranking.run",
+      bytes: fixture("data/clariq/runs/question_ranking.run"),
+      ext: "run",
+      wraps: ["plain", "gzip"],
+      targets: [convert, clariqEvalRanking],
+      companions: { "dev.tsv": devTsv },
+    },
+    {
+      format: "ClariQ clarification-need run",
+      file: "need.run",
+      bytes: fixture("data/clariq/runs/clarification_need.run"),
+      ext: "run",
       wraps: ["plain"],
-      targets: [convert],
+      targets: [convert, clariqEvalNeed],
+      companions: { "dev.tsv": devTsv },
     },
     {
       format: "qrels",
@@ -239,7 +356,15 @@ function bases(work: string): Base[] {
       bytes: fixture("data/ikat/topics-2023.sample.json"),
       ext: "json",
       wraps: ["plain"],
-      targets: [convert],
+      targets: [convert, ikatValidateTopics],
+    },
+    {
+      format: "JSON (iKAT run)",
+      file: "run.json",
+      bytes: readFileSync(ikatRun),
+      ext: "json",
+      wraps: ["plain", "gzip"],
+      targets: [convert, ikatValidateRun],
     },
     {
       format: "JSON (args.me)",
@@ -325,14 +450,17 @@ function runCase(
 }
 
 /** What is wrong with an outcome, or undefined. */
-function verdict(o: Outcome, input: string): string | undefined {
+function verdict(o: Outcome, files: readonly string[], target: Target): string | undefined {
   if (o.code === null) return "hang (killed)";
   if (o.code === 0) return undefined;
   if (o.code !== 2) return `exit ${o.code}`;
   const lines = o.stderr.trimEnd().split("\n");
   if (/\n\s+at /.test(o.stderr)) return "stack trace";
+  if (target.verdict?.test(lines[lines.length - 1]!)) return undefined;
   if (lines.length !== 1) return `${lines.length} stderr lines`;
-  if (!lines[0]!.includes(input) && !lines[0]!.startsWith("<stdin>"))
+  // The mutant, or another file of the command when the fault is between them (a run's topic
+  // the mutated topics lack is the run's line).
+  if (!files.some((f) => lines[0]!.startsWith(f)) && !lines[0]!.startsWith("<stdin>"))
     return "the line does not name the file";
   if (o.left.length > 0) return `output left behind: ${o.left.join(", ")}`;
   return undefined;
@@ -354,6 +482,8 @@ describe("bad-input campaign (slow)", () => {
         mkdirSync(dir);
         const input = join(dir, `${base.file}${suffix}`);
         writeFileSync(input, bytes);
+        for (const [name, content] of Object.entries(base.companions ?? {}))
+          writeFileSync(join(dir, name), content);
         for (const target of base.targets) {
           const out = join(dir, `out-${target.name.replace(/\W+/g, "-")}`);
           mkdirSync(out);
@@ -368,7 +498,8 @@ describe("bad-input campaign (slow)", () => {
       [0, 1].map(async () => {
         while (next < jobs.length) {
           const j = jobs[next++]!;
-          const res = await runCase(j.target.app, j.target.args(j.input, j.out), work);
+          const args = j.target.args(j.input, j.out);
+          const res = await runCase(j.target.app, args, work);
           // Files, not folders: an output folder made before the input failed holds nothing.
           const left =
             res.code === 2
@@ -383,7 +514,11 @@ describe("bad-input campaign (slow)", () => {
             ...res,
             left,
           };
-          outcomes.push({ ...o, problem: verdict(o, j.input), input: j.input });
+          outcomes.push({
+            ...o,
+            problem: verdict(o, [j.input, ...args.filter((a) => a.startsWith(work))], j.target),
+            input: j.input,
+          });
         }
       }),
     );

@@ -1,5 +1,4 @@
 // convkit-baselines: ClariQ's BM25, NoQuestion and clarification-need baselines as run files.
-import { join } from "node:path";
 import {
   bankIndex,
   ContextOracle,
@@ -16,6 +15,7 @@ import {
 import { weightedPrf } from "@convkit/clariq-eval";
 import { defineCommand, type OptionSpec } from "@convkit/cli";
 import {
+  clariqFile,
   collect,
   readClariqRows,
   readQuestionBank,
@@ -47,7 +47,7 @@ const common = [
 ] as const satisfies readonly OptionSpec[];
 
 const splitFile = (data: string, split: string) =>
-  join(data, split === "test" ? "test_with_labels.tsv" : `${split}.tsv`);
+  clariqFile(data, split === "test" ? "test_with_labels.tsv" : `${split}.tsv`);
 
 async function requests(data: string, split: string): Promise<Map<number, string>> {
   const topics = new Map<number, string>();
@@ -66,7 +66,7 @@ export const singleTurnCommand = defineCommand({
     { name: "depth", type: "integer", min: 1, default: 30, description: "questions per topic" },
   ],
   async run(o) {
-    const bank = await collect(readQuestionBank(join(o.data, "question_bank.tsv")));
+    const bank = await collect(readQuestionBank(clariqFile(o.data, "question_bank.tsv")));
     const run = singleTurnBm25(bank, await requests(o.data, o.split), o.depth);
     await writeRun(o.out, [run], { firstRank: 0 });
     return 0;
@@ -90,7 +90,7 @@ export const multiTurnCommand = defineCommand({
     },
   ],
   async run(o) {
-    const bank = await collect(readQuestionBank(join(o.data, "question_bank.tsv")));
+    const bank = await collect(readQuestionBank(clariqFile(o.data, "question_bank.tsv")));
     const sets = await planClariqSets(o.data, o.qulac);
     const run = await multiTurnBm25Threads(bank, splitPlans(sets, o.split), sets.numbers, o.threads);
     await writeMultiTurnRun(o.out, [run]);
@@ -146,7 +146,7 @@ export const clarificationNeedCommand = defineCommand({
       run = constantRun(gold.keys(), label);
       name = `majority label ${label}`;
     } else {
-      const index = bankIndex(await collect(readQuestionBank(join(data, "question_bank.tsv"))));
+      const index = bankIndex(await collect(readQuestionBank(clariqFile(data, "question_bank.tsv"))));
       const features = (rs: typeof rows) => {
         const out = new Map<number, number[]>();
         for (const r of rs)
@@ -222,7 +222,7 @@ export const oracleCommand = defineCommand({
       const oracle = new ContextOracle(o.metric, kind, o.variant);
       await scanEvalDict(o.eval_dict, (m, c, q, na, wa) => oracle.add(m, c, q, na, wa));
       const text = new Map(
-        (await collect(readQuestionBank(join(o.data, "question_bank.tsv")))).map((q) => [
+        (await collect(readQuestionBank(clariqFile(o.data, "question_bank.tsv")))).map((q) => [
           q.question_id,
           q.question,
         ]),

@@ -1,7 +1,7 @@
 // convkit-trec-eval: trec_eval's measures, flags and output layout over TREC qrels and runs.
 import { defineCommand } from "@convkit/cli";
 import { InputError, UsageError } from "@convkit/io";
-import { formatTrecEval, loadQrels, loadRun, parseMeasures, trecEval } from "@convkit/trec-eval";
+import { formatTrecEval, loadQrels, loadRun, MEASURES, parseMeasures, trecEval } from "@convkit/trec-eval";
 
 /** The `convkit-trec-eval` command. */
 export const trecEvalCommand = defineCommand({
@@ -30,8 +30,7 @@ export const trecEvalCommand = defineCommand({
       type: "string",
       multiple: true,
       metavar: "MEASURE",
-      description:
-        "measure[.params]: official (the default), all_trec, runid, num_q, num_ret, num_rel, num_rel_ret, map, gm_map, Rprec, bpref, recip_rank, recip_rank_cut, iprec_at_recall, P, recall, infAP, gm_bpref, Rprec_mult, 11pt_avg, ndcg_cut, map_cut, relative_P, success, set_P, set_relative_P, set_recall, set_map, set_F, num_nonrel_judged_ret",
+      description: `measure[.params]: official (the default), all_trec, ${MEASURES.join(", ")}`,
     },
     {
       name: "l",

@@ -2,6 +2,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import {
+  clariqFile,
   collect,
   type EvalDict,
   readClariqRows,
@@ -45,7 +46,7 @@ export interface ClariqEvalResult {
 
 /** The topic file upstream reads for an experiment type. */
 function topicFile(dataDir: string, type: string): string {
-  return join(dataDir, type === "train" || type === "dev" ? `${type}.tsv` : "test_with_labels.tsv");
+  return clariqFile(dataDir, type === "train" || type === "dev" ? `${type}.tsv` : "test_with_labels.tsv");
 }
 
 /** The eval-dict path upstream reads; `x.pkl` may also be `x.pkl.tar.gz` or split `x.pkl.tar.gz.aa…`. */
@@ -237,7 +238,7 @@ export async function runClariqEval(o: ClariqEvalOptions): Promise<ClariqEvalRes
     const evalPath = evalFile(o.data_dir, o.experiment_type, true);
     const payload = openPayload(evalPath).then(prefetch);
     const [bankRows, run] = await Promise.all([
-      collect(readQuestionBank(join(o.data_dir, "question_bank.tsv"))),
+      collect(readQuestionBank(clariqFile(o.data_dir, "question_bank.tsv"))),
       readRankedRun(o.run_file),
     ]);
     const bank = new Map<string, string>();

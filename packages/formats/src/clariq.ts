@@ -1,6 +1,8 @@
 // ClariQ's TSVs and run files: topics/facets/questions, question bank, human multi-turn data, runs.
+import { join } from "node:path";
 import {
   describeFound,
+  findInFolder,
   InputError,
   type Row,
   type WriteOptions,
@@ -39,6 +41,15 @@ function idField(file: string, row: Row, k: number, re: RegExp, what: string): s
   const v = row.fields[k]!;
   if (!re.test(v)) throw new InputError(file, { line: row.line }, what, describeFound(v));
   return v;
+}
+
+/**
+ * A file of a ClariQ data folder by its upstream name (`dev.tsv`, `question_bank.tsv`): as named,
+ * gzipped or bzipped (`dev.tsv.gz`), or the bundled fixtures' `dev.sample.tsv`. When none is
+ * there, the upstream path, so that the error names it.
+ */
+export function clariqFile(dataDir: string, name: string): string {
+  return findInFolder(dataDir, [name, name.replace(/\.tsv$/, ".sample.tsv")]) ?? join(dataDir, name);
 }
 
 /** Rows of a ClariQ topics TSV (train/dev/test_with_labels, or any TSV with the same columns). */

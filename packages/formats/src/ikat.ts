@@ -2,9 +2,8 @@
 import {
   describeFound,
   InputError,
-  openInput,
   pythonJsonString,
-  readAll,
+  readText,
   type WriteOptions,
   writeAtomic,
 } from "@convkit/io";
@@ -24,7 +23,7 @@ function isObj(v: unknown): v is Obj {
 /** Reads an iKAT topics file of any year into the normalized {@link IkatTopic} shape. */
 export async function readIkatTopics(path: string): Promise<IkatTopic[]> {
   const file = displayName(path);
-  const doc = parseJsonText(file, (await readAll(await openInput(path))).toString("utf8"));
+  const doc = parseJsonText(file, await readText(path));
   if (!Array.isArray(doc)) throw new InputError(file, { line: 1 }, "a JSON array of topics", typeof doc);
   return doc.map((t, i) => normalizeIkatTopic(file, t, i));
 }
@@ -68,7 +67,7 @@ export function normalizeIkatTopic(file: string, t: unknown, i: number): IkatTop
 /** Reads an iKAT run submission JSON; structure is checked lightly here (the validator checks rules). */
 export async function readIkatRun(path: string): Promise<IkatRun> {
   const file = displayName(path);
-  const doc = parseJsonText(file, (await readAll(await openInput(path))).toString("utf8"));
+  const doc = parseJsonText(file, await readText(path));
   if (!isObj(doc) || !Array.isArray(doc.turns))
     throw new InputError(
       file,

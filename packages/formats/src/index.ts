@@ -1,6 +1,7 @@
 // @convkit/formats: typed, streaming readers and writers for every file of ClariQ, Qulac, TREC, iKAT, ClueWeb22 and Touché.
 export {
   CLARIQ_COLUMNS,
+  clariqFile,
   mapBatches,
   quoteQuestion,
   readClarificationNeedRun,

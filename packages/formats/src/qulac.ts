@@ -1,5 +1,5 @@
 // Qulac: `qulac.json` (pandas column-oriented JSON) and the hist012 dict layouts.
-import { InputError, openInput, readAll, type WriteOptions, writeAtomic } from "@convkit/io";
+import { InputError, readText, type WriteOptions, writeAtomic } from "@convkit/io";
 import { parseJsonText } from "./json-text.js";
 import type { QulacRow } from "./records.js";
 import { displayName } from "./table.js";
@@ -27,7 +27,7 @@ const INT_COLUMNS = new Set(["topic_id", "facet_id"]);
  */
 export async function readQulacJson(path: string): Promise<QulacRow[]> {
   const file = displayName(path);
-  const text = (await readAll(await openInput(path))).toString("utf8");
+  const text = await readText(path);
   const doc = parseJsonText(file, text);
   if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
     throw new InputError(

@@ -67,6 +67,41 @@ describe("Touché / args.me", () => {
     ]);
   });
 
+  it("refuses topics.xml that is not well formed, at the line and column where it breaks", async () => {
+    const good = `<?xml version="1.0"?>\n<topics>\n<topic>\n<number>1</number>\n<title>T &amp; U</title>\n</topic>\n</topics>\n`;
+    const cases: [string, string][] = [
+      [good.slice(0, good.indexOf("<title>") + 7), ":5:8: expected </title>, found end of file"],
+      [good.slice(0, good.indexOf("<title>") + 3), ':5:1: expected a tag (<name …>), found "<ti"'],
+      [good.slice(0, good.indexOf("</topics>")), ":7:1: expected </topics>, found end of file"],
+      [good.replace("</title>", "</titl>"), ':5:17: expected </title>, found "</titl>\\n</to"'],
+      [
+        good.replace("&amp;", "&bogus;"),
+        ':5:10: expected an entity (&amp; &lt; &gt; &quot; &apos; &#N;), found "&bogus;"',
+      ],
+      [
+        good.replace("&amp;", "& "),
+        ':5:10: expected an entity (&amp; &lt; &gt; &quot; &apos; &#N;), found "&"',
+      ],
+      [`${good}<topics/>`, ":8:1: expected one root element, found a second one, <topics>"],
+      [good.replace("<topics>", "<topics>\u0000"), ":2:9: expected a character XML allows, found U+0000"],
+    ];
+    for (const [text, message] of cases) {
+      const f = join(tempDir(), "topics.xml");
+      writeFileSync(f, text);
+      const e = await readToucheTopics(f).then(
+        () => undefined,
+        (x: Error) => x,
+      );
+      expect(e?.message, text).toContain(`${f}${message}`);
+    }
+    const bad = join(tempDir(), "topics.xml");
+    writeFileSync(
+      bad,
+      Buffer.concat([Buffer.from(good.slice(0, 50)), Buffer.from([0xff]), Buffer.from(good.slice(50))]),
+    );
+    await expect(readToucheTopics(bad)).rejects.toThrow(/expected valid UTF-8, found byte 0xff/);
+  });
+
   it("joins relevance and quality qrels on (qid, docno) whatever their line order; -2 spam counts 0", () => {
     const rel = [
       { qid: "1", iter: "0", docno: "a", rel: 2 },

@@ -1,8 +1,9 @@
 // Touché 2021 Task 1: args.me corpus files (streamed), topics.xml, relevance and quality qrels.
-import { InputError, openInput, readAll } from "@convkit/io";
+import { InputError, openInput, readText } from "@convkit/io";
 import { streamJsonItems } from "./json-stream.js";
 import type { ArgsMeArgument, QrelsEntry, ToucheJudgment, ToucheTopic } from "./records.js";
 import { displayName } from "./table.js";
+import { parseXml } from "./xml.js";
 
 /**
  * Arguments of an args.me corpus file (`{"arguments": [...]}`, several GB), streamed with
@@ -33,35 +34,26 @@ export async function* readArgsMe(path: string, batchSize = 1000): AsyncIterable
   }
 }
 
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
-
-function decodeXml(s: string): string {
-  return s.replace(/&(#x[0-9a-fA-F]+|#\d+|amp|lt|gt|quot|apos);/g, (_, e: string) =>
-    e[0] === "#"
-      ? String.fromCodePoint(e[1] === "x" ? Number.parseInt(e.slice(2), 16) : Number(e.slice(1)))
-      : ENTITIES[e]!,
-  );
-}
-
-/** Topics of a Touché `topics.xml` (`number`, `title`, optional `description` and `narrative`). */
+/**
+ * Topics of a Touché `topics.xml` (`number`, `title`, optional `description` and `narrative`).
+ * The document must be well formed (see {@link parseXml}): a file cut short is an error, not
+ * fewer topics.
+ */
 export async function readToucheTopics(path: string): Promise<ToucheTopic[]> {
   const file = displayName(path);
-  const text = (await readAll(await openInput(path))).toString("utf8");
-  if (!/<topics[\s>]/.test(text))
-    throw new InputError(file, { line: 1 }, "a <topics> document", JSON.stringify(text.slice(0, 20)));
+  const root = parseXml(file, await readText(path));
+  if (root.name !== "topics")
+    throw new InputError(file, { line: root.line, col: root.col }, "a <topics> document", `<${root.name}>`);
   const out: ToucheTopic[] = [];
-  for (const m of text.matchAll(/<topic>([\s\S]*?)<\/topic>/g)) {
-    const body = m[1]!;
-    const line = text.slice(0, m.index).split("\n").length;
-    const field = (name: string) => {
-      const f = new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(body);
-      return f ? decodeXml(f[1]!.trim()) : undefined;
-    };
+  for (const topic of root.children) {
+    if (topic.name !== "topic") continue;
+    const at = { line: topic.line, col: topic.col };
+    const field = (name: string) => topic.children.find((c) => c.name === name)?.text.trim();
     const number = field("number");
     const title = field("title");
     if (number === undefined || !/^\d+$/.test(number))
-      throw new InputError(file, { line }, "a numeric <number> in the topic", number ?? "none");
-    if (title === undefined) throw new InputError(file, { line }, "a <title> in the topic", "none");
+      throw new InputError(file, at, "a numeric <number> in the topic", number ?? "none");
+    if (title === undefined) throw new InputError(file, at, "a <title> in the topic", "none");
     const t: ToucheTopic = { number: Number(number), title };
     const description = field("description");
     const narrative = field("narrative");

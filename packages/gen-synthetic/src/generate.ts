@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import {
   type ClariqRow,
+  clariqFile,
   collect,
   type QulacRow,
   readClariqRows,
@@ -36,15 +37,16 @@ export interface PlannedSets {
   splits: Map<string, Set<number>>;
   /** Ordered two-turn histories (not ClariQ's sets). */
   ordered: boolean;
+  /** Where the splits were read. */
+  dataDir: string;
 }
 
-/** The file of a split in a data dir: `train.tsv`, or the bundled fixtures' `train.sample.tsv`. */
+/** The file of a split in a data dir (see clariqFile), or undefined when it is not there. */
 function splitFile(dataDir: string, split: string): string | undefined {
   const name = SPLIT_FILES[split];
   if (!name) return undefined;
-  for (const f of [name, name.replace(/\.tsv$/, ".sample.tsv")])
-    if (existsSync(join(dataDir, f))) return join(dataDir, f);
-  return undefined;
+  const file = clariqFile(dataDir, name);
+  return existsSync(file) ? file : undefined;
 }
 
 /**
@@ -76,7 +78,7 @@ export async function planClariqSets(
     );
   }
   const plans = planTopics(dataDir, rows, qulac, { skip: ABSENT_TOPICS });
-  return { plans, numbers: numberTopics(plans, { ordered }), splits, ordered };
+  return { plans, numbers: numberTopics(plans, { ordered }), splits, ordered, dataDir };
 }
 
 /** The plans of one split, in topic order. */
@@ -84,10 +86,10 @@ export function splitPlans(sets: PlannedSets, split: string): TopicPlan[] {
   const ids = sets.splits.get(split);
   if (!ids)
     throw new InputError(
-      split,
+      join(sets.dataDir, SPLIT_FILES[split] ?? `${split}.tsv`),
       {},
-      `a split whose file is in the data dir (${[...sets.splits.keys()].join(", ")})`,
-      "none",
+      `the ${split} split's file (also .gz, .bz2) in the data dir (found: ${[...sets.splits.keys()].join(", ") || "none"})`,
+      "no such file",
     );
   return sets.plans.filter((p) => ids.has(p.topic_id));
 }

@@ -11,7 +11,7 @@ export {
   type InputLocation,
   UsageError,
 } from "./errors.js";
-export { type LineBatch, readLineBatches, readLineUnits } from "./lines.js";
+export { decodeUtf8, type LineBatch, readLineBatches, readLineUnits, readText } from "./lines.js";
 export { type ScoredDocno, strcmpOrder, trecOrder } from "./order.js";
 export { formatPyFloat, isPySpace, pythonJsonString } from "./pytext.js";
 export {
@@ -25,6 +25,7 @@ export {
   type ByteSource,
   type Compression,
   decompressed,
+  findInFolder,
   looksLikeTar,
   openInput,
   openRaw,

@@ -1,7 +1,7 @@
 // Line-aligned reading: strict UTF-8 line batches with 1-based line numbers, and raw byte units of whole lines.
 import { type FileHandle, open } from "node:fs/promises";
 import { InputError } from "./errors.js";
-import { type ByteSource, openHandleInput, openInput, sniffCompression } from "./source.js";
+import { type ByteSource, openHandleInput, openInput, readAll, sniffCompression } from "./source.js";
 
 /** Consecutive lines of a file: `lines[i]` is line `firstLine + i` (no `\n`, a trailing `\r` removed). */
 export interface LineBatch {
@@ -43,6 +43,20 @@ function decodeOrThrow(name: string, bytes: Uint8Array, firstLine: number): stri
     }
     throw new InputError(name, { line: firstLine }, "valid UTF-8", "an invalid sequence");
   }
+}
+
+/**
+ * A whole file's bytes as text, strictly: invalid UTF-8 is an {@link InputError} at its line and
+ * column (where `Buffer.toString` would put U+FFFD and read on). A leading BOM is dropped.
+ */
+export function decodeUtf8(name: string, bytes: Uint8Array): string {
+  return decodeOrThrow(name, startsWithBom(bytes) ? bytes.subarray(3) : bytes, 1);
+}
+
+/** A whole file (or `-`, compressed or not) as text, strictly decoded ({@link decodeUtf8}). */
+export async function readText(path: string): Promise<string> {
+  const source = await openInput(path);
+  return decodeUtf8(source.name, await readAll(source));
 }
 
 function firstBadByte(piece: Uint8Array): number {

@@ -2,6 +2,7 @@
 import { spawn } from "node:child_process";
 import { createReadStream, existsSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
+import { join } from "node:path";
 import { createGunzip } from "node:zlib";
 import { InputError } from "./errors.js";
 
@@ -107,6 +108,17 @@ export function splitParts(path: string): string[] {
     parts.push(part);
   }
   return parts;
+}
+
+/**
+ * The first of `names` present in `dir`, each looked for as it is, then compressed (`.gz`,
+ * `.bz2`: {@link openInput} tells which by content). For tools that read fixed file names from a
+ * data folder (ClariQ's `dev.tsv`, `question_bank.tsv`), where a user may keep them compressed.
+ */
+export function findInFolder(dir: string, names: readonly string[]): string | undefined {
+  for (const name of names)
+    for (const f of [name, `${name}.gz`, `${name}.bz2`]) if (existsSync(join(dir, f))) return join(dir, f);
+  return undefined;
 }
 
 async function* concatFiles(paths: string[]): AsyncIterable<Uint8Array> {

@@ -6,21 +6,32 @@ import { type JudgedRanking, judgeRanking, type Scored, type TopicQrels } from "
 import {
   averagePrecision,
   averagePrecisionAtCutoffs,
+  binaryGain,
   bpref,
   elevenPointAverage,
+  gainTable,
   inferredAveragePrecision,
   interpolatedPrecision,
   judgedNonrelevantRetrieved,
   logAveragePrecision,
   logBpref,
   ndcgAt,
+  ndcgAtRelevant,
+  ndcgAtRLevels,
+  ndcgFull,
+  normalizedGain,
   precisionAt,
   precisionAtRMultiples,
+  rankBiasedPrecision,
+  rankBiasedResidual,
   recallAt,
   reciprocalRank,
   relativePrecisionAt,
+  relevanceString,
   rPrecision,
   successAt,
+  unjudgedAt,
+  yaap,
 } from "./measures.js";
 
 /** A measure family and its parameters, as `-m P.5,10` names it. */
@@ -30,6 +41,10 @@ export interface MeasureSpec {
   readonly cutoffs?: readonly number[];
   /** The parameter text as given (`11pt_avg_.25,.5,.75` prints it). */
   readonly paramText?: string;
+  /** Numbers of a measure taking a list of them (utility's four coefficients, relstring's length). */
+  readonly numbers?: readonly number[];
+  /** `name=value` parameters (ndcg's `1=3,2=9` gains, rbp's `p=0.95`). */
+  readonly pairs?: readonly (readonly [string, number])[];
 }
 
 const RANKS = [5, 10, 15, 20, 30, 100, 200, 500, 1000];
@@ -46,9 +61,17 @@ const DEFAULT_CUTOFFS: Record<string, readonly number[]> = {
   "11pt_avg": TENTHS,
   Rprec_mult: [0.2, 0.4, 0.6, 0.8, 1, 1.2, 1.4, 1.6, 1.8, 2],
   set_F: [1],
+  unj: [5, 10, 20],
 };
-/** Measures whose parameters are fractions (the others take document counts). */
+/** Measures whose parameters are fractions (the others in DEFAULT_CUTOFFS take document counts). */
 const FRACTION_PARAMS = new Set(["iprec_at_recall", "11pt_avg", "Rprec_mult", "set_F"]);
+/** Measures taking a list of numbers, with their defaults and how many they need. */
+const NUMBER_PARAMS: Record<string, { defaults: readonly number[]; count: number }> = {
+  utility: { defaults: [1, -1, 0, 0], count: 4 },
+  relstring: { defaults: [10], count: 1 },
+};
+/** Measures taking `name=value` parameters (gains per grade; rbp's persistence `p`). */
+const PAIR_PARAMS = new Set(["dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg", "G", "rbp", "rbp_resid"]);
 
 /**
  * The measures convkit computes, in trec_eval's measure table order (te_trec_measures), which is
@@ -69,11 +92,20 @@ export const MEASURES = [
   "recip_rank_cut",
   "iprec_at_recall",
   "P",
+  "relstring",
   "recall",
   "infAP",
   "gm_bpref",
   "Rprec_mult",
+  "utility",
   "11pt_avg",
+  "binG",
+  "G",
+  "dcg",
+  "ideal_dcg",
+  "ndcg",
+  "ndcg_rel",
+  "Rndcg",
   "ndcg_cut",
   "map_cut",
   "relative_P",
@@ -84,11 +116,16 @@ export const MEASURES = [
   "set_map",
   "set_F",
   "num_nonrel_judged_ret",
+  "yaap",
+  "rbp",
+  "rbp_resid",
+  "unj",
 ] as const;
 /** trec_eval's default set (`official`): its table from runid to P. */
 const OFFICIAL = MEASURES.slice(0, MEASURES.indexOf("P") + 1).filter((m) => m !== "recip_rank_cut");
-/** The measures of trec_eval's `all_trec` that convkit has. */
-const ALL_TREC = MEASURES.filter((m) => m !== "recip_rank_cut");
+/** trec_eval's `all_trec`: its table but recip_rank_cut (not trec_eval's), dcg, ideal_dcg and yaap. */
+const NOT_ALL_TREC = new Set(["recip_rank_cut", "dcg", "ideal_dcg", "yaap"]);
+const ALL_TREC = MEASURES.filter((m) => !NOT_ALL_TREC.has(m));
 
 /**
  * Parses `-m` values (`P.5,10`, `iprec_at_recall..1,.5`, `official`, `all_trec`) into trec_eval's
@@ -98,7 +135,11 @@ export function parseMeasures(specs: readonly string[]): MeasureSpec[] {
   const merged = new Map<string, MeasureSpec>();
   for (const m of parseMeasureList(specs)) {
     const prev = merged.get(m.name);
-    if (!prev || (!m.cutoffs && !prev.cutoffs)) merged.set(m.name, prev ?? m);
+    // Cutoffs named twice are merged; other parameters: the first given wins (trec_eval takes
+    // the first -m naming the measure with parameters, wherever a bare one is).
+    if (!(m.name in DEFAULT_CUTOFFS))
+      merged.set(m.name, prev?.paramText !== undefined || m.paramText === undefined ? (prev ?? m) : m);
+    else if (!prev || (!m.cutoffs && !prev.cutoffs)) merged.set(m.name, prev ?? m);
     else {
       const all = new Set([
         ...(prev.cutoffs ?? DEFAULT_CUTOFFS[m.name] ?? []),
@@ -124,6 +165,26 @@ function parseMeasureList(specs: readonly string[]): MeasureSpec[] {
         throw new RangeError(`unknown measure ${JSON.stringify(name)} (known: ${MEASURES.join(", ")})`);
       if (params === undefined || params === "") {
         out.push({ name });
+        continue;
+      }
+      const numbers = NUMBER_PARAMS[name];
+      if (numbers) {
+        // trec_eval reads these with atof: negative coefficients are fine.
+        const values = params.split(",").map(Number);
+        if (values.some((v) => !Number.isFinite(v)) || values.length !== numbers.count)
+          throw new RangeError(`${name} takes ${numbers.count} number${numbers.count > 1 ? "s" : ""}: ${s}`);
+        out.push({ name, numbers: values, paramText: params });
+        continue;
+      }
+      if (PAIR_PARAMS.has(name)) {
+        const pairs = params.split(",").map((x) => {
+          const eq = x.indexOf("=");
+          const v = Number(x.slice(eq + 1));
+          if (eq <= 0 || x.slice(eq + 1) === "" || !Number.isFinite(v))
+            throw new RangeError(`${name} takes name=value parameters (e.g. 1=3,2=9): ${s}`);
+          return [x.slice(0, eq), v] as const;
+        });
+        out.push({ name, pairs, paramText: params });
         continue;
       }
       if (!(name in DEFAULT_CUTOFFS)) throw new RangeError(`${name} takes no parameters: ${s}`);
@@ -152,6 +213,8 @@ interface Value {
   count: boolean;
   /** Averaged as trec_eval's gm measures: exp of the mean of per-topic logs; not printed per topic. */
   geometric?: boolean;
+  /** A per-topic string (relstring), printed quoted and never in the summary. */
+  text?: string;
 }
 
 /** `%3.2f` of a fraction parameter, as trec_eval names iprec_at_recall and Rprec_mult values. */
@@ -165,7 +228,8 @@ function topicValues(r: JudgedRanking, specs: readonly MeasureSpec[], level: num
   for (const m of specs) {
     const cut = m.cutoffs ?? DEFAULT_CUTOFFS[m.name] ?? [];
     // A parameterized single-valued measure prints its parameters as given (`11pt_avg_.25,.5`).
-    const named = (base: string) => (m.cutoffs ? `${base}_${m.paramText}` : base);
+    const named = (base: string) => (m.paramText !== undefined ? `${base}_${m.paramText}` : base);
+    const pairs = m.pairs ?? [];
     switch (m.name) {
       case "runid":
         break; // printed from the run's tag, in the summary only
@@ -265,6 +329,62 @@ function topicValues(r: JudgedRanking, specs: readonly MeasureSpec[], level: num
           r.grades.length && r.numRel ? (r.numRelRet * r.numRelRet) / (r.grades.length * r.numRel) : 0,
         );
         break;
+      case "relstring":
+        vals.push({
+          name: named("relstring"),
+          value: 0,
+          count: false,
+          text: relevanceString(r, (m.numbers ?? NUMBER_PARAMS.relstring!.defaults)[0]!),
+        });
+        break;
+      case "utility": {
+        const [a, b, c, d] = m.numbers ?? NUMBER_PARAMS.utility!.defaults;
+        const numRet = r.grades.length;
+        // The collection size (trec_eval's -N) is 0 here, as trec_eval's default.
+        float(
+          named("utility"),
+          a! * r.numRelRet +
+            b! * (numRet - r.numRelRet) +
+            c! * (r.numRel - r.numRelRet) +
+            d! * (0 + r.numRelRet - numRet - r.numRel),
+        );
+        break;
+      }
+      case "binG":
+        float("binG", binaryGain(r, level));
+        break;
+      case "G":
+        float(named("G"), normalizedGain(r, gainTable(r, pairs)));
+        break;
+      case "dcg":
+        float(named("dcg"), ndcgFull(r, gainTable(r, pairs)).dcg);
+        break;
+      case "ideal_dcg":
+        float(named("ideal_dcg"), ndcgFull(r, gainTable(r, pairs)).idealDcg);
+        break;
+      case "ndcg":
+        float(named("ndcg"), ndcgFull(r, gainTable(r, pairs)).ndcg);
+        break;
+      case "ndcg_rel":
+        float(named("ndcg_rel"), ndcgAtRelevant(r, gainTable(r, pairs)));
+        break;
+      case "Rndcg":
+        float(named("Rndcg"), ndcgAtRLevels(r, gainTable(r, pairs)));
+        break;
+      case "yaap":
+        float("yaap", yaap(r, level));
+        break;
+      case "rbp":
+        float(named("rbp"), rankBiasedPrecision(r, pairs));
+        break;
+      case "rbp_resid":
+        float(named("rbp_resid"), rankBiasedResidual(r, pairs));
+        break;
+      case "unj":
+        unjudgedAt(r, cut).forEach((v, i) => {
+          float(`unj_${cut[i]!}`, v);
+        });
+        break;
       case "set_F": {
         const x = cut[0]!;
         let f = 0;
@@ -326,12 +446,25 @@ export function trecEval(
       specs,
       level,
     );
-    if (!results) for (const v of values) if (v.name === "num_ret") v.value = 0;
+    // trec_eval's clean-up after the stand-in ranking: by exact name (a `utility_2,-1,0,0` or
+    // `relstring_20` keeps its stand-in value), unj_* by prefix.
+    if (!results)
+      for (const v of values) {
+        if (
+          v.name === "num_ret" ||
+          v.name === "utility" ||
+          v.name === "rbp_resid" ||
+          v.name.startsWith("unj")
+        )
+          v.value = 0;
+        else if (v.name === "relstring") v.text = "";
+      }
     return { qid, values };
   });
   const numQ = topics.length;
   const template = topics[0]?.values ?? topicValues(judgeRanking([], new Map(), {}), specs, level);
-  const summary = template.map((v, i) => {
+  const summary = template.flatMap((v, i) => {
+    if (v.text !== undefined) return []; // relstring: per topic only
     let sum = 0;
     for (const t of topics) sum += t.values[i]!.value;
     if (v.name === "num_q") return { ...v, value: numQ };
@@ -364,7 +497,8 @@ export function formatTrecEval(
   if (options.perTopic)
     for (const t of result.topics)
       for (const v of t.values)
-        if (v.name !== "num_q" && !v.geometric) s += formatTrecLine(v.name, t.qid, v.value, v.count);
+        if (v.text !== undefined) s += `${v.name.padEnd(22, " ")}\t${t.qid}\t'${v.text}'\n`;
+        else if (v.name !== "num_q" && !v.geometric) s += formatTrecLine(v.name, t.qid, v.value, v.count);
   if (result.runid) s += `${"runid".padEnd(22, " ")}\tall\t${options.runid ?? ""}\n`;
   for (const v of result.summary) s += formatTrecLine(v.name, "all", v.value, v.count);
   return s;

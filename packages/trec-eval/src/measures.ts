@@ -284,3 +284,315 @@ export function relativePrecisionAt(r: JudgedRanking, cutoffs: readonly number[]
   for (; c < cutoffs.length; c++) out[c] = rel / Math.min(cutoffs[c]!, r.numRel);
   return out;
 }
+
+/** One grade's gain and how many of the topic's judged documents have it (trec_eval's REL_GAIN). */
+export interface GainLevel {
+  readonly level: number;
+  readonly gain: number;
+  count: number;
+}
+
+/**
+ * trec_eval's gain table (gain_init.c) for the gain-based measures (ndcg, ndcg_rel, Rndcg, G,
+ * rbp): `level=gain` parameters first (names that are not integers, such as rbp's `p`, skipped),
+ * then every judged grade not given one, with gain = grade; sorted by increasing gain with
+ * trec_eval's comparator, which truncates the difference to an int (gains less than 1 apart
+ * compare equal and keep their order: a stable sort, as glibc's qsort is on a few elements).
+ */
+export function gainTable(
+  r: JudgedRanking,
+  params: readonly (readonly [string, number])[] = [],
+): GainLevel[] {
+  const gains: GainLevel[] = [];
+  for (const [name, gain] of params)
+    if (/^-?\d+$/.test(name)) gains.push({ level: Number.parseInt(name, 10), gain, count: 0 });
+  for (let level = 0; level < r.relLevels.length; level++) {
+    const given = gains.find((g) => g.level === level);
+    if (given) given.count = r.relLevels[level]!;
+    else gains.push({ level, gain: level, count: r.relLevels[level]! });
+  }
+  return gains.sort((a, b) => Math.trunc(a.gain - b.gain));
+}
+
+/** The gain of a retrieved document's grade: its table entry's, 0 when the table has none (unjudged). */
+function gainOf(gains: readonly GainLevel[], grade: number): number {
+  for (const g of gains) if (g.level === grade) return g.gain;
+  return 0;
+}
+
+/**
+ * The ideal ranking's gains, best first, one step per rank, as trec_eval walks them: `gain` is
+ * the current level's before the first step (even a level no document has).
+ */
+class IdealGains {
+  private cur: number;
+  private atLevel = 0;
+  gain: number;
+  constructor(private readonly gains: readonly GainLevel[]) {
+    this.cur = gains.length - 1;
+    this.gain = this.cur >= 0 ? gains[this.cur]!.gain : 0;
+  }
+  step(): void {
+    this.atLevel++;
+    while (this.cur >= 0 && this.atLevel > this.gains[this.cur]!.count) {
+      this.atLevel = 1;
+      this.cur--;
+      this.gain = this.cur >= 0 ? this.gains[this.cur]!.gain : 0;
+    }
+  }
+}
+
+/** log2 as C's: glibc's value for the integers trec_eval's discounts take, V8's otherwise. */
+function log2(x: number): number {
+  return Number.isInteger(x) && x >= 1 ? log2Int(x) : Math.log2(x);
+}
+
+/** ndcg (Järvelin and Kekäläinen) over the whole ranking, with its DCG and ideal DCG (m_ndcg.c). */
+export function ndcgFull(
+  r: JudgedRanking,
+  gains: readonly GainLevel[],
+): { ndcg: number; dcg: number; idealDcg: number } {
+  const w = new IdealGains(gains);
+  const n = r.grades.length;
+  let dcg = 0;
+  let ideal = 0;
+  let i = 0;
+  for (; i < n && w.gain > 0; i++) {
+    const g = gainOf(gains, r.grades[i]!);
+    if (g !== 0) dcg += g / log2(i + 2);
+    w.step();
+    if (w.gain > 0) ideal += w.gain / log2(i + 2);
+  }
+  for (; i < n; i++) {
+    const g = gainOf(gains, r.grades[i]!);
+    if (g !== 0) dcg += g / log2(i + 2);
+  }
+  for (; w.gain > 0; i++) {
+    w.step();
+    if (w.gain > 0) ideal += w.gain / log2(i + 2);
+  }
+  return { ndcg: ideal > 0 ? dcg / ideal : 0, dcg, idealDcg: ideal };
+}
+
+/** ndcg_rel: nDCG averaged at each relevant (positive gain) document; unretrieved ones count the final nDCG. */
+export function ndcgAtRelevant(r: JudgedRanking, gains: readonly GainLevel[]): number {
+  const w = new IdealGains(gains);
+  const n = r.grades.length;
+  let dcg = 0;
+  let ideal = 0;
+  let sum = 0;
+  let relRet = 0;
+  let rel = 0;
+  let i = 0;
+  for (; i < n && w.gain > 0; i++) {
+    const g = gainOf(gains, r.grades[i]!);
+    if (g !== 0) dcg += g / log2(i + 2);
+    w.step();
+    if (w.gain > 0) {
+      rel++;
+      ideal += w.gain / log2(i + 2);
+    }
+    if (g > 0) {
+      sum += dcg / ideal;
+      relRet++;
+    }
+  }
+  for (; i < n; i++) {
+    const g = gainOf(gains, r.grades[i]!);
+    if (g !== 0) dcg += g / log2(i + 2);
+    if (g > 0) {
+      sum += dcg / ideal;
+      relRet++;
+    }
+  }
+  for (; w.gain > 0; i++) {
+    w.step();
+    if (w.gain > 0) {
+      rel++;
+      ideal += w.gain / log2(i + 2);
+    }
+  }
+  sum += ((rel - relRet) * dcg) / ideal;
+  return sum > 0 ? sum / rel : 0;
+}
+
+/** Rndcg: nDCG averaged at each rank where the ideal gain changes (the R levels), and at the end of the ranking. */
+export function ndcgAtRLevels(r: JudgedRanking, gains: readonly GainLevel[]): number {
+  if (r.numRel === 0) return 0;
+  const w = new IdealGains(gains);
+  const n = r.grades.length;
+  let dcg = 0;
+  let ideal = 0;
+  let sum = 0;
+  let changes = 0;
+  let old = w.gain;
+  const change = () => {
+    if (old !== w.gain) {
+      if (ideal > 0) {
+        sum += dcg / ideal;
+        changes++;
+      }
+      old = w.gain;
+    }
+  };
+  let i = 0;
+  for (; i < n && w.gain > 0; i++) {
+    const g = gainOf(gains, r.grades[i]!);
+    w.step();
+    change();
+    if (g !== 0) dcg += g / log2(i + 2);
+    if (w.gain > 0) ideal += w.gain / log2(i + 2);
+  }
+  if (i < n) {
+    for (; i < n; i++) {
+      const g = gainOf(gains, r.grades[i]!);
+      if (g !== 0) dcg += g / log2(i + 2);
+    }
+    if (ideal > 0) {
+      sum += dcg / ideal;
+      changes++;
+    }
+  }
+  for (; w.gain > 0; i++) {
+    w.step();
+    change();
+    if (w.gain > 0) ideal += w.gain / log2(i + 2);
+  }
+  return sum / changes;
+}
+
+/** G: each document's gain over log2(2 + ideal cost so far − gain so far), normalized by the ideal total gain. */
+export function normalizedGain(r: JudgedRanking, gains: readonly GainLevel[]): number {
+  const w = new IdealGains(gains);
+  const n = r.grades.length;
+  const minCost = 1;
+  let g = 0;
+  let results = 0;
+  let sumIdeal = 0;
+  let cost = 0;
+  let i = 0;
+  for (; i < n && w.gain > 0; i++) {
+    const x = gainOf(gains, r.grades[i]!);
+    results += x;
+    w.step();
+    if (w.gain > 0) sumIdeal += w.gain;
+    cost += w.gain >= minCost ? w.gain : minCost;
+    if (x !== 0) g += x / log2(2 + cost - results);
+  }
+  for (; i < n; i++) {
+    const x = gainOf(gains, r.grades[i]!);
+    results += x;
+    cost += minCost;
+    if (x !== 0) g += x / log2(2 + cost - results);
+  }
+  while (w.gain > 0) {
+    w.step();
+    if (w.gain > 0) sumIdeal += w.gain;
+  }
+  return sumIdeal > 0 ? g / sumIdeal : 0;
+}
+
+/** binG: over the relevant documents, 1 / log2(2 + nonrelevant retrieved before it), over R. */
+export function binaryGain(r: JudgedRanking, level = 1): number {
+  let rel = 0;
+  let sum = 0;
+  for (let i = 0; i < r.grades.length; i++) {
+    if (r.grades[i]! >= level) {
+      rel++;
+      sum += 1 / log2(3 + i - rel);
+    }
+  }
+  return rel ? sum / r.numRel : 0;
+}
+
+/** yaap (Robertson): log((1 + Σ precision at relevant) / (1 + R − that sum)). */
+export function yaap(r: JudgedRanking, level = 1): number {
+  let rel = 0;
+  let sum = 0;
+  for (let i = 0; i < r.grades.length; i++) {
+    if (r.grades[i]! >= level) {
+      rel++;
+      sum += rel / (i + 1);
+    }
+  }
+  return Math.log((1 + sum) / (1 + r.numRel - sum));
+}
+
+/** rbp's persistence `p` from its parameters (default 0.9). */
+function persistence(params: readonly (readonly [string, number])[]): number {
+  let p = 0.9;
+  for (const [name, v] of params) if (name === "p") p = v;
+  return p;
+}
+
+/**
+ * Rank-biased precision (Moffat and Zobel): (1 − p) Σ gain × p^(rank−1), gains rescaled to
+ * [0, 1] by the table's min and max when some lie outside. (trec_eval leaves min and max
+ * uninitialized; on every table with a grade 0, the real minimum, 0, is what it ends up with.)
+ */
+export function rankBiasedPrecision(
+  r: JudgedRanking,
+  params: readonly (readonly [string, number])[],
+): number {
+  const p = persistence(params);
+  const gains = gainTable(r, params).map((g) => ({ ...g }));
+  let min = 0;
+  let max = 0;
+  for (const g of gains) {
+    if (g.gain < min) min = g.gain;
+    if (g.gain > max) max = g.gain;
+  }
+  const scaled =
+    min < 0 || max > 1 ? gains.map((g) => ({ ...g, gain: (g.gain - min) / (max - min) })) : gains;
+  let sum = 0;
+  let curP = 1;
+  for (let i = 0; i < r.grades.length; i++) {
+    const g = gainOf(scaled, r.grades[i]!);
+    if (g !== 0) sum += g * curP;
+    curP *= p;
+  }
+  return (1 - p) * sum;
+}
+
+/** rbp_resid: how much RBP could rise if every unjudged retrieved document had the top gain (0 without any). */
+export function rankBiasedResidual(r: JudgedRanking, params: readonly (readonly [string, number])[]): number {
+  const p = persistence(params);
+  let unjudged = 0;
+  let sum = 0;
+  let curP = 1;
+  for (let i = 0; i < r.grades.length; i++) {
+    if (r.grades[i]! < 0) {
+      unjudged++;
+      sum += curP;
+    }
+    curP *= p;
+  }
+  return unjudged ? curP + (1 - p) * sum : 0;
+}
+
+/** unj: the fraction of unjudged documents in the top k (cutoffs ascending); past the ranking, judged ones fill in. */
+export function unjudgedAt(r: JudgedRanking, cutoffs: readonly number[]): number[] {
+  const out = new Array<number>(cutoffs.length).fill(0);
+  let c = 0;
+  let unj = 0;
+  for (let i = 0; i < r.grades.length; i++) {
+    if (i === cutoffs[c]) {
+      out[c] = unj / i;
+      if (++c === cutoffs.length) return out;
+    }
+    if (r.grades[i]! === NONPOOL || r.grades[i]! === UNJUDGED) unj++;
+  }
+  for (; c < cutoffs.length; c++) out[c] = unj / cutoffs[c]!;
+  return out;
+}
+
+/** relstring: the grades of the top `n` documents, one character each (`-` not pooled, `.` unjudged, `>` above 9). */
+export function relevanceString(r: JudgedRanking, n: number): string {
+  let s = "";
+  const len = Math.max(0, Math.min(Math.trunc(n), r.grades.length));
+  for (let i = 0; i < len; i++) {
+    const g = r.grades[i]!;
+    s += g > 9 ? ">" : g >= 0 ? String(g) : g === NONPOOL ? "-" : g === UNJUDGED ? "." : "<";
+  }
+  return s;
+}
