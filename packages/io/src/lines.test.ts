@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { readLineUnits } from "./lines.js";
+import { readLineUnits, readText } from "./lines.js";
 
 async function units(path: string, minBytes: number): Promise<Uint8Array[]> {
   const out: Uint8Array[] = [];
@@ -98,5 +98,23 @@ describe("readLineUnits", () => {
 
   it("a missing file is an InputError naming it", async () => {
     await expect(units(join(d, "nope.jsonl"), 16)).rejects.toThrow(/nope\.jsonl: expected an existing file/);
+  });
+});
+
+describe("readText", () => {
+  it("a whole file as text, plain or gzipped, without its BOM; invalid UTF-8 is an error at line and column", async () => {
+    const dir = tempDir();
+    const text = '{"a": "é😀"}\n{"b": 1}\n';
+    writeFileSync(
+      join(dir, "ok.json.gz"),
+      gzipSync(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)])),
+    );
+    expect(await readText(join(dir, "ok.json.gz"))).toBe(text);
+    const bad = join(dir, "bad.json");
+    writeFileSync(
+      bad,
+      Buffer.concat([Buffer.from('{"a": 1}\n{"b": "x'), Buffer.from([0xc3, 0x28]), Buffer.from('"}\n')]),
+    );
+    await expect(readText(bad)).rejects.toThrow(`${bad}:2:9: expected valid UTF-8, found byte 0xc3`);
   });
 });
