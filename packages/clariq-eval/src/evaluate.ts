@@ -119,8 +119,10 @@ async function multiTurnPerformance(
   const byMetric = new Map<string, { ctxs: (string | number)[]; min: number[]; sel: number[] }>();
   const onlyMin: ReadonlySet<string> = new Set(["MIN"]);
   // Only MIN and the selected question matter: the scan skips every other question unread.
-  const wanted = new Map<number, ReadonlySet<string>>();
-  for (const [ctx, q] of selected) wanted.set(ctx, q === null ? onlyMin : new Set(["MIN", q]));
+  const wanted = new Map<number, { questions: ReadonlySet<string>; pick: string | null }>();
+  for (const [ctx, q] of selected)
+    wanted.set(ctx, { questions: q === null ? onlyMin : new Set(["MIN", q]), pick: q });
+  let questions: ReadonlySet<string> = onlyMin;
   let lastMetric: string | undefined;
   let lastCtx: string | number | undefined;
   let cur = { ctxs: [] as (string | number)[], min: [] as number[], sel: [] as number[] };
@@ -145,7 +147,10 @@ async function multiTurnPerformance(
     cur.ctxs.push(ctx);
     cur.min.push(Number.NaN);
     cur.sel.push(Number.NaN);
-    pick = typeof ctx === "number" ? selected.get(ctx) : undefined;
+    // One lookup per context: the scan asks this for every context of every metric.
+    const w = typeof ctx === "number" ? wanted.get(ctx) : undefined;
+    pick = w?.pick;
+    questions = w?.questions ?? onlyMin;
   };
   await scanEvalDict(
     path,
@@ -156,7 +161,7 @@ async function multiTurnPerformance(
     },
     (metric, ctx) => {
       open(metric, ctx);
-      return (typeof ctx === "number" ? wanted.get(ctx) : undefined) ?? onlyMin;
+      return questions;
     },
   );
   const perf = new Map<string, { ids: (string | number)[]; values: number[] }>();

@@ -218,10 +218,14 @@ export async function scanEvalDict(
       (p, names, values, n) => {
         let na: number | undefined;
         let wa: number | undefined;
-        for (let i = 0; i < n; i++) {
-          if (names[i] === "no_answer") na = values[i];
-          else if (names[i] === "with_answer") wa = values[i];
-        }
+        if (n === 2 && names[0] === "no_answer" && names[1] === "with_answer") {
+          na = values[0];
+          wa = values[1];
+        } else
+          for (let i = 0; i < n; i++) {
+            if (names[i] === "no_answer") na = values[i];
+            else if (names[i] === "with_answer") wa = values[i];
+          }
         const metric = p[0];
         const ctx = p[1];
         const q = p[2];

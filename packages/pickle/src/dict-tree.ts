@@ -129,6 +129,17 @@ export class DictTreeScanner {
   private stopped = false;
 
   private wanted: ReadonlySet<PyValue> | undefined;
+  /** The wanted keys as a list when they are few: a few comparisons beat a hash lookup per item. */
+  private wantedFew: PyValue[] | undefined;
+
+  private isWanted(key: PyValue): boolean {
+    const few = this.wantedFew;
+    if (few !== undefined) {
+      for (let i = 0; i < few.length; i++) if (few[i] === key) return true;
+      return false;
+    }
+    return this.wanted === undefined || this.wanted.has(key);
+  }
 
   /**
    * `wantLeaves(path)`, when given, is asked once per dict one level above the leaves (its key
@@ -239,7 +250,13 @@ export class DictTreeScanner {
     const d = this.nums[parent]! + 1;
     if (d > this.depth) throw new UnsupportedShape("deeper than the leaves");
     if (d >= 1) this.path[d - 1] = this.key(sp - 1);
-    if (d === this.depth - 1 && this.wantLeaves) this.wanted = this.wantLeaves(this.path);
+    if (d === this.depth - 1 && this.wantLeaves) {
+      const wanted = this.wantLeaves(this.path);
+      if (wanted !== this.wanted) {
+        this.wanted = wanted;
+        this.wantedFew = wanted !== undefined && wanted.size <= 4 ? [...wanted] : undefined;
+      }
+    }
     this.pushNum(DICT, d);
     return d;
   }
@@ -493,7 +510,7 @@ export class DictTreeScanner {
       if (d >= this.memoLen) this.memoLen = d + 1;
     } else this.memoSet(d, undefined);
     this.path[this.depth - 1] = key;
-    if (this.wanted === undefined || this.wanted.has(key)) {
+    if (this.isWanted(key)) {
       this.names[0] = this.strTab[r1 - 1]!;
       this.names[1] = this.strTab[r2 - 1]!;
       this.values[0] = dv.getFloat64(xAt);
