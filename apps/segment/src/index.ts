@@ -1,14 +1,20 @@
 // convkit-segment: passages the iKAT / MS MARCO way at collection scale, and splitter agreement.
+import { resolve } from "node:path";
 import { defineCommand, startProgress } from "@convkit/cli";
 import { collect, readJsonl } from "@convkit/formats";
 import { UsageError } from "@convkit/io";
+import { awaitRun, checkRedis, checkRunId, deriveRunId, parseQueueUrl, submitRun } from "@convkit/queue";
 import {
   agreeingPairs,
   loadSplitter,
   type PassageFormat,
   passagePairs,
+  planSegmentation,
   runSegmentation,
   runSentences,
+  SEGMENT_QUEUE_KINDS,
+  type SegmentJobSummary,
+  type SegmentUnitData,
   SPACY_MODEL_HINT,
   SPLITTER_NAMES,
   SPLITTERS,
@@ -134,9 +140,25 @@ export const runCommand = defineCommand({
       description: "take input files I, I+N, ... of the sorted list (0-based)",
     },
     THREADS_OPTION,
+    {
+      name: "queue",
+      type: "string",
+      metavar: "URL",
+      description:
+        "run on a queue (redis://HOST:PORT[/DB]): one job per input file, taken by convkit-worker processes on any machine that sees the inputs and --out; waits for the run with one progress line, same outputs and exit codes as a local run",
+    },
+    {
+      name: "run-id",
+      type: "string",
+      metavar: "ID",
+      description:
+        "the run's id on the queue (default: derived from inputs, options and --out: the same command is the same run)",
+    },
+    { name: "detach", type: "boolean", description: "with --queue: submit the run and return" },
   ],
   examples: [
     "convkit-segment run txt/en/en00 --format jsonl,hashes -o passages --threads 2",
+    "convkit-segment run txt/en -o /shared/passages --queue redis://10.0.0.5:6379",
     "convkit-segment run --shard 3/20 txt/en -o passages",
     "convkit-segment run --splitter spacy --spacy-model en_core_web_sm/en_core_web_sm-3.4.1 txt/en -o passages",
   ],
@@ -154,6 +176,26 @@ export const runCommand = defineCommand({
       }).filter(([, v]) => v !== undefined),
     );
     const { splitter, spacyModel } = chooseSplitter(o);
+    if (o.queue !== undefined) {
+      if (o.out === "-")
+        throw new UsageError("convkit-segment: --queue writes to a folder (-o DIR), not stdout");
+      if (o.shard)
+        throw new UsageError("convkit-segment: --queue shares the inputs among workers itself: drop --shard");
+      return runOnQueue(o.queue, {
+        inputs: positional,
+        out: o.out,
+        formats,
+        preset: o.preset,
+        splitter,
+        spacyModel,
+        overrides,
+        urlTitle: o["url-title"],
+        runId: o["run-id"],
+        detach: o.detach,
+      });
+    }
+    if (o["run-id"] !== undefined || o.detach)
+      throw new UsageError("convkit-segment: --run-id and --detach go with --queue");
     const t0 = performance.now();
     const progress = startProgress("segment", "docs");
     let last = 0;
@@ -184,6 +226,65 @@ export const runCommand = defineCommand({
     return 0;
   },
 });
+
+/**
+ * A segmentation on the queue: planned here (inputs listed and checked, nothing written), one
+ * flow submitted (a unit per input file, the run's end writing the manifest), then watched to
+ * its end. Paths are made absolute: the workers run elsewhere.
+ */
+async function runOnQueue(
+  url: string,
+  o: Omit<SegmentUnitData, "input"> & { inputs: string[]; runId?: string; detach: boolean },
+): Promise<number> {
+  const address = parseQueueUrl(url);
+  const { inputs: given, runId: askedId, detach, ...options } = o;
+  const unitData = {
+    ...options,
+    out: resolve(options.out),
+    spacyModel: options.spacyModel === undefined ? undefined : resolve(options.spacyModel),
+  };
+  const inputs = (await planSegmentation({ ...unitData, inputs: given.map((p) => resolve(p)) })).map((i) => ({
+    file: resolve(i.file),
+    rel: i.rel,
+  }));
+  const runId = askedId === undefined ? deriveRunId("segment", { unitData, inputs }) : checkRunId(askedId);
+  await checkRedis(address);
+  const submitted = await submitRun(address, {
+    runId,
+    kind: SEGMENT_QUEUE_KINDS.run,
+    data: { out: unitData.out },
+    units: inputs.map((input) => ({
+      kind: SEGMENT_QUEUE_KINDS.unit,
+      key: input.rel,
+      data: { ...unitData, input } satisfies SegmentUnitData as unknown as Record<string, unknown>,
+    })),
+  });
+  if (submitted === "exists")
+    process.stderr.write(`run ${runId} is on the queue already: not submitted again\n`);
+  if (detach) {
+    if (submitted === "submitted")
+      process.stderr.write(
+        `run ${runId}: ${inputs.length} input files queued on ${url}; watch it with convkit-queue status --queue ${url} --run-id ${runId}\n`,
+      );
+    return 0;
+  }
+  const t0 = performance.now();
+  const progress = startProgress(`segment ${runId}`, "docs");
+  let shown = { items: 0, bytes: 0 };
+  const r = await awaitRun(address, runId, inputs.length, (p) => {
+    progress.tick(p.items - shown.items, p.bytes - shown.bytes);
+    progress.note(`files ${p.done}/${p.total}, failed ${p.failed}, workers ${p.workers}`);
+    shown = { items: p.items, bytes: p.bytes };
+  });
+  progress.done();
+  for (const f of r.failed) process.stderr.write(`${f}\n`);
+  const s = r.value as SegmentJobSummary;
+  const secs = (performance.now() - t0) / 1000;
+  process.stderr.write(
+    `run ${runId}: ${s.files} files, ${s.docs} documents, ${s.passages} passages in ${secs.toFixed(2)} s${r.failed.length ? `; ${r.failed.length} input files failed (above)` : ""}\n`,
+  );
+  return r.failed.length ? 2 : 0;
+}
 
 /** `convkit-segment agreement`. */
 export const agreementCommand = defineCommand({

@@ -75,6 +75,11 @@ export interface CommandSpec<Values = OptionValues> {
     readonly max?: number;
   };
   readonly examples?: readonly string[];
+  /**
+   * The command stops gracefully on SIGTERM / SIGINT itself (a queue worker finishing its job);
+   * otherwise a signal removes pending temp files and exits at once.
+   */
+  readonly ownsSignals?: boolean;
   run(options: Values, positionals: string[]): Promise<number | undefined> | number | undefined;
 }
 
@@ -199,8 +204,10 @@ export async function runMain(cmd: CommandSpec, argv: string[]): Promise<void> {
     removePendingTempFiles();
     process.exit(sig === "SIGINT" ? 130 : 143);
   };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  if (!cmd.ownsSignals) {
+    process.once("SIGINT", onSignal);
+    process.once("SIGTERM", onSignal);
+  }
   // A closed pipe (`| head`) ends the job quietly, as Unix tools do.
   process.stdout.on("error", (e: NodeJS.ErrnoException) => {
     if (e.code !== "EPIPE") throw e;

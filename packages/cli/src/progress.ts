@@ -4,6 +4,8 @@
 export interface Progress {
   /** `n` more items; `bytes` more input bytes (shown as MB/s when given). */
   tick(n: number, bytes?: number): void;
+  /** Text shown after the rates (e.g. a queue run's files done and workers seen). */
+  note(text: string): void;
   done(): void;
 }
 
@@ -14,11 +16,12 @@ export function startProgress(
   total?: number,
   stream: NodeJS.WriteStream = process.stderr,
 ): Progress {
-  if (!stream.isTTY) return { tick() {}, done() {} };
+  if (!stream.isTTY) return { tick() {}, note() {}, done() {} };
   const t0 = performance.now();
   let n = 0;
   let bytes = 0;
   let last = 0;
+  let noted = "";
   const draw = () => {
     const s = (performance.now() - t0) / 1000;
     const rate = n / Math.max(s, 1e-3);
@@ -31,7 +34,7 @@ export function startProgress(
       const eta = rate > 0 ? Math.max(0, (total - n) / rate) : 0;
       line = `${label} [${"#".repeat(fill)}${".".repeat(width - fill)}] ${pct.toFixed(1)}% ${n.toLocaleString("en-US")}/${total.toLocaleString("en-US")} ${unit} ${Math.round(rate).toLocaleString("en-US")}/s${mbs} ETA ${eta.toFixed(0)}s`;
     }
-    stream.write(`\r${line}\u001b[K`);
+    stream.write(`\r${line}${noted ? ` ${noted}` : ""}\u001b[K`);
   };
   return {
     tick(k: number, b = 0) {
@@ -42,6 +45,9 @@ export function startProgress(
         last = now;
         draw();
       }
+    },
+    note(text: string) {
+      noted = text;
     },
     done() {
       draw();

@@ -8,7 +8,20 @@ export {
   type SegmentTask,
   type SourceDocument,
 } from "./encode.js";
-export { listInputs, runSegmentation, type SegmentJobOptions, type SegmentJobSummary } from "./job.js";
+export {
+  finishQueuedSegmentation,
+  listInputs,
+  type ManifestEntry,
+  openSegmentationPool,
+  planSegmentation,
+  runSegmentation,
+  SEGMENT_QUEUE_KINDS,
+  type SegmentJobOptions,
+  type SegmentJobSummary,
+  type SegmentPool,
+  type SegmentUnitData,
+  segmentQueuedInput,
+} from "./job.js";
 export {
   firstCodePoints,
   IKAT,

@@ -10,7 +10,7 @@ import {
   UsageError,
   writeAtomic,
 } from "@convkit/io";
-import { inOrder } from "@convkit/pool";
+import { inOrder, type TaskPool } from "@convkit/pool";
 import { encodeSegmentTask, type PassageFormat, type SegmentResult, type SegmentTask } from "./encode.js";
 import { openSegmentPool, UNITS_AHEAD_PER_THREAD } from "./pool.js";
 import { checkSplitter, loadSplitter } from "./splitters.js";
@@ -156,6 +156,147 @@ function alive(pid: number): boolean {
   }
 }
 
+/** An input's line in `OUT/manifest.tsv`: its path relative to its root, documents and passages. */
+export interface ManifestEntry {
+  rel: string;
+  docs: number;
+  passages: number;
+}
+
+const manifestLine = (e: ManifestEntry) => `${e.rel}\t${e.docs}\t${e.passages}\n`;
+
+/** A pool for segment's tasks (worker threads), made once and shared by the inputs of a run. */
+export type SegmentPool = TaskPool<SegmentTask, SegmentResult>;
+
+/** Opens the pool a queue worker runs segment units on (CPU work off its main thread). */
+export function openSegmentationPool(threads: number): Promise<SegmentPool> {
+  return openSegmentPool<SegmentTask, SegmentResult>(threads);
+}
+
+/** Output buffers written out, handed back with the next tasks to be filled again. */
+type Spare = ArrayBuffer[];
+
+/**
+ * Segments one input file into its outputs under `o.out` (all appear together, atomically, or
+ * none), on `pool` when given, else on this thread. `onUnit` hears each unit's documents and
+ * input bytes. Running it again on the same input writes the same bytes.
+ */
+async function segmentInput(
+  input: { file: string; rel: string },
+  o: Omit<SegmentJobOptions, "inputs" | "shard" | "threads" | "onProgress">,
+  pool: SegmentPool | undefined,
+  spare: Spare,
+  onUnit: (docs: number, bytes: number) => void,
+  crash: () => void = () => {},
+): Promise<ManifestEntry> {
+  const toStdout = o.out === "-";
+  const paths = outputPaths(o.out, input.rel);
+  const entry: ManifestEntry = { rel: input.rel, docs: 0, passages: 0 };
+  const sinks: Partial<Record<PassageFormat, ByteSink>> = {};
+  const threads = pool?.threads ?? 1;
+  const start = (u: Pick<SegmentTask, "bytes" | "docs">) => {
+    crash();
+    const task: SegmentTask = { ...taskBase(o), ...u, spare: spare.splice(0, o.formats.length) };
+    const transfer = task.bytes ? [task.bytes.data.buffer as ArrayBuffer, ...task.spare!] : task.spare!;
+    return pool ? pool.run(task, transfer) : Promise.resolve().then(() => encodeSegmentTask(task));
+  };
+  const fill = async () => {
+    // Lines of the file before the unit at hand: results come in order, so this numbers its errors.
+    let linesBefore = 0;
+    for await (const r of inOrder(units(input.file), start, UNITS_AHEAD_PER_THREAD * threads + 1, (e) =>
+      inFile(e, linesBefore),
+    )) {
+      linesBefore += r.lines;
+      entry.passages += r.passages;
+      entry.docs += r.docs;
+      for (const f of o.formats) {
+        const b = r[f];
+        await sinks[f]!.write(b, () => spare.push(b.buffer as ArrayBuffer));
+      }
+      onUnit(r.docs, r.inputBytes);
+    }
+  };
+  if (toStdout) {
+    await writeAtomic("-", async (s) => {
+      sinks.jsonl = s;
+      await fill();
+    });
+  } else {
+    // Nest the writers: all outputs of the input appear together, or none.
+    const nest = async (i: number): Promise<void> => {
+      if (i === o.formats.length) return fill();
+      const f = o.formats[i]!;
+      await mkdir(dirname(paths[f]), { recursive: true });
+      await writeAtomic(paths[f], async (s) => {
+        sinks[f] = s;
+        await nest(i + 1);
+      });
+    };
+    await nest(0);
+  }
+  return entry;
+}
+
+/**
+ * The input files of a run, as a run on the queue plans it: listed (folders walked, sorted),
+ * refused when two would write the same outputs, the splitter checked. Nothing is written.
+ */
+export async function planSegmentation(
+  o: Pick<SegmentJobOptions, "inputs" | "splitter" | "spacyModel">,
+): Promise<{ file: string; rel: string }[]> {
+  await checkSplitter(o.splitter, o.spacyModel);
+  const inputs = await listInputs(o.inputs);
+  if (inputs.some((i) => i.file === "-"))
+    throw new UsageError("a run on the queue reads files every worker sees: stdin (-) cannot be one");
+  refuseSharedOutputs(inputs);
+  return inputs;
+}
+
+/** The job kinds of a segmentation on the queue: one unit per input file, and the run's end. */
+export const SEGMENT_QUEUE_KINDS = { unit: "segment-file", run: "segment-run" } as const;
+
+/** What a queued unit of a segmentation carries: one input and the run's options. */
+export interface SegmentUnitData
+  extends Omit<SegmentJobOptions, "inputs" | "shard" | "threads" | "onProgress"> {
+  input: { file: string; rel: string };
+}
+
+/**
+ * A queued unit: one input segmented on a worker's pool (the same outputs, byte for byte, as a
+ * local run's); its manifest entry is the unit's result.
+ */
+export async function segmentQueuedInput(
+  data: SegmentUnitData,
+  pool: SegmentPool,
+  onProgress: (docs: number, bytes: number) => void,
+): Promise<ManifestEntry> {
+  await removeDeadTemps(dirname(outputPaths(data.out, data.input.rel).jsonl));
+  let docs = 0;
+  let bytes = 0;
+  return segmentInput(data.input, data, pool, [], (d, b) => {
+    docs += d;
+    bytes += b;
+    onProgress(docs, bytes);
+  });
+}
+
+/** A queued run's end: its manifest, written whole from the units' entries (in input order), atomically. */
+export async function finishQueuedSegmentation(
+  out: string,
+  entries: readonly ManifestEntry[],
+): Promise<SegmentJobSummary> {
+  await mkdir(out, { recursive: true });
+  await writeAtomic(join(out, MANIFEST), async (s) => {
+    await s.write(Buffer.from(entries.map(manifestLine).join("")));
+  });
+  return {
+    files: entries.length,
+    skipped: 0,
+    docs: entries.reduce((n, e) => n + e.docs, 0),
+    passages: entries.reduce((n, e) => n + e.passages, 0),
+  };
+}
+
 /**
  * Segments every input file. Batches of documents go through a piscina pool (results taken in
  * order: bytes identical for any thread count); each input's outputs appear atomically, then
@@ -185,62 +326,31 @@ export async function runSegmentation(o: SegmentJobOptions): Promise<SegmentJobS
   // For the kill-and-resume test: a real SIGKILL once this many units were handed out.
   const crashAt = Number(process.env.CONVKIT_SEGMENT_KILL_AT_UNIT ?? Number.NaN);
   let handedOut = 0;
+  const crash = () => {
+    if (handedOut++ >= crashAt) process.kill(process.pid, "SIGKILL");
+  };
   // Output buffers that are written out: handed back with the next tasks, outputs are built in
   // them again (a steady set of buffers, no garbage waiting for the main thread's rare GCs).
-  const spare: ArrayBuffer[] = [];
+  const spare: Spare = [];
   try {
     for (const input of inputs) {
       if (done.has(input.rel)) {
         summary.skipped++;
         continue;
       }
-      const paths = outputPaths(o.out, input.rel);
-      const before = { docs: summary.docs, passages: summary.passages };
-      const sinks: Partial<Record<PassageFormat, ByteSink>> = {};
-      const start = (u: Pick<SegmentTask, "bytes" | "docs">) => {
-        if (handedOut++ >= crashAt) process.kill(process.pid, "SIGKILL");
-        const task: SegmentTask = { ...taskBase(o), ...u, spare: spare.splice(0, o.formats.length) };
-        const transfer = task.bytes ? [task.bytes.data.buffer as ArrayBuffer, ...task.spare!] : task.spare!;
-        return pool ? pool.run(task, transfer) : Promise.resolve().then(() => encodeSegmentTask(task));
-      };
-      const fill = async () => {
-        // Lines of the file before the unit at hand: results come in order, so this numbers its errors.
-        let linesBefore = 0;
-        for await (const r of inOrder(units(input.file), start, UNITS_AHEAD_PER_THREAD * threads + 1, (e) =>
-          inFile(e, linesBefore),
-        )) {
-          linesBefore += r.lines;
-          summary.passages += r.passages;
-          summary.docs += r.docs;
-          for (const f of o.formats) {
-            const b = r[f];
-            await sinks[f]!.write(b, () => spare.push(b.buffer as ArrayBuffer));
-          }
-          o.onProgress?.(summary.docs, r.inputBytes);
-        }
-      };
-      if (toStdout) {
-        await writeAtomic("-", async (s) => {
-          sinks.jsonl = s;
-          await fill();
-        });
-      } else {
-        // Nest the writers: all outputs of the input appear together, or none.
-        const nest = async (i: number): Promise<void> => {
-          if (i === o.formats.length) return fill();
-          const f = o.formats[i]!;
-          await mkdir(dirname(paths[f]), { recursive: true });
-          await writeAtomic(paths[f], async (s) => {
-            sinks[f] = s;
-            await nest(i + 1);
-          });
-        };
-        await nest(0);
-        await appendFile(
-          join(o.out, MANIFEST),
-          `${input.rel}\t${summary.docs - before.docs}\t${summary.passages - before.passages}\n`,
-        );
-      }
+      const e = await segmentInput(
+        input,
+        o,
+        pool,
+        spare,
+        (docs, bytes) => {
+          summary.docs += docs;
+          o.onProgress?.(summary.docs, bytes);
+        },
+        crash,
+      );
+      summary.passages += e.passages;
+      if (!toStdout) await appendFile(join(o.out, MANIFEST), manifestLine(e));
       summary.files++;
     }
   } finally {
@@ -249,7 +359,9 @@ export async function runSegmentation(o: SegmentJobOptions): Promise<SegmentJobS
   return summary;
 }
 
-function taskBase(o: SegmentJobOptions): Omit<SegmentTask, "docs"> {
+function taskBase(
+  o: Omit<SegmentJobOptions, "inputs" | "shard" | "threads" | "onProgress">,
+): Omit<SegmentTask, "docs"> {
   return {
     preset: o.preset,
     overrides: o.overrides,

@@ -1,0 +1,102 @@
+// The queue's state per run (what `convkit-queue` prints), retrying failed units, and removing a
+// run's jobs.
+import { type Job, Queue } from "bullmq";
+import { connectionOptions, QUEUE_NAME, type QueueAddress } from "./connection.js";
+import { parentJobId } from "./run.js";
+
+/** One run's state: its parent's state and its units' counts. */
+export interface RunStatus {
+  runId: string;
+  kind: string;
+  /** The parent: waiting-children (units running), waiting/active (finishing), completed, failed. */
+  state: string;
+  units: number;
+  done: number;
+  failed: number;
+  waiting: number;
+  active: number;
+  /** Failed units' reasons. */
+  failures: string[];
+}
+
+const STATES = [
+  "waiting-children",
+  "waiting",
+  "active",
+  "delayed",
+  "prioritized",
+  "completed",
+  "failed",
+] as const;
+
+async function withQueue<T>(a: QueueAddress, f: (q: Queue) => Promise<T>): Promise<T> {
+  const q = new Queue(QUEUE_NAME, { connection: connectionOptions(a) });
+  q.on("error", () => {});
+  try {
+    return await f(q);
+  } finally {
+    await q.close();
+  }
+}
+
+/** Every run on the queue (or the one asked for), from its parent job and its units' jobs. */
+export function queueStatus(a: QueueAddress, runId?: string): Promise<RunStatus[]> {
+  return withQueue(a, async (q) => {
+    const jobs = (await q.getJobs([...STATES], 0, -1, true)).filter((j): j is Job => Boolean(j));
+    const runs = new Map<string, RunStatus>();
+    const parents = jobs.filter((j) => j.id === parentJobId(String(j.data?.runId ?? "")));
+    for (const p of parents) {
+      const id = String(p.data.runId);
+      if (runId !== undefined && id !== runId) continue;
+      const deps = await p.getDependenciesCount().catch(() => undefined);
+      runs.set(id, {
+        runId: id,
+        kind: p.name,
+        state: await p.getState(),
+        units: Number(p.data.units ?? 0),
+        done: deps?.processed ?? 0,
+        failed: 0,
+        waiting: 0,
+        active: 0,
+        failures: [],
+      });
+    }
+    for (const j of jobs) {
+      const r = runs.get(String(j.data?.runId ?? ""));
+      if (!r || j.id === parentJobId(r.runId)) continue;
+      const s = await j.getState();
+      if (s === "failed") {
+        r.failed++;
+        r.failures.push(j.failedReason);
+      } else if (s === "active") r.active++;
+      else if (s !== "completed") r.waiting++;
+    }
+    return [...runs.values()].sort((x, y) => (x.runId < y.runId ? -1 : x.runId > y.runId ? 1 : 0));
+  });
+}
+
+/** Retries a run's failed jobs (units, or the parent); returns how many. */
+export function retryRun(a: QueueAddress, runId: string): Promise<number> {
+  return withQueue(a, async (q) => {
+    let n = 0;
+    for (const j of await q.getJobs(["failed"], 0, -1, true)) {
+      if (!j || j.data?.runId !== runId) continue;
+      await j.retry("failed");
+      n++;
+    }
+    return n;
+  });
+}
+
+/** Removes every job of a run (finished or not, except running ones); returns how many. */
+export function cleanRun(a: QueueAddress, runId: string): Promise<number> {
+  return withQueue(a, async (q) => {
+    let n = 0;
+    for (const j of await q.getJobs([...STATES], 0, -1, true)) {
+      if (!j || j.data?.runId !== runId || (await j.getState()) === "active") continue;
+      await j.remove({ removeChildren: true }).catch(() => {});
+      n++;
+    }
+    return n;
+  });
+}

@@ -1,0 +1,248 @@
+// Runs on the queue, end to end, on a real redis-server (started per test on a free loopback port,
+// AOF on) and real convkit-worker processes: the outputs equal a local run's byte for byte, a
+// worker killed mid-job or a Redis restart changes nothing, a run submitted twice does its work
+// once, a bad input fails only its file.
+import { type ChildProcess, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { REPO, runCliAsync, startRedis, type TestRedis, tempDir } from "@convkit/test-helpers";
+import { afterEach, describe, expect, it } from "vitest";
+
+/** Input files of JSONL {id, text}: Qulac's topic and facet texts made into documents of a few KB. */
+function writeInputs(dir: string, files: number, docsPerFile: number): void {
+  mkdirSync(dir, { recursive: true });
+  const q = JSON.parse(readFileSync(join(REPO, "data/qulac/qulac.sample.json"), "utf8")) as Record<
+    string,
+    Record<string, string>
+  >;
+  const texts = [
+    ...Object.values(q.topic_desc!),
+    ...Object.values(q.facet_desc!),
+    ...Object.values(q.answer!),
+  ];
+  for (let f = 0; f < files; f++) {
+    const lines: string[] = [];
+    for (let d = 0; d < docsPerFile; d++) {
+      const parts: string[] = [];
+      for (let k = 0; k < 40; k++) parts.push(texts[(f * 7919 + d * 31 + k) % texts.length]!.trim());
+      lines.push(JSON.stringify({ id: `doc-${f}-${d}`, text: parts.join(". ") }));
+    }
+    writeFileSync(join(dir, `part-${String(f).padStart(2, "0")}.jsonl`), `${lines.join("\n")}\n`);
+  }
+}
+
+/** Every file under a folder, relative path → SHA-256 of its bytes (deep-equal on MBs of Buffers is slow). */
+function tree(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true }))
+    if (e.isFile()) {
+      const p = join(e.parentPath, e.name);
+      out.set(p.slice(dir.length + 1), createHash("sha256").update(readFileSync(p)).digest("hex"));
+    }
+  return out;
+}
+
+/** A convkit-worker process and the lines it has logged. */
+interface TestWorker {
+  proc: ChildProcess;
+  log: string[];
+  /** Resolves when a logged line matches. */
+  waitFor(re: RegExp): Promise<string>;
+  exited: Promise<number | null>;
+}
+
+const workers: TestWorker[] = [];
+const servers: TestRedis[] = [];
+
+function startWorker(url: string, extra: string[] = []): TestWorker {
+  const proc = spawn(
+    process.execPath,
+    [join(REPO, "apps/worker/bin/convkit-worker.js"), "--queue", url, "--stall-seconds", "2", ...extra],
+    { cwd: REPO, stdio: ["ignore", "ignore", "pipe"] },
+  );
+  const log: string[] = [];
+  const waiters: { re: RegExp; resolve: (l: string) => void }[] = [];
+  let buf = "";
+  proc.stderr!.on("data", (d) => {
+    buf += d;
+    for (let i = buf.indexOf("\n"); i >= 0; i = buf.indexOf("\n")) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      log.push(line);
+      for (const w of [...waiters])
+        if (w.re.test(line)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(line);
+        }
+    }
+  });
+  const exited = new Promise<number | null>((r) => proc.on("exit", (c) => r(c)));
+  const w: TestWorker = {
+    proc,
+    log,
+    exited,
+    waitFor: (re) => {
+      const seen = log.find((l) => re.test(l));
+      return seen ? Promise.resolve(seen) : new Promise((resolve) => waiters.push({ re, resolve }));
+    },
+  };
+  workers.push(w);
+  return w;
+}
+
+async function redis(): Promise<TestRedis> {
+  const r = await startRedis();
+  servers.push(r);
+  return r;
+}
+
+afterEach(async () => {
+  for (const w of workers.splice(0)) {
+    if (w.proc.exitCode === null) w.proc.kill("SIGKILL");
+    await w.exited;
+  }
+  for (const s of servers.splice(0)) await s.stop();
+});
+
+const segment = (inputs: string, out: string, extra: string[] = []) =>
+  runCliAsync("segment", ["run", inputs, "--format", "jsonl,hashes,trecweb", "-o", out, ...extra]);
+
+const unitsStarted = (w: TestWorker) => w.log.filter((l) => l.includes("start segment-file")).length;
+
+describe("convkit-segment run --queue on a real Redis (slow)", () => {
+  it("2 worker processes give the local run's outputs and manifest byte for byte; both take units; the run is one wait", async () => {
+    const r = await redis();
+    const dir = tempDir("convkit-queue-");
+    writeInputs(join(dir, "in"), 8, 400);
+    const local = await segment(join(dir, "in"), join(dir, "local"));
+    expect(local.code, local.stderr).toBe(0);
+    const a = startWorker(r.url);
+    const b = startWorker(r.url);
+    const q = await segment(join(dir, "in"), join(dir, "queued"), ["--queue", r.url]);
+    expect(q.code, q.stderr).toBe(0);
+    expect(q.stderr).toMatch(/run segment-[0-9a-f]{16}: 8 files, 3200 documents, \d+ passages/);
+    expect(tree(join(dir, "queued"))).toEqual(tree(join(dir, "local")));
+    expect(tree(join(dir, "local")).size).toBe(8 * 3 + 1);
+    expect(unitsStarted(a) + unitsStarted(b)).toBe(8);
+    expect(unitsStarted(a)).toBeGreaterThan(0);
+    expect(unitsStarted(b)).toBeGreaterThan(0);
+  });
+
+  it("a worker killed with SIGKILL mid-unit: another takes the unit again after the stall time; outputs identical, each input once", async () => {
+    const r = await redis();
+    const dir = tempDir("convkit-queue-");
+    writeInputs(join(dir, "in"), 3, 1500);
+    const local = await segment(join(dir, "in"), join(dir, "local"));
+    expect(local.code, local.stderr).toBe(0);
+    const submit = await segment(join(dir, "in"), join(dir, "queued"), ["--queue", r.url, "--detach"]);
+    expect(submit.code, submit.stderr).toBe(0);
+    const doomed = startWorker(r.url);
+    const started = await doomed.waitFor(/start segment-file/);
+    doomed.proc.kill("SIGKILL");
+    await doomed.exited;
+    const jobId = started.split(" ").at(-1)!;
+    const survivor = startWorker(r.url);
+    const q = await segment(join(dir, "in"), join(dir, "queued"), ["--queue", r.url]);
+    expect(q.code, q.stderr).toBe(0);
+    expect(q.stderr).toContain("on the queue already: not submitted again");
+    // The killed worker's unit was done by the survivor.
+    expect(survivor.log).toContain(`convkit-worker: done segment-file ${jobId}`);
+    expect(tree(join(dir, "queued"))).toEqual(tree(join(dir, "local")));
+    // No temp file of the dead worker left behind.
+    expect([...tree(join(dir, "queued")).keys()].filter((k) => k.endsWith(".tmp"))).toEqual([]);
+  }, 120_000);
+
+  it("Redis restarted mid-run (AOF): the run completes with identical outputs", async () => {
+    const r = await redis();
+    const dir = tempDir("convkit-queue-");
+    writeInputs(join(dir, "in"), 6, 1000);
+    const local = await segment(join(dir, "in"), join(dir, "local"));
+    expect(local.code, local.stderr).toBe(0);
+    const submit = await segment(join(dir, "in"), join(dir, "queued"), ["--queue", r.url, "--detach"]);
+    expect(submit.code, submit.stderr).toBe(0);
+    const w = startWorker(r.url);
+    await w.waitFor(/done segment-file/);
+    await r.restart();
+    const q = await segment(join(dir, "in"), join(dir, "queued"), ["--queue", r.url]);
+    expect(q.code, q.stderr).toBe(0);
+    expect(tree(join(dir, "queued"))).toEqual(tree(join(dir, "local")));
+  }, 120_000);
+
+  it("the same run submitted twice (before any worker, and again after it ended) does each unit once", async () => {
+    const r = await redis();
+    const dir = tempDir("convkit-queue-");
+    writeInputs(join(dir, "in"), 4, 100);
+    const args = ["--queue", r.url, "--detach"];
+    const [s1, s2] = await Promise.all([
+      segment(join(dir, "in"), join(dir, "queued"), args),
+      segment(join(dir, "in"), join(dir, "queued"), args),
+    ]);
+    expect([s1.code, s2.code]).toEqual([0, 0]);
+    const w = startWorker(r.url);
+    const q = await segment(join(dir, "in"), join(dir, "queued"), ["--queue", r.url]);
+    expect(q.code, q.stderr).toBe(0);
+    const again = await segment(join(dir, "in"), join(dir, "queued"), ["--queue", r.url]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain("not submitted again");
+    expect(unitsStarted(w)).toBe(4);
+    expect(w.log.filter((l) => l.includes("start segment-run"))).toHaveLength(1);
+  });
+
+  it("a bad input file fails its unit without retries (one line, file and position); the other files complete; exit 2; an idle worker exits", async () => {
+    const r = await redis();
+    const dir = tempDir("convkit-queue-");
+    writeInputs(join(dir, "in"), 3, 50);
+    const bad = join(dir, "in", "part-01.jsonl");
+    writeFileSync(
+      bad,
+      `${readFileSync(bad, "utf8").split("\n").slice(0, 7).join("\n")}\n{"id": "x", "text": \n`,
+    );
+    const submit = await segment(join(dir, "in"), join(dir, "queued"), ["--queue", r.url, "--detach"]);
+    expect(submit.code, submit.stderr).toBe(0);
+    const w = startWorker(r.url, ["--exit-when-idle"]);
+    const q = await segment(join(dir, "in"), join(dir, "queued"), ["--queue", r.url]);
+    expect(q.code).toBe(2);
+    // --exit-when-idle: the worker ends by itself once the run is through.
+    expect(await w.exited).toBe(0);
+    expect(q.stderr).toContain(`${bad}:8:21: expected valid JSON, found end of input\n`);
+    expect(readFileSync(join(dir, "queued", "manifest.tsv"), "utf8")).toMatch(
+      /^part-00\.jsonl\t50\t\d+\npart-02\.jsonl\t50\t\d+\n$/,
+    );
+    expect(readdirSync(join(dir, "queued")).sort()).toEqual([
+      "manifest.tsv",
+      "part-00.hashes.tsv",
+      "part-00.jsonl",
+      "part-00.trecweb",
+      "part-02.hashes.tsv",
+      "part-02.jsonl",
+      "part-02.trecweb",
+    ]);
+    // Tried once: bad input is not retried.
+    expect(w.log.filter((l) => l.includes("failed segment-file"))).toHaveLength(1);
+    const status = await runCliAsync("queue", ["status", "--queue", r.url]);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/\tsegment-run\tcompleted\t3\t2\t1\t0\t0\n$/);
+  });
+
+  it("a worker started before Redis is up waits, then connects and works; a wrong URL is one line, exit 2", async () => {
+    const r = await redis();
+    await r.stop();
+    const w = startWorker(r.url);
+    await w.waitFor(/waiting for Redis at/);
+    await r.restart();
+    const dir = tempDir("convkit-queue-");
+    writeInputs(join(dir, "in"), 2, 20);
+    const q = await segment(join(dir, "in"), join(dir, "queued"), ["--queue", r.url]);
+    expect(q.code, q.stderr).toBe(0);
+    expect(unitsStarted(w)).toBe(2);
+    const bad = await segment(join(dir, "in"), join(dir, "x"), ["--queue", "redis//127.0.0.1"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.split("\n")[0]).toBe(
+      '--queue: expected redis://HOST:PORT[/DB], found "redis//127.0.0.1"',
+    );
+    const gone = await runCliAsync("worker", ["--queue", "redis://127.0.0.1:1/x"]);
+    expect(gone.code).toBe(2);
+    expect(gone.stderr.split("\n")[0]).toBe('--queue: expected a database number after the port, found "x"');
+  }, 60_000);
+});
