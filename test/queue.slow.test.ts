@@ -6,7 +6,14 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { REPO, runCliAsync, startRedis, type TestRedis, tempDir } from "@convkit/test-helpers";
+import {
+  REPO,
+  runCliAsync,
+  startRedis,
+  type TestRedis,
+  tempDir,
+  writeEvalFixture,
+} from "@convkit/test-helpers";
 import { afterEach, describe, expect, it } from "vitest";
 
 /** Input files of JSONL {id, text}: Qulac's topic and facet texts made into documents of a few KB. */
@@ -244,5 +251,44 @@ describe("convkit-segment run --queue on a real Redis (slow)", () => {
     const gone = await runCliAsync("worker", ["--queue", "redis://127.0.0.1:1/x"]);
     expect(gone.code).toBe(2);
     expect(gone.stderr.split("\n")[0]).toBe('--queue: expected a database number after the port, found "x"');
+  }, 60_000);
+});
+
+describe("convkit-gen-eval --queue on a real Redis (slow)", () => {
+  it("topics as jobs on 2 worker processes: the dicts (pickle in tar.gz, JSON) equal a local run's byte for byte", async () => {
+    const r = await redis();
+    const dir = tempDir("convkit-queue-eval-");
+    writeEvalFixture(dir);
+    const args = [
+      "--data",
+      dir,
+      "--docs",
+      join(dir, "docs.run"),
+      "--texts",
+      join(dir, "docs.jsonl"),
+      "--qrels",
+      join(dir, "dev.qrel"),
+      "--format",
+      "pickle,json",
+    ];
+    const local = await runCliAsync("gen-eval", [...args, "-o", join(dir, "local", "dev_eval")]);
+    expect(local.code, local.stderr).toBe(0);
+    const a = startWorker(r.url);
+    const b = startWorker(r.url);
+    const q = await runCliAsync("gen-eval", [
+      ...args,
+      "-o",
+      join(dir, "queued", "dev_eval"),
+      "--queue",
+      r.url,
+      "--topics-per-job",
+      "1",
+    ]);
+    expect(q.code, q.stderr).toBe(0);
+    expect(q.stderr).toMatch(/run gen-eval-[0-9a-f]{16}: 3 topics, \d+ contexts, \d+ queries in/);
+    expect(tree(join(dir, "queued"))).toEqual(tree(join(dir, "local")));
+    expect(tree(join(dir, "local")).size).toBe(2);
+    const units = (w: TestWorker) => w.log.filter((l) => l.includes("start gen-eval-topics")).length;
+    expect(units(a) + units(b)).toBe(3);
   }, 60_000);
 });

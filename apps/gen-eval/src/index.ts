@@ -1,7 +1,15 @@
 // convkit-gen-eval: regenerate document-relevance eval dicts from synthetic contexts, documents and facet qrels.
+import { resolve } from "node:path";
 import { defineCommand, startProgress } from "@convkit/cli";
-import { generateEvalDicts } from "@convkit/gen-eval";
+import {
+  GEN_EVAL_QUEUE_KINDS,
+  type GenEvalSummary,
+  generateEvalDicts,
+  planQueuedEval,
+  type QueuedGenEvalOptions,
+} from "@convkit/gen-eval";
 import { UsageError } from "@convkit/io";
+import { awaitRun, checkRedis, checkRunId, deriveRunId, parseQueueUrl, submitRun } from "@convkit/queue";
 
 /** The `convkit-gen-eval` command. */
 export const genEvalCommand = defineCommand({
@@ -138,6 +146,28 @@ export const genEvalCommand = defineCommand({
       default: "out/dev_eval",
       description: "output path prefix",
     },
+    {
+      name: "queue",
+      type: "string",
+      metavar: "URL",
+      description:
+        "run on a queue (redis://HOST:PORT[/DB]): groups of topics as jobs for convkit-worker processes on machines that see the inputs and the output folder; waits with one progress line; the same dict as a local run",
+    },
+    {
+      name: "topics-per-job",
+      type: "integer",
+      min: 1,
+      metavar: "N",
+      default: 4,
+      description: "with --queue: topics per job (each job reads its topics' documents from --texts)",
+    },
+    {
+      name: "run-id",
+      type: "string",
+      metavar: "ID",
+      description: "the run's id on the queue (default: derived from the inputs, options and -o)",
+    },
+    { name: "detach", type: "boolean", description: "with --queue: submit the run and return" },
   ],
   examples: [
     "convkit-gen-eval --data ../shared/data/clariq --qulac ../shared/data/qulac/qulac.json --docs top10k.run --texts docs.jsonl --qrels ../shared/data/clariq/dev.qrel -o out/multi_turn_dev_eval",
@@ -146,10 +176,7 @@ export const genEvalCommand = defineCommand({
     const maxHistory = o["max-history"];
     if (o.mu <= 0) throw new UsageError("convkit-gen-eval: --mu takes a positive number");
     if (maxHistory > 2) throw new UsageError("convkit-gen-eval: --max-history takes 0, 1 or 2");
-    const t0 = performance.now();
-    const progress = startProgress("gen:eval", "topics");
-    let last = 0;
-    const s = await generateEvalDicts({
+    const options = {
       data: o.data,
       qulac: o.qulac,
       split: o.split,
@@ -165,6 +192,21 @@ export const genEvalCommand = defineCommand({
       formats: o.format,
       qulacIds: o["qulac-ids"],
       contexts: o.contexts,
+    };
+    if (o.queue !== undefined) {
+      if (o.shard)
+        throw new UsageError(
+          "convkit-gen-eval: --queue shares the topics among workers itself: drop --shard",
+        );
+      return runOnQueue(o.queue, options, o["topics-per-job"], o["run-id"], o.detach);
+    }
+    if (o["run-id"] !== undefined || o.detach)
+      throw new UsageError("convkit-gen-eval: --run-id and --detach go with --queue");
+    const t0 = performance.now();
+    const progress = startProgress("gen:eval", "topics");
+    let last = 0;
+    const s = await generateEvalDicts({
+      ...options,
       shard: o.shard,
       threads: o.threads,
       onTopic: (n) => {
@@ -180,3 +222,77 @@ export const genEvalCommand = defineCommand({
     return 0;
   },
 });
+
+/** Paths of the options made absolute: the workers run elsewhere, from other folders. */
+function absolute(o: QueuedGenEvalOptions): QueuedGenEvalOptions {
+  const abs = (p: string | undefined) => (p === undefined ? undefined : resolve(p));
+  return {
+    ...o,
+    data: resolve(o.data),
+    qulac: abs(o.qulac),
+    contexts: abs(o.contexts),
+    docs: resolve(o.docs),
+    texts: o.texts.map((t) => resolve(t)),
+    qrels: resolve(o.qrels),
+    stats: abs(o.stats),
+    out: resolve(o.out),
+  };
+}
+
+/**
+ * gen:eval on the queue: planned here (the topics in output order, cut into groups), one flow
+ * submitted (a unit per group spooling beside the output, the run's end writing the dicts),
+ * then watched to its end.
+ */
+async function runOnQueue(
+  url: string,
+  given: QueuedGenEvalOptions,
+  perJob: number,
+  askedId: string | undefined,
+  detach: boolean,
+): Promise<number> {
+  const address = parseQueueUrl(url);
+  const options = absolute(given);
+  const runId = askedId === undefined ? deriveRunId("gen-eval", { options, perJob }) : checkRunId(askedId);
+  const { units, topics } = await planQueuedEval(options, runId, perJob);
+  await checkRedis(address);
+  const submitted = await submitRun(address, {
+    runId,
+    kind: GEN_EVAL_QUEUE_KINDS.run,
+    data: { options, unitSpools: units.map((u) => u.spools) },
+    units: units.map((u) => ({
+      kind: GEN_EVAL_QUEUE_KINDS.unit,
+      key: u.spools,
+      data: u as unknown as Record<string, unknown>,
+    })),
+  });
+  if (submitted === "exists")
+    process.stderr.write(`run ${runId} is on the queue already: not submitted again\n`);
+  if (detach) {
+    if (submitted === "submitted")
+      process.stderr.write(
+        `run ${runId}: ${topics} topics in ${units.length} jobs queued on ${url}; watch it with convkit-queue status --queue ${url} --run-id ${runId}\n`,
+      );
+    return 0;
+  }
+  const t0 = performance.now();
+  const progress = startProgress(`gen:eval ${runId}`, "topics");
+  let shown = 0;
+  const r = await awaitRun(address, runId, units.length, (p) => {
+    progress.tick(p.items - shown);
+    progress.note(`jobs ${p.done}/${p.total}, failed ${p.failed}, workers ${p.workers}`);
+    shown = p.items;
+  });
+  progress.done();
+  for (const f of r.failed) process.stderr.write(`${f}\n`);
+  if (r.failed.length) {
+    process.stderr.write(`run ${runId}: ${r.failed.length} jobs failed (above); no dict written\n`);
+    return 2;
+  }
+  const s = r.value as GenEvalSummary;
+  const secs = (performance.now() - t0) / 1000;
+  process.stderr.write(
+    `run ${runId}: ${s.topics} topics, ${s.contexts} contexts, ${s.queries} queries in ${secs.toFixed(2)} s: ${s.files.join(", ")}\n`,
+  );
+  return 0;
+}

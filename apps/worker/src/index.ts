@@ -1,5 +1,15 @@
 // convkit-worker: takes convkit's jobs from a queue (any kind it knows) and runs them here.
 import { defineCommand } from "@convkit/cli";
+import {
+  evaluateQueuedTopics,
+  finishQueuedEval,
+  GEN_EVAL_QUEUE_KINDS,
+  type GenEvalPool,
+  type GenEvalUnitData,
+  type GenEvalUnitResult,
+  openGenEvalPool,
+  type QueuedGenEvalOptions,
+} from "@convkit/gen-eval";
 import { checkRedis, type JobHandler, parseQueueUrl, runQueueWorker } from "@convkit/queue";
 import {
   finishQueuedSegmentation,
@@ -14,7 +24,7 @@ import {
 export const workerCommand = defineCommand({
   name: "convkit-worker",
   summary:
-    "Take convkit jobs (segment units and runs) from a Redis queue and run them on this machine's worker threads, until stopped (SIGTERM finishes the job in hand) or, with --exit-when-idle, until the queue is empty. Start one per machine; the inputs and output folders must be on a filesystem every machine sees.",
+    "Take convkit jobs (segment and gen:eval units and runs) from a Redis queue and run them on this machine's worker threads, until stopped (SIGTERM finishes the job in hand) or, with --exit-when-idle, until the queue is empty. Start one per machine; the inputs and output folders must be on a filesystem every machine sees.",
   options: [
     {
       name: "queue",
@@ -58,10 +68,16 @@ export const workerCommand = defineCommand({
       onWaiting: (why) =>
         process.stderr.write(`convkit-worker: waiting for Redis at ${o.queue}${why ? ` (${why})` : ""}\n`),
     });
+    // One pool per job family, made when its first job comes, kept for the next ones.
     let pool: SegmentPool | undefined;
     const segmentPool = async () => {
       pool ??= await openSegmentationPool(o.threads);
       return pool;
+    };
+    let evalPool: GenEvalPool | undefined;
+    const genEvalPool = async () => {
+      evalPool ??= await openGenEvalPool(o.threads);
+      return evalPool;
     };
     const handlers: Record<string, JobHandler> = {
       [SEGMENT_QUEUE_KINDS.unit]: async (data, ctx) =>
@@ -70,6 +86,19 @@ export const workerCommand = defineCommand({
         ),
       [SEGMENT_QUEUE_KINDS.run]: (data, ctx) =>
         finishQueuedSegmentation(String(data.out), ctx.unitResults as ManifestEntry[]),
+      [GEN_EVAL_QUEUE_KINDS.unit]: async (data, ctx) =>
+        evaluateQueuedTopics(data as unknown as GenEvalUnitData, await genEvalPool(), (topics) =>
+          ctx.progress(topics, 0),
+        ),
+      // A dict with topics missing is not the dict: with a failed unit, nothing is written.
+      [GEN_EVAL_QUEUE_KINDS.run]: async (data, ctx) =>
+        ctx.failed.length
+          ? undefined
+          : finishQueuedEval(
+              data.options as QueuedGenEvalOptions,
+              data.unitSpools as string[],
+              ctx.unitResults as GenEvalUnitResult[],
+            ),
     };
     let stop: () => void = () => {};
     const stopped = new Promise<void>((resolve) => {
@@ -91,6 +120,7 @@ export const workerCommand = defineCommand({
       process.stderr.write(`convkit-worker: ${r.jobs} jobs done\n`);
     } finally {
       await pool?.destroy();
+      await evalPool?.destroy();
     }
     return 0;
   },

@@ -9,6 +9,11 @@ import { DICT_METRICS, type Pair } from "./topic-eval.js";
 /** One spooled context: its key and, per question, [no_answer, with_answer]. */
 type Spooled = [string | number, [string, Pair][]];
 
+/** What the dict writers read: per metric, the spooled contexts in output order. */
+export interface SpoolReader {
+  read(m: number): AsyncIterable<Spooled>;
+}
+
 /**
  * Per-metric spool files: results arrive topic by topic but the dicts are metric-major, so each
  * metric's contexts go to their own file, read back in order by the writers. Memory stays flat.
@@ -16,7 +21,7 @@ type Spooled = [string | number, [string, Pair][]];
  * key (0 + f64 int | 1 + str), question count u32, then per question str, f64, f64; a str is
  * u32 byte length + UTF-8.
  */
-export class MetricSpools {
+export class MetricSpools implements SpoolReader {
   private readonly sinks: { write(b: Uint8Array): boolean; end(cb: () => void): void }[] = [];
   readonly files: string[];
   contexts = 0;
@@ -148,7 +153,7 @@ function decodeSpooled(b: Buffer, at: number): [Spooled, number] | undefined {
 }
 
 /** ClariQ's JSON layout `{metric: {context: {question: {"no_answer": x, "with_answer": y}}}}`, as `json.dumps` writes it. */
-export async function writeJsonDict(target: string, spools: MetricSpools): Promise<void> {
+export async function writeJsonDict(target: string, spools: SpoolReader): Promise<void> {
   await writeAtomic(target, async (sink) => {
     await sink.write("{");
     for (let m = 0; m < DICT_METRICS.length; m++) {
@@ -179,7 +184,7 @@ export async function writeJsonDict(target: string, spools: MetricSpools): Promi
  * question number, flag 0 (no_answer) / 1 (with_answer), as `json.dumps` writes it; MAX and MIN
  * are ClariQ's additions and are left out.
  */
-export async function writeQulacDict(target: string, spools: MetricSpools): Promise<void> {
+export async function writeQulacDict(target: string, spools: SpoolReader): Promise<void> {
   await writeAtomic(target, async (sink) => {
     await sink.write("{");
     for (let m = 0; m < DICT_METRICS.length; m++) {
@@ -204,7 +209,7 @@ export async function writeQulacDict(target: string, spools: MetricSpools): Prom
 export async function writePickleDict(
   target: string,
   memberName: string,
-  spools: MetricSpools,
+  spools: SpoolReader,
 ): Promise<void> {
   const tmp = `${target}.${process.pid}.d/${memberName}`;
   const { mkdir, rm } = await import("node:fs/promises");
@@ -217,7 +222,7 @@ export async function writePickleDict(
   }
 }
 
-async function pickleTo(sink: ByteSink, spools: MetricSpools): Promise<void> {
+async function pickleTo(sink: ByteSink, spools: SpoolReader): Promise<void> {
   const w = new PickleWriter();
   const flush = async () => {
     for (const c of w.take()) await sink.write(c);

@@ -1,7 +1,8 @@
 // gen:eval end to end: synthetic contexts + candidate documents + qrels → eval dicts, topic by topic in a pool.
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { readFile, rename, rm } from "node:fs/promises";
+import { dirname } from "node:path";
 import {
+  clariqFile,
   collect,
   detectFormat,
   readJsonl,
@@ -13,7 +14,7 @@ import {
 import { planClariqSets, splitPlans } from "@convkit/gen-synthetic";
 import { InputError } from "@convkit/io";
 import { readPickleFile } from "@convkit/pickle";
-import { inOrder, openTaskPool } from "@convkit/pool";
+import { inOrder, openTaskPool, type TaskPool } from "@convkit/pool";
 import { type CollectionStats, parseCollectionStats } from "@convkit/retrieval";
 import {
   decodeQulacId,
@@ -26,7 +27,13 @@ import {
   topicContexts,
 } from "@convkit/synthetic-plan";
 import { qulacTerms } from "@convkit/text";
-import { MetricSpools, writeJsonDict, writePickleDict, writeQulacDict } from "./dict-writers.js";
+import {
+  MetricSpools,
+  type SpoolReader,
+  writeJsonDict,
+  writePickleDict,
+  writeQulacDict,
+} from "./dict-writers.js";
 import { loadDocumentStore, readCandidateLists, readFacetQrels } from "./inputs.js";
 import { evaluateTextTopic, type TextTopicTask } from "./text-topic.js";
 import type { Candidate, ContextTask, RankingOptions, TopicResult, TopicTask } from "./topic-eval.js";
@@ -165,13 +172,8 @@ export function topicContextTasks(
   return out;
 }
 
-/**
- * Regenerates an eval dict. Topics are evaluated in a piscina pool (one task per topic, results
- * taken in topic order, so the output is the same for any thread count) and spooled per metric;
- * the dicts are then streamed out. Memory holds the shard's candidate document texts and a few
- * topics' results, never the dict.
- */
-export async function generateEvalDicts(o: GenEvalOptions): Promise<GenEvalSummary> {
+/** The topics a run evaluates, in output order (the split's plan, filtered by `topics` and `shard`). */
+async function planTopics(o: GenEvalOptions): Promise<TopicUnit[]> {
   let plans: TopicUnit[];
   const maxHistory = o.maxHistory ?? 2;
   if (o.contexts) {
@@ -198,6 +200,20 @@ export async function generateEvalDicts(o: GenEvalOptions): Promise<GenEvalSumma
     const [i, n] = o.shard;
     plans = plans.filter((_, k) => k % n === i);
   }
+  return plans;
+}
+
+/**
+ * Evaluates `plans` (topics in order) into `spools`: documents, texts and qrels read for these
+ * topics only; topics in a piscina pool when `threads` > 1 or `pool` is given (results in topic
+ * order: the same bytes for any thread count). Returns the queries run.
+ */
+async function evaluateToSpools(
+  o: GenEvalOptions,
+  plans: readonly TopicUnit[],
+  spools: MetricSpools,
+  pool?: GenEvalPool,
+): Promise<number> {
   const depth = o.depth ?? 1000;
   const lists = await readCandidateLists(o.docs, depth);
   const wanted = new Set<string>();
@@ -245,57 +261,173 @@ export async function generateEvalDicts(o: GenEvalOptions): Promise<GenEvalSumma
       };
     }
   }
+  let queries = 0;
+  const threads = pool?.threads ?? o.threads ?? 1;
+  const own = pool === undefined && threads > 1 ? await openGenEvalPool(threads) : undefined;
+  const run = pool ?? own;
+  try {
+    const start = (t: TextTopicTask) => {
+      queries += t.contexts.reduce((a, c) => a + 2 * c.candidates.length, 0);
+      return run ? run.run(t) : Promise.resolve().then(() => evaluateTextTopic(t));
+    };
+    let done = 0;
+    // One topic per thread in flight and one waiting: topics are large, memory holds only these.
+    for await (const r of inOrder(tasks(), start, threads + 1)) {
+      await spools.add(r);
+      o.onTopic?.(++done, plans.length);
+    }
+  } finally {
+    await own?.destroy();
+    await texts.close();
+  }
+  return queries;
+}
+
+/** The eval dicts of `spools` in the formats asked for; returns the files written. */
+async function writeEvalDicts(
+  o: Pick<GenEvalOptions, "out" | "formats">,
+  spools: SpoolReader,
+): Promise<string[]> {
+  const files: string[] = [];
+  if (o.formats.includes("pickle")) {
+    const f = `${o.out}.pkl.tar.gz`;
+    await writePickleDict(f, `${baseName(o.out)}.pkl`, spools);
+    files.push(f);
+  }
+  if (o.formats.includes("json")) {
+    const f = `${o.out}.json`;
+    await writeJsonDict(f, spools);
+    files.push(f);
+  }
+  if (o.formats.includes("qulac-json")) {
+    const f = `${o.out}.qulac.json`;
+    await writeQulacDict(f, spools);
+    files.push(f);
+  }
+  return files;
+}
+
+/** A pool of gen:eval's topic workers (worker threads), made once and shared. */
+export type GenEvalPool = TaskPool<TextTopicTask, TopicResult>;
+
+/** Opens the pool gen:eval's topics run on. */
+export function openGenEvalPool(threads: number): Promise<GenEvalPool> {
+  return openTaskPool<TextTopicTask, TopicResult>({
+    worker: new URL("./worker.js", import.meta.url),
+    threads,
+    // A topic's live set is tens of MB; without a cap V8 lets each worker's heap grow lazily.
+    maxOldGenerationSizeMb: 384,
+  });
+}
+
+/**
+ * Regenerates an eval dict. Topics are evaluated in a piscina pool (one task per topic, results
+ * taken in topic order, so the output is the same for any thread count) and spooled per metric;
+ * the dicts are then streamed out. Memory holds the shard's candidate document texts and a few
+ * topics' results, never the dict.
+ */
+export async function generateEvalDicts(o: GenEvalOptions): Promise<GenEvalSummary> {
+  const plans = await planTopics(o);
   const spools = new MetricSpools(o.out);
   await spools.open();
-  const files: string[] = [];
-  let queries = 0;
   try {
-    const threads = o.threads ?? 1;
-    const pool =
-      threads > 1
-        ? await openTaskPool<TextTopicTask, TopicResult>({
-            worker: new URL("./worker.js", import.meta.url),
-            threads,
-            // A topic's live set is tens of MB; without a cap V8 lets each worker's heap grow lazily.
-            maxOldGenerationSizeMb: 384,
-          })
-        : undefined;
-    try {
-      const start = (t: TextTopicTask) => {
-        queries += t.contexts.reduce((a, c) => a + 2 * c.candidates.length, 0);
-        return pool ? pool.run(t) : Promise.resolve().then(() => evaluateTextTopic(t));
-      };
-      let done = 0;
-      // One topic per thread in flight and one waiting: topics are large, memory holds only these.
-      for await (const r of inOrder(tasks(), start, threads + 1)) {
-        await spools.add(r);
-        o.onTopic?.(++done, plans.length);
-      }
-    } finally {
-      await pool?.destroy();
-      await texts.close();
-    }
+    const queries = await evaluateToSpools(o, plans, spools);
     await spools.close();
-    if (o.formats.includes("pickle")) {
-      const f = `${o.out}.pkl.tar.gz`;
-      await writePickleDict(f, `${baseName(o.out)}.pkl`, spools);
-      files.push(f);
-    }
-    if (o.formats.includes("json")) {
-      const f = `${o.out}.json`;
-      await writeJsonDict(f, spools);
-      files.push(f);
-    }
-    if (o.formats.includes("qulac-json")) {
-      const f = `${o.out}.qulac.json`;
-      await writeQulacDict(f, spools);
-      files.push(f);
-    }
+    const files = await writeEvalDicts(o, spools);
+    return { topics: plans.length, contexts: spools.contexts, queries, files };
   } finally {
     await spools.close().catch(() => {});
     await spools.remove();
   }
-  return { topics: plans.length, contexts: spools.contexts, queries, files };
+}
+
+/** The job kinds of gen:eval on the queue: one unit per group of topics, and the run's end. */
+export const GEN_EVAL_QUEUE_KINDS = { unit: "gen-eval-topics", run: "gen-eval-run" } as const;
+
+/** Options a queued gen:eval carries (paths absolute: the workers run elsewhere). */
+export type QueuedGenEvalOptions = Omit<GenEvalOptions, "threads" | "onTopic" | "shard" | "topics">;
+
+/** A queued unit: a group of topics and where its spools go. */
+export interface GenEvalUnitData {
+  options: QueuedGenEvalOptions;
+  topics: number[];
+  /** Spool prefix of the unit, fixed by the run (`OUT.queue-RUN/unit-00012`). */
+  spools: string;
+}
+
+/** What a unit did: its contexts and queries (the spools are on disk). */
+export interface GenEvalUnitResult {
+  topics: number;
+  contexts: number;
+  queries: number;
+}
+
+/**
+ * A run on the queue, planned: the topics (in output order) cut into groups of `perJob`, each a
+ * unit spooling to a fixed place beside the output.
+ */
+export async function planQueuedEval(
+  o: QueuedGenEvalOptions,
+  runId: string,
+  perJob: number,
+): Promise<{ units: GenEvalUnitData[]; topics: number }> {
+  const plans = await planTopics(o);
+  const units: GenEvalUnitData[] = [];
+  for (let i = 0; i < plans.length; i += perJob)
+    units.push({
+      options: o,
+      topics: plans.slice(i, i + perJob).map((p) => p.topic_id),
+      spools: `${o.out}.queue-${runId}/unit-${String(units.length).padStart(5, "0")}`,
+    });
+  return { units, topics: plans.length };
+}
+
+/**
+ * A queued unit: its topics evaluated on a worker's pool into spool files that appear whole
+ * (written under a temporary prefix, then renamed): running it again writes the same bytes.
+ */
+export async function evaluateQueuedTopics(
+  data: GenEvalUnitData,
+  pool: GenEvalPool,
+  onTopic: (done: number) => void,
+): Promise<GenEvalUnitResult> {
+  const wanted = new Set(data.topics);
+  const o: GenEvalOptions = { ...data.options, topics: wanted, onTopic };
+  const plans = await planTopics(o);
+  const tmp = new MetricSpools(`${data.spools}.${process.pid}.tmp`);
+  await tmp.open();
+  try {
+    const queries = await evaluateToSpools(o, plans, tmp, pool);
+    await tmp.close();
+    const final = new MetricSpools(data.spools);
+    for (let m = 0; m < tmp.files.length; m++) await rename(tmp.files[m]!, final.files[m]!);
+    return { topics: plans.length, contexts: tmp.contexts, queries };
+  } finally {
+    await tmp.close().catch(() => {});
+    await tmp.remove();
+  }
+}
+
+/** A queued run's end: the dicts written from the units' spools in unit order, then the spools removed. */
+export async function finishQueuedEval(
+  options: QueuedGenEvalOptions,
+  unitSpools: readonly string[],
+  results: readonly GenEvalUnitResult[],
+): Promise<GenEvalSummary> {
+  const parts = unitSpools.map((p) => new MetricSpools(p));
+  const chain: SpoolReader = {
+    async *read(m) {
+      for (const s of parts) yield* s.read(m);
+    },
+  };
+  const files = await writeEvalDicts(options, chain);
+  await rm(dirname(unitSpools[0] ?? options.out), { recursive: true, force: true }).catch(() => {});
+  return {
+    topics: results.reduce((n, r) => n + r.topics, 0),
+    contexts: results.reduce((n, r) => n + r.contexts, 0),
+    queries: results.reduce((n, r) => n + r.queries, 0),
+    files,
+  };
 }
 
 function baseName(p: string): string {
@@ -305,7 +437,7 @@ function baseName(p: string): string {
 /** Topic units from synthetic records (JSONL or the published pickle), grouped by topic and context. */
 async function recordUnits(path: string, data: string): Promise<TopicUnit[]> {
   const bank = new Map<string, string>();
-  for (const q of await collect(readQuestionBank(join(data, "question_bank.tsv"))))
+  for (const q of await collect(readQuestionBank(clariqFile(data, "question_bank.tsv"))))
     if (!bank.has(q.question)) bank.set(q.question, q.question_id);
   const records: SyntheticRecord[] = [];
   if (["pickle", "tar"].includes((await detectFormat(path)) ?? "")) {

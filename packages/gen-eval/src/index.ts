@@ -1,8 +1,17 @@
 // @convkit/gen-eval: regenerating ClariQ's document-relevance eval dicts (gen:eval).
 export {
+  evaluateQueuedTopics,
+  finishQueuedEval,
+  GEN_EVAL_QUEUE_KINDS,
   type GenEvalOptions,
+  type GenEvalPool,
   type GenEvalSummary,
+  type GenEvalUnitData,
+  type GenEvalUnitResult,
   generateEvalDicts,
+  openGenEvalPool,
+  planQueuedEval,
+  type QueuedGenEvalOptions,
   topicContextTasks,
 } from "./generate.js";
 export { DocumentStore, loadDocumentStore, readCandidateLists, readFacetQrels } from "./inputs.js";

@@ -12,6 +12,8 @@ export interface JobContext {
   progress(items: number, bytes: number): void;
   /** For a run's parent: its units' results in unit order (failed units left out). */
   readonly unitResults: readonly unknown[];
+  /** For a run's parent: the failed units' one-line reasons. */
+  readonly failed: readonly string[];
 }
 
 /** Runs one job of a kind; its result is the unit's entry in the run (e.g. a manifest line). */
@@ -68,6 +70,7 @@ export async function runQueueWorker(
           void job.updateProgress({ items, bytes }).catch(() => {});
         },
         unitResults,
+        failed,
       });
       jobs++;
       log(`done ${job.name} ${job.id}`);
