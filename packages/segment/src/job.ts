@@ -1,6 +1,6 @@
 // The segmentation job: input files (ClueWeb22 txt trees, iKAT JSONL, TrecWeb, JSONL) → passage files, sharded and resumable.
 import { appendFile, mkdir, readdir, readFile, stat, unlink } from "node:fs/promises";
-import { dirname, join, relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { detectFormat, readTrecWeb } from "@convkit/formats";
 import {
   type ByteSink,
@@ -147,6 +147,20 @@ async function removeDeadTemps(dir: string): Promise<void> {
   }
 }
 
+/**
+ * Removes the temp files of these outputs, whoever left them: a queued unit taken again after its
+ * worker died (on any machine: a process id says nothing across machines). Only the unit's own
+ * outputs: the folder is shared with units other machines are writing.
+ */
+async function removeUnitTemps(outputs: readonly string[]): Promise<void> {
+  for (const out of outputs) {
+    const dir = dirname(out);
+    const prefix = `.${basename(out)}.`;
+    for (const name of await readdir(dir).catch(() => [] as string[]))
+      if (name.startsWith(prefix) && name.endsWith(".tmp")) await unlink(join(dir, name)).catch(() => {});
+  }
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -270,7 +284,7 @@ export async function segmentQueuedInput(
   pool: SegmentPool,
   onProgress: (docs: number, bytes: number) => void,
 ): Promise<ManifestEntry> {
-  await removeDeadTemps(dirname(outputPaths(data.out, data.input.rel).jsonl));
+  await removeUnitTemps(Object.values(outputPaths(data.out, data.input.rel)));
   let docs = 0;
   let bytes = 0;
   return segmentInput(data.input, data, pool, [], (d, b) => {

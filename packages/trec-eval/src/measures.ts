@@ -476,7 +476,7 @@ export function normalizedGain(r: JudgedRanking, gains: readonly GainLevel[]): n
     results += x;
     w.step();
     if (w.gain > 0) sumIdeal += w.gain;
-    cost += w.gain >= minCost ? w.gain : minCost;
+    cost += Math.max(w.gain, minCost);
     if (x !== 0) g += x / log2(2 + cost - results);
   }
   for (; i < n; i++) {
