@@ -160,6 +160,26 @@ describe("convkit-segment run --queue on a real Redis (slow)", () => {
     expect([...tree(join(dir, "queued")).keys()].filter((k) => k.endsWith(".tmp"))).toEqual([]);
   }, 120_000);
 
+  it("a worker given SIGTERM mid-unit finishes that unit, takes no other and exits 0", async () => {
+    const r = await redis();
+    const dir = tempDir("convkit-queue-");
+    writeInputs(join(dir, "in"), 3, 1500);
+    const local = await segment(join(dir, "in"), join(dir, "local"));
+    expect(local.code, local.stderr).toBe(0);
+    const submit = await segment(join(dir, "in"), join(dir, "queued"), ["--queue", r.url, "--detach"]);
+    expect(submit.code, submit.stderr).toBe(0);
+    const first = startWorker(r.url);
+    const started = await first.waitFor(/start segment-file/);
+    first.proc.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+    expect(first.log).toContain(`convkit-worker: done segment-file ${started.split(" ").at(-1)}`);
+    expect(unitsStarted(first)).toBe(1);
+    startWorker(r.url);
+    const q = await segment(join(dir, "in"), join(dir, "queued"), ["--queue", r.url]);
+    expect(q.code, q.stderr).toBe(0);
+    expect(tree(join(dir, "queued"))).toEqual(tree(join(dir, "local")));
+  }, 60_000);
+
   it("Redis restarted mid-run (AOF): the run completes with identical outputs", async () => {
     const r = await redis();
     const dir = tempDir("convkit-queue-");
