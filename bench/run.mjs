@@ -415,6 +415,61 @@ for (const mb of SEGMENT_SIZES) {
   );
 }
 
+// queue: the same work through @convkit/queue (BullMQ on a Redis 7 of its own on this machine): the
+// queue's cost per job (1,000 no-op units in one flow, one worker in the process), then the large
+// corpus cut into 64 files, segmented by one local 2-thread `convkit-segment run` and by the same
+// command with --queue and two `convkit-worker --threads 1` (the same two cores; outputs checked
+// byte for byte). From these, the iKAT collection on many machines. Skipped without redis-server.
+if (spawnSync("redis-server", ["--version"]).status !== 0)
+  notes.push("queue rows skipped: `redis-server --version` failed (Debian: apt-get install redis-server).");
+else {
+  const queueCase = (...args) => ["bench/cases/queue.mjs", SEGMENT_WORK, ...args.map(String)];
+  const overhead = measure("node", queueCase("overhead", 1000), 3);
+  row(
+    "queue: 1,000 tiny jobs through BullMQ on Redis 7 (one flow), 1 worker",
+    "convkit (@convkit/queue, no-op jobs)",
+    overhead,
+    undefined,
+    "jobs",
+  );
+  const mb = SEGMENT_SIZES[1];
+  const local = measure("node", queueCase("segment", mb, "local"), 3);
+  row(
+    `${segmentJob(mb)}, cut into 64 files, 2 threads`,
+    "convkit-segment run --threads 2 (heuristic splitter)",
+    local,
+    local.bytes,
+    "docs",
+    local.segmentedBytes,
+  );
+  const queued = measure("node", queueCase("segment", mb, "queue"), 3);
+  row(
+    `${segmentJob(mb)}, cut into 64 files, 2 workers × 1 thread`,
+    "convkit-segment run --queue, 2 convkit-worker --threads 1, Redis 7 on this machine",
+    queued,
+    queued.bytes,
+    "docs",
+    queued.segmentedBytes,
+  );
+  const perJob = overhead.seconds / overhead.records;
+  const perCore = queued.records / queued.seconds / 2;
+  const mbPerCore = queued.bytes / 2 ** 20 / queued.seconds / 2;
+  const docs = 13_467_076;
+  const fileDocs = 10_000;
+  const files = Math.ceil(docs / fileDocs);
+  const fileSeconds = fileDocs / perCore + perJob;
+  const span = (s) => (s >= 120 ? `${(s / 60).toFixed(1)} min` : `${s.toFixed(0)} s`);
+  const on = (machines) => {
+    const workers = machines * 8;
+    const rounds = Math.ceil(files / workers);
+    return `${machines} machines (${workers} workers): ${rounds} rounds of files, ~${span(rounds * fileSeconds)} (${span(docs / perCore / workers)} were the files spread evenly; the shared filesystem reading ${((workers * mbPerCore) / 1024).toFixed(1)} GiB/s of input)`;
+  };
+  notes.push(
+    `queue rows: through the queue (2 workers × 1 thread) the 64 files go at ${(local.seconds / queued.seconds).toFixed(2)}x the speed of one local 2-thread run (${queued.seconds.toFixed(1)} s against ${local.seconds.toFixed(1)} s, the same bytes out); the queue costs ${(perJob * 1000).toFixed(2)} ms a job. Peak RSS of the queue segment row: the sum of the submitting command's, the workers' and Redis's (in its first run ${queued.submitterRssMiB.toFixed(0)}, ${queued.workerRssMiB.map((x) => x.toFixed(0)).join(" + ")} and ${queued.redisRssMiB.toFixed(0)} MiB); of the no-op row: its one Node process (submitter and worker; Redis beside it ${overhead.redisRssMiB.toFixed(0)} MiB). ` +
+      `Projected: the iKAT collection (${docs.toLocaleString("en-US")} documents) cut into ${files.toLocaleString("en-US")} files of ${fileDocs.toLocaleString("en-US")} documents, one \`convkit-worker --threads 1\` per core on machines of 8 cores, at the queue row's ${Math.round(perCore).toLocaleString("en-US")} documents/s a core (its rate over its 2 cores) and ${(perJob * 1000).toFixed(2)} ms a job: ${fileSeconds.toFixed(1)} s a file; ${on(20)}; ${on(100)}. Assumed: this corpus's document sizes; every core as fast as one here, 8 on a machine giving 8 times one (no memory-bandwidth or disk limit); a shared filesystem that keeps up; Redis over the network costing a job what it does here (${files.toLocaleString("en-US")} jobs: ${(files * perJob).toFixed(1)} s even one at a time); workers started beforehand, no failures or retries.`,
+  );
+}
+
 // spaCy as TREC iKAT's chunker runs it (model with every component but senter excluded, then
 // enable_pipe("senter")), 1 process, on the prepared (cut) texts of the head of the same corpus:
 // tokenizer alone, and tokenizer + senter. Skipped, with a note, where spaCy or the model is missing.

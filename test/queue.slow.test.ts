@@ -183,7 +183,7 @@ describe("convkit-segment run --queue on a real Redis (slow)", () => {
   it("Redis restarted mid-run (AOF): the run completes with identical outputs", async () => {
     const r = await redis();
     const dir = tempDir("convkit-queue-");
-    writeInputs(join(dir, "in"), 6, 1000);
+    writeInputs(join(dir, "in"), 12, 1000);
     const local = await segment(join(dir, "in"), join(dir, "local"));
     expect(local.code, local.stderr).toBe(0);
     const submit = await segment(join(dir, "in"), join(dir, "queued"), ["--queue", r.url, "--detach"]);
@@ -191,6 +191,8 @@ describe("convkit-segment run --queue on a real Redis (slow)", () => {
     const w = startWorker(r.url);
     await w.waitFor(/done segment-file/);
     await r.restart();
+    // Mid-run: units were still to do when Redis went away.
+    expect(w.log.filter((l) => l.includes("done segment-file")).length).toBeLessThan(12);
     const q = await segment(join(dir, "in"), join(dir, "queued"), ["--queue", r.url]);
     expect(q.code, q.stderr).toBe(0);
     expect(tree(join(dir, "queued"))).toEqual(tree(join(dir, "local")));
@@ -250,6 +252,22 @@ describe("convkit-segment run --queue on a real Redis (slow)", () => {
     const status = await runCliAsync("queue", ["status", "--queue", r.url]);
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(/\tsegment-run\tcompleted\t3\t2\t1\t0\t0\n$/);
+    // The run has ended: retry says what to do; clean, fix the file, submit again: all done.
+    const runId = /^(segment-[0-9a-f]{16})\t/m.exec(status.stdout)![1]!;
+    const retry = await runCliAsync("queue", ["retry", "--queue", r.url, "--run-id", runId]);
+    expect(retry.code).toBe(2);
+    expect(retry.stderr.split("\n")[0]).toBe(
+      `run ${runId} has ended: fix what failed, then convkit-queue clean --run-id ${runId} and submit the run again (its finished units are done again, to the same bytes)`,
+    );
+    const clean = await runCliAsync("queue", ["clean", "--queue", r.url, "--run-id", runId]);
+    expect(clean.code, clean.stderr).toBe(0);
+    writeInputs(join(dir, "in"), 3, 50);
+    startWorker(r.url);
+    const again = await segment(join(dir, "in"), join(dir, "queued"), ["--queue", r.url]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(readFileSync(join(dir, "queued", "manifest.tsv"), "utf8")).toMatch(
+      /^part-00\.jsonl\t50\t\d+\npart-01\.jsonl\t50\t\d+\npart-02\.jsonl\t50\t\d+\n$/,
+    );
   });
 
   it("a worker started before Redis is up waits, then connects and works; a wrong URL is one line, exit 2", async () => {
@@ -265,12 +283,18 @@ describe("convkit-segment run --queue on a real Redis (slow)", () => {
     expect(unitsStarted(w)).toBe(2);
     const bad = await segment(join(dir, "in"), join(dir, "x"), ["--queue", "redis//127.0.0.1"]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr.split("\n")[0]).toBe(
-      '--queue: expected redis://HOST:PORT[/DB], found "redis//127.0.0.1"',
+    expect(bad.stderr).toBe(
+      `--queue: expected redis://HOST:PORT[/DB], found "redis//127.0.0.1"\nTry 'convkit-segment run --help'.\n`,
     );
     const gone = await runCliAsync("worker", ["--queue", "redis://127.0.0.1:1/x"]);
     expect(gone.code).toBe(2);
-    expect(gone.stderr.split("\n")[0]).toBe('--queue: expected a database number after the port, found "x"');
+    expect(gone.stderr).toBe(
+      `--queue: expected a database number after the port, found "x"\nTry 'convkit-worker --help'.\n`,
+    );
+    // A database Redis does not have: one line, exit 1, nothing submitted.
+    const db = await segment(join(dir, "in"), join(dir, "y"), ["--queue", `${r.url}/99`]);
+    expect(db.code).toBe(1);
+    expect(db.stderr).toBe(`${r.url}/99: cannot use database 99 (ERR DB index is out of range)\n`);
   }, 60_000);
 });
 

@@ -7,9 +7,18 @@ import {
   generateEvalDicts,
   planQueuedEval,
   type QueuedGenEvalOptions,
+  queuedEvalSpoolDir,
 } from "@convkit/gen-eval";
 import { UsageError } from "@convkit/io";
-import { awaitRun, checkRedis, checkRunId, deriveRunId, parseQueueUrl, submitRun } from "@convkit/queue";
+import {
+  awaitRun,
+  checkRedis,
+  checkRunId,
+  deriveRunId,
+  parseQueueUrl,
+  runExitCode,
+  submitRun,
+} from "@convkit/queue";
 
 /** The `convkit-gen-eval` command. */
 export const genEvalCommand = defineCommand({
@@ -225,6 +234,11 @@ export const genEvalCommand = defineCommand({
 
 /** Paths of the options made absolute: the workers run elsewhere, from other folders. */
 function absolute(o: QueuedGenEvalOptions): QueuedGenEvalOptions {
+  for (const p of [o.docs, o.qrels, o.contexts, o.stats, o.qulac, ...o.texts])
+    if (p === "-")
+      throw new UsageError(
+        "convkit-gen-eval: a run on the queue reads files every worker sees: stdin (-) cannot be one",
+      );
   const abs = (p: string | undefined) => (p === undefined ? undefined : resolve(p));
   return {
     ...o,
@@ -259,7 +273,11 @@ async function runOnQueue(
   const submitted = await submitRun(address, {
     runId,
     kind: GEN_EVAL_QUEUE_KINDS.run,
-    data: { options, unitSpools: units.map((u) => u.spools) },
+    data: {
+      options,
+      spoolDir: queuedEvalSpoolDir(options.out, runId),
+      unitSpools: units.map((u) => u.spools),
+    },
     units: units.map((u) => ({
       kind: GEN_EVAL_QUEUE_KINDS.unit,
       key: u.spools,
@@ -284,10 +302,10 @@ async function runOnQueue(
     shown = p.items;
   });
   progress.done();
-  for (const f of r.failed) process.stderr.write(`${f}\n`);
+  for (const f of r.failed) process.stderr.write(`${f.reason}\n`);
   if (r.failed.length) {
     process.stderr.write(`run ${runId}: ${r.failed.length} jobs failed (above); no dict written\n`);
-    return 2;
+    return runExitCode(r);
   }
   const s = r.value as GenEvalSummary;
   const secs = (performance.now() - t0) / 1000;

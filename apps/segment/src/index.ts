@@ -3,7 +3,15 @@ import { resolve } from "node:path";
 import { defineCommand, startProgress } from "@convkit/cli";
 import { collect, readJsonl } from "@convkit/formats";
 import { UsageError } from "@convkit/io";
-import { awaitRun, checkRedis, checkRunId, deriveRunId, parseQueueUrl, submitRun } from "@convkit/queue";
+import {
+  awaitRun,
+  checkRedis,
+  checkRunId,
+  deriveRunId,
+  parseQueueUrl,
+  runExitCode,
+  submitRun,
+} from "@convkit/queue";
 import {
   agreeingPairs,
   loadSplitter,
@@ -277,13 +285,13 @@ async function runOnQueue(
     shown = { items: p.items, bytes: p.bytes };
   });
   progress.done();
-  for (const f of r.failed) process.stderr.write(`${f}\n`);
+  for (const f of r.failed) process.stderr.write(`${f.reason}\n`);
   const s = r.value as SegmentJobSummary;
   const secs = (performance.now() - t0) / 1000;
   process.stderr.write(
     `run ${runId}: ${s.files} files, ${s.docs} documents, ${s.passages} passages in ${secs.toFixed(2)} s${r.failed.length ? `; ${r.failed.length} input files failed (above)` : ""}\n`,
   );
-  return r.failed.length ? 2 : 0;
+  return runExitCode(r);
 }
 
 /** `convkit-segment agreement`. */

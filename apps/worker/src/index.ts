@@ -1,6 +1,7 @@
 // convkit-worker: takes convkit's jobs from a queue (any kind it knows) and runs them here.
 import { defineCommand } from "@convkit/cli";
 import {
+  discardQueuedEval,
   evaluateQueuedTopics,
   finishQueuedEval,
   GEN_EVAL_QUEUE_KINDS,
@@ -93,9 +94,10 @@ export const workerCommand = defineCommand({
       // A dict with topics missing is not the dict: with a failed unit, nothing is written.
       [GEN_EVAL_QUEUE_KINDS.run]: async (data, ctx) =>
         ctx.failed.length
-          ? undefined
+          ? discardQueuedEval(String(data.spoolDir))
           : finishQueuedEval(
               data.options as QueuedGenEvalOptions,
+              String(data.spoolDir),
               data.unitSpools as string[],
               ctx.unitResults as GenEvalUnitResult[],
             ),

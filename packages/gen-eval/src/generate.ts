@@ -1,6 +1,8 @@
 // gen:eval end to end: synthetic contexts + candidate documents + qrels → eval dicts, topic by topic in a pool.
+
+import { existsSync } from "node:fs";
 import { readFile, rename, rm } from "node:fs/promises";
-import { dirname } from "node:path";
+import { join } from "node:path";
 import {
   clariqFile,
   collect,
@@ -283,28 +285,25 @@ async function evaluateToSpools(
   return queries;
 }
 
+/** The dict files of the formats asked for. */
+function dictFiles(o: Pick<GenEvalOptions, "out" | "formats">): string[] {
+  const files: string[] = [];
+  if (o.formats.includes("pickle")) files.push(`${o.out}.pkl.tar.gz`);
+  if (o.formats.includes("json")) files.push(`${o.out}.json`);
+  if (o.formats.includes("qulac-json")) files.push(`${o.out}.qulac.json`);
+  return files;
+}
+
 /** The eval dicts of `spools` in the formats asked for; returns the files written. */
 async function writeEvalDicts(
   o: Pick<GenEvalOptions, "out" | "formats">,
   spools: SpoolReader,
 ): Promise<string[]> {
-  const files: string[] = [];
-  if (o.formats.includes("pickle")) {
-    const f = `${o.out}.pkl.tar.gz`;
-    await writePickleDict(f, `${baseName(o.out)}.pkl`, spools);
-    files.push(f);
-  }
-  if (o.formats.includes("json")) {
-    const f = `${o.out}.json`;
-    await writeJsonDict(f, spools);
-    files.push(f);
-  }
-  if (o.formats.includes("qulac-json")) {
-    const f = `${o.out}.qulac.json`;
-    await writeQulacDict(f, spools);
-    files.push(f);
-  }
-  return files;
+  if (o.formats.includes("pickle"))
+    await writePickleDict(`${o.out}.pkl.tar.gz`, `${baseName(o.out)}.pkl`, spools);
+  if (o.formats.includes("json")) await writeJsonDict(`${o.out}.json`, spools);
+  if (o.formats.includes("qulac-json")) await writeQulacDict(`${o.out}.qulac.json`, spools);
+  return dictFiles(o);
 }
 
 /** A pool of gen:eval's topic workers (worker threads), made once and shared. */
@@ -355,6 +354,11 @@ export interface GenEvalUnitData {
   spools: string;
 }
 
+/** The folder of a queued run's spools, beside its output: `OUT.queue-RUN`. */
+export function queuedEvalSpoolDir(out: string, runId: string): string {
+  return `${out}.queue-${runId}`;
+}
+
 /** What a unit did: its contexts and queries (the spools are on disk). */
 export interface GenEvalUnitResult {
   topics: number;
@@ -377,7 +381,7 @@ export async function planQueuedEval(
     units.push({
       options: o,
       topics: plans.slice(i, i + perJob).map((p) => p.topic_id),
-      spools: `${o.out}.queue-${runId}/unit-${String(units.length).padStart(5, "0")}`,
+      spools: join(queuedEvalSpoolDir(o.out, runId), `unit-${String(units.length).padStart(5, "0")}`),
     });
   return { units, topics: plans.length };
 }
@@ -394,7 +398,8 @@ export async function evaluateQueuedTopics(
   const wanted = new Set(data.topics);
   const o: GenEvalOptions = { ...data.options, topics: wanted, onTopic };
   const plans = await planTopics(o);
-  const tmp = new MetricSpools(`${data.spools}.${process.pid}.tmp`);
+  // Process ids repeat across machines and containers: a random part keeps two writers apart.
+  const tmp = new MetricSpools(`${data.spools}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
   await tmp.open();
   try {
     const queries = await evaluateToSpools(o, plans, tmp, pool);
@@ -408,26 +413,40 @@ export async function evaluateQueuedTopics(
   }
 }
 
-/** A queued run's end: the dicts written from the units' spools in unit order, then the spools removed. */
+/**
+ * A queued run's end: the dicts written from the units' spools in unit order, then the spools
+ * removed. Done again after that (the job taken again after its worker died), it finds the
+ * dicts written and the spools gone, and reports the same.
+ */
 export async function finishQueuedEval(
   options: QueuedGenEvalOptions,
+  spoolDir: string,
   unitSpools: readonly string[],
   results: readonly GenEvalUnitResult[],
 ): Promise<GenEvalSummary> {
   const parts = unitSpools.map((p) => new MetricSpools(p));
-  const chain: SpoolReader = {
-    async *read(m) {
-      for (const s of parts) yield* s.read(m);
-    },
-  };
-  const files = await writeEvalDicts(options, chain);
-  await rm(dirname(unitSpools[0] ?? options.out), { recursive: true, force: true }).catch(() => {});
+  const files = dictFiles(options);
+  const written = parts.length > 0 && !existsSync(parts[0]!.files[0]!) && files.every((f) => existsSync(f));
+  if (!written) {
+    const chain: SpoolReader = {
+      async *read(m) {
+        for (const s of parts) yield* s.read(m);
+      },
+    };
+    await writeEvalDicts(options, chain);
+  }
+  await discardQueuedEval(spoolDir);
   return {
     topics: results.reduce((n, r) => n + r.topics, 0),
     contexts: results.reduce((n, r) => n + r.contexts, 0),
     queries: results.reduce((n, r) => n + r.queries, 0),
     files,
   };
+}
+
+/** Removes a queued run's spools (its end, or a run that failed: no dict is written then). */
+export async function discardQueuedEval(spoolDir: string): Promise<void> {
+  await rm(spoolDir, { recursive: true, force: true });
 }
 
 function baseName(p: string): string {

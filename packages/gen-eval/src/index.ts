@@ -1,5 +1,6 @@
 // @convkit/gen-eval: regenerating ClariQ's document-relevance eval dicts (gen:eval).
 export {
+  discardQueuedEval,
   evaluateQueuedTopics,
   finishQueuedEval,
   GEN_EVAL_QUEUE_KINDS,
@@ -12,6 +13,7 @@ export {
   openGenEvalPool,
   planQueuedEval,
   type QueuedGenEvalOptions,
+  queuedEvalSpoolDir,
   topicContextTasks,
 } from "./generate.js";
 export { DocumentStore, loadDocumentStore, readCandidateLists, readFacetQrels } from "./inputs.js";

@@ -32,6 +32,13 @@ export function parseQueueUrl(url: string): QueueAddress {
   return { url, host: u.hostname.replace(/^\[|\]$/g, ""), port, db };
 }
 
+/** A plain client (the run claims, the status); callers disconnect it. */
+export function plainClient(a: QueueAddress): Redis {
+  const c = new Redis({ ...connectionOptions(a), maxRetriesPerRequest: 20 });
+  c.on("error", () => {});
+  return c;
+}
+
 /** ioredis options for BullMQ's own connections (blocking reads need maxRetriesPerRequest null). */
 export function connectionOptions(a: QueueAddress) {
   return { host: a.host, port: a.port, db: a.db, maxRetriesPerRequest: null };
@@ -71,7 +78,15 @@ export async function checkRedis(
       if (!o.wait) throw e;
       await new Promise<void>((resolve) => client.once("ready", () => resolve()));
     });
-    const policy = (await client.config("GET", "maxmemory-policy")) as string[];
+    // ioredis selects the database on connect but only reports a bad one as an event.
+    await client.select(a.db).catch((e: Error) => {
+      throw new ConvkitError(`${a.url}: cannot use database ${a.db} (${e.message})`);
+    });
+    const policy = (await client.config("GET", "maxmemory-policy").catch((e: Error) => {
+      throw new ConvkitError(
+        `${a.url}: cannot read maxmemory-policy (${e.message}); the queue needs noeviction: check it with the server's administrator`,
+      );
+    })) as string[];
     if (policy[1] !== "noeviction")
       throw new ConvkitError(
         `${a.url}: expected maxmemory-policy noeviction (Redis may otherwise evict queued jobs), found ${policy[1]} (CONFIG SET maxmemory-policy noeviction, or set it in redis.conf)`,

@@ -8,7 +8,9 @@ export {
   type RunProgress,
   type RunResult,
   type RunUnit,
+  runExitCode,
   submitRun,
+  type UnitFailure,
 } from "./run.js";
 export { cleanRun, queueStatus, type RunStatus, retryRun } from "./status.js";
 export { type JobContext, type JobHandler, type QueueWorkerOptions, runQueueWorker } from "./worker.js";

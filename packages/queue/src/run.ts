@@ -2,9 +2,9 @@
 // submitted under ids derived from the run id and each unit's key, so that submitting the same
 // run twice adds nothing; then watched to its end from any machine.
 import { createHash } from "node:crypto";
-import { UsageError } from "@convkit/io";
+import { ConvkitError, UsageError } from "@convkit/io";
 import { FlowProducer, Job, Queue, QueueEvents } from "bullmq";
-import { connectionOptions, QUEUE_NAME, type QueueAddress } from "./connection.js";
+import { connectionOptions, plainClient, QUEUE_NAME, type QueueAddress } from "./connection.js";
 
 /** A unit of a run: its job kind, a key naming it within the run (an input's path), its data. */
 export interface RunUnit {
@@ -21,10 +21,21 @@ export interface RunPlan {
   readonly units: readonly RunUnit[];
 }
 
-/** What a run's parent job returns: its kind's result and the failed units' one-line reasons, in unit order. */
+/** A failed unit: its one-line reason, and whether it was bad input (exit 2) or anything else (exit 1). */
+export interface UnitFailure {
+  readonly reason: string;
+  readonly badInput: boolean;
+}
+
+/** What a run's parent job returns: its kind's result and the failed units, in unit order. */
 export interface RunResult {
   readonly value: unknown;
-  readonly failed: readonly string[];
+  readonly failed: readonly UnitFailure[];
+}
+
+/** The exit code a run ends with, as a local run would: 1 for any failure not the input's, 2 for bad input. */
+export function runExitCode(r: RunResult): number {
+  return r.failed.some((f) => !f.badInput) ? 1 : r.failed.length ? 2 : 0;
 }
 
 /** Where a run is: units done, failed and in total, documents and bytes reported, workers connected. */
@@ -56,9 +67,15 @@ export function deriveRunId(kind: string, definition: unknown): string {
 /** The parent job's id. */
 export const parentJobId = (runId: string) => `${runId}.run`;
 
-/** A unit's job id: the run id and a digest of its key (keys are paths: any character). */
-const unitJobId = (runId: string, key: string) =>
-  `${runId}.u${createHash("sha256").update(key).digest("hex").slice(0, 24)}`;
+/**
+ * A unit's job id: the run id, the unit's place in the run (so that job keys sort in unit order)
+ * and a digest of its key (keys are paths: any character).
+ */
+const unitJobId = (runId: string, index: number, key: string) =>
+  `${runId}.u${String(index).padStart(7, "0")}-${createHash("sha256").update(key).digest("hex").slice(0, 16)}`;
+
+/** The Redis key that claims a run id for one submission (two submitters at once: one adds the flow). */
+const claimKey = (runId: string) => `convkit:run:${runId}`;
 
 /** How long a finished parent (the run's result) stays in Redis for `awaitRun` and `convkit-queue status`. */
 const KEEP_RESULT_SECONDS = 7 * 24 * 3600;
@@ -71,15 +88,19 @@ const KEEP_RESULT_SECONDS = 7 * 24 * 3600;
  */
 export async function submitRun(a: QueueAddress, plan: RunPlan): Promise<"submitted" | "exists"> {
   // A run already on the queue (running, or finished within the retention time) is not added
-  // again: its finished units have left Redis, and BullMQ would take them for new ones.
-  const queue = new Queue(QUEUE_NAME, { connection: connectionOptions(a) });
-  queue.on("error", () => {});
+  // again: its finished units have left Redis, and BullMQ would take them for new ones. The
+  // claim is one atomic SET NX, so of two submitters at once exactly one adds the flow.
+  const client = plainClient(a);
   try {
-    if (await Job.fromId(queue, parentJobId(plan.runId))) return "exists";
+    const claimed = await client.set(claimKey(plan.runId), "1", "EX", KEEP_RESULT_SECONDS, "NX");
+    if (claimed === null) return "exists";
+  } catch (e) {
+    throw new ConvkitError(`${a.url}: cannot submit run ${plan.runId} (${(e as Error).message})`);
   } finally {
-    await queue.close();
+    client.disconnect();
   }
   const flow = new FlowProducer({ connection: connectionOptions(a) });
+  flow.on("error", () => {});
   try {
     await flow.add({
       name: plan.kind,
@@ -89,13 +110,15 @@ export async function submitRun(a: QueueAddress, plan: RunPlan): Promise<"submit
         jobId: parentJobId(plan.runId),
         removeOnComplete: { age: KEEP_RESULT_SECONDS },
         removeOnFail: { age: KEEP_RESULT_SECONDS },
+        attempts: 3,
+        backoff: { type: "fixed", delay: 1000 },
       },
       children: plan.units.map((u, index) => ({
         name: u.kind,
         queueName: QUEUE_NAME,
-        data: { ...u.data, runId: plan.runId, index },
+        data: { ...u.data, runId: plan.runId, index, unitKey: u.key },
         opts: {
-          jobId: unitJobId(plan.runId, u.key),
+          jobId: unitJobId(plan.runId, index, u.key),
           ignoreDependencyOnFailure: true,
           removeOnComplete: true,
           removeOnFail: { age: KEEP_RESULT_SECONDS },
@@ -105,8 +128,24 @@ export async function submitRun(a: QueueAddress, plan: RunPlan): Promise<"submit
       })),
     });
     return "submitted";
+  } catch (e) {
+    // Not submitted after all: a later submission may claim the run again.
+    const c = plainClient(a);
+    await c.del(claimKey(plan.runId)).catch(() => {});
+    c.disconnect();
+    throw new ConvkitError(`${a.url}: cannot submit run ${plan.runId} (${(e as Error).message})`);
   } finally {
     await flow.close();
+  }
+}
+
+/** Forgets a run's claim (its jobs removed): the same run may be submitted again. */
+export async function releaseRun(a: QueueAddress, runId: string): Promise<void> {
+  const c = plainClient(a);
+  try {
+    await c.del(claimKey(runId));
+  } finally {
+    c.disconnect();
   }
 }
 
@@ -164,12 +203,13 @@ export async function awaitRun(
       })
       .catch(() => {});
   }, 1000);
+  let polling: NodeJS.Timeout | undefined;
   try {
     await events.waitUntilReady();
     // Units finished before this process watched (a run submitted again, or --detach then watch).
     const parent = await Job.fromId(queue, parentJobId(runId));
     if (!parent)
-      throw new UsageError(
+      throw new ConvkitError(
         `no run ${runId} on ${a.url} (finished runs are kept ${KEEP_RESULT_SECONDS / 86400} days)`,
       );
     const deps = await parent.getDependenciesCount().catch(() => undefined);
@@ -178,9 +218,26 @@ export async function awaitRun(
       p.failed = (deps.ignored ?? 0) + (deps.failed ?? 0);
     }
     tell();
-    return (await parent.waitUntilFinished(events)) as RunResult;
+    // The end comes as an event; the parent's state is also polled, in case the event was
+    // missed (a watcher reconnecting after the events stream was trimmed).
+    const polled = new Promise<RunResult>((resolve, reject) => {
+      polling = setInterval(() => {
+        void Job.fromId(queue, parentJobId(runId))
+          .then(async (j) => {
+            const state = await j?.getState();
+            if (j && state === "completed") resolve(j.returnvalue as RunResult);
+            else if (j && state === "failed") reject(new Error(j.failedReason));
+          })
+          .catch(() => {});
+      }, 2000);
+    });
+    return await Promise.race([parent.waitUntilFinished(events) as Promise<RunResult>, polled]);
+  } catch (e) {
+    if (e instanceof ConvkitError) throw e;
+    throw new ConvkitError(`run ${runId}: ${(e as Error).message.split("\n")[0]}`);
   } finally {
     clearInterval(poll);
+    if (polling) clearInterval(polling);
     await events.close();
     await queue.close();
   }

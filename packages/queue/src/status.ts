@@ -1,8 +1,9 @@
 // The queue's state per run (what `convkit-queue` prints), retrying failed units, and removing a
 // run's jobs.
-import { type Job, Queue } from "bullmq";
+import { UsageError } from "@convkit/io";
+import { Job, Queue } from "bullmq";
 import { connectionOptions, QUEUE_NAME, type QueueAddress } from "./connection.js";
-import { parentJobId } from "./run.js";
+import { parentJobId, releaseRun } from "./run.js";
 
 /** One run's state: its parent's state and its units' counts. */
 export interface RunStatus {
@@ -75,20 +76,33 @@ export function queueStatus(a: QueueAddress, runId?: string): Promise<RunStatus[
   });
 }
 
-/** Retries a run's failed jobs (units, or the parent); returns how many. */
+/**
+ * Retries a run's failed jobs while the run is open (its units still running, or its end
+ * failed: a full disk when writing the manifest, say); returns how many. Units that failed in
+ * a run that has ended cannot rejoin it: that is a usage error saying what to do instead.
+ */
 export function retryRun(a: QueueAddress, runId: string): Promise<number> {
   return withQueue(a, async (q) => {
+    const parent = await Job.fromId(q, parentJobId(runId));
+    if (!parent) throw new UsageError(`no run ${runId} on ${a.url}`);
+    if ((await parent.getState()) === "completed")
+      throw new UsageError(
+        `run ${runId} has ended: fix what failed, then convkit-queue clean --run-id ${runId} and submit the run again (its finished units are done again, to the same bytes)`,
+      );
     let n = 0;
     for (const j of await q.getJobs(["failed"], 0, -1, true)) {
       if (!j || j.data?.runId !== runId) continue;
-      await j.retry("failed");
+      await j.retry("failed", { resetAttemptsMade: true });
       n++;
     }
     return n;
   });
 }
 
-/** Removes every job of a run (finished or not, except running ones); returns how many. */
+/**
+ * Removes every job of a run (finished or not, except running ones) and its claim, so that the
+ * same run may be submitted again; returns how many jobs.
+ */
 export function cleanRun(a: QueueAddress, runId: string): Promise<number> {
   return withQueue(a, async (q) => {
     let n = 0;
@@ -97,6 +111,7 @@ export function cleanRun(a: QueueAddress, runId: string): Promise<number> {
       await j.remove({ removeChildren: true }).catch(() => {});
       n++;
     }
+    await releaseRun(a, runId);
     return n;
   });
 }

@@ -4,7 +4,16 @@
 import { InputError, UsageError } from "@convkit/io";
 import { type Job, Queue, UnrecoverableError, Worker } from "bullmq";
 import { connectionOptions, QUEUE_NAME, type QueueAddress } from "./connection.js";
-import type { RunResult } from "./run.js";
+import type { RunResult, UnitFailure } from "./run.js";
+
+/** How a bad input's failure is told from others in a job's failed reason (stripped when shown). */
+const BAD_INPUT = "bad input: ";
+
+function unitFailure(reason: string): UnitFailure {
+  return reason.startsWith(BAD_INPUT)
+    ? { reason: reason.slice(BAD_INPUT.length), badInput: true }
+    : { reason, badInput: false };
+}
 
 /** What a handler gets besides its job's data. */
 export interface JobContext {
@@ -12,8 +21,8 @@ export interface JobContext {
   progress(items: number, bytes: number): void;
   /** For a run's parent: its units' results in unit order (failed units left out). */
   readonly unitResults: readonly unknown[];
-  /** For a run's parent: the failed units' one-line reasons. */
-  readonly failed: readonly string[];
+  /** For a run's parent: the failed units, in unit order. */
+  readonly failed: readonly UnitFailure[];
 }
 
 /** Runs one job of a kind; its result is the unit's entry in the run (e.g. a manifest line). */
@@ -56,13 +65,16 @@ export async function runQueueWorker(
     const data = job.data as Record<string, unknown>;
     log(`start ${job.name} ${job.id}`);
     let unitResults: unknown[] = [];
-    let failed: string[] = [];
+    let failed: UnitFailure[] = [];
     const isParent = typeof data.units === "number";
     if (isParent) {
       const values = Object.values(await job.getChildrenValues()) as UnitResult[];
       unitResults = values.sort((x, y) => x.index - y.index).map((v) => v.value);
+      // Unit job keys sort in unit order (their ids begin with the unit's place, zero-padded).
       const failures = await job.getIgnoredChildrenFailures();
-      failed = Object.values(failures).sort();
+      failed = Object.keys(failures)
+        .sort()
+        .map((k) => unitFailure(failures[k]!));
     }
     try {
       const value = await handler(data, {
@@ -78,8 +90,11 @@ export async function runQueueWorker(
       return { index: data.index as number, value } satisfies UnitResult;
     } catch (e) {
       log(`failed ${job.name} ${job.id}: ${(e as Error).message}`);
-      if (e instanceof InputError || e instanceof UsageError) throw new UnrecoverableError(e.message);
-      throw e;
+      if (e instanceof InputError || e instanceof UsageError)
+        throw new UnrecoverableError(`${BAD_INPUT}${e.message}`);
+      // Anything else is retried; the last attempt's message is what the run reports.
+      const unit = typeof data.unitKey === "string" ? `${data.unitKey}: ` : "";
+      throw new Error(`${unit}${(e as Error).message.split("\n")[0]}`);
     }
   };
   const connection = connectionOptions(a);
@@ -92,7 +107,15 @@ export async function runQueueWorker(
     maxStalledCount: 10,
     autorun: false,
   });
-  worker.on("error", () => {}); // connection errors: ioredis reconnects, BullMQ retries
+  // Connection errors: ioredis reconnects, BullMQ retries. Said once per distinct message a
+  // minute, so a worker that cannot make progress (Redis out of memory, say) does not look idle.
+  const said = new Map<string, number>();
+  worker.on("error", (e: Error) => {
+    const now = Date.now();
+    if ((said.get(e.message) ?? 0) > now - 60_000) return;
+    said.set(e.message, now);
+    log(`error: ${e.message.split("\n")[0]}`);
+  });
   const queue = new Queue(QUEUE_NAME, { connection });
   queue.on("error", () => {});
   const finished = worker.run();

@@ -34,6 +34,7 @@ async function answers(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const c = new Socket();
     c.once("error", () => resolve(false));
+    c.once("close", () => resolve(false));
     c.connect(port, "127.0.0.1", () => {
       c.write("PING\r\n");
     });
@@ -79,7 +80,7 @@ export async function startRedis(): Promise<TestRedis> {
     throw new Error(`redis-server on port ${port} did not start (see ${join(dir, "redis.log")})`);
   };
   const stop = async () => {
-    if (proc.exitCode !== null) return;
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
     const gone = new Promise((r) => proc.once("exit", r));
     proc.kill("SIGTERM");
     await gone;
