@@ -275,6 +275,9 @@ export interface SegmentUnitData
   input: { file: string; rel: string };
 }
 
+/** Per pool, the output buffers its tasks may fill again (as a local run keeps one list for all its inputs). */
+const spareOfPool = new WeakMap<SegmentPool, Spare>();
+
 /**
  * A queued unit: one input segmented on a worker's pool (the same outputs, byte for byte, as a
  * local run's); its manifest entry is the unit's result.
@@ -287,7 +290,13 @@ export async function segmentQueuedInput(
   await removeUnitTemps(Object.values(outputPaths(data.out, data.input.rel)));
   let docs = 0;
   let bytes = 0;
-  return segmentInput(data.input, data, pool, [], (d, b) => {
+  // Output buffers written out are filled again by the next units, across this worker's jobs.
+  let spare = spareOfPool.get(pool);
+  if (!spare) {
+    spare = [];
+    spareOfPool.set(pool, spare);
+  }
+  return segmentInput(data.input, data, pool, spare, (d, b) => {
     docs += d;
     bytes += b;
     onProgress(docs, bytes);
