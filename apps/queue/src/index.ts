@@ -33,7 +33,8 @@ export const statusCommand = defineCommand({
 
 export const retryCommand = defineCommand({
   name: "convkit-queue retry",
-  summary: "Queue a run's failed jobs again (after fixing what made them fail).",
+  summary:
+    "Queue a run's failed jobs again while the run is open (its end failed, say). A run that has ended cannot take a unit back: fix the input, clean the run and submit it again.",
   options: [QUEUE_OPTION, { ...RUN_OPTION, required: true, description: "the run" }],
   async run(o) {
     const a = parseQueueUrl(o.queue);
