@@ -155,9 +155,12 @@ async function removeDeadTemps(dir: string): Promise<void> {
 async function removeUnitTemps(outputs: readonly string[]): Promise<void> {
   for (const out of outputs) {
     const dir = dirname(out);
-    const prefix = `.${basename(out)}.`;
+    // writeAtomic's temp name: `.NAME.PID.RANDOM.tmp` (`.x.jsonl.…` only, never `.x.jsonl.jsonl.…`).
+    const own = new RegExp(
+      `^\\.${basename(out).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.\\d+\\.[a-z0-9]+\\.tmp$`,
+    );
     for (const name of await readdir(dir).catch(() => [] as string[]))
-      if (name.startsWith(prefix) && name.endsWith(".tmp")) await unlink(join(dir, name)).catch(() => {});
+      if (own.test(name)) await unlink(join(dir, name)).catch(() => {});
   }
 }
 
