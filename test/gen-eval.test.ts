@@ -4,20 +4,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { readPickleFile } from "@convkit/pickle";
-import { HAS_PYTHON, runCli, tempDir, writeEvalFixture } from "@convkit/test-helpers";
+import { evalFixtureArgs, HAS_PYTHON, runCli, tempDir, writeEvalFixture } from "@convkit/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
-
-/** The fixture collection's inputs, as every run here passes them. */
-const fixtureArgs = (dir: string) => [
-  "--data",
-  dir,
-  "--docs",
-  join(dir, "docs.run"),
-  "--texts",
-  join(dir, "docs.jsonl"),
-  "--qrels",
-  join(dir, "dev.qrel"),
-];
 
 const METRICS = ["NDCG1", "NDCG3", "NDCG5", "NDCG10", "NDCG20", "P1", "P3", "P5", "P10", "P20", "MRR100"];
 
@@ -27,7 +15,7 @@ describe("convkit-gen-eval on a fixture collection", () => {
   const prefix = join(dir, "multi_turn_dev_eval");
   beforeAll(() => {
     fx = writeEvalFixture(dir);
-    const r = runCli("gen-eval", [...fixtureArgs(dir), "-o", prefix]);
+    const r = runCli("gen-eval", [...evalFixtureArgs(dir), "-o", prefix]);
     expect(r.code, r.stderr).toBe(0);
   });
 
@@ -53,7 +41,7 @@ describe("convkit-gen-eval on a fixture collection", () => {
 
   it("-o into a folder that does not exist yet: made, as the other jobs make theirs (it crashed on an unhandled stream error)", () => {
     const nested = join(dir, "new", "folder", "dev_eval");
-    const r = runCli("gen-eval", [...fixtureArgs(dir), "--format", "json", "-o", nested]);
+    const r = runCli("gen-eval", [...evalFixtureArgs(dir), "--format", "json", "-o", nested]);
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(`${nested}.json`, "utf8")).toBe(readFileSync(`${prefix}.json`, "utf8"));
   });
@@ -63,7 +51,7 @@ describe("convkit-gen-eval on a fixture collection", () => {
     const ids = Object.keys(d.P1).map(Number);
     // The fixture's first facet of topic 203 has only grades <= 0: 1 + n + n(n-1)/2 contexts fewer.
     const all = runCli("gen-eval", [
-      ...fixtureArgs(dir),
+      ...evalFixtureArgs(dir),
       "--format",
       "json",
       "--max-history",
@@ -110,21 +98,14 @@ print(len(d["MRR100"]))`,
 
   it("output bytes are identical with 2 threads and across 2 shards of topics", () => {
     const two = join(tempDir(), "multi_turn_dev_eval"); // same member name inside the tar
-    const r = runCli("gen-eval", [...fixtureArgs(dir), "--threads", "2", "-o", two]);
+    const r = runCli("gen-eval", [...evalFixtureArgs(dir), "--threads", "2", "-o", two]);
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(`${two}.json`)).toEqual(readFileSync(`${prefix}.json`));
     expect(readFileSync(`${two}.pkl.tar.gz`)).toEqual(readFileSync(`${prefix}.pkl.tar.gz`));
     const shards = [0, 1].map((i) => {
       const p = join(dir, `shard${i}`);
       const s = runCli("gen-eval", [
-        "--data",
-        dir,
-        "--docs",
-        join(dir, "docs.run"),
-        "--texts",
-        join(dir, "docs.jsonl"),
-        "--qrels",
-        join(dir, "dev.qrel"),
+        ...evalFixtureArgs(dir),
         "--format",
         "json",
         "--shard",
@@ -259,21 +240,7 @@ print(len(d["MRR100"]))`,
       ["--model", "dirichlet", "--mu", "500"],
     ]) {
       const p = join(tempDir(), "d");
-      const r = runCli("gen-eval", [
-        "--data",
-        dir,
-        "--docs",
-        join(dir, "docs.run"),
-        "--texts",
-        join(dir, "docs.jsonl"),
-        "--qrels",
-        join(dir, "dev.qrel"),
-        "--format",
-        "json",
-        ...extra,
-        "-o",
-        p,
-      ]);
+      const r = runCli("gen-eval", [...evalFixtureArgs(dir), "--format", "json", ...extra, "-o", p]);
       expect(r.code, r.stderr).toBe(0);
       const d = JSON.parse(readFileSync(`${p}.json`, "utf8"));
       expect(Object.keys(d.MRR100)).toEqual(Object.keys(base.MRR100));

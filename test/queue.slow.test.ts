@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+  evalFixtureArgs,
   REPO,
   runCliAsync,
   startRedis,
@@ -115,6 +116,23 @@ afterEach(async () => {
 const segment = (inputs: string, out: string, extra: string[] = []) =>
   runCliAsync("segment", ["run", inputs, "--format", "jsonl,hashes,trecweb", "-o", out, ...extra]);
 
+/**
+ * Inputs written to DIR/in, a local run into DIR/local (what the queue run must equal), and the
+ * same run submitted to the queue with --detach (into DIR/queued), before any worker.
+ */
+async function localThenSubmitted(
+  dir: string,
+  url: string,
+  files: number,
+  docsPerFile: number,
+): Promise<void> {
+  writeInputs(join(dir, "in"), files, docsPerFile);
+  const local = await segment(join(dir, "in"), join(dir, "local"));
+  expect(local.code, local.stderr).toBe(0);
+  const submit = await segment(join(dir, "in"), join(dir, "queued"), ["--queue", url, "--detach"]);
+  expect(submit.code, submit.stderr).toBe(0);
+}
+
 const unitsStarted = (w: TestWorker) => w.log.filter((l) => l.includes("start segment-file")).length;
 
 describe("convkit-segment run --queue on a real Redis (slow)", () => {
@@ -139,11 +157,7 @@ describe("convkit-segment run --queue on a real Redis (slow)", () => {
   it("a worker killed with SIGKILL mid-unit: another takes the unit again after the stall time; outputs identical, each input once", async () => {
     const r = await redis();
     const dir = tempDir("convkit-queue-");
-    writeInputs(join(dir, "in"), 3, 1500);
-    const local = await segment(join(dir, "in"), join(dir, "local"));
-    expect(local.code, local.stderr).toBe(0);
-    const submit = await segment(join(dir, "in"), join(dir, "queued"), ["--queue", r.url, "--detach"]);
-    expect(submit.code, submit.stderr).toBe(0);
+    await localThenSubmitted(dir, r.url, 3, 1500);
     const doomed = startWorker(r.url);
     const started = await doomed.waitFor(/start segment-file/);
     doomed.proc.kill("SIGKILL");
@@ -163,11 +177,7 @@ describe("convkit-segment run --queue on a real Redis (slow)", () => {
   it("a worker given SIGTERM mid-unit finishes that unit, takes no other and exits 0", async () => {
     const r = await redis();
     const dir = tempDir("convkit-queue-");
-    writeInputs(join(dir, "in"), 3, 1500);
-    const local = await segment(join(dir, "in"), join(dir, "local"));
-    expect(local.code, local.stderr).toBe(0);
-    const submit = await segment(join(dir, "in"), join(dir, "queued"), ["--queue", r.url, "--detach"]);
-    expect(submit.code, submit.stderr).toBe(0);
+    await localThenSubmitted(dir, r.url, 3, 1500);
     const first = startWorker(r.url);
     const started = await first.waitFor(/start segment-file/);
     first.proc.kill("SIGTERM");
@@ -183,11 +193,7 @@ describe("convkit-segment run --queue on a real Redis (slow)", () => {
   it("Redis restarted mid-run (AOF): the run completes with identical outputs", async () => {
     const r = await redis();
     const dir = tempDir("convkit-queue-");
-    writeInputs(join(dir, "in"), 12, 1000);
-    const local = await segment(join(dir, "in"), join(dir, "local"));
-    expect(local.code, local.stderr).toBe(0);
-    const submit = await segment(join(dir, "in"), join(dir, "queued"), ["--queue", r.url, "--detach"]);
-    expect(submit.code, submit.stderr).toBe(0);
+    await localThenSubmitted(dir, r.url, 12, 1000);
     const w = startWorker(r.url);
     await w.waitFor(/done segment-file/);
     await r.restart();
@@ -303,18 +309,7 @@ describe("convkit-gen-eval --queue on a real Redis (slow)", () => {
     const r = await redis();
     const dir = tempDir("convkit-queue-eval-");
     writeEvalFixture(dir);
-    const args = [
-      "--data",
-      dir,
-      "--docs",
-      join(dir, "docs.run"),
-      "--texts",
-      join(dir, "docs.jsonl"),
-      "--qrels",
-      join(dir, "dev.qrel"),
-      "--format",
-      "pickle,json",
-    ];
+    const args = [...evalFixtureArgs(dir), "--format", "pickle,json"];
     const local = await runCliAsync("gen-eval", [...args, "-o", join(dir, "local", "dev_eval")]);
     expect(local.code, local.stderr).toBe(0);
     const a = startWorker(r.url);

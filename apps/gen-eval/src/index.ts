@@ -10,15 +10,7 @@ import {
   queuedEvalSpoolDir,
 } from "@convkit/gen-eval";
 import { UsageError } from "@convkit/io";
-import {
-  awaitRun,
-  checkRedis,
-  checkRunId,
-  deriveRunId,
-  parseQueueUrl,
-  runExitCode,
-  submitRun,
-} from "@convkit/queue";
+import { checkRunId, deriveRunId, parseQueueUrl, runExitCode, submitAndAwait } from "@convkit/queue";
 
 /** The `convkit-gen-eval` command. */
 export const genEvalCommand = defineCommand({
@@ -269,8 +261,10 @@ async function runOnQueue(
   const options = absolute(given);
   const runId = askedId === undefined ? deriveRunId("gen-eval", { options, perJob }) : checkRunId(askedId);
   const { units, topics } = await planQueuedEval(options, runId, perJob);
-  await checkRedis(address);
-  const submitted = await submitRun(address, {
+  const t0 = performance.now();
+  const progress = startProgress(`gen:eval ${runId}`, "topics");
+  let shown = 0;
+  const plan = {
     runId,
     kind: GEN_EVAL_QUEUE_KINDS.run,
     data: {
@@ -283,24 +277,18 @@ async function runOnQueue(
       key: u.spools,
       data: u as unknown as Record<string, unknown>,
     })),
+  };
+  const r = await submitAndAwait(address, plan, {
+    detach,
+    what: `${topics} topics in ${units.length} jobs`,
+    say: (line) => process.stderr.write(`${line}\n`),
+    onProgress: (p) => {
+      progress.tick(p.items - shown);
+      progress.note(`jobs ${p.done}/${p.total}, failed ${p.failed}, workers ${p.workers}`);
+      shown = p.items;
+    },
   });
-  if (submitted === "exists")
-    process.stderr.write(`run ${runId} is on the queue already: not submitted again\n`);
-  if (detach) {
-    if (submitted === "submitted")
-      process.stderr.write(
-        `run ${runId}: ${topics} topics in ${units.length} jobs queued on ${url}; watch it with convkit-queue status --queue ${url} --run-id ${runId}\n`,
-      );
-    return 0;
-  }
-  const t0 = performance.now();
-  const progress = startProgress(`gen:eval ${runId}`, "topics");
-  let shown = 0;
-  const r = await awaitRun(address, runId, units.length, (p) => {
-    progress.tick(p.items - shown);
-    progress.note(`jobs ${p.done}/${p.total}, failed ${p.failed}, workers ${p.workers}`);
-    shown = p.items;
-  });
+  if (!r) return 0;
   progress.done();
   for (const f of r.failed) process.stderr.write(`${f.reason}\n`);
   if (r.failed.length) {

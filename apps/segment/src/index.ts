@@ -3,15 +3,7 @@ import { resolve } from "node:path";
 import { defineCommand, startProgress } from "@convkit/cli";
 import { collect, readJsonl } from "@convkit/formats";
 import { UsageError } from "@convkit/io";
-import {
-  awaitRun,
-  checkRedis,
-  checkRunId,
-  deriveRunId,
-  parseQueueUrl,
-  runExitCode,
-  submitRun,
-} from "@convkit/queue";
+import { checkRunId, deriveRunId, parseQueueUrl, runExitCode, submitAndAwait } from "@convkit/queue";
 import {
   agreeingPairs,
   loadSplitter,
@@ -184,31 +176,7 @@ export const runCommand = defineCommand({
       }).filter(([, v]) => v !== undefined),
     );
     const { splitter, spacyModel } = chooseSplitter(o);
-    if (o.queue !== undefined) {
-      if (o.out === "-")
-        throw new UsageError("convkit-segment: --queue writes to a folder (-o DIR), not stdout");
-      if (o.shard)
-        throw new UsageError("convkit-segment: --queue shares the inputs among workers itself: drop --shard");
-      return runOnQueue(o.queue, {
-        inputs: positional,
-        out: o.out,
-        formats,
-        preset: o.preset,
-        splitter,
-        spacyModel,
-        overrides,
-        urlTitle: o["url-title"],
-        runId: o["run-id"],
-        detach: o.detach,
-      });
-    }
-    if (o["run-id"] !== undefined || o.detach)
-      throw new UsageError("convkit-segment: --run-id and --detach go with --queue");
-    const t0 = performance.now();
-    const progress = startProgress("segment", "docs");
-    let last = 0;
-    let bytes = 0;
-    const s = await runSegmentation({
+    const options = {
       inputs: positional,
       out: o.out,
       formats,
@@ -217,6 +185,22 @@ export const runCommand = defineCommand({
       spacyModel,
       overrides,
       urlTitle: o["url-title"],
+    };
+    if (o.queue !== undefined) {
+      if (o.out === "-")
+        throw new UsageError("convkit-segment: --queue writes to a folder (-o DIR), not stdout");
+      if (o.shard)
+        throw new UsageError("convkit-segment: --queue shares the inputs among workers itself: drop --shard");
+      return runOnQueue(o.queue, { ...options, runId: o["run-id"], detach: o.detach });
+    }
+    if (o["run-id"] !== undefined || o.detach)
+      throw new UsageError("convkit-segment: --run-id and --detach go with --queue");
+    const t0 = performance.now();
+    const progress = startProgress("segment", "docs");
+    let last = 0;
+    let bytes = 0;
+    const s = await runSegmentation({
+      ...options,
       shard: o.shard,
       threads: o.threads,
       onProgress: (docs, b) => {
@@ -256,8 +240,10 @@ async function runOnQueue(
     rel: i.rel,
   }));
   const runId = askedId === undefined ? deriveRunId("segment", { unitData, inputs }) : checkRunId(askedId);
-  await checkRedis(address);
-  const submitted = await submitRun(address, {
+  const t0 = performance.now();
+  const progress = startProgress(`segment ${runId}`, "docs");
+  let shown = { items: 0, bytes: 0 };
+  const plan = {
     runId,
     kind: SEGMENT_QUEUE_KINDS.run,
     data: { out: unitData.out },
@@ -266,24 +252,18 @@ async function runOnQueue(
       key: input.rel,
       data: { ...unitData, input } satisfies SegmentUnitData as unknown as Record<string, unknown>,
     })),
+  };
+  const r = await submitAndAwait(address, plan, {
+    detach,
+    what: `${inputs.length} input files`,
+    say: (line) => process.stderr.write(`${line}\n`),
+    onProgress: (p) => {
+      progress.tick(p.items - shown.items, p.bytes - shown.bytes);
+      progress.note(`files ${p.done}/${p.total}, failed ${p.failed}, workers ${p.workers}`);
+      shown = { items: p.items, bytes: p.bytes };
+    },
   });
-  if (submitted === "exists")
-    process.stderr.write(`run ${runId} is on the queue already: not submitted again\n`);
-  if (detach) {
-    if (submitted === "submitted")
-      process.stderr.write(
-        `run ${runId}: ${inputs.length} input files queued on ${url}; watch it with convkit-queue status --queue ${url} --run-id ${runId}\n`,
-      );
-    return 0;
-  }
-  const t0 = performance.now();
-  const progress = startProgress(`segment ${runId}`, "docs");
-  let shown = { items: 0, bytes: 0 };
-  const r = await awaitRun(address, runId, inputs.length, (p) => {
-    progress.tick(p.items - shown.items, p.bytes - shown.bytes);
-    progress.note(`files ${p.done}/${p.total}, failed ${p.failed}, workers ${p.workers}`);
-    shown = { items: p.items, bytes: p.bytes };
-  });
+  if (!r) return 0;
   progress.done();
   for (const f of r.failed) process.stderr.write(`${f.reason}\n`);
   const s = r.value as SegmentJobSummary;

@@ -9,6 +9,7 @@ export {
   type RunResult,
   type RunUnit,
   runExitCode,
+  submitAndAwait,
   submitRun,
   type UnitFailure,
 } from "./run.js";

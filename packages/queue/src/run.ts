@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { ConvkitError, UsageError } from "@convkit/io";
 import { FlowProducer, Job, Queue, QueueEvents } from "bullmq";
-import { connectionOptions, plainClient, QUEUE_NAME, type QueueAddress } from "./connection.js";
+import { checkRedis, connectionOptions, plainClient, QUEUE_NAME, type QueueAddress } from "./connection.js";
 
 /** A unit of a run: its job kind, a key naming it within the run (an input's path), its data. */
 export interface RunUnit {
@@ -241,4 +241,33 @@ export async function awaitRun(
     await events.close();
     await queue.close();
   }
+}
+
+/**
+ * What a `--queue` command does once it has planned its run: checks Redis, submits the run
+ * (unless it is on the queue already), and unless `detach` watches it to its end. `say` gets the
+ * lines a user needs (not submitted again; where to watch a detached run); `what` names the
+ * units for them (`8 input files`). Resolves with the run's result, or undefined when detached.
+ */
+export async function submitAndAwait(
+  a: QueueAddress,
+  plan: RunPlan,
+  o: {
+    detach: boolean;
+    what: string;
+    say: (line: string) => void;
+    onProgress?: (p: RunProgress) => void;
+  },
+): Promise<RunResult | undefined> {
+  await checkRedis(a);
+  const submitted = await submitRun(a, plan);
+  if (submitted === "exists") o.say(`run ${plan.runId} is on the queue already: not submitted again`);
+  if (o.detach) {
+    if (submitted === "submitted")
+      o.say(
+        `run ${plan.runId}: ${o.what} queued on ${a.url}; watch it with convkit-queue status --queue ${a.url} --run-id ${plan.runId}`,
+      );
+    return undefined;
+  }
+  return awaitRun(a, plan.runId, plan.units.length, o.onProgress);
 }

@@ -72,3 +72,17 @@ export function writeEvalFixture(dir: string, seed = 7): { topics: number[]; fac
   writeFileSync(join(dir, "dev.qrel"), `${qrels.join("\n")}\n`);
   return { topics, facets };
 }
+
+/** The arguments every gen:eval run over the fixture passes: its data folder, run, texts and qrels. */
+export function evalFixtureArgs(dir: string): string[] {
+  return [
+    "--data",
+    dir,
+    "--docs",
+    join(dir, "docs.run"),
+    "--texts",
+    join(dir, "docs.jsonl"),
+    "--qrels",
+    join(dir, "dev.qrel"),
+  ];
+}

@@ -1,6 +1,6 @@
 // @convkit/test-helpers: what the tests share (the built CLIs, ../shared, stdin routes, fixtures); private, for tests only.
 export { type CliResult, runCli, runCliAsync } from "./cli.js";
-export { rng, writeEvalFixture } from "./eval-fixture.js";
+export { evalFixtureArgs, rng, writeEvalFixture } from "./eval-fixture.js";
 export { HAS_REDIS, startRedis, type TestRedis } from "./redis.js";
 export {
   clariqDataWithDicts,
