@@ -117,12 +117,11 @@ async function multiTurnPerformance(
 ): Promise<Performance> {
   // Per metric, contexts in dict order with their MIN and selected values (NaN: not seen).
   const byMetric = new Map<string, { ctxs: (string | number)[]; min: number[]; sel: number[] }>();
-  const onlyMin: ReadonlySet<string> = new Set(["MIN"]);
+  const onlyMin: readonly string[] = ["MIN"];
   // Only MIN and the selected question matter: the scan skips every other question unread.
-  const wanted = new Map<number, { questions: ReadonlySet<string>; pick: string | null }>();
-  for (const [ctx, q] of selected)
-    wanted.set(ctx, { questions: q === null ? onlyMin : new Set(["MIN", q]), pick: q });
-  let questions: ReadonlySet<string> = onlyMin;
+  const wanted = new Map<number, { questions: readonly string[]; pick: string | null }>();
+  for (const [ctx, q] of selected) wanted.set(ctx, { questions: q === null ? onlyMin : ["MIN", q], pick: q });
+  let questions: readonly string[] = onlyMin;
   let lastMetric: string | undefined;
   let lastCtx: string | number | undefined;
   let cur = { ctxs: [] as (string | number)[], min: [] as number[], sel: [] as number[] };

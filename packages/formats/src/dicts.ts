@@ -206,8 +206,14 @@ export async function scanEvalDict(
     noAnswer: number,
     withAnswer: number,
   ) => void,
-  /** The questions of a context worth reporting (undefined: all); the rest are skipped unread. */
-  questionsOf?: (metric: string, context: string | number) => ReadonlySet<string> | undefined,
+  /**
+   * The questions of a context worth reporting (undefined: all; a short list when each context
+   * has its own few); the rest are skipped unread.
+   */
+  questionsOf?: (
+    metric: string,
+    context: string | number,
+  ) => ReadonlySet<string> | readonly string[] | undefined,
 ): Promise<void> {
   // Fast path: an allocation-free scan of the CPython layout; anything unusual goes the general way.
   let emitted = 0;

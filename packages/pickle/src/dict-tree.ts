@@ -73,6 +73,16 @@ function asciiAt(buf: Buffer, at: number, len: number): string | undefined {
   return s;
 }
 
+/**
+ * The leaf keys of a branch worth reporting: a set, or a short list (no copy is made of it: a
+ * caller answering each branch with its own few keys keeps them as lists).
+ */
+export type WantedLeaves = ReadonlySet<PyValue> | readonly PyValue[];
+
+function isList(w: WantedLeaves): w is readonly PyValue[] {
+  return Array.isArray(w);
+}
+
 /** The scan met something outside its fast subset; the caller falls back to the general reader. */
 export class UnsupportedShape extends Error {}
 
@@ -128,9 +138,11 @@ export class DictTreeScanner {
   private readonly values = new Float64Array(64);
   private stopped = false;
 
+  /** What `wantLeaves` last returned. */
+  private wantedFrom: WantedLeaves | undefined;
   private wanted: ReadonlySet<PyValue> | undefined;
   /** The wanted keys as a list when they are few: a few comparisons beat a hash lookup per item. */
-  private wantedFew: PyValue[] | undefined;
+  private wantedFew: readonly PyValue[] | undefined;
 
   private isWanted(key: PyValue): boolean {
     const few = this.wantedFew;
@@ -139,6 +151,20 @@ export class DictTreeScanner {
       return false;
     }
     return this.wanted === undefined || this.wanted.has(key);
+  }
+
+  private setWanted(w: WantedLeaves | undefined): void {
+    this.wantedFrom = w;
+    if (w === undefined) {
+      this.wanted = undefined;
+      this.wantedFew = undefined;
+    } else if (isList(w)) {
+      this.wanted = undefined;
+      this.wantedFew = w;
+    } else {
+      this.wanted = w;
+      this.wantedFew = w.size <= 4 ? [...w] : undefined;
+    }
   }
 
   /**
@@ -155,7 +181,7 @@ export class DictTreeScanner {
       values: Float64Array,
       n: number,
     ) => void,
-    private readonly wantLeaves?: (branch: readonly PyValue[]) => ReadonlySet<PyValue> | undefined,
+    private readonly wantLeaves?: (branch: readonly PyValue[]) => WantedLeaves | undefined,
   ) {}
 
   feed(chunk: Uint8Array): void {
@@ -252,10 +278,7 @@ export class DictTreeScanner {
     if (d >= 1) this.path[d - 1] = this.key(sp - 1);
     if (d === this.depth - 1 && this.wantLeaves) {
       const wanted = this.wantLeaves(this.path);
-      if (wanted !== this.wanted) {
-        this.wanted = wanted;
-        this.wantedFew = wanted !== undefined && wanted.size <= 4 ? [...wanted] : undefined;
-      }
+      if (wanted !== this.wantedFrom) this.setWanted(wanted);
     }
     this.pushNum(DICT, d);
     return d;
@@ -338,8 +361,7 @@ export class DictTreeScanner {
     // Matched: now the side effects, in the order the opcodes would have had them.
     if (dictIdx >= 0) this.memoSet(dictIdx, undefined);
     for (let i = 0; i < np; i++) this.memoSet(pIdx[i]!, pStr[i]!);
-    if (this.wanted === undefined || this.wanted.has(this.path[this.depth - 1]!))
-      this.onLeaf(this.path, names, values, n);
+    if (this.isWanted(this.path[this.depth - 1]!)) this.onLeaf(this.path, names, values, n);
     return p;
   }
 
@@ -505,8 +527,9 @@ export class DictTreeScanner {
       key = newKey;
       this.memoSet(keyPut, key);
     }
-    if (d < ref.length) {
-      ref[d] = -1;
+    // memoSet may have grown the memo just now: this.memoRef, not ref.
+    if (d < this.memoRef.length) {
+      this.memoRef[d] = -1;
       if (d >= this.memoLen) this.memoLen = d + 1;
     } else this.memoSet(d, undefined);
     this.path[this.depth - 1] = key;
@@ -527,7 +550,7 @@ export class DictTreeScanner {
         if (this.kinds[i] !== DICT) throw new UnsupportedShape("a non-dict above the leaves");
       return;
     }
-    if (this.wanted !== undefined && !this.wanted.has(this.path[d - 1]!)) return;
+    if (!this.isWanted(this.path[d - 1]!)) return;
     const n = (to - from) >> 1;
     if (n > this.values.length) throw new UnsupportedShape("a leaf with many items");
     for (let i = 0; i < n; i++) {
@@ -663,7 +686,7 @@ export async function scanDictTree(
   source: ByteSource,
   depth: number,
   onLeaf: (path: readonly PyValue[], names: readonly string[], values: Float64Array, n: number) => void,
-  wantLeaves?: (branch: readonly PyValue[]) => ReadonlySet<PyValue> | undefined,
+  wantLeaves?: (branch: readonly PyValue[]) => WantedLeaves | undefined,
 ): Promise<void> {
   const s = new DictTreeScanner(source.name, depth, onLeaf, wantLeaves);
   for await (const c of source.chunks) s.feed(c);

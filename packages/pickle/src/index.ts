@@ -1,6 +1,6 @@
 // @convkit/pickle: Python pickles in and out, without ever executing anything.
 
-export { DictTreeScanner, scanDictTree, UnsupportedShape } from "./dict-tree.js";
+export { DictTreeScanner, scanDictTree, UnsupportedShape, type WantedLeaves } from "./dict-tree.js";
 export {
   dumpPickle,
   PickleWriter,
