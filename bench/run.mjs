@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSyn
 import { cpus, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { compareInputs } from "./cases/compare-inputs.mjs";
 import { generateArgsMe } from "./gen-args-me.mjs";
 import { corpusPaths, readCorpusMeta } from "./gen-web-corpus.mjs";
 
@@ -268,6 +269,41 @@ row(
   undefined,
   "evaluations",
 );
+
+// convkit-compare: 10 runs x 10 measures x 200 topics (real ClariQ per-facet score distributions, see
+// cases/compare-inputs.mjs), all 45 pairs per measure, the randomization test with 10,000 sign patterns
+// and Holm, against what a user writes today (SciPy's ttest_rel, a numpy-vectorized randomization
+// test, statsmodels' multipletests) when python3 has them.
+{
+  const files = compareInputs(WORK, SHARED);
+  const args = [
+    "apps/compare/bin/convkit-compare.js",
+    "--per-topic",
+    "--test",
+    "randomization",
+    "--format",
+    "json",
+  ];
+  const job =
+    "compare: 10 runs x 10 measures x 200 topics, all pairs (450 tests), randomization 10,000 patterns + Holm";
+  for (const threads of ["1", "2"]) {
+    const r = measureProcess("node", [...args, "--threads", threads, ...files], 5);
+    row(job, `convkit-compare --threads ${threads}`, { ...r, records: 450 }, undefined, "tests");
+  }
+  const statsPython = ["python3", "/usr/bin/python3"].find(
+    (py) => spawnSync(py, ["-c", "import scipy, statsmodels, numpy"]).status === 0,
+  );
+  if (statsPython) {
+    const r = measureProcess(statsPython, ["bench/py/compare_randomization.py", ...files], 3);
+    row(
+      job,
+      "Python: scipy ttest_rel + numpy randomization + statsmodels Holm",
+      { ...r, records: 450 },
+      undefined,
+      "tests",
+    );
+  } else notes.push("compare: no Python row (no python3 with scipy, statsmodels and numpy).");
+}
 
 // gen:synthetic on the real data against a plain Python generator of the same records.
 const synOut = join(WORK, "synthetic");

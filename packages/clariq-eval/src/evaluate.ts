@@ -68,7 +68,7 @@ function evalFile(dataDir: string, type: string, multiTurn: boolean): string {
 }
 
 /** Per metric, the evaluated ids (topics, facets or contexts) in upstream's order and their values. */
-type Performance = ReadonlyMap<
+export type Performance = ReadonlyMap<
   string,
   { readonly ids: readonly (string | number)[]; readonly values: readonly number[] }
 >;
@@ -219,6 +219,23 @@ export async function runClariqEval(o: ClariqEvalOptions): Promise<ClariqEvalRes
       : `Precision:  ${formatPyFloat(precision)}\nRecall:  ${formatPyFloat(recall)}\nF1: ${formatPyFloat(f1)}\n`;
     return { stdout };
   }
+  const perf = await clariqPerformance(o);
+  const board =
+    o.eval_task === "question_relevance"
+      ? ["Recall5", "Recall10", "Recall20", "Recall30"]
+      : ["MRR100", "P1", "NDCG3", "NDCG5"];
+  return report(perf, o, board);
+}
+
+/**
+ * The values the tool averages, per metric and evaluated id (topic, facet or context), in its
+ * order: what its out_file holds, for document_relevance and question_relevance (clarification
+ * need has no per-topic values).
+ */
+export async function clariqPerformance(
+  o: Pick<ClariqEvalOptions, "eval_task" | "experiment_type" | "data_dir" | "run_file" | "multi_turn">,
+): Promise<Performance> {
+  const runName = o.run_file === "-" ? "<stdin>" : o.run_file;
   if (o.eval_task === "question_relevance") {
     const rows = await collect(readClariqRows(topicFile(o.data_dir, o.experiment_type)));
     const relevant = new Map<number, Set<string>>();
@@ -229,14 +246,8 @@ export async function runClariqEval(o: ClariqEvalOptions): Promise<ClariqEvalRes
     }
     const run = await readRankedRun(o.run_file);
     checkKnown(run, new Set(relevant.keys()), runName, "topic");
-    return report(fromMaps(evaluateQuestionRelevance(relevant, run)), o, [
-      "Recall5",
-      "Recall10",
-      "Recall20",
-      "Recall30",
-    ]);
+    return fromMaps(evaluateQuestionRelevance(relevant, run));
   }
-  const board = ["MRR100", "P1", "NDCG3", "NDCG5"];
   if (o.multi_turn) {
     // Unpacking the eval dict (gunzip runs off the main thread) overlaps reading the run and bank.
     const evalPath = evalFile(o.data_dir, o.experiment_type, true);
@@ -249,7 +260,7 @@ export async function runClariqEval(o: ClariqEvalOptions): Promise<ClariqEvalRes
     for (const q of bankRows) bank.set(pandasText(q.question), q.question_id);
     const selected = new Map<number, string | null>();
     for (const [ctx, text] of topQuestions(run)) selected.set(ctx, bank.get(text) ?? null);
-    return report(await multiTurnPerformance(await payload, selected), o, board);
+    return await multiTurnPerformance(await payload, selected);
   }
   const rows = await collect(readClariqRows(topicFile(o.data_dir, o.experiment_type)));
   const facetTopic = new Map(rows.map((r) => [r.facet_id, r.topic_id]));
@@ -263,5 +274,5 @@ export async function runClariqEval(o: ClariqEvalOptions): Promise<ClariqEvalRes
     (m) => [...evalDict.get(m)!.keys()].filter((f) => facetTopic.has(f as string)),
     (facet) => top.get(facetTopic.get(facet as string)!),
   );
-  return report(fromMaps(perf), o, board);
+  return fromMaps(perf);
 }

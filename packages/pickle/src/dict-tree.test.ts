@@ -25,7 +25,12 @@ async function leaves(
   const bytes = dumpPickle(tree());
   const out: string[] = [];
   await scanDictTree(
-    { name: "t.pkl", chunks: [bytes] },
+    {
+      name: "t.pkl",
+      chunks: (async function* () {
+        yield bytes;
+      })(),
+    },
     3,
     (path, names, values, n) => {
       out.push(`${path.join("/")} ${names.slice(0, n).join(",")} ${[...values.subarray(0, n)].join(",")}`);

@@ -2,3 +2,4 @@
 export { numpyArgsort } from "./argsort.js";
 export { formatFixed } from "./format.js";
 export { pythonMean, ratioToDouble } from "./mean.js";
+export { numpyMean, numpyStd, numpySum, numpyVar } from "./numpy-sum.js";

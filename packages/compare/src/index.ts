@@ -1,0 +1,19 @@
+// @convkit/compare: is run B really better than run A? Per-topic values in, paired tests and corrections, tables out.
+export {
+  type CompareOptions,
+  type Comparison,
+  compareRuns,
+  type PairResult,
+  TESTS,
+  type TestName,
+} from "./compare.js";
+export { describeComparison, FORMATS, type Format, formatComparison } from "./format.js";
+export {
+  clariqPerTopic,
+  DEFAULT_TREC_MEASURES,
+  type PerTopicTable,
+  type RunValues,
+  readPerTopicFile,
+  runNames,
+  trecPerTopic,
+} from "./per-topic.js";

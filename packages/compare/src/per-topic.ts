@@ -1,0 +1,123 @@
+// Per-topic values of several runs, from where users have them: trec_eval -q files, qrels and runs (trec_eval's measures), or the ClariQ evaluator.
+import { basename } from "node:path";
+import { clariqPerformance } from "@convkit/clariq-eval";
+import { InputError, openInput, readLineBatches, UsageError } from "@convkit/io";
+import { loadQrels, loadRun, parseMeasures, trecEval } from "@convkit/trec-eval";
+
+/** One run's values: measure → topic → value. */
+export type RunValues = Map<string, Map<string, number>>;
+
+/** The runs to compare, in the order given, each under a unique name. */
+export interface PerTopicTable {
+  runs: { name: string; values: RunValues }[];
+}
+
+/** Short names for the runs: file names, or whole paths where two file names are the same. */
+export function runNames(paths: readonly string[]): string[] {
+  const base = paths.map((p) => (p === "-" ? "<stdin>" : basename(p)));
+  return base.map((b, i) => (base.indexOf(b) !== base.lastIndexOf(b) ? paths[i]! : b));
+}
+
+function put(values: RunValues, measure: string, topic: string, value: number): void {
+  let m = values.get(measure);
+  if (!m) {
+    m = new Map();
+    values.set(measure, m);
+  }
+  m.set(topic, value);
+}
+
+/**
+ * A `trec_eval -q` output file: `measure<TAB>topic<TAB>value` lines (the measure name padded
+ * with spaces, as trec_eval prints it); the `all` lines, `runid` and quoted strings (relstring)
+ * are skipped. Anything else is an InputError at its line.
+ */
+export async function readPerTopicFile(path: string): Promise<RunValues> {
+  const src = await openInput(path);
+  const values: RunValues = new Map();
+  for await (const batch of readLineBatches(src)) {
+    batch.lines.forEach((line, i) => {
+      if (line.trim() === "") return;
+      const f = line.split("\t");
+      const value = f[2]?.trim() ?? "";
+      if (f.length !== 3 || f[0]!.trim() === "" || f[1]!.trim() === "" || value === "")
+        throw new InputError(src.name, { line: batch.firstLine + i }, "measure<TAB>topic<TAB>value", line);
+      const measure = f[0]!.trim();
+      const topic = f[1]!.trim();
+      if (topic === "all" || measure === "runid" || value.startsWith("'")) return;
+      const v = Number(value);
+      if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(value) || !Number.isFinite(v))
+        throw new InputError(src.name, { line: batch.firstLine + i }, "a number in the value field", value);
+      put(values, measure, topic, v);
+    });
+  }
+  if (values.size === 0) throw new InputError(src.name, {}, "per-topic lines (trec_eval -q output)", "none");
+  return values;
+}
+
+/** The measures a comparison can use by default from trec_eval's: those of most papers. */
+export const DEFAULT_TREC_MEASURES = ["map", "ndcg_cut.10", "P.10", "recip_rank"];
+
+/**
+ * Per-topic values of trec_eval measures (`-m` specs, full precision) for each run against the
+ * qrels. `allTopics` is trec_eval's -c: every qrels topic, a run's missing topic scored as
+ * trec_eval does. Counts (num_ret, …) and strings (relstring) are left out: they are no scores.
+ */
+export async function trecPerTopic(
+  qrelsPath: string,
+  runPaths: readonly string[],
+  measures: readonly string[],
+  allTopics: boolean,
+): Promise<RunValues[]> {
+  let specs: ReturnType<typeof parseMeasures>;
+  try {
+    specs = parseMeasures(measures.length > 0 ? measures : DEFAULT_TREC_MEASURES);
+  } catch (e) {
+    throw new UsageError(`convkit-compare: ${(e as Error).message}`);
+  }
+  const qrels = await loadQrels(qrelsPath);
+  const out: RunValues[] = [];
+  for (const path of runPaths) {
+    const { run } = await loadRun(path);
+    const result = trecEval(run, qrels, specs, { allTopics, runFile: path });
+    const values: RunValues = new Map();
+    for (const t of result.topics)
+      for (const v of t.values)
+        if (!v.count && v.text === undefined && v.name !== "runid") put(values, v.name, t.qid, v.value);
+    if (values.size === 0)
+      throw new InputError(path === "-" ? "<stdin>" : path, {}, `topics judged in ${qrelsPath}`, "none");
+    out.push(values);
+  }
+  return out;
+}
+
+/** Per-topic (facet, context) values of ClariQ runs, as convkit-clariq-eval's --out_file holds them. */
+export async function clariqPerTopic(
+  task: string,
+  dataDir: string,
+  multiTurn: boolean,
+  experimentType: string,
+  runPaths: readonly string[],
+): Promise<RunValues[]> {
+  if (task !== "document_relevance" && task !== "question_relevance")
+    throw new UsageError(
+      `--clariq must be document_relevance or question_relevance (clarification_need has no per-topic values), not ${JSON.stringify(task)}`,
+    );
+  const out: RunValues[] = [];
+  for (const run_file of runPaths) {
+    const perf = await clariqPerformance({
+      eval_task: task,
+      experiment_type: experimentType,
+      data_dir: dataDir,
+      run_file,
+      multi_turn: multiTurn,
+    });
+    const values: RunValues = new Map();
+    for (const [metric, { ids, values: v }] of perf)
+      ids.forEach((id, i) => {
+        put(values, metric, String(id), v[i]!);
+      });
+    out.push(values);
+  }
+  return out;
+}

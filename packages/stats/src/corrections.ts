@@ -1,0 +1,84 @@
+// Multiple-testing corrections as statsmodels 0.13's multipletests computes them: adjusted p-values and rejections.
+import { numpySum } from "@convkit/pynum";
+
+export const CORRECTIONS = ["none", "bonferroni", "holm", "sidak", "holm-sidak", "fdr_bh", "fdr_by"] as const;
+export type Correction = (typeof CORRECTIONS)[number];
+
+export interface Corrected {
+  /** Adjusted p-values, in the input's order (capped at 1). */
+  pAdjusted: number[];
+  /** Rejected at level alpha, in the input's order. */
+  reject: boolean[];
+}
+
+/** `1 - (1 - alpha) ** (1 / k)`, as numpy's power computes it. */
+const sidakLevel = (alpha: number, k: number) => 1 - (1 - alpha) ** (1 / k);
+
+/**
+ * `statsmodels.stats.multitest.multipletests(p, alpha, method)` for one family of p-values, in
+ * its float order (step-down methods on the sorted p-values, cumulative max or min, capped at
+ * 1). Tied p-values come out the same whichever way a sort orders them. "none" leaves the
+ * p-values as they are and rejects p <= alpha. NaN p-values are refused: leave them out of the
+ * family (statsmodels would sort them last and reject them).
+ */
+export function multipleTests(p: readonly number[], method: Correction, alpha = 0.05): Corrected {
+  for (const x of p) if (Number.isNaN(x)) throw new RangeError("a NaN p-value in a family to correct");
+  const m = p.length;
+  if (method === "none") return { pAdjusted: [...p], reject: p.map((x) => x <= alpha) };
+  const order = Array.from({ length: m }, (_, i) => i).sort((i, j) => p[i]! - p[j]! || i - j);
+  const s = order.map((i) => p[i]!);
+  let reject: boolean[];
+  let adj: number[];
+  /** Step-down: everything before the first p over its level is rejected. */
+  const stepDown = (level: (i: number) => number) => {
+    let first = m;
+    for (let i = 0; i < m; i++)
+      if (s[i]! > level(i)) {
+        first = i;
+        break;
+      }
+    return s.map((_, i) => i < first);
+  };
+  const cumMax = (v: number[]) => {
+    for (let i = 1; i < v.length; i++) if (v[i - 1]! > v[i]! || Number.isNaN(v[i - 1]!)) v[i] = v[i - 1]!;
+    return v;
+  };
+  switch (method) {
+    case "bonferroni":
+      reject = s.map((x) => x <= alpha / m);
+      adj = s.map((x) => x * m);
+      break;
+    case "sidak":
+      reject = s.map((x) => x <= sidakLevel(alpha, m));
+      adj = s.map((x) => -Math.expm1(m * Math.log1p(-x)));
+      break;
+    case "holm-sidak":
+      reject = stepDown((i) => sidakLevel(alpha, m - i));
+      adj = cumMax(s.map((x, i) => -Math.expm1((m - i) * Math.log1p(-x))));
+      break;
+    case "holm":
+      reject = stepDown((i) => alpha / (m - i));
+      adj = cumMax(s.map((x, i) => x * (m - i)));
+      break;
+    case "fdr_bh":
+    case "fdr_by": {
+      const ecdf = s.map((_, i) => (i + 1) / m);
+      // fdr_by divides by the harmonic sum, numpy-summed.
+      const cm = method === "fdr_by" ? numpySum(s.map((_, i) => 1 / (i + 1))) : 1;
+      const factor = method === "fdr_by" ? ecdf.map((e) => e / cm) : ecdf;
+      reject = s.map((x, i) => x <= factor[i]! * alpha);
+      const last = reject.lastIndexOf(true);
+      for (let i = 0; i < last; i++) reject[i] = true;
+      adj = s.map((x, i) => x / factor[i]!);
+      for (let i = m - 2; i >= 0; i--) if (adj[i + 1]! < adj[i]!) adj[i] = adj[i + 1]!;
+      break;
+    }
+  }
+  const pAdjusted = new Array<number>(m);
+  const rejected = new Array<boolean>(m);
+  for (let k = 0; k < m; k++) {
+    pAdjusted[order[k]!] = Math.min(adj[k]!, 1);
+    rejected[order[k]!] = reject[k]!;
+  }
+  return { pAdjusted, reject: rejected };
+}
