@@ -1,7 +1,7 @@
 // convkit-compare's wiring: per-topic files as trec_eval -q writes them, topic alignment, pairs, formats, and bad input as one line with exit 2.
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runCli, tempDir } from "@convkit/test-helpers";
+import { REPO, runCli, tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 
 /** A trec_eval -q file: padded measure names, an `all` block and runid, as trec_eval prints them. */
@@ -47,6 +47,31 @@ describe("convkit-compare", () => {
     expect(map.reject).toBe(true);
     const p10 = j.pairs.find((p: { measure: string }) => p.measure === "P_10");
     expect(p10.reject).toBe(false);
+  });
+
+  it("--qrels: trec_eval's measures per topic; --missing zero is trec_eval -c (its own test files)", () => {
+    const fx = (f: string) => join(REPO, "test", "fixtures", "trec_eval", f);
+    const args = ["--qrels", fx("qrels.test"), "-m", "map", "-m", "P.10", "--format", "json"];
+    const runs = [fx("results.test"), fx("results.trunc")];
+    const drop = JSON.parse(runCli("compare", [...args, ...runs]).stdout);
+    expect(drop.measures.map((m: { name: string; topics: number }) => [m.name, m.topics])).toEqual([
+      ["map", 2],
+      ["P_10", 2],
+    ]);
+    const zero = JSON.parse(runCli("compare", [...args, "--missing", "zero", ...runs]).stdout);
+    expect(zero.measures.map((m: { topics: number }) => m.topics)).toEqual([3, 3]);
+    // trec_eval's own `all` lines (4 digits): results.test with -q (out.test.aq), results.trunc with -c (out.test.aqc).
+    const all = (file: string, m: string) =>
+      Number(
+        readFileSync(fx(file), "utf8")
+          .split("\n")
+          .find((l) => l.startsWith(`${m.padEnd(22)}\tall\t`))!
+          .split("\t")[2],
+      );
+    expect(Math.abs(zero.measures[0].means[0] - all("out.test.aq", "map"))).toBeLessThan(5e-5);
+    expect(Math.abs(zero.measures[1].means[0] - all("out.test.aq", "P_10"))).toBeLessThan(5e-5);
+    expect(Math.abs(zero.measures[0].means[1] - all("out.test.aqc", "map"))).toBeLessThan(5e-5);
+    expect(Math.abs(zero.measures[1].means[1] - all("out.test.aqc", "P_10"))).toBeLessThan(5e-5);
   });
 
   it("topics every run has, or every topic with a missing one counted 0", () => {
