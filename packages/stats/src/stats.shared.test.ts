@@ -84,6 +84,61 @@ describe("@convkit/stats against SciPy 1.10.1 and statsmodels 0.13.5 (shared)", 
       expect(checkCorrections(cases)).toBe(40);
     },
   );
+
+  it.runIf(SCIPY_110)(
+    "what the goldens do not hold: Wilcoxon's continuity correction and one-sided tests, one-sided sign tests",
+    () => {
+      const script = `
+import json, random, sys
+from scipy import stats
+rnd = random.Random(5)
+out = []
+for i in range(120):
+    n = rnd.choice([3, 6, 11, 25, 60, 140])
+    a = [rnd.choice([0.0, 0.25, 0.5, 1.0]) if i % 2 else round(rnd.random(), 3) for _ in range(n)]
+    b = [min(1.0, max(0.0, x + rnd.gauss(0.05, 0.2))) if rnd.random() < 0.8 else x for x in a]
+    if all(x == y for x, y in zip(a, b)): continue
+    e = {}
+    for alt in ("two-sided", "greater", "less"):
+        for zm in ("wilcox", "pratt"):
+            for cc in (False, True):
+                r = stats.wilcoxon(a, b, zero_method=zm, correction=cc, alternative=alt, method="approx")
+                e[f"w/{alt}/{zm}/{cc}"] = [float(r.statistic), float(r.pvalue)]
+        wins = sum(x > y for x, y in zip(a, b)); losses = sum(x < y for x, y in zip(a, b))
+        e[f"sign/{alt}"] = stats.binomtest(wins, wins + losses, 0.5, alternative=alt).pvalue
+    out.append({"a": a, "b": b, "e": e})
+json.dump(out, sys.stdout)
+`;
+      const cases: { a: number[]; b: number[]; e: Record<string, number | number[]> }[] = JSON.parse(
+        execFileSync(SCIPY_110!, ["-c", script], {
+          stdio: ["ignore", "pipe", "ignore"],
+          maxBuffer: 1 << 26,
+        }).toString(),
+      );
+      const t = new Tally();
+      for (const [i, c] of cases.entries()) {
+        for (const alt of ["two-sided", "greater", "less"] as const) {
+          for (const zm of ["wilcox", "pratt"] as const)
+            for (const cc of [false, true]) {
+              const [w, p] = c.e[`w/${alt}/${zm}/${cc ? "True" : "False"}`] as number[];
+              const r = wilcoxon(c.a, c.b, {
+                zeroMethod: zm,
+                correction: cc,
+                alternative: alt,
+                method: "approx",
+              });
+              t.check(`wilcoxon/${alt}/${zm}/${cc}/w#${i}`, r.statistic, w!);
+              t.check(`wilcoxon/${alt}/${zm}/${cc}/p#${i}`, r.p, p!);
+            }
+          const wins = c.a.filter((x, k) => x > c.b[k]!).length;
+          const losses = c.a.filter((x, k) => x < c.b[k]!).length;
+          t.check(`sign/${alt}#${i}`, binomTestHalf(wins, wins + losses, alt), c.e[`sign/${alt}`] as number);
+        }
+      }
+      expect(cases.length).toBeGreaterThan(100);
+      expect(t.misses, `worst relative errors: ${JSON.stringify(Object.fromEntries(t.worst))}`).toEqual([]);
+    },
+  );
 });
 
 /** Checks every paired case; returns how many there were. */
