@@ -11,6 +11,7 @@ function perTopic(dir: string, name: string, values: Record<string, number[]>, t
     topics.forEach((t, i) => {
       s += `${m.padEnd(22)}\t${t}\t${v[i]!.toFixed(4)}\n`;
     });
+  for (const t of topics) s += `${"num_ret".padEnd(22)}\t${t}\t1000\n`;
   s += `${"runid".padEnd(22)}\tall\t${name}\n${"num_q".padEnd(22)}\tall\t${topics.length}\n`;
   for (const m of Object.keys(values)) s += `${m.padEnd(22)}\tall\t0.5000\n`;
   const p = join(dir, name);
@@ -31,7 +32,7 @@ describe("convkit-compare", () => {
   );
   const c = perTopic(dir, "fewer.q", { map: base.slice(0, 20) }, topics.slice(0, 20));
 
-  it("reads trec_eval -q files (the all lines and runid skipped) and tests each run against the baseline", () => {
+  it("reads trec_eval -q files (the all lines, runid and counts skipped) and tests each run against the baseline", () => {
     const r = runCli("compare", ["--per-topic", "--baseline", "base.q", "--format", "json", a, b]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);

@@ -21,7 +21,7 @@ export const TESTS = ["t", "wilcoxon", "sign", "randomization"] as const;
 export type TestName = (typeof TESTS)[number];
 
 export interface CompareOptions {
-  /** Measures to compare, in this order (default: those every run has, in the first run's order). */
+  /** Measures to compare, in this order (default: those every run has but counts, num_*, in the first run's order). */
   measures?: readonly string[];
   /** Compare each other run against this one (a run name); default: every pair. */
   baseline?: string;
@@ -92,7 +92,10 @@ function chooseMeasures(table: PerTopicTable, asked: readonly string[] | undefin
           );
     return [...asked];
   }
-  const common = [...first.values.keys()].filter((m) => table.runs.every((r) => r.values.has(m)));
+  // trec_eval -q files also hold counts (num_ret, num_rel, …): no scores to compare.
+  const common = [...first.values.keys()].filter(
+    (m) => !m.startsWith("num_") && table.runs.every((r) => r.values.has(m)),
+  );
   if (common.length === 0) throw new InputError(first.name, {}, "a measure every run has", "none in common");
   return common;
 }

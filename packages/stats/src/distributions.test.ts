@@ -1,0 +1,167 @@
+// What this tests: ndtr, stdtr and stdtrit against SciPy 1.10.1, on the committed fixture (testdata/dist_golden.json) and end to end on ../shared's paired t-test golden.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { ndtr, stdtr, stdtrit } from "./distributions.js";
+
+type Encoded = number | string;
+
+/** The fixture's encoding: floats as JSON numbers, NaN and infinities as "nan", "inf", "-inf". */
+function decode(v: Encoded): number {
+  if (typeof v === "number") return v;
+  if (v === "nan") return Number.NaN;
+  if (v === "inf") return Number.POSITIVE_INFINITY;
+  if (v === "-inf") return Number.NEGATIVE_INFINITY;
+  throw new Error(`not an encoded float: ${JSON.stringify(v)}`);
+}
+
+/** Checks values against expected ones: relative error within tol, exact for NaN, ±inf, 0 and 1. */
+class Tally {
+  worst = 0;
+  worstAt = "";
+  count = 0;
+  readonly misses: string[] = [];
+  constructor(readonly tol: number) {}
+
+  check(what: string, actual: number, expected: number): void {
+    this.count++;
+    let ok: boolean;
+    if (Number.isNaN(expected)) ok = Number.isNaN(actual);
+    else if (!Number.isFinite(expected) || expected === 0 || expected === 1) ok = actual === expected;
+    else {
+      const rel = Math.abs(actual - expected) / Math.abs(expected);
+      const r = Number.isNaN(rel) ? Number.POSITIVE_INFINITY : rel;
+      if (r > this.worst) {
+        this.worst = r;
+        this.worstAt = what;
+      }
+      ok = r <= this.tol;
+    }
+    if (!ok) this.misses.push(`${what} = ${actual}, SciPy ${expected}`);
+  }
+
+  /** One line for the assertion message: the worst relative error, and the first misses. */
+  report(name: string): string {
+    const head = `${name}: ${this.count} cases, worst relative error ${this.worst.toExponential(2)} at ${this.worstAt || "-"} (tolerance ${this.tol})`;
+    return this.misses.length === 0
+      ? head
+      : `${head}; ${this.misses.length} misses: ${this.misses.slice(0, 10).join("; ")}`;
+  }
+}
+
+const golden = JSON.parse(
+  readFileSync(fileURLToPath(new URL("./testdata/dist_golden.json", import.meta.url)), "utf8"),
+) as { ndtr: Encoded[][]; stdtr: Encoded[][]; stdtrit: Encoded[][] };
+
+const show = (v: number) => (Object.is(v, -0) ? "-0" : String(v));
+
+describe("distributions against SciPy 1.10.1 (testdata/dist_golden.json)", () => {
+  it("ndtr is within 1e-14 relative everywhere, tails and underflow to 0 included", () => {
+    const tally = new Tally(1e-14);
+    for (const [x, y] of golden.ndtr) tally.check(`ndtr(${show(decode(x!))})`, ndtr(decode(x!)), decode(y!));
+    expect(golden.ndtr.length).toBeGreaterThan(100);
+    expect(tally.misses, tally.report("ndtr")).toEqual([]);
+    console.info(tally.report("ndtr"));
+  });
+
+  it("stdtr is within 1e-14 relative everywhere, far tails and edge cases included", () => {
+    const tally = new Tally(1e-14);
+    for (const [df, t, y] of golden.stdtr) {
+      const [d, x] = [decode(df!), decode(t!)];
+      tally.check(`stdtr(${show(d)}, ${show(x)})`, stdtr(d, x), decode(y!));
+    }
+    expect(golden.stdtr.length).toBeGreaterThan(500);
+    expect(tally.misses, tally.report("stdtr")).toEqual([]);
+    console.info(tally.report("stdtr"));
+  });
+
+  it("stdtrit is within 1e-13 relative of SciPy's (CDFLIB search) answers", () => {
+    const tally = new Tally(1e-13);
+    for (const [df, p, y] of golden.stdtrit) {
+      const [d, q] = [decode(df!), decode(p!)];
+      tally.check(`stdtrit(${show(d)}, ${show(q)})`, stdtrit(d, q), decode(y!));
+    }
+    expect(golden.stdtrit.length).toBeGreaterThan(300);
+    expect(tally.misses, tally.report("stdtrit")).toEqual([]);
+    console.info(tally.report("stdtrit"));
+  });
+
+  it("stdtrit gives SciPy's number, not the true quantile, where they differ", () => {
+    // SciPy 1.10.1: 12.706204736432095; the exact quantile is 12.706204736174694 (2e-11 away).
+    const t = stdtrit(1, 0.975);
+    expect(Math.abs(t - 12.706204736432095) / 12.706204736432095).toBeLessThanOrEqual(1e-13);
+    expect(Math.abs(t - 12.706204736174694) / 12.706204736174694).toBeGreaterThan(1e-11);
+  });
+
+  it("keeps SciPy's edge cases: df = ±inf is the normal, t² overflow saturates, the ±1e100 bound", () => {
+    expect(stdtr(Number.NEGATIVE_INFINITY, 1)).toBe(ndtr(1));
+    expect(stdtr(1, -1e300)).toBe(0);
+    expect(stdtr(1, 1e300)).toBe(1);
+    expect(stdtrit(1, 1e-300)).toBe(-1e100);
+    expect(stdtrit(Number.POSITIVE_INFINITY, 0)).toBe(Number.NEGATIVE_INFINITY);
+    expect(stdtrit(5, 0)).toBeNaN();
+    expect(stdtrit(5, 1)).toBeNaN();
+    // SciPy 1.10.1 aborts the interpreter here (CDFLIB's STOP: start value beyond ±1e100).
+    expect(stdtrit(1e-30, 0.01)).toBeNaN();
+  });
+});
+
+type PairedCase = {
+  kind: string;
+  a: number[];
+  expected: Record<string, Encoded | Encoded[] | { t: Encoded; p: Encoded } | undefined>;
+};
+
+const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
+const statsGolden = join(repoRoot, "..", "shared", "golden", "stats", "stats_golden.jsonl");
+
+describe("t-test p-values and 95% intervals against SciPy 1.10.1 on ../shared/golden/stats (shared)", () => {
+  const cases = readFileSync(statsGolden, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as PairedCase)
+    .filter((c) => c.kind === "paired");
+
+  it("p from stdtr matches ttest_rel's p for every alternative within 1e-12", () => {
+    const tally = new Tally(1e-12);
+    for (const [i, c] of cases.entries()) {
+      const df = c.a.length - 1;
+      for (const alt of ["two-sided", "greater", "less"] as const) {
+        const r = c.expected[`ttest_rel/${alt}`] as { t: Encoded; p: Encoded };
+        const t = decode(r.t);
+        const p =
+          alt === "two-sided"
+            ? stdtr(df, -Math.abs(t)) * 2
+            : alt === "greater"
+              ? stdtr(df, -t)
+              : stdtr(df, t);
+        tally.check(`case ${i} ${alt} (df ${df}, t ${t})`, p, decode(r.p));
+      }
+    }
+    expect(cases.length).toBeGreaterThan(300);
+    expect(tally.misses, tally.report("ttest_rel p")).toEqual([]);
+    console.info(tally.report("ttest_rel p"));
+  });
+
+  it("the 95% interval from stdtrit matches stats.t.interval within 1e-12", () => {
+    const tally = new Tally(1e-12);
+    const q1 = (1.0 - 0.95) / 2;
+    const q2 = (1.0 + 0.95) / 2;
+    let checked = 0;
+    for (const [i, c] of cases.entries()) {
+      const ci = c.expected.ci95_diff as Encoded[] | undefined;
+      if (ci === undefined) continue;
+      const n = c.a.length;
+      const mean = decode(c.expected.mean_diff as Encoded);
+      const scale = decode(c.expected.sd_diff as Encoded) / Math.sqrt(n);
+      // rv_continuous.ppf: _ppf(q, df) * scale + loc
+      tally.check(`case ${i} lo (n ${n})`, stdtrit(n - 1, q1) * scale + mean, decode(ci[0]!));
+      tally.check(`case ${i} hi (n ${n})`, stdtrit(n - 1, q2) * scale + mean, decode(ci[1]!));
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(300);
+    expect(tally.misses, tally.report("ci95_diff")).toEqual([]);
+    console.info(tally.report("ci95_diff"));
+  });
+});
