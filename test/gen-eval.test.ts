@@ -200,16 +200,9 @@ print(len(d["MRR100"]))`,
     for (const f of ["dev_synthetic.jsonl", "dev_synthetic.pkl.tar.gz"]) {
       const p = join(tempDir(), "multi_turn_dev_eval");
       const r = runCli("gen-eval", [
-        "--data",
-        dir,
+        ...evalFixtureArgs(dir),
         "--contexts",
         join(syn, f),
-        "--docs",
-        join(dir, "docs.run"),
-        "--texts",
-        join(dir, "docs.jsonl"),
-        "--qrels",
-        join(dir, "dev.qrel"),
         "--format",
         "json",
         "-o",

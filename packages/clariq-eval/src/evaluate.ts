@@ -219,7 +219,7 @@ export async function runClariqEval(o: ClariqEvalOptions): Promise<ClariqEvalRes
       : `Precision:  ${formatPyFloat(precision)}\nRecall:  ${formatPyFloat(recall)}\nF1: ${formatPyFloat(f1)}\n`;
     return { stdout };
   }
-  const perf = await clariqPerformance(o);
+  const perf = await (await clariqScorer(o))(o.run_file);
   const board =
     o.eval_task === "question_relevance"
       ? ["Recall5", "Recall10", "Recall20", "Recall30"]
@@ -230,12 +230,13 @@ export async function runClariqEval(o: ClariqEvalOptions): Promise<ClariqEvalRes
 /**
  * The values the tool averages, per metric and evaluated id (topic, facet or context), in its
  * order: what its out_file holds, for document_relevance and question_relevance (clarification
- * need has no per-topic values).
+ * need has no per-topic values). The inputs every run shares (topic file, question bank,
+ * single-turn eval dict) are read once; the function returned scores one run file.
  */
-export async function clariqPerformance(
-  o: Pick<ClariqEvalOptions, "eval_task" | "experiment_type" | "data_dir" | "run_file" | "multi_turn">,
-): Promise<Performance> {
-  const runName = o.run_file === "-" ? "<stdin>" : o.run_file;
+export async function clariqScorer(
+  o: Pick<ClariqEvalOptions, "eval_task" | "experiment_type" | "data_dir" | "multi_turn">,
+): Promise<(runFile: string) => Promise<Performance>> {
+  const runName = (f: string) => (f === "-" ? "<stdin>" : f);
   if (o.eval_task === "question_relevance") {
     const rows = await collect(readClariqRows(topicFile(o.data_dir, o.experiment_type)));
     const relevant = new Map<number, Set<string>>();
@@ -244,35 +245,49 @@ export async function clariqPerformance(
       if (s) s.add(r.question_id);
       else relevant.set(r.topic_id, new Set([r.question_id]));
     }
-    const run = await readRankedRun(o.run_file);
-    checkKnown(run, new Set(relevant.keys()), runName, "topic");
-    return fromMaps(evaluateQuestionRelevance(relevant, run));
+    return async (runFile) => {
+      const run = await readRankedRun(runFile);
+      checkKnown(run, new Set(relevant.keys()), runName(runFile), "topic");
+      return fromMaps(evaluateQuestionRelevance(relevant, run));
+    };
   }
   if (o.multi_turn) {
-    // Unpacking the eval dict (gunzip runs off the main thread) overlaps reading the run and bank.
     const evalPath = evalFile(o.data_dir, o.experiment_type, true);
-    const payload = openPayload(evalPath).then(prefetch);
-    const [bankRows, run] = await Promise.all([
-      collect(readQuestionBank(clariqFile(o.data_dir, "question_bank.tsv"))),
-      readRankedRun(o.run_file),
-    ]);
-    const bank = new Map<string, string>();
-    for (const q of bankRows) bank.set(pandasText(q.question), q.question_id);
-    const selected = new Map<number, string | null>();
-    for (const [ctx, text] of topQuestions(run)) selected.set(ctx, bank.get(text) ?? null);
-    return await multiTurnPerformance(await payload, selected);
+    // Started, not awaited: a run's scoring starts unpacking its dict at once, and reading the
+    // bank and the run overlaps it (gunzip runs off the main thread).
+    const bank = collect(readQuestionBank(clariqFile(o.data_dir, "question_bank.tsv"))).then((rows) => {
+      const m = new Map<string, string>();
+      for (const q of rows) m.set(pandasText(q.question), q.question_id);
+      return m;
+    });
+    bank.catch(() => {});
+    return async (runFile) => {
+      const payload = openPayload(evalPath).then(prefetch);
+      const [texts, run] = await Promise.all([bank, readRankedRun(runFile)]);
+      const selected = new Map<number, string | null>();
+      for (const [ctx, text] of topQuestions(run)) selected.set(ctx, texts.get(text) ?? null);
+      return await multiTurnPerformance(await payload, selected);
+    };
   }
   const rows = await collect(readClariqRows(topicFile(o.data_dir, o.experiment_type)));
   const facetTopic = new Map(rows.map((r) => [r.facet_id, r.topic_id]));
   const evalDict = await loadEvalDict(evalFile(o.data_dir, o.experiment_type, false));
-  const run = await readRankedRun(o.run_file);
-  checkKnown(run, new Set(facetTopic.values()), runName, "topic");
-  const top = topQuestions(run);
-  const perf = evaluateDocumentRelevance(
-    evalDict,
-    // Only facets of the topic file count, in the dict's order.
-    (m) => [...evalDict.get(m)!.keys()].filter((f) => facetTopic.has(f as string)),
-    (facet) => top.get(facetTopic.get(facet as string)!),
+  // Only facets of the topic file count, in the dict's order.
+  const facets = new Map(
+    [...evalDict.keys()].map((m) => [
+      m,
+      [...evalDict.get(m)!.keys()].filter((f) => facetTopic.has(f as string)),
+    ]),
   );
-  return fromMaps(perf);
+  return async (runFile) => {
+    const run = await readRankedRun(runFile);
+    checkKnown(run, new Set(facetTopic.values()), runName(runFile), "topic");
+    const top = topQuestions(run);
+    const perf = evaluateDocumentRelevance(
+      evalDict,
+      (m) => facets.get(m)!,
+      (facet) => top.get(facetTopic.get(facet as string)!),
+    );
+    return fromMaps(perf);
+  };
 }

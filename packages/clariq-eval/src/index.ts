@@ -4,7 +4,7 @@ export { evaluateDocumentRelevance, topQuestions } from "./document-relevance.js
 export {
   type ClariqEvalOptions,
   type ClariqEvalResult,
-  clariqPerformance,
+  clariqScorer,
   type Performance,
   runClariqEval,
 } from "./evaluate.js";

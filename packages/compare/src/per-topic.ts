@@ -1,6 +1,6 @@
 // Per-topic values of several runs, from where users have them: trec_eval -q files, qrels and runs (trec_eval's measures), or the ClariQ evaluator.
 import { basename } from "node:path";
-import { clariqPerformance } from "@convkit/clariq-eval";
+import { clariqScorer } from "@convkit/clariq-eval";
 import { InputError, openInput, readLineBatches, UsageError } from "@convkit/io";
 import { loadQrels, loadRun, parseMeasures, trecEval } from "@convkit/trec-eval";
 
@@ -103,15 +103,15 @@ export async function clariqPerTopic(
     throw new UsageError(
       `--clariq must be document_relevance or question_relevance (clarification_need has no per-topic values), not ${JSON.stringify(task)}`,
     );
+  const score = await clariqScorer({
+    eval_task: task,
+    experiment_type: experimentType,
+    data_dir: dataDir,
+    multi_turn: multiTurn,
+  });
   const out: RunValues[] = [];
-  for (const run_file of runPaths) {
-    const perf = await clariqPerformance({
-      eval_task: task,
-      experiment_type: experimentType,
-      data_dir: dataDir,
-      run_file,
-      multi_turn: multiTurn,
-    });
+  for (const runFile of runPaths) {
+    const perf = await score(runFile);
     const values: RunValues = new Map();
     for (const [metric, { ids, values: v }] of perf)
       ids.forEach((id, i) => {
