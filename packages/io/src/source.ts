@@ -331,6 +331,10 @@ export function prefetch(source: ByteSource): ByteSource {
         const c = got[i]!;
         got[i++] = EMPTY; // hand each chunk on once; let it go
         yield c;
+        // Chunks already here come back in microtasks, which would starve the event loop: the reads
+        // (or inflation) behind them would stop until the consumer caught up and then waited idle.
+        // A turn per chunk keeps the next read in flight while the consumer works on this one.
+        if (!done) await new Promise<void>((r) => setImmediate(r));
       }
       if (done) {
         if (failure !== undefined) throw failure;

@@ -56,5 +56,9 @@ describe("scanDictTree's wanted leaves", () => {
     const onlyMin = ["MIN"];
     expect(await leaves(() => onlyMin)).toEqual(all.filter((l) => l.split(" ")[0]!.endsWith("/MIN")));
     expect(await leaves(() => [])).toEqual([]);
+    // Keys the tree lacks (a string, a number) match nothing, before and after the real ones appear.
+    expect(await leaves(() => ["Q9", 7, "MIN"])).toEqual(
+      all.filter((l) => l.split(" ")[0]!.endsWith("/MIN")),
+    );
   });
 });

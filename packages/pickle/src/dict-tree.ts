@@ -115,6 +115,20 @@ export class DictTreeScanner {
   private memoRef = new Int32Array(1 << 12);
   private memoLen = 0;
   private readonly strTab: string[] = [];
+  /**
+   * Each distinct string's index + 1 in strTab: equal strings get one id, so a leaf's key is
+   * checked against the wanted ones as small integers (comparing two different strings of equal
+   * length reads their characters, and that per item was a fifth of the scan).
+   */
+  private readonly strId = new Map<string, number>();
+
+  private intern(s: string): number {
+    const id = this.strId.get(s);
+    if (id !== undefined) return id;
+    const added = this.strTab.push(s);
+    this.strId.set(s, added);
+    return added;
+  }
 
   /** Sets memo entry `idx` to a string, or to a dict for `undefined`. */
   private memoSet(idx: number, s: string | undefined): void {
@@ -124,7 +138,7 @@ export class DictTreeScanner {
       this.memoRef = grown;
     }
     if (s === undefined) this.memoRef[idx] = -1;
-    else this.memoRef[idx] = this.strTab.push(s);
+    else this.memoRef[idx] = this.intern(s);
     if (idx >= this.memoLen) this.memoLen = idx + 1;
   }
 
@@ -143,6 +157,19 @@ export class DictTreeScanner {
   private wanted: ReadonlySet<PyValue> | undefined;
   /** The wanted keys as a list when they are few: a few comparisons beat a hash lookup per item. */
   private wantedFew: readonly PyValue[] | undefined;
+  /** The string ids of `wantedFew`'s strings (the first `wantedIdCount`). */
+  private wantedIds = new Int32Array(4);
+  private wantedIdCount = 0;
+
+  /** Whether a leaf whose key is the string of id `id` is wanted. */
+  private isWantedId(id: number): boolean {
+    if (this.wantedFew !== undefined) {
+      const ids = this.wantedIds;
+      for (let i = 0; i < this.wantedIdCount; i++) if (ids[i] === id) return true;
+      return false;
+    }
+    return this.wanted === undefined || this.wanted.has(this.strTab[id - 1]!);
+  }
 
   private isWanted(key: PyValue): boolean {
     const few = this.wantedFew;
@@ -165,6 +192,12 @@ export class DictTreeScanner {
       this.wanted = w;
       this.wantedFew = w.size <= 4 ? [...w] : undefined;
     }
+    const few = this.wantedFew;
+    if (few === undefined) return;
+    if (few.length > this.wantedIds.length) this.wantedIds = new Int32Array(few.length);
+    let n = 0;
+    for (const k of few) if (typeof k === "string") this.wantedIds[n++] = this.intern(k);
+    this.wantedIdCount = n;
   }
 
   /**
@@ -415,10 +448,10 @@ export class DictTreeScanner {
       path[at] = key;
       const next = this.leafAtOnce(buf, dv, q + 1, end);
       if (next < 0) {
+        // (The key stays interned: an id says what a string is, not that it was seen.)
         if (newIdx >= 0) {
           this.memoRef[newIdx] = prev;
           this.memoLen = prevLen;
-          this.strTab.pop();
         }
         return p;
       }
@@ -518,22 +551,22 @@ export class DictTreeScanner {
     const r1 = n1 < known ? ref[n1]! : 0;
     const r2 = n2 < known ? ref[n2]! : 0;
     if (r1 <= 0 || r2 <= 0) return -1;
-    let key: string;
+    let keyId: number;
     if (newKey === undefined) {
-      const rk = k < known ? ref[k]! : 0;
-      if (rk <= 0) return -1;
-      key = this.strTab[rk - 1]!;
+      keyId = k < known ? ref[k]! : 0;
+      if (keyId <= 0) return -1;
     } else {
-      key = newKey;
-      this.memoSet(keyPut, key);
+      this.memoSet(keyPut, newKey);
+      keyId = this.memoRef[keyPut]!;
     }
     // memoSet may have grown the memo just now: this.memoRef, not ref.
     if (d < this.memoRef.length) {
       this.memoRef[d] = -1;
       if (d >= this.memoLen) this.memoLen = d + 1;
     } else this.memoSet(d, undefined);
-    this.path[this.depth - 1] = key;
-    if (this.isWanted(key)) {
+    // The leaf's own path entry is written for wanted leaves only: nothing else reads it.
+    if (this.isWantedId(keyId)) {
+      this.path[this.depth - 1] = this.strTab[keyId - 1]!;
       this.names[0] = this.strTab[r1 - 1]!;
       this.names[1] = this.strTab[r2 - 1]!;
       this.values[0] = dv.getFloat64(xAt);
