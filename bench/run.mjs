@@ -305,6 +305,48 @@ row(
   } else notes.push("compare: no Python row (no python3 with scipy, statsmodels and numpy).");
 }
 
+// convkit-explore: start-up (process start to serving, every input indexed) and each view's first
+// page over HTTP, on the dev synthetic set (182,435 records), both eval dicts (the 40 MB multi-turn
+// one from its tar.gz), two ClariQ runs and iKAT's official passages. No tool of the field does this
+// (a notebook unpickling the dicts is the usual way: that alone takes the Python evaluator's time).
+{
+  const exploreSynthetic = join(WORK, "explore", "dev_synthetic.jsonl");
+  if (!existsSync(exploreSynthetic))
+    runOnce(
+      "node",
+      [
+        "apps/gen-synthetic/bin/convkit-gen-synthetic.js",
+        "--data",
+        join(SHARED, "data", "clariq"),
+        "--qulac",
+        join(SHARED, "data", "qulac", "qulac.json"),
+        "--splits",
+        "dev",
+        "--format",
+        "jsonl",
+        "--out",
+        join(WORK, "explore"),
+      ],
+      true,
+    );
+  const r = runOnce("node", ["bench/cases/explore-times.mjs", ROOT, SHARED, exploreSynthetic, "5"]);
+  const job = "explore: start-up (dev synthetic set, both eval dicts, 2 runs, iKAT passages indexed)";
+  row(job, "convkit-explore", { seconds: r.startup, maxRssMiB: r.maxRssMiB, runs: r.runs, records: 182435 });
+  for (const [view, seconds] of Object.entries(r.pages))
+    row(
+      `explore: first page of the ${view} view after start-up`,
+      "convkit-explore (HTTP)",
+      {
+        seconds,
+        maxRssMiB: r.maxRssMiB,
+        runs: r.runs,
+        records: 1,
+      },
+      undefined,
+      "pages",
+    );
+}
+
 // gen:synthetic on the real data against a plain Python generator of the same records.
 const synOut = join(WORK, "synthetic");
 const qulacPath = join(SHARED, "data", "qulac", "qulac.json");

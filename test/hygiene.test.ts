@@ -32,9 +32,12 @@ describe("package hygiene", () => {
       });
       expect(pkg.exports["./internal/*"]).toBeNull();
       expect(existsSync(join(dir, "src", "index.ts"))).toBe(true);
-      // Apps may bundle their CLI after compiling (scripts/bundle-bin.mjs); packages only compile.
+      // Apps may bundle their CLI after compiling (scripts/bundle-bin.mjs); packages only compile,
+      // except a package that serves a browser app, which bundles it from its web/ folder.
       if (name.startsWith("apps/"))
         expect(pkg.scripts.build).toMatch(/^tsc -b( && node \.\.\/\.\.\/scripts\/bundle-bin\.mjs)?$/);
+      else if (existsSync(join(dir, "web", "build.mjs")))
+        expect(pkg.scripts.build).toBe("tsc -b && node web/build.mjs");
       else expect(pkg.scripts.build).toBe("tsc -b");
     });
 

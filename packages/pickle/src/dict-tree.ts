@@ -149,6 +149,30 @@ export class DictTreeScanner {
   }
   private readonly path: PyValue[] = [];
   private readonly names: string[] = [];
+  /** Where, in the buffer, the EMPTY_DICT being opened is (see {@link branchOffset}). */
+  private openedAt = 0;
+
+  /**
+   * Inside `wantLeaves`: the stream offset of the EMPTY_DICT opcode of the branch asked about, and
+   * the memo's length at that point (the index a MEMOIZE right after it gives the dict).
+   */
+  get branchOffset(): number {
+    return this.base + this.openedAt;
+  }
+
+  get memoLength(): number {
+    return this.memoLen;
+  }
+
+  /** The memo's strings (index → string): what later bytes of the stream may refer to. */
+  memoStrings(): Map<number, string> {
+    const out = new Map<number, string>();
+    for (let i = 0; i < this.memoLen; i++) {
+      const r = this.memoRef[i]!;
+      if (r > 0) out.set(i, this.strTab[r - 1]!);
+    }
+    return out;
+  }
   private readonly values = new Float64Array(64);
   private stopped = false;
 
@@ -619,6 +643,7 @@ export class DictTreeScanner {
         }
       } else if (code === op.EMPTY_DICT) {
         next = pos + 1;
+        this.openedAt = pos;
         if (this.openDict() === this.depth) {
           const after = this.leafAtOnce(buf, dv, next, end);
           if (after >= 0) next = after;

@@ -1,5 +1,6 @@
 // @convkit/pickle: Python pickles in and out, without ever executing anything.
 
+export { type DictTreeIndex, indexDictTree, readDictBranch } from "./branch-index.js";
 export { DictTreeScanner, scanDictTree, UnsupportedShape, type WantedLeaves } from "./dict-tree.js";
 export {
   dumpPickle,

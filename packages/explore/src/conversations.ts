@@ -1,0 +1,271 @@
+// The Conversations view's data: gen:synthetic's (or ClariQ's) multi-turn records, indexed on disk.
+import { InputError } from "@convkit/io";
+import type { Dataset } from "./dataset.js";
+import { LineFile, parseLine } from "./line-file.js";
+import { type Page, page } from "./paging.js";
+
+interface Turn {
+  question: string;
+  answer: string;
+}
+
+/** A conversation context: a facet and the questions already asked (its history). */
+interface ContextEntry {
+  /** Its place in file order. */
+  index: number;
+  context_id: number;
+  topic_id: number;
+  facet_id: string;
+  history: Turn[];
+  /** Where its records are: recordIds[first .. first + records). */
+  first: number;
+  records: number;
+}
+
+const CONTEXT_KEY = Buffer.from('"context_id":');
+
+/** The integer after `"context_id":` in a JSON line (a key: inside strings the quotes are escaped). */
+function contextIdOf(line: Buffer): number | undefined {
+  const at = line.indexOf(CONTEXT_KEY);
+  if (at < 0) return undefined;
+  let i = at + CONTEXT_KEY.length;
+  while (line[i] === 32) i++;
+  let v = 0;
+  let digits = 0;
+  for (; line[i]! >= 48 && line[i]! <= 57; i++, digits++) v = v * 10 + line[i]! - 48;
+  return digits > 0 && digits < 16 ? v : undefined;
+}
+
+/**
+ * Qulac's record id (`topic-facet[-h1][-h2]-q`, as in qulac_hist012_dict) of a conversation whose
+ * every turn has a full `topic-facet-question` id of the same facet; undefined otherwise.
+ */
+function qulacRecordId(turns: (string | undefined)[]): string | undefined {
+  const parts = turns.map((x) => (x === undefined ? undefined : /^(\d+)-(\d+)-(\d+)$/.exec(x)));
+  if (parts.some((p) => p === undefined || p === null)) return undefined;
+  const [, t, f] = parts[0]!;
+  if (!parts.every((p) => p![1] === t && p![2] === f)) return undefined;
+  return [t, f, ...parts.map((p) => p![3])].join("-");
+}
+
+function isTurn(v: unknown): v is Turn {
+  return typeof v === "object" && v !== null && typeof (v as Turn).question === "string";
+}
+
+/**
+ * One synthetic set (JSONL of `{record_id, topic_id, facet_id, initial_request, question, answer,
+ * conversation_context, context_id}`): an index of line offsets and, per context, its facet,
+ * history and records. Only a context's first record is parsed while indexing; the others are
+ * read from disk when a page shows them.
+ */
+export class SyntheticSet {
+  private readonly contexts: ContextEntry[] = [];
+  private readonly byContext = new Map<number, ContextEntry>();
+  private recordIds = new Int32Array(0);
+  private constructor(
+    readonly name: string,
+    private readonly lines: LineFile,
+  ) {}
+
+  static async open(path: string): Promise<SyntheticSet> {
+    const found: ContextEntry[] = [];
+    const byId = new Map<number, ContextEntry>();
+    let lineContext = new Int32Array(1 << 16);
+    const lines = await LineFile.index(path, (line, i) => {
+      let id = contextIdOf(line);
+      let c = id === undefined ? undefined : byId.get(id);
+      if (c === undefined) {
+        const r = parseLine(path, i, line.toString("utf8")) as Record<string, unknown>;
+        const cc = r?.conversation_context;
+        if (
+          typeof r !== "object" ||
+          r === null ||
+          typeof r.context_id !== "number" ||
+          typeof r.topic_id !== "number" ||
+          typeof r.facet_id !== "string" ||
+          !Array.isArray(cc) ||
+          !cc.every(isTurn)
+        )
+          throw new InputError(
+            path,
+            { line: i + 1 },
+            "a synthetic record (context_id, topic_id, facet_id, conversation_context, …)",
+            line.toString("utf8", 0, Math.min(line.length, 60)),
+          );
+        id = r.context_id;
+        c = {
+          index: found.length,
+          context_id: id,
+          topic_id: r.topic_id,
+          facet_id: r.facet_id,
+          history: cc.map((t) => ({ question: t.question, answer: String(t.answer ?? "") })),
+          first: 0,
+          records: 0,
+        };
+        byId.set(id, c);
+        found.push(c);
+      }
+      c.records++;
+      if (i >= lineContext.length) {
+        const g = new Int32Array(lineContext.length * 2);
+        g.set(lineContext);
+        lineContext = g;
+      }
+      lineContext[i] = c.index;
+    });
+    const set = new SyntheticSet(path, lines);
+    // Context index per line → records grouped per context (counting sort keeps file order).
+    let next = 0;
+    for (const c of found) {
+      c.first = next;
+      next += c.records;
+    }
+    const fill = new Int32Array(found.length);
+    set.recordIds = new Int32Array(lines.count);
+    for (let i = 0; i < lines.count; i++) {
+      const c = found[lineContext[i]!]!;
+      set.recordIds[c.first + fill[lineContext[i]!]!++] = i;
+    }
+    set.contexts.push(...found);
+    for (const c of found) set.byContext.set(c.context_id, c);
+    return set;
+  }
+
+  get records(): number {
+    return this.lines.count;
+  }
+
+  summary() {
+    const levels = [0, 0, 0, 0];
+    const recordsByLevel = [0, 0, 0, 0];
+    const topics = new Set<number>();
+    for (const c of this.contexts) {
+      const l = Math.min(c.history.length, 3);
+      levels[l]!++;
+      recordsByLevel[l]! += c.records;
+      topics.add(c.topic_id);
+    }
+    return {
+      file: this.name,
+      records: this.records,
+      contexts: this.contexts.length,
+      topics: topics.size,
+      contextsByLevel: levels,
+      recordsByLevel,
+    };
+  }
+
+  topics(): { topic_id: number; facets: number; contexts: number; records: number }[] {
+    const m = new Map<number, { topic_id: number; facets: Set<string>; contexts: number; records: number }>();
+    for (const c of this.contexts) {
+      let t = m.get(c.topic_id);
+      if (!t) {
+        t = { topic_id: c.topic_id, facets: new Set(), contexts: 0, records: 0 };
+        m.set(c.topic_id, t);
+      }
+      t.facets.add(c.facet_id);
+      t.contexts++;
+      t.records += c.records;
+    }
+    return [...m.values()]
+      .sort((a, b) => a.topic_id - b.topic_id)
+      .map((t) => ({
+        topic_id: t.topic_id,
+        facets: t.facets.size,
+        contexts: t.contexts,
+        records: t.records,
+      }));
+  }
+
+  /**
+   * A topic's facets, each with its context tree: level-0 contexts (no history), level 1 (one
+   * question asked) and level 2 under the level-1 context whose history is a prefix of theirs.
+   */
+  topic(topicId: number) {
+    const facets = new Map<string, ContextEntry[]>();
+    for (const c of this.contexts)
+      if (c.topic_id === topicId) {
+        const l = facets.get(c.facet_id);
+        if (l) l.push(c);
+        else facets.set(c.facet_id, [c]);
+      }
+    return [...facets].map(([facet_id, cs]) => {
+      const key = (h: Turn[]) => h.map((t) => t.question).join("\u0000");
+      const byHistory = new Map(cs.map((c) => [key(c.history), c]));
+      const node = (c: ContextEntry) => ({
+        context_id: c.context_id,
+        level: c.history.length,
+        history: c.history.map((t) => t.question),
+        records: c.records,
+      });
+      const children = (c: ContextEntry) =>
+        cs
+          .filter(
+            (d) =>
+              d.history.length === c.history.length + 1 &&
+              byHistory.get(key(d.history.slice(0, c.history.length))) === c,
+          )
+          .sort((a, b) => a.context_id - b.context_id);
+      const roots = cs.filter((c) => c.history.length === 0);
+      // Level-1 contexts whose parent is missing (a subset of topics) become roots too.
+      const orphans = cs.filter(
+        (c) => c.history.length > 0 && !byHistory.has(key(c.history.slice(0, c.history.length - 1))),
+      );
+      return {
+        facet_id,
+        contexts: cs.length,
+        tree: [...roots, ...orphans].map((r) => ({
+          ...node(r),
+          children: children(r).map((c1) => ({ ...node(c1), children: children(c1).map(node) })),
+        })),
+      };
+    });
+  }
+
+  hasContext(id: number): boolean {
+    return this.byContext.has(id);
+  }
+
+  /** A context's records, paged, with ClariQ's and Qulac's ids decoded. */
+  async context(id: number, offset: number, limit: number, dataset: Dataset | undefined) {
+    const c = this.byContext.get(id);
+    if (!c) return undefined;
+    const ids = Array.from(this.recordIds.subarray(c.first, c.first + c.records));
+    const slice: Page<number> = page(ids, offset, limit, (i) => i);
+    const qulac = dataset?.qulacIds();
+    const qulacOf = (question: string, answer: string) =>
+      qulac?.byAnswer(c.topic_id, question, answer) ?? qulac?.byQuestion(c.topic_id, question);
+    const history = c.history.map((t) => {
+      const q = qulacOf(t.question, t.answer);
+      return { ...t, ...(q ? { qulac_id: q } : {}) };
+    });
+    const records = [];
+    for (const i of slice.items) {
+      const r = (await this.lines.json(i)) as Record<string, unknown>;
+      const question = String(r.question ?? "");
+      const answer = String(r.answer ?? "");
+      const qulacId = qulacOf(question, answer);
+      const qulacRecord = qulacRecordId([...history.map((t) => t.qulac_id), qulacId]);
+      records.push({
+        line: i + 1,
+        record_id: r.record_id,
+        question,
+        answer,
+        ...(qulacId ? { qulac_id: qulacId } : {}),
+        ...(qulacRecord ? { qulac_record: qulacRecord } : {}),
+      });
+    }
+    const facetNumber = Number(c.facet_id.replace(/^F/, ""));
+    return {
+      context_id: c.context_id,
+      topic_id: c.topic_id,
+      facet_id: c.facet_id,
+      facet_desc: dataset?.facetDesc(c.topic_id, c.facet_id),
+      level: c.history.length,
+      // ClariQ numbers single-turn contexts by their facet (F0985 → 985); multi-turn ones from 2000 on.
+      id_kind: c.history.length === 0 && c.context_id === facetNumber ? "facet number" : "multi-turn context",
+      history,
+      records: { total: slice.total, offset: slice.offset, items: records },
+    };
+  }
+}

@@ -1,0 +1,179 @@
+// The Eval-dicts view's data: one context of a ClariQ eval dict at a time, read from disk by offset.
+import { createWriteStream } from "node:fs";
+import { open } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { pipeline } from "node:stream/promises";
+import { InputError, openPayload } from "@convkit/io";
+import { indexDictTree, type PyValue, readDictBranch, UnsupportedShape } from "@convkit/pickle";
+import { type Page, page } from "./paging.js";
+import { makeTempDir, removeTempDir } from "./temp-dirs.js";
+
+/** The most bytes one context's dict takes (a guard: ClariQ's take a few hundred). */
+const MAX_BRANCH_BYTES = 1 << 24;
+
+/**
+ * An eval dict `{metric: {context: {question: {no_answer, with_answer}}}}` behind an index of
+ * each (metric, context) dict's byte offset, built in one pass; a context's values are decoded
+ * from its bytes when asked for. A `.tar.gz` is unpacked once into a temporary file (a gzip
+ * stream cannot be read from the middle); it is removed by {@link close}.
+ */
+export class EvalDictFile {
+  private constructor(
+    readonly name: string,
+    private readonly path: string,
+    private readonly temp: string | undefined,
+    readonly metrics: string[],
+    /** Per context id (as a string): per metric, its branch's byte range and memo length. */
+    private readonly where: Map<string, Map<string, [number, number, number]>>,
+    private readonly contextIds: PyValue[],
+    private readonly memo: ReadonlyMap<number, string>,
+  ) {}
+
+  static async open(path: string): Promise<EvalDictFile> {
+    // A plain pickle starts with PROTO; anything else (tar, gzip, bzip2, split parts) is unpacked
+    // once, since offsets must be into the pickle's own bytes.
+    let plain = path;
+    let temp: string | undefined;
+    const head = Buffer.alloc(1);
+    const fh = await open(path, "r").catch(() => undefined);
+    if (fh) {
+      await fh.read(head, 0, 1, 0);
+      await fh.close();
+    }
+    if (!fh || head[0] !== 0x80) {
+      const src = await openPayload(path);
+      temp = makeTempDir("convkit-explore-");
+      plain = join(temp, basename(src.name.split("!").at(-1) ?? "dict.pkl"));
+      await pipeline(src.chunks, createWriteStream(plain));
+    }
+    try {
+      const index = await indexDictTree(await openPayload(plain), 3).catch((e: unknown) => {
+        if (e instanceof UnsupportedShape)
+          throw new InputError(
+            path,
+            {},
+            "an eval dict as CPython pickles it ({metric: {context: {question: {name: float}}}})",
+            e.message,
+          );
+        throw e;
+      });
+      const metrics: string[] = [];
+      const where = new Map<string, Map<string, [number, number, number]>>();
+      const contextIds: PyValue[] = [];
+      const n = index.paths.length;
+      for (let i = 0; i < n; i++) {
+        const [metric, ctx] = index.paths[i]!;
+        const m = String(metric);
+        if (metrics.at(-1) !== m && !metrics.includes(m)) metrics.push(m);
+        const key = String(ctx);
+        let byMetric = where.get(key);
+        if (!byMetric) {
+          byMetric = new Map();
+          where.set(key, byMetric);
+          contextIds.push(ctx!);
+        }
+        const start = index.offsets[i]!;
+        const end = i + 1 < n ? index.offsets[i + 1]! : Number.POSITIVE_INFINITY;
+        byMetric.set(m, [start, end, index.memoLengths[i]!]);
+      }
+      return new EvalDictFile(path, plain, temp, metrics, where, contextIds, index.memo);
+    } catch (e) {
+      removeTempDir(temp);
+      throw e;
+    }
+  }
+
+  get contexts(): number {
+    return this.contextIds.length;
+  }
+
+  list(q: string, offset: number, limit: number): Page<string> {
+    const needle = q.trim();
+    const ids = this.contextIds.map(String);
+    return page(needle === "" ? ids : ids.filter((c) => c.startsWith(needle)), offset, limit, (c) => c);
+  }
+
+  /** Whether most of these ids (a run's) are contexts of this dict. */
+  covers(ids: Iterable<number>): boolean {
+    let n = 0;
+    let hit = 0;
+    for (const id of ids) {
+      n++;
+      if (this.where.has(String(id))) hit++;
+    }
+    return n > 0 && hit * 2 > n;
+  }
+
+  has(ctx: string): boolean {
+    return this.where.has(ctx);
+  }
+
+  /**
+   * Per metric, the context's candidate questions with both values, MAX and MIN, the best
+   * question (highest with_answer; ties: the first in dict order) and, per run pick, its rank.
+   */
+  async context(ctx: string, picks: { run: string; question: string | null }[]) {
+    const byMetric = this.where.get(ctx);
+    if (!byMetric) return undefined;
+    const fh = await open(this.path, "r");
+    try {
+      const size = (await fh.stat()).size;
+      const metrics = [];
+      for (const [metric, [start, endHint, memoLength]] of byMetric) {
+        const end = Math.min(size, endHint, start + MAX_BRANCH_BYTES);
+        const buf = Buffer.alloc(end - start);
+        await fh.read(buf, 0, buf.length, start);
+        const branch = readDictBranch(buf, { memo: this.memo }, memoLength, this.name, start);
+        const questions: { question: string; no_answer: number; with_answer: number }[] = [];
+        let max: number | undefined;
+        let min: number | undefined;
+        for (const [q, leaf] of branch) {
+          const wa = leaf.get("with_answer") ?? Number.NaN;
+          if (q === "MAX") max = wa;
+          else if (q === "MIN") min = wa;
+          else
+            questions.push({
+              question: String(q),
+              no_answer: leaf.get("no_answer") ?? Number.NaN,
+              with_answer: wa,
+            });
+        }
+        let best: string | undefined;
+        let bestValue = Number.NEGATIVE_INFINITY;
+        for (const x of questions)
+          if (x.with_answer > bestValue) {
+            best = x.question;
+            bestValue = x.with_answer;
+          }
+        const sorted = questions.map((x) => x.with_answer).sort((a, b) => b - a);
+        metrics.push({
+          metric,
+          max,
+          min,
+          best,
+          questions,
+          picks: picks.map((p) => {
+            const hit = p.question === null ? undefined : questions.find((x) => x.question === p.question);
+            // What clariq_eval_tool.py scores: the pick's with_answer, or MIN when the dict lacks it.
+            const value = hit ? hit.with_answer : min;
+            return {
+              run: p.run,
+              question: p.question,
+              in_dict: hit !== undefined,
+              value,
+              // 1 + the number of questions strictly better than the pick.
+              rank: value === undefined ? null : 1 + sorted.filter((v) => v > value).length,
+            };
+          }),
+        });
+      }
+      return { context: ctx, candidates: metrics[0]?.questions.length ?? 0, metrics };
+    } finally {
+      await fh.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    removeTempDir(this.temp);
+  }
+}

@@ -1,0 +1,180 @@
+// The Passages view's data: a document's sentences and iKAT passage windows under two splitters.
+import { createHash } from "node:crypto";
+import { jsonDocument } from "@convkit/formats";
+import { InputError } from "@convkit/io";
+import {
+  IKAT,
+  loadSplitter,
+  passagePairs,
+  prepareText,
+  type SentenceSplitter,
+  sentenceTexts,
+  unwrapPassage,
+  windowPassages,
+} from "@convkit/segment";
+import { LineFile, parseLine } from "./line-file.js";
+import { type Page, page } from "./paging.js";
+
+const md5 = (s: string) => createHash("md5").update(s, "utf8").digest("hex");
+
+interface DocEntry {
+  id: string;
+  /** Lines of the file holding it: one document line, or its official passages. */
+  lines: number[];
+}
+
+/**
+ * Documents (ClueWeb22 or `{id, contents}` JSONL) or iKAT's official passages (`{doc_id,
+ * passage_id, passage_text}`): an index of which lines hold each document. An official document
+ * is put back together from its passages: passage k+1 starts at the sixth sentence of passage k,
+ * so each one adds what follows the overlap.
+ */
+export class PassageFile {
+  private readonly docs: DocEntry[] = [];
+  private readonly byId = new Map<string, DocEntry>();
+  private constructor(
+    readonly name: string,
+    readonly kind: "documents" | "official passages",
+    private readonly lines: LineFile,
+  ) {}
+
+  static async open(path: string): Promise<PassageFile> {
+    let kind: "documents" | "official passages" | undefined;
+    const docs: DocEntry[] = [];
+    const byId = new Map<string, DocEntry>();
+    const lines = await LineFile.index(path, (line, i) => {
+      const v = parseLine(path, i, line.toString("utf8")) as Record<string, unknown>;
+      let id: string;
+      if (typeof v?.doc_id === "string" && typeof v.passage_text === "string") {
+        kind ??= "official passages";
+        id = v.doc_id;
+      } else {
+        kind ??= "documents";
+        id = jsonDocument(path, v, i + 1).id;
+      }
+      let d = byId.get(id);
+      if (!d) {
+        d = { id, lines: [] };
+        byId.set(id, d);
+        docs.push(d);
+      }
+      d.lines.push(i);
+    });
+    if (kind === undefined) throw new InputError(path, { line: 1 }, "documents or passages", "an empty file");
+    const f = new PassageFile(path, kind, lines);
+    f.docs.push(...docs);
+    for (const d of docs) f.byId.set(d.id, d);
+    return f;
+  }
+
+  get count(): number {
+    return this.docs.length;
+  }
+
+  list(q: string, offset: number, limit: number): Page<{ id: string; lines: number }> {
+    const needle = q.trim().toLowerCase();
+    const hits = needle === "" ? this.docs : this.docs.filter((d) => d.id.toLowerCase().includes(needle));
+    return page(hits, offset, limit, (d) => ({ id: d.id, lines: d.lines.length }));
+  }
+
+  /**
+   * The document's text and, for official passages, the passages as published. Official files
+   * hold some passages of a document (those judged): the text is put back together from its
+   * longest run of consecutive passages, and `firstPassage` is the number of the first, so a
+   * window k over the text is passage firstPassage + k of the document.
+   */
+  async text(id: string): Promise<
+    | {
+        text: string;
+        firstPassage: number;
+        official?: { id: string; text: string; md5: string; used: boolean }[];
+      }
+    | undefined
+  > {
+    const d = this.byId.get(id);
+    if (!d) return undefined;
+    const values = await Promise.all(d.lines.map((i) => this.lines.json(i)));
+    if (this.kind === "documents")
+      return { text: jsonDocument(this.name, values[0], d.lines[0]! + 1).text, firstPassage: 0 };
+    const records = values.map((v) => v as { doc_id: string; passage_id: string; passage_text: string });
+    const byK = new Map<number, string>();
+    for (const r of records) {
+      const t = unwrapPassage(r.passage_text);
+      if (t !== undefined) byK.set(Number(r.passage_id), t);
+    }
+    const boundary = new Map(passagePairs(records).map((p) => [p.k, p.boundary]));
+    // The longest run k, k+1, … whose every pair has a boundary (the first such run on ties).
+    const ks = [...byK.keys()].sort((a, b) => a - b);
+    let best = [ks[0] ?? 0, ks[0] ?? 0];
+    for (const k of ks) {
+      let e = k;
+      while (boundary.has(e) && byK.has(e + 1)) e++;
+      if (e - k > best[1]! - best[0]!) best = [k, e];
+    }
+    const [first, last] = best as [number, number];
+    let text = byK.get(first) ?? "";
+    for (let k = first; k < last; k++) text += byK.get(k + 1)!.slice(byK.get(k)!.length - boundary.get(k)!);
+    return {
+      text,
+      firstPassage: first,
+      official: records
+        .map((r) => {
+          const t = unwrapPassage(r.passage_text) ?? r.passage_text;
+          const k = Number(r.passage_id);
+          return { id: `${r.doc_id}:${r.passage_id}`, text: t, md5: md5(t), used: k >= first && k <= last };
+        })
+        .sort((a, b) => Number(a.id.split(":").at(-1)) - Number(b.id.split(":").at(-1))),
+    };
+  }
+}
+
+/** Splitters by name, loaded once (spaCy's model is read on first use). */
+export class Splitters {
+  private readonly loaded = new Map<string, Promise<SentenceSplitter>>();
+  constructor(
+    readonly names: readonly [string, string],
+    private readonly spacyModel: string | undefined,
+  ) {}
+
+  get(name: string): Promise<SentenceSplitter> {
+    let s = this.loaded.get(name);
+    if (!s) {
+      s = loadSplitter(name, this.spacyModel);
+      this.loaded.set(name, s);
+    }
+    return s;
+  }
+
+  /**
+   * Both splitters' sentences and iKAT windows of a document, and where their cuts differ; window
+   * k is passage `firstPassage + k` (a text put back together from official passages k0, k0+1, …).
+   */
+  async compare(id: string, raw: string, firstPassage = 0) {
+    const text = prepareText(raw, IKAT);
+    const sides = [];
+    for (const name of this.names) {
+      const starts = text.length === 0 ? [] : (await this.get(name))(text);
+      const sentences = sentenceTexts(text, starts, IKAT);
+      const passages = windowPassages(sentences, IKAT).map((p, k) => ({
+        id: `${id}${IKAT.idSeparator}${firstPassage + k}`,
+        md5: md5(p),
+        // Sentences [first, first + window) of this side.
+        first: k * IKAT.stride,
+        sentences: Math.min(IKAT.window, sentences.length - k * IKAT.stride),
+        text: p,
+      }));
+      sides.push({ splitter: name, starts, sentences, passages });
+    }
+    const [a, b] = sides as [(typeof sides)[0], (typeof sides)[0]];
+    const inB = new Set(b.starts);
+    const inA = new Set(a.starts);
+    return {
+      id,
+      text,
+      window: IKAT.window,
+      stride: IKAT.stride,
+      sides,
+      only: [a.starts.filter((s) => !inB.has(s)), b.starts.filter((s) => !inA.has(s))],
+    };
+  }
+}

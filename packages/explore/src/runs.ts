@@ -1,0 +1,179 @@
+// The Runs view's data: convkit-compare's table, per-topic deltas and rankings side by side.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { pandasText, readRankedRun } from "@convkit/clariq-eval";
+import {
+  type Comparison,
+  clariqPerTopic,
+  compareRuns,
+  DEFAULT_TREC_MEASURES,
+  type RunValues,
+  runNames,
+  trecPerTopic,
+} from "@convkit/compare";
+import { readClariqRows, readQuestionBank } from "@convkit/formats";
+import { trecOrder } from "@convkit/io";
+import { loadQrels, loadRun } from "@convkit/trec-eval";
+
+/** How the runs are scored: TREC runs against qrels, or ClariQ runs as clariq_eval_tool.py does. */
+export type RunScoring =
+  | { kind: "trec"; qrels: string; measures?: readonly string[] }
+  | { kind: "clariq"; task: "document_relevance" | "question_relevance"; dataDir: string; split: string };
+
+interface RankedEntry {
+  doc: string;
+  score: number;
+  /** The question's text, for ClariQ runs. */
+  text?: string;
+}
+
+/** The comparison options of the view: convkit-compare's defaults, each run against the first. */
+function compareOptions(baseline: string) {
+  return {
+    baseline,
+    test: "t" as const,
+    alternative: "two-sided" as const,
+    correction: "holm" as const,
+    alpha: 0.05,
+    missing: "drop" as const,
+    zeroMethod: "wilcox" as const,
+    continuity: false,
+    permutations: 10000,
+    seed: 1,
+    threads: 1,
+  };
+}
+
+export class RunSet {
+  private constructor(
+    readonly names: string[],
+    readonly scoring: RunScoring,
+    readonly comparison: Comparison,
+    private readonly values: RunValues[],
+    private readonly rankings: Map<string, RankedEntry[]>[],
+    private readonly judged: Map<string, Map<string, number>>,
+  ) {}
+
+  static async open(paths: readonly string[], scoring: RunScoring): Promise<RunSet> {
+    const names = runNames(paths);
+    let values: RunValues[];
+    let rankings: Map<string, RankedEntry[]>[];
+    let judged: Map<string, Map<string, number>>;
+    if (scoring.kind === "trec") {
+      values = await trecPerTopic(scoring.qrels, paths, scoring.measures ?? DEFAULT_TREC_MEASURES, false);
+      judged = await loadQrels(scoring.qrels);
+      rankings = [];
+      for (const p of paths) {
+        const { run } = await loadRun(p);
+        const m = new Map<string, RankedEntry[]>();
+        for (const [qid, list] of run)
+          m.set(
+            qid,
+            [...list].sort(trecOrder).map((e) => ({ doc: e.docno, score: e.score })),
+          );
+        rankings.push(m);
+      }
+    } else {
+      values = await clariqPerTopic(scoring.task, scoring.dataDir, false, scoring.split, paths);
+      ({ rankings, judged } = await clariqRankings(paths, scoring));
+    }
+    const comparison = await compareRuns(
+      { runs: names.map((name, i) => ({ name, values: values[i]! })) },
+      compareOptions(names[0]!),
+    );
+    return new RunSet(names, scoring, comparison, values, rankings, judged);
+  }
+
+  /** Per measure and run pair (first run → other), each topic's difference, largest first. */
+  deltas(measure: string, b: number) {
+    const va = this.values[0]!.get(measure);
+    const vb = this.values[b]?.get(measure);
+    if (!va || !vb) return undefined;
+    const topics = [...va.keys()].filter((t) => vb.has(t));
+    const rows = topics.map((t) => ({
+      topic: t,
+      a: va.get(t)!,
+      b: vb.get(t)!,
+      delta: vb.get(t)! - va.get(t)!,
+    }));
+    rows.sort((x, y) => y.delta - x.delta || (x.topic < y.topic ? -1 : x.topic > y.topic ? 1 : 0));
+    return { measure, a: this.names[0]!, b: this.names[b]!, rows };
+  }
+
+  topicIds(): string[] {
+    const ids = new Set<string>();
+    for (const m of this.rankings) for (const k of m.keys()) ids.add(k);
+    return [...ids].sort((a, b) => Number(a) - Number(b) || (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  /** A topic's rankings side by side: relevance, documents only one run has, rank moves. */
+  topic(id: string, depth: number) {
+    const rel = this.judged.get(id);
+    const lists = this.rankings.map((m) => (m.get(id) ?? []).slice(0, depth));
+    const rankOf = lists.map((l) => new Map(l.map((e, i) => [e.doc, i + 1])));
+    return {
+      topic: id,
+      judged: rel ? rel.size : 0,
+      runs: this.names.map((name, r) => ({
+        name,
+        entries: lists[r]!.map((e, i) => {
+          const others = rankOf.map((m, k) => (k === r ? undefined : m.get(e.doc)));
+          const first = r === 0 ? undefined : rankOf[0]!.get(e.doc);
+          return {
+            rank: i + 1,
+            doc: e.doc,
+            ...(e.text !== undefined ? { text: e.text } : {}),
+            score: e.score,
+            rel: rel?.get(e.doc) ?? null,
+            only_here: others.every((o, k) => k === r || o === undefined),
+            // Positive: moved up against the first run.
+            move: first === undefined ? null : first - (i + 1),
+          };
+        }),
+      })),
+    };
+  }
+}
+
+/** ClariQ runs as rankings: question ids (texts mapped through the bank) with the topic's questions judged relevant. */
+async function clariqRankings(paths: readonly string[], scoring: Extract<RunScoring, { kind: "clariq" }>) {
+  const textToId = new Map<string, string>();
+  const idToText = new Map<string, string>();
+  const bank = join(scoring.dataDir, "question_bank.tsv");
+  if (existsSync(bank))
+    for await (const b of readQuestionBank(bank))
+      for (const q of b) {
+        textToId.set(pandasText(q.question), q.question_id);
+        idToText.set(q.question_id, q.question);
+      }
+  const judged = new Map<string, Map<string, number>>();
+  const topicFile = join(
+    scoring.dataDir,
+    scoring.split === "test" ? "test_with_labels.tsv" : `${scoring.split}.tsv`,
+  );
+  if (existsSync(topicFile))
+    for await (const b of readClariqRows(topicFile))
+      for (const r of b) {
+        let m = judged.get(String(r.topic_id));
+        if (!m) {
+          m = new Map();
+          judged.set(String(r.topic_id), m);
+        }
+        m.set(r.question_id, 1);
+      }
+  const rankings: Map<string, RankedEntry[]>[] = [];
+  for (const p of paths) {
+    const m = new Map<string, RankedEntry[]>();
+    for (const line of await readRankedRun(p)) {
+      const id = /^Q\d+$/.test(line.item) ? line.item : (textToId.get(line.item) ?? line.item);
+      const e: RankedEntry = { doc: id, score: line.score, text: idToText.get(id) ?? line.item };
+      const l = m.get(String(line.id));
+      if (l) l.push(e);
+      else m.set(String(line.id), [e]);
+    }
+    // Shown as the tool ranks them: by score, highest first (stable for ties: file order).
+    for (const l of m.values()) l.sort((x, y) => y.score - x.score);
+    rankings.push(m);
+  }
+  return { rankings, judged };
+}
