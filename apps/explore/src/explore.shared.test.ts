@@ -19,6 +19,16 @@ const CHROMIUM = ["chromium", "chromium-browser"]
 /** Screenshots for a reviewer to look at (not committed). */
 const SHOTS = join(REPO, "test-output", "explore");
 
+/** The single-turn dict and the two ClariQ dev runs every Runs check compares. */
+const clariqRunArgs = () => [
+  "--eval-dict",
+  shared("golden", "clariq-eval", "eval_dicts", "single_turn_train_eval.pkl"),
+  "--run",
+  shared("data", "clariq", "sample_runs", "dev_no_q"),
+  "--run",
+  shared("data", "clariq", "sample_runs", "dev_bm25"),
+];
+
 let server: ChildProcess;
 let base: string;
 let browser: Browser;
@@ -74,7 +84,7 @@ beforeAll(async () => {
     "--splits",
     "dev",
     "--format",
-    "jsonl",
+    "jsonl,pickle",
     "--out",
     tmp,
   ]);
@@ -90,14 +100,11 @@ beforeAll(async () => {
       shared("data", "qulac", "qulac.json"),
       "--synthetic",
       join(tmp, "dev_synthetic.jsonl"),
+      "--synthetic",
+      join(tmp, "dev_synthetic.pkl.tar.gz"),
       "--eval-dict",
       shared("golden", "clariq-eval", "eval_dicts", "multi_turn_dev_eval.pkl.tar.gz"),
-      "--eval-dict",
-      shared("golden", "clariq-eval", "eval_dicts", "single_turn_train_eval.pkl"),
-      "--run",
-      shared("data", "clariq", "sample_runs", "dev_no_q"),
-      "--run",
-      shared("data", "clariq", "sample_runs", "dev_bm25"),
+      ...clariqRunArgs(),
       "--passages",
       shared("data", "ikat", "2023_train_topics_psg_text.jsonl"),
       "--spacy-model",
@@ -190,10 +197,22 @@ describe("convkit-explore on ../shared in Chromium", () => {
     expect(await turns.count()).toBe(2);
     expect(await shown(turns.nth(0))).toContain(r.conversation_context[0].question);
     expect(await shown(turns.nth(1))).toContain(r.conversation_context[1].answer);
+    // Every record's ClariQ id, decoded by gen:synthetic's numbering, says what the record says.
+    const decoded = await page.locator("[data-test=decoded]").allInnerTexts();
+    expect(decoded.length).toBeGreaterThan(0);
+    for (const d of decoded) expect(d).toMatch(new RegExp(`^✓ ${r.facet_id} · Q\\d+ → Q\\d+ → Q\\d+$`));
+    expect(await text("[data-test=context-decoded]")).toContain(
+      `topic ${r.topic_id}, ${r.facet_id}, after Q`,
+    );
     const records = await text("[data-test=records]");
     expect(records).toContain(r.question);
     expect(records).toContain(r.answer);
     expect(await shown(page.locator("[data-test=context-tree]"))).toContain(`context ${r.context_id}`);
+    // The same set as gen:synthetic's pickle (ClariQ's published layout), read into the same view.
+    await open(`#/conversations?file=1&topic=${r.topic_id}&ctx=${r.context_id}`, "conversations-pickle");
+    expect(await text("[data-test=synthetic-records]")).toContain("182,435");
+    expect(await text("[data-test=synthetic-contexts]")).toContain("15,345");
+    expect(await text("[data-test=records]")).toContain(r.answer);
   });
 
   it("Eval dicts: a context's questions, MAX, MIN, best and a run's pick, as the full scan reads them (../shared)", async () => {
@@ -328,17 +347,42 @@ describe("convkit-explore on ../shared in Chromium", () => {
     expect(await shown(page.locator("[data-test=side-0] h3"))).toContain("spacy");
   }, 60_000);
 
+  it("keyboard: 1–5 switch views, j/k move in the list, Enter opens, the URL follows (../shared)", async () => {
+    await open("#/dataset", "keys");
+    const first = await text("[data-test=topics] .item");
+    await page.keyboard.press("j");
+    await page.keyboard.press("j");
+    await page.keyboard.press("k");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() =>
+      (globalThis as { location?: { hash: string } }).location?.hash.startsWith("#/dataset?topic="),
+    );
+    expect(page.url()).toContain(`topic=${first.split(" ")[0]}`);
+    await page.keyboard.press("4");
+    await page.waitForFunction(
+      () => (globalThis as { location?: { hash: string } }).location?.hash === "#/runs",
+    );
+    await page.waitForFunction(
+      () => (globalThis as { __CONVKIT_READY__?: string }).__CONVKIT_READY__ === "#/runs",
+    );
+    expect(await page.locator("[data-test=significance]").count()).toBe(1);
+    // "/" goes to the search field; typing there is not a view switch.
+    await page.keyboard.press("1");
+    await page.waitForFunction(
+      () => (globalThis as { __CONVKIT_READY__?: string }).__CONVKIT_READY__ === "#/dataset",
+    );
+    await page.keyboard.press("/");
+    await page.keyboard.type("2");
+    expect(page.url()).toMatch(/#\/dataset$/);
+    expect(await page.locator("[data-test=search]").inputValue()).toBe("2");
+  });
+
   it("--static writes one page of a view that opens from disk with its data (../shared)", async () => {
     const out = join(tmp, "runs.html");
     const r = runCli("explore", [
       "--data",
       shared("data", "clariq"),
-      "--eval-dict",
-      shared("golden", "clariq-eval", "eval_dicts", "single_turn_train_eval.pkl"),
-      "--run",
-      shared("data", "clariq", "sample_runs", "dev_no_q"),
-      "--run",
-      shared("data", "clariq", "sample_runs", "dev_bm25"),
+      ...clariqRunArgs(),
       "--static",
       out,
       "--view",

@@ -1,8 +1,17 @@
 // The Conversations view's data: gen:synthetic's (or ClariQ's) multi-turn records, indexed on disk.
-import { InputError } from "@convkit/io";
+import { once } from "node:events";
+import { createWriteStream } from "node:fs";
+import { open } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { finished, pipeline } from "node:stream/promises";
+import { syntheticRecords } from "@convkit/formats";
+import { InputError, openPayload, peek } from "@convkit/io";
+import { readPickle } from "@convkit/pickle";
+import type { IdDecoder } from "./clariq-ids.js";
 import type { Dataset } from "./dataset.js";
 import { LineFile, parseLine } from "./line-file.js";
 import { type Page, page } from "./paging.js";
+import { makeTempDir, removeTempDir } from "./temp-dirs.js";
 
 interface Turn {
   question: string;
@@ -48,6 +57,11 @@ function qulacRecordId(turns: (string | undefined)[]): string | undefined {
   return [t, f, ...parts.map((p) => p![3])].join("-");
 }
 
+/** The same texts in any order (ClariQ's histories are sets). */
+function sameTexts(a: string[], b: string[]): boolean {
+  return a.length === b.length && [...a].sort().join("\u0000") === [...b].sort().join("\u0000");
+}
+
 function isTurn(v: unknown): v is Turn {
   return typeof v === "object" && v !== null && typeof (v as Turn).question === "string";
 }
@@ -67,7 +81,53 @@ export class SyntheticSet {
     private readonly lines: LineFile,
   ) {}
 
+  /**
+   * A synthetic set: JSONL is indexed where it is; a pickle (ClariQ's published `{record_id:
+   * {...}}` or gen:synthetic's, plain or in a tar.gz) or a compressed JSONL is first written out as
+   * plain JSONL to a temporary file (the index needs byte offsets into plain lines).
+   */
   static async open(path: string): Promise<SyntheticSet> {
+    const head = Buffer.alloc(1);
+    const fh = await open(path, "r");
+    try {
+      await fh.read(head, 0, 1, 0);
+    } finally {
+      await fh.close();
+    }
+    if (head[0] === 0x7b) return SyntheticSet.index(path, path);
+    const dir = makeTempDir("convkit-explore-synthetic-");
+    try {
+      const plain = join(
+        dir,
+        `${basename(path).replace(/(\.pkl|\.jsonl)?(\.tar)?(\.gz|\.bz2)?$/, "")}.jsonl`,
+      );
+      const src = await openPayload(path);
+      const { head: first, rest } = await peek(src.chunks, 1);
+      if (first[0] === 0x80) {
+        const records = syntheticRecords(src.name, await readPickle({ name: src.name, chunks: rest }));
+        const out = createWriteStream(plain);
+        for (const r of records) {
+          if (!out.write(`${JSON.stringify(r)}\n`)) await once(out, "drain");
+        }
+        out.end();
+        await finished(out);
+      } else await pipeline(rest, createWriteStream(plain));
+      const set = await SyntheticSet.index(plain, src.name);
+      set.temp = dir;
+      return set;
+    } catch (e) {
+      removeTempDir(dir);
+      throw e;
+    }
+  }
+
+  private temp: string | undefined;
+
+  close(): void {
+    removeTempDir(this.temp);
+  }
+
+  private static async index(path: string, name: string): Promise<SyntheticSet> {
     const found: ContextEntry[] = [];
     const byId = new Map<number, ContextEntry>();
     let lineContext = new Int32Array(1 << 16);
@@ -113,7 +173,7 @@ export class SyntheticSet {
       }
       lineContext[i] = c.index;
     });
-    const set = new SyntheticSet(path, lines);
+    const set = new SyntheticSet(name, lines);
     // Context index per line → records grouped per context (counting sort keeps file order).
     let next = 0;
     for (const c of found) {
@@ -227,7 +287,13 @@ export class SyntheticSet {
   }
 
   /** A context's records, paged, with ClariQ's and Qulac's ids decoded. */
-  async context(id: number, offset: number, limit: number, dataset: Dataset | undefined) {
+  async context(
+    id: number,
+    offset: number,
+    limit: number,
+    dataset: Dataset | undefined,
+    decoder: IdDecoder | undefined,
+  ) {
     const c = this.byContext.get(id);
     if (!c) return undefined;
     const ids = Array.from(this.recordIds.subarray(c.first, c.first + c.records));
@@ -246,6 +312,7 @@ export class SyntheticSet {
       const answer = String(r.answer ?? "");
       const qulacId = qulacOf(question, answer);
       const qulacRecord = qulacRecordId([...history.map((t) => t.qulac_id), qulacId]);
+      const decoded = typeof r.record_id === "number" ? decoder?.record(r.record_id) : undefined;
       records.push({
         line: i + 1,
         record_id: r.record_id,
@@ -253,6 +320,22 @@ export class SyntheticSet {
         answer,
         ...(qulacId ? { qulac_id: qulacId } : {}),
         ...(qulacRecord ? { qulac_record: qulacRecord } : {}),
+        ...(decoded
+          ? {
+              clariq: {
+                ...decoded,
+                // The id says what the record says: same facet, history and current question.
+                agrees:
+                  decoded.topic_id === c.topic_id &&
+                  decoded.facet_id === c.facet_id &&
+                  decoder!.questionText(c.topic_id, c.facet_id, decoded.question!) === question &&
+                  sameTexts(
+                    decoded.history.map((h) => decoder!.questionText(c.topic_id, c.facet_id, h) ?? ""),
+                    c.history.map((t) => t.question),
+                  ),
+              },
+            }
+          : {}),
       });
     }
     const facetNumber = Number(c.facet_id.replace(/^F/, ""));
@@ -265,6 +348,7 @@ export class SyntheticSet {
       // ClariQ numbers single-turn contexts by their facet (F0985 → 985); multi-turn ones from 2000 on.
       id_kind: c.history.length === 0 && c.context_id === facetNumber ? "facet number" : "multi-turn context",
       history,
+      ...(decoder ? { clariq_context: decoder.context(c.context_id) ?? null } : {}),
       records: { total: slice.total, offset: slice.offset, items: records },
     };
   }

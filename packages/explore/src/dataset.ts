@@ -98,6 +98,34 @@ export class Dataset {
         for await (const b of readQuestionBank(bank)) d.questionBank += b.length;
       }
     }
+    // Qulac alone: its topics, facets and question–answer rows, by Qulac's own ids.
+    if (d.topics.length === 0)
+      for (const r of d.qulacRows) {
+        let t = d.byId.get(r.topic_id);
+        if (!t) {
+          t = {
+            topic_id: r.topic_id,
+            split: "qulac",
+            initial_request: r.topic,
+            topic_desc: r.topic_desc,
+            clarification_need: Number.NaN,
+            facets: [],
+          };
+          d.byId.set(r.topic_id, t);
+          d.topics.push(t);
+        }
+        let f = t.facets.find((x) => x.facet_id === r.topic_facet_id);
+        if (!f) {
+          f = { facet_id: r.topic_facet_id, facet_desc: r.facet_desc, qa: [] };
+          t.facets.push(f);
+        }
+        f.qa.push({
+          question_id: r.topic_facet_question_id,
+          question: r.question,
+          answer: r.answer,
+          qulac_id: r.topic_facet_question_id,
+        });
+      }
     return d;
   }
 

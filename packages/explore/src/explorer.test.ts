@@ -1,7 +1,10 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import { compareRuns } from "@convkit/compare";
+import { syntheticItem } from "@convkit/formats";
+import { tarGzFile } from "@convkit/io";
+import { dumpPickle } from "@convkit/pickle";
 import { tempDir } from "@convkit/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Explorer } from "./explorer.js";
@@ -180,6 +183,28 @@ describe("Explorer", () => {
     expect(p[0]!.md5).toMatch(/^[0-9a-f]{32}$/);
     expect(d.only).toEqual([[], []]);
     expect((await get("passages/doc", "id=nope")).status).toBe(404);
+  });
+
+  it("a synthetic set given as a pickle (tar.gz) reads as its JSONL does", async () => {
+    const jsonl = readFileSync(join(dir, "syn.jsonl"), "utf8").trim().split("\n");
+    const records = jsonl.map((l) => JSON.parse(l));
+    const pkl = dumpPickle(new Map(records.map((r) => syntheticItem(r))));
+    writeFileSync(join(dir, "syn.pkl"), pkl);
+    await tarGzFile(join(dir, "syn.pkl"), join(dir, "syn.pkl.tar.gz"));
+    const e = await Explorer.open({ synthetic: [join(dir, "syn.pkl.tar.gz")] });
+    try {
+      expect(e.meta().synthetic[0]).toMatchObject({ records: 6, contexts: 3, contextsByLevel: [1, 1, 1, 0] });
+      const ctx = (await e.api("conversations/context", new URLSearchParams("id=985"))).body as {
+        records: { items: { record_id: number; question: string }[] };
+      };
+      expect(ctx.records.items.map((r) => [r.record_id, r.question])).toEqual([
+        [2000, "q1"],
+        [2001, "q2"],
+        [2005, "q3"],
+      ]);
+    } finally {
+      await e.close();
+    }
   });
 
   it("unknown endpoints and ids are 404; over HTTP only fixed routes answer, GET and HEAD only", async () => {

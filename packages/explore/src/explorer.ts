@@ -3,6 +3,8 @@ import { readdir, symlink } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { pandasText, readRankedRun, topQuestions } from "@convkit/clariq-eval";
 import { readQuestionBank } from "@convkit/formats";
+import { InputError } from "@convkit/io";
+import { IdDecoder } from "./clariq-ids.js";
 import { SyntheticSet } from "./conversations.js";
 import { Dataset } from "./dataset.js";
 import { EvalDictFile } from "./eval-dicts.js";
@@ -56,6 +58,7 @@ export class Explorer {
     private readonly picks: { run: string; byId: Map<number, string | null> }[],
     readonly passages: PassageFile[],
     private readonly splitters: Splitters,
+    private readonly decoder: IdDecoder | undefined,
     private readonly scoringDir: string | undefined,
     readonly openSeconds: number,
   ) {}
@@ -64,10 +67,18 @@ export class Explorer {
     const t0 = performance.now();
     const dataset =
       o.data !== undefined || o.qulac !== undefined ? await Dataset.open(o.data, o.qulac) : undefined;
-    const synthetic = await Promise.all((o.synthetic ?? []).map((p) => SyntheticSet.open(p)));
+    const synthetic: SyntheticSet[] = [];
     const evalDicts: EvalDictFile[] = [];
     let scoringDir: string | undefined;
     try {
+      for (const p of o.synthetic ?? []) synthetic.push(await SyntheticSet.open(p));
+      // ClariQ's ids decoded by gen:synthetic's own numbering (topics <= 200 need qulac.json).
+      let decoder: IdDecoder | undefined;
+      if (synthetic.length > 0 && o.data !== undefined)
+        decoder = await IdDecoder.open(o.data, o.qulac).catch((e: unknown) => {
+          if (e instanceof InputError) return undefined;
+          throw e;
+        });
       for (const p of o.evalDicts ?? []) evalDicts.push(await EvalDictFile.open(p));
       let runs: RunSet | undefined;
       const picks: { run: string; byId: Map<number, string | null> }[] = [];
@@ -114,10 +125,12 @@ export class Explorer {
         picks,
         passages,
         splitters,
+        decoder,
         scoringDir,
         (performance.now() - t0) / 1000,
       );
     } catch (e) {
+      for (const s of synthetic) s.close();
       await Promise.all(evalDicts.map((d) => d.close()));
       removeTempDir(scoringDir);
       throw e;
@@ -125,6 +138,7 @@ export class Explorer {
   }
 
   async close(): Promise<void> {
+    for (const s of this.synthetic) s.close();
     await Promise.all(this.evalDicts.map((d) => d.close()));
     removeTempDir(this.scoringDir);
   }
@@ -145,6 +159,7 @@ export class Explorer {
       runs: this.runs ? { names: this.runs.names, scoring: describeScoring(this.runs) } : undefined,
       passages: this.passages.map((p) => ({ file: p.name, kind: p.kind, documents: p.count })),
       splitters: this.splitters.names,
+      idsDecoded: this.decoder !== undefined,
       openSeconds: this.openSeconds,
     };
   }
@@ -174,7 +189,13 @@ export class Explorer {
         return s ? ok(s.topic(int(q, "id", -1))) : notFound("synthetic set");
       }
       case "conversations/context": {
-        const r = await this.synthetic[file]?.context(int(q, "id", -1), offset, limit, this.dataset);
+        const r = await this.synthetic[file]?.context(
+          int(q, "id", -1),
+          offset,
+          limit,
+          this.dataset,
+          this.decoder,
+        );
         return r ? ok(r) : notFound("context");
       }
       case "evaldict/contexts": {

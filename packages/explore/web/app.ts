@@ -113,6 +113,17 @@ function listPane<T>(
   return el;
 }
 
+/** A search field whose value goes into the view's URL as `q` (Enter or leaving the field). */
+function searchField(view: View, params: Params, placeholder: string): HTMLElement {
+  return h("input", {
+    type: "search",
+    placeholder,
+    value: params.q ?? "",
+    "data-test": "search",
+    onchange: (e: Event) => go(view, { ...params, q: (e.target as HTMLInputElement).value }),
+  });
+}
+
 function counts(pairs: [string, unknown, string?][]): HTMLElement {
   return h(
     "div",
@@ -208,13 +219,7 @@ async function datasetView(p: Params): Promise<HTMLElement> {
     offset: "0",
     limit: "500",
   });
-  const search = h("input", {
-    type: "search",
-    placeholder: "search topics, facets, questions, answers",
-    value: p.q ?? "",
-    "data-test": "search",
-    onchange: (e: Event) => go("dataset", { ...p, q: (e.target as HTMLInputElement).value }),
-  });
+  const search = searchField("dataset", p, "search topics, facets, questions, answers");
   const left = h(
     "div",
     {},
@@ -377,6 +382,13 @@ async function conversationsView(p: Params): Promise<HTMLElement> {
           { class: "ids" },
           `topic ${c.topic_id} · facet ${c.facet_id} · level ${c.level} · ClariQ id: ${c.id_kind}`,
         ),
+        c.clariq_context
+          ? h(
+              "div",
+              { class: "ids", "data-test": "context-decoded" },
+              `context ${c.context_id} decodes to topic ${c.clariq_context.topic_id}, ${c.clariq_context.facet_id}, after ${c.clariq_context.history.join(", ") || "nothing"}`,
+            )
+          : null,
         c.facet_desc ? h("p", {}, h("b", {}, "Facet: "), c.facet_desc) : null,
         h("h3", {}, "History"),
         c.history.length === 0
@@ -401,6 +413,7 @@ async function conversationsView(p: Params): Promise<HTMLElement> {
             h("th", {}, "record"),
             h("th", {}, "question"),
             h("th", {}, "answer"),
+            h("th", {}, "ClariQ id decoded"),
             h("th", {}, "Qulac id"),
           ),
           c.records.items.map((r: Json) =>
@@ -410,6 +423,13 @@ async function conversationsView(p: Params): Promise<HTMLElement> {
               h("td", {}, r.record_id),
               h("td", {}, r.question),
               h("td", { "data-test": "answer" }, r.answer),
+              h(
+                "td",
+                { class: "ids", "data-test": "decoded" },
+                r.clariq
+                  ? `${r.clariq.agrees ? "✓" : "✗"} ${r.clariq.facet_id} · ${[...r.clariq.history, r.clariq.question].join(" → ")}`
+                  : "",
+              ),
               h(
                 "td",
                 { class: "ids" },
@@ -450,13 +470,7 @@ async function evalDictsView(p: Params): Promise<HTMLElement> {
   const left = h(
     "div",
     {},
-    h("input", {
-      type: "search",
-      placeholder: "context id starts with…",
-      value: p.q ?? "",
-      "data-test": "search",
-      onchange: (e: Event) => go("evaldicts", { file, q: (e.target as HTMLInputElement).value }),
-    }),
+    searchField("evaldicts", { file }, "context id starts with…"),
     h("div", { class: "ids" }, `${fmt(list.total)} contexts`),
     listPane(
       list.items,
@@ -708,13 +722,7 @@ async function passagesView(p: Params): Promise<HTMLElement> {
   const left = h(
     "div",
     {},
-    h("input", {
-      type: "search",
-      placeholder: "document id contains…",
-      value: p.q ?? "",
-      "data-test": "search",
-      onchange: (e: Event) => go("passages", { file, q: (e.target as HTMLInputElement).value }),
-    }),
+    searchField("passages", { file }, "document id contains…"),
     h("div", { class: "ids" }, `${fmt(list.total)} documents (${f.kind})`),
     listPane(
       list.items,

@@ -203,12 +203,16 @@ class BranchReader {
 
   /** Whether a name str and a BINFLOAT start at p (a single-item batch of a leaf). */
   private isName(): boolean {
+    return this.lookahead(() => this.str() !== undefined && this.peek() === op.BINFLOAT);
+  }
+
+  /** Whether `probe` holds at p; nothing is consumed or memoized either way. */
+  private lookahead(probe: () => boolean): boolean {
     const save = this.p;
     const len = this.memoLen;
     const local = new Map(this.local);
     try {
-      if (this.str() === undefined) return false;
-      return this.peek() === op.BINFLOAT;
+      return probe();
     } catch {
       return false;
     } finally {
@@ -267,21 +271,11 @@ class BranchReader {
 
   /** Whether `key leaf SETITEM` starts at p (a branch's single-item batch, not the parent's next key). */
   private isKeyOfLeaf(): boolean {
-    const save = this.p;
-    const len = this.memoLen;
-    const local = new Map(this.local);
-    try {
+    return this.lookahead(() => {
       this.key();
       this.leaf();
       return this.peek() === op.SETITEM;
-    } catch {
-      return false;
-    } finally {
-      this.p = save;
-      this.memoLen = len;
-      this.local.clear();
-      for (const [k, v] of local) this.local.set(k, v);
-    }
+    });
   }
 }
 

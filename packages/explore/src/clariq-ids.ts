@@ -1,0 +1,67 @@
+// ClariQ's int record and context ids read back as what they stand for, with gen:synthetic's own planner.
+import { planClariqSets } from "@convkit/gen-synthetic";
+import { ClariqIds, type TopicPlan } from "@convkit/synthetic-plan";
+
+/** What a record or context id stands for, by ids (facet id, question ids). */
+export interface DecodedId {
+  topic_id: number;
+  facet_id: string;
+  /** Question ids of the history, in the planner's item order. */
+  history: string[];
+  /** The current question's id (records). */
+  question?: string;
+}
+
+/**
+ * Decodes ClariQ's synthetic ids the way gen:synthetic numbers them (the same planning of the same
+ * TSVs and qulac.json), so a record's id can be checked against what the record says.
+ */
+export class IdDecoder {
+  private constructor(
+    private readonly ids: ClariqIds,
+    private readonly plans: Map<number, TopicPlan>,
+  ) {}
+
+  static async open(dataDir: string, qulacPath: string | undefined): Promise<IdDecoder> {
+    const sets = await planClariqSets(dataDir, qulacPath);
+    return new IdDecoder(
+      new ClariqIds(sets.plans, sets.numbers),
+      new Map(sets.plans.map((p) => [p.topic_id, p])),
+    );
+  }
+
+  private named(parts: { topic_id: number; facet: number; history: number[]; question?: number }): DecodedId {
+    const plan = this.plans.get(parts.topic_id)!;
+    const item = (i: number) => plan.answers[parts.facet]![i]!.question_id;
+    return {
+      topic_id: parts.topic_id,
+      facet_id: plan.facets[parts.facet]!,
+      history: parts.history.map(item),
+      ...(parts.question === undefined ? {} : { question: item(parts.question) }),
+    };
+  }
+
+  /** A record id's parts, or undefined when the id is none of the planned topics'. */
+  record(id: number): DecodedId | undefined {
+    try {
+      return this.named(this.ids.decodeRecord(id));
+    } catch {
+      return undefined;
+    }
+  }
+
+  context(id: number): DecodedId | undefined {
+    try {
+      return this.named(this.ids.decodeContext(id));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The question text of a question id in a topic's plan (for the consistency check). */
+  questionText(topic: number, facet: string, questionId: string): string | undefined {
+    const plan = this.plans.get(topic);
+    const f = plan?.facets.indexOf(facet) ?? -1;
+    return f < 0 ? undefined : plan!.answers[f]!.find((x) => x.question_id === questionId)?.question;
+  }
+}
