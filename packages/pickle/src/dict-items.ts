@@ -1,0 +1,111 @@
+// The WebAssembly side of DictTreeScanner's hot loop (wasm/dict-items.ts): one instance per scan,
+// its memory laid out as [state block | the bytes being scanned | the memo's string ids].
+import { DICT_ITEMS_WASM } from "./dict-items-wasm.js";
+
+const PAGE = 1 << 16;
+/** Bytes of the state block (i32 slots, see wasm/dict-items.ts); the scanned bytes follow it. */
+const STATE_BYTES = 256;
+/** How many wanted key ids the state block holds; more make every item go to the caller. */
+const MAX_WANTED = (STATE_BYTES - 32) / 4;
+
+// Node's WebAssembly, as much of it as used here (the lib this repo compiles against lacks it).
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+declare const WebAssembly: {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
+};
+
+let compiled: object | undefined;
+
+type ItemsFn = (st: number, buf: number, p: number, end: number, memo: number, memoCap: number) => number;
+
+/**
+ * The kernel with its memory. The memo lives here (the scanner reads and writes it through
+ * {@link memo}); the bytes being scanned are copied in by {@link load}. Growing either
+ * detaches every view: take {@link memo} again after `load` and `growMemo`.
+ */
+export class DictItemsKernel {
+  private readonly memory: WasmMemory;
+  private readonly itemsFn: ItemsFn;
+  /** The state block's i32 slots: 0 memo length, 1 key id, 2-3 name ids, 4-5 float offsets, 6 taken, 7 wanted count, 8.. wanted ids. */
+  state!: Int32Array;
+  memo!: Int32Array;
+  private bytes!: Uint8Array;
+  private bufCap = 0;
+  private memoPtr = STATE_BYTES;
+  private memoCap = 0;
+  /** The buffer whose bytes are in memory now. */
+  loaded: Uint8Array | undefined;
+
+  constructor(memoCap: number) {
+    compiled ??= new WebAssembly.Module(Buffer.from(DICT_ITEMS_WASM, "base64"));
+    const instance = new WebAssembly.Instance(compiled, {});
+    this.memory = instance.exports.memory as WasmMemory;
+    this.itemsFn = instance.exports.items as ItemsFn;
+    this.memoCap = memoCap;
+    this.ensure(this.memoPtr + memoCap * 4);
+    this.views();
+    this.setWanted(undefined, 0);
+  }
+
+  private ensure(bytes: number): void {
+    const have = this.memory.buffer.byteLength;
+    if (bytes > have) this.memory.grow(Math.ceil((bytes - have) / PAGE));
+  }
+
+  private views(): void {
+    const b = this.memory.buffer;
+    this.bytes = new Uint8Array(b);
+    this.state = new Int32Array(b, 0, STATE_BYTES / 4);
+    this.memo = new Int32Array(b, this.memoPtr, this.memoCap);
+  }
+
+  /** Copies `buf` in (the memo moves up when the bytes need more room). */
+  load(buf: Uint8Array): void {
+    if (buf.length > this.bufCap) {
+      const bufCap = Math.max(buf.length, 2 * this.bufCap, 1 << 20);
+      const memoPtr = STATE_BYTES + bufCap;
+      this.ensure(memoPtr + this.memoCap * 4);
+      const bytes = new Uint8Array(this.memory.buffer);
+      bytes.copyWithin(memoPtr, this.memoPtr, this.memoPtr + this.memoCap * 4);
+      this.bufCap = bufCap;
+      this.memoPtr = memoPtr;
+      this.views();
+    }
+    this.bytes.set(buf, STATE_BYTES);
+    this.loaded = buf;
+  }
+
+  /** Room for memo indexes below `n` (new entries 0). */
+  growMemo(n: number): void {
+    const cap = Math.max(n, 2 * this.memoCap);
+    this.ensure(this.memoPtr + cap * 4);
+    const old = this.memoCap;
+    this.memoCap = cap;
+    this.views();
+    this.memo.fill(0, old);
+  }
+
+  /** The key ids an item must have to be reported; undefined: every item goes to the caller. */
+  setWanted(ids: Int32Array | undefined, n: number): void {
+    const st = this.state;
+    if (ids === undefined || n > MAX_WANTED) {
+      st[7] = -1;
+      return;
+    }
+    for (let i = 0; i < n; i++) st[8 + i] = ids[i]!;
+    st[7] = n;
+  }
+
+  /**
+   * Runs the kernel over the loaded bytes from `p` (see wasm/dict-items.ts): the position where
+   * it stopped; `state[6]` says whether on an item to report (its ids and offsets in the state).
+   */
+  items(p: number, end: number, memoLen: number): number {
+    this.state[0] = memoLen;
+    return this.itemsFn(0, STATE_BYTES, p, end, this.memoPtr, this.memoCap);
+  }
+}
