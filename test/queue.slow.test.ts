@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { awaitRun, parseQueueUrl, type RunProgress, runQueueWorker, submitRun } from "@convkit/queue";
 import {
   evalFixtureArgs,
   REPO,
@@ -329,5 +330,55 @@ describe("convkit-gen-eval --queue on a real Redis (slow)", () => {
     expect(tree(join(dir, "local")).size).toBe(2);
     const units = (w: TestWorker) => w.log.filter((l) => l.includes("start gen-eval-topics")).length;
     expect(units(a) + units(b)).toBe(3);
+  }, 60_000);
+});
+
+describe("progress through the queue on a real Redis (slow)", () => {
+  it("a unit's thousands of progress calls reach Redis a few times a second, and the watcher's totals come out whole", async () => {
+    const r = await redis();
+    const address = parseQueueUrl(r.url);
+    let watching: () => void = () => {};
+    const watched = new Promise<void>((resolve) => {
+      watching = resolve;
+    });
+    let stop: () => void = () => {};
+    const stopped = new Promise<void>((resolve) => {
+      stop = resolve;
+    });
+    const worker = runQueueWorker(
+      address,
+      {
+        count: async (_data, ctx) => {
+          // Progress sent before the watcher listens would not be seen: wait for it.
+          await watched;
+          for (let i = 1; i <= 3000; i++) {
+            ctx.progress(i, i * 10);
+            if (i % 30 === 0) await new Promise((resolve) => setTimeout(resolve, 2));
+          }
+          return 3000;
+        },
+        "count-run": async (_data, ctx) => ctx.unitResults,
+      },
+      { stop: stopped },
+    );
+    await submitRun(address, {
+      runId: "progress",
+      kind: "count-run",
+      data: {},
+      units: [{ kind: "count", key: "only", data: {} }],
+    });
+    const seen: RunProgress[] = [];
+    const result = await awaitRun(address, "progress", 1, (p) => {
+      seen.push(p);
+      watching();
+    });
+    stop();
+    await worker;
+    expect(result.value).toEqual([3000]);
+    expect(seen.at(-1)).toMatchObject({ done: 1, items: 3000, bytes: 30_000 });
+    // Sent at most every 250 ms (the loop takes a few hundred ms), and the last one held back.
+    const updates = new Set(seen.map((p) => p.items).filter((n) => n > 0));
+    expect(updates.size).toBeGreaterThanOrEqual(1);
+    expect(updates.size).toBeLessThanOrEqual(10);
   }, 60_000);
 });

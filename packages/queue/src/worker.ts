@@ -8,6 +8,8 @@ import type { RunResult, UnitFailure } from "./run.js";
 
 /** How a bad input's failure is told from others in a job's failed reason (stripped when shown). */
 const BAD_INPUT = "bad input: ";
+/** Least time between two progress updates of a job sent to Redis. */
+const PROGRESS_MS = 250;
 
 function unitFailure(reason: string): UnitFailure {
   return reason.startsWith(BAD_INPUT)
@@ -77,13 +79,26 @@ export async function runQueueWorker(
         .map((k) => unitFailure(failures[k]!));
     }
     try {
+      // Progress goes to Redis at most every PROGRESS_MS: a unit's batches can be hundreds a
+      // second, and every update is a Redis call here and an event for each watcher to read.
+      // The last one held back is sent when the job ends, so watchers' totals come out whole.
+      let lastProgress = 0;
+      let heldBack: { items: number; bytes: number } | undefined;
       const value = await handler(data, {
         progress: (items, bytes) => {
+          const now = performance.now();
+          if (now - lastProgress < PROGRESS_MS) {
+            heldBack = { items, bytes };
+            return;
+          }
+          lastProgress = now;
+          heldBack = undefined;
           void job.updateProgress({ items, bytes }).catch(() => {});
         },
         unitResults,
         failed,
       });
+      if (heldBack) await job.updateProgress(heldBack).catch(() => {});
       jobs++;
       log(`done ${job.name} ${job.id}`);
       if (isParent) return { value, failed } satisfies RunResult;
