@@ -153,6 +153,10 @@ export class DictTreeScanner {
   private readonly names: string[] = [];
   /** Where, in the buffer, the EMPTY_DICT being opened is (see {@link branchOffset}). */
   private openedAt = 0;
+  /** The key {@link keyAt} read last: a str, else an int in keyNum; a new str's memo index. */
+  private keyStr: string | undefined;
+  private keyNum = 0;
+  private keyPut = -1;
 
   /**
    * Inside `wantLeaves`: the stream offset of the EMPTY_DICT opcode of the branch asked about, and
@@ -448,30 +452,10 @@ export class DictTreeScanner {
           continue;
         }
       }
-      if (p + 2 > end) return p;
-      const c = buf[p]!;
-      let key: string;
-      let q: number;
-      let newIdx = -1;
-      const ref = memoGetAt(buf, dv, p, end);
-      if (ref === -2) return p;
-      if (ref >= 0) {
-        const v = this.memoStr(ref);
-        if (v === undefined) return p;
-        key = v;
-        q = opEnd;
-      } else if (c === op.SHORT_BINUNICODE || c === op.BINUNICODE) {
-        const w = c === op.SHORT_BINUNICODE ? 1 : 4;
-        if (p + 1 + w > end) return p;
-        const len = w === 1 ? buf[p + 1]! : dv.getUint32(p + 1, true);
-        q = p + 1 + w + len;
-        if (q > end) return p;
-        key = buf.toString("utf8", p + 1 + w, q);
-        if (key.indexOf("\uFFFD") >= 0) return p;
-        newIdx = memoOpAt(buf, dv, q, end, this.memoLen);
-        if (newIdx === -2) return p;
-        q = opEnd;
-      } else return p;
+      const q = this.keyAt(buf, dv, p, end, false);
+      if (q < 0) return p;
+      const key = this.keyStr!;
+      const newIdx = this.keyPut;
       if (q >= end || buf[q] !== op.EMPTY_DICT) return p;
       // The key's memo entry comes first (the leaf's own memo ops may count on it); undone on failure.
       const prevLen = this.memoLen;
@@ -489,6 +473,54 @@ export class DictTreeScanner {
       }
       p = next;
     }
+  }
+
+  /**
+   * A dict key at `p`, read without side effects: a memo reference to a str, a new str with its
+   * memo op (if any) or, when `ints`, a BININT1/BININT2/BININT. Returns where it ends, or -1 when
+   * it is another op, a reference to no str, undecodable UTF-8 or bytes cut at `end`. The key is
+   * left in {@link keyStr} (undefined for an int, then in {@link keyNum}), a new str's memo index
+   * in {@link keyPut} (-1: none).
+   */
+  private keyAt(buf: Buffer, dv: DataView, p: number, end: number, ints: boolean): number {
+    this.keyStr = undefined;
+    this.keyPut = -1;
+    if (p >= end) return -1;
+    const ref = memoGetAt(buf, dv, p, end);
+    if (ref >= 0) {
+      this.keyStr = this.memoStr(ref);
+      return this.keyStr === undefined ? -1 : opEnd;
+    }
+    if (ref === -2) return -1;
+    const c = buf[p]!;
+    if (c === op.SHORT_BINUNICODE || c === op.BINUNICODE) {
+      const w = c === op.SHORT_BINUNICODE ? 1 : 4;
+      if (p + 1 + w > end) return -1;
+      const len = w === 1 ? buf[p + 1]! : dv.getUint32(p + 1, true);
+      const q = p + 1 + w + len;
+      if (q > end) return -1;
+      const key = buf.toString("utf8", p + 1 + w, q);
+      if (key.indexOf("\uFFFD") >= 0) return -1;
+      const put = memoOpAt(buf, dv, q, end, this.memoLen);
+      if (put === -2) return -1;
+      this.keyStr = key;
+      this.keyPut = put;
+      return opEnd;
+    }
+    if (!ints) return -1;
+    if (c === op.BININT1 && p + 2 <= end) {
+      this.keyNum = buf[p + 1]!;
+      return p + 2;
+    }
+    if (c === op.BININT2 && p + 3 <= end) {
+      this.keyNum = buf[p + 1]! | (buf[p + 2]! << 8);
+      return p + 3;
+    }
+    if (c === op.BININT && p + 5 <= end) {
+      this.keyNum = dv.getInt32(p + 1, true);
+      return p + 5;
+    }
+    return -1;
   }
 
   /** Whether the next opcode starts an item of a dict two levels above the leaves (after its MARK). */
@@ -511,50 +543,20 @@ export class DictTreeScanner {
   private branchesAtOnce(buf: Buffer, dv: DataView, pos: number, end: number): number {
     const at = this.depth - 2;
     let p = pos;
-    while (p + 16 <= end) {
-      const c = buf[p]!;
-      let q: number;
-      let kind = INT;
-      let num = 0;
-      let str: string | undefined;
-      let keyPut = -1;
-      if (c === op.BININT1) {
-        num = buf[p + 1]!;
-        q = p + 2;
-      } else if (c === op.BININT2) {
-        num = buf[p + 1]! | (buf[p + 2]! << 8);
-        q = p + 3;
-      } else if (c === op.BININT) {
-        num = dv.getInt32(p + 1, true);
-        q = p + 5;
-      } else if (c === op.BINGET || c === op.LONG_BINGET) {
-        const idx = memoGetAt(buf, dv, p, end);
-        if (idx < 0) return p;
-        str = this.memoStr(idx);
-        if (str === undefined) return p;
-        kind = STR;
-        q = opEnd;
-      } else if (c === op.SHORT_BINUNICODE || c === op.BINUNICODE) {
-        const w = c === op.SHORT_BINUNICODE ? 1 : 4;
-        const len = w === 1 ? buf[p + 1]! : dv.getUint32(p + 1, true);
-        q = p + 1 + w + len;
-        if (q + 16 > end) return p;
-        str = buf.toString("utf8", p + 1 + w, q);
-        if (str.indexOf("\uFFFD") >= 0) return p;
-        kind = STR;
-        keyPut = memoOpAt(buf, dv, q, end, this.memoLen);
-        if (keyPut < 0) return p;
-        q = opEnd;
-      } else return p;
-      if (buf[q] !== op.EMPTY_DICT) return p;
+    while (p < end) {
+      let q = this.keyAt(buf, dv, p, end, true);
+      if (q < 0 || q >= end || buf[q] !== op.EMPTY_DICT) return p;
+      const str = this.keyStr;
+      const num = this.keyNum;
+      const keyPut = this.keyPut;
       const dictAt = q;
       const dictPut = memoOpAt(buf, dv, q + 1, end, keyPut >= this.memoLen ? keyPut + 1 : this.memoLen);
       if (dictPut === -2) return p;
       q = opEnd;
-      if (buf[q] !== op.MARK) return p;
+      if (q >= end || buf[q] !== op.MARK) return p;
       // Taken: the side effects in the opcodes' order.
       if (keyPut >= 0) this.memoSet(keyPut, str);
-      this.path[at] = kind === STR ? str! : num;
+      this.path[at] = str ?? num;
       if (this.wantLeaves) {
         this.openedAt = dictAt;
         const wanted = this.wantLeaves(this.path);
@@ -566,7 +568,7 @@ export class DictTreeScanner {
         p = after + 1;
         continue;
       }
-      if (kind === STR) this.pushStr(str!);
+      if (str !== undefined) this.pushStr(str);
       else this.pushNum(INT, num);
       this.pushNum(DICT, at + 1);
       this.marks.push(this.sp);

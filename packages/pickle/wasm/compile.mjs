@@ -1,5 +1,10 @@
 // The AssemblyScript compile of the scan kernel, shared by wasm/build.mjs and its freshness test.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import asc from "assemblyscript/asc";
+
+const HERE = fileURLToPath(new URL(".", import.meta.url));
 
 /** The bytes of wasm/dict-items.ts compiled as src/dict-items-wasm.ts holds them. */
 export async function compileDictItems() {
@@ -19,18 +24,8 @@ export async function compileDictItems() {
       "1",
     ],
     {
-      readFile: async (name, dir) => {
-        const { readFile } = await import("node:fs/promises");
-        const { join } = await import("node:path");
-        try {
-          return await readFile(
-            join(dir === "." ? new URL(".", import.meta.url).pathname : dir, name),
-            "utf8",
-          );
-        } catch {
-          return null;
-        }
-      },
+      // Sources from this folder (asc's own library comes with it); the module kept in memory.
+      readFile: (name, dir) => readFile(join(dir === "." ? HERE : dir, name), "utf8").catch(() => null),
       writeFile: (name, contents) => {
         if (name.endsWith(".wasm")) bytes = contents;
       },
