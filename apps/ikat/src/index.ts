@@ -24,6 +24,9 @@ import {
 import { openInput, readAll, writeAtomic, writeJsonl } from "@convkit/io";
 import { formatTrecEval, loadQrels, parseMeasures, type Scored, trecEval } from "@convkit/trec-eval";
 
+/** --year's choices as the guidelines' years. */
+const IKAT_YEARS = { "2023": 2023, "2024": 2024, "2025": 2025 } as const satisfies Record<string, IkatYear>;
+
 /** `convkit-ikat validate`. */
 export const validateCommand = defineCommand({
   name: "convkit-ikat validate",
@@ -55,7 +58,7 @@ export const validateCommand = defineCommand({
   async run(o, [runFile]) {
     const topics = await readIkatTopics(o.topics);
     const run = parseJsonText(runFile!, (await readAll(await openInput(runFile!))).toString("utf8"));
-    const findings: Finding[] = validateRun(run, topics, Number(o.year) as IkatYear);
+    const findings: Finding[] = validateRun(run, topics, IKAT_YEARS[o.year]);
     if (typeof o["passages-db"] === "string" && !findings.some((f) => f.level === "error")) {
       const db = new PassageDb(o["passages-db"]);
       try {
