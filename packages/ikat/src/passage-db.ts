@@ -1,6 +1,11 @@
 // A SQLite database of iKAT passage ids (from a hash TSV), built in streaming batches, looked up in batches.
+// libsql (SQLite's fork, better-sqlite3's API) rather than better-sqlite3: its binaries come inside
+// registry packages and use Node-API, so one install serves every Node version with no compiler.
+// The file is plain SQLite: `sqlite3 passages.db 'select count(*) from passages'` reads it.
+import { existsSync } from "node:fs";
 import { readPassageHashes } from "@convkit/formats";
-import Database from "better-sqlite3";
+import { InputError } from "@convkit/io";
+import Database from "libsql";
 
 /** Rows per transaction while building: big enough to amortize the commit, small enough to stay flat. */
 const BATCH = 100_000;
@@ -55,8 +60,22 @@ export class PassageDb {
   private readonly get: Database.Statement;
 
   constructor(dbPath: string) {
-    this.db = new Database(dbPath, { readonly: true, fileMustExist: true });
-    this.get = this.db.prepare("SELECT 1 FROM passages WHERE doc_id = ? AND k = ?");
+    // libsql creates a missing file and takes no read-only flag: check first, then refuse writes.
+    if (!existsSync(dbPath))
+      throw new InputError(dbPath, {}, "a passage-id database (convkit-ikat build-db)", "no such file");
+    this.db = new Database(dbPath);
+    try {
+      this.db.pragma("query_only = ON");
+      this.get = this.db.prepare("SELECT 1 FROM passages WHERE doc_id = ? AND k = ?");
+    } catch (e) {
+      this.db.close();
+      throw new InputError(
+        dbPath,
+        {},
+        "a passage-id database (convkit-ikat build-db)",
+        e instanceof Error ? e.message : String(e),
+      );
+    }
   }
 
   /** The ids of `ids` that are not in the collection (a malformed id counts as missing). */
