@@ -213,7 +213,7 @@ else
   notes.push(
     "clariq_eval_tool.py has no single-turn row: its single-turn path fails on ClariQ's master (TypeError: load_eval_dict() missing 1 required positional argument: 'multi_turn').",
   );
-const evalBin = "apps/clariq-eval/bin/convkit-clariq-eval.js";
+const evalBin = "apps/convkit/bin/convkit-clariq-eval.js";
 const evalCases = [
   ["ClariQ eval: single-turn document_relevance, dev_bm25", [], "dev_bm25"],
   [
@@ -277,7 +277,7 @@ row(
 {
   const files = compareInputs(WORK, SHARED);
   const args = [
-    "apps/compare/bin/convkit-compare.js",
+    "apps/convkit/bin/convkit-compare.js",
     "--per-topic",
     "--test",
     "randomization",
@@ -315,7 +315,7 @@ row(
     runOnce(
       "node",
       [
-        "apps/gen-synthetic/bin/convkit-gen-synthetic.js",
+        "apps/convkit/bin/convkit-gen-synthetic.js",
         "--data",
         join(SHARED, "data", "clariq"),
         "--qulac",
@@ -350,7 +350,7 @@ row(
 // gen:synthetic on the real data against a plain Python generator of the same records.
 const synOut = join(WORK, "synthetic");
 const qulacPath = join(SHARED, "data", "qulac", "qulac.json");
-const genBin = "apps/gen-synthetic/bin/convkit-gen-synthetic.js";
+const genBin = "apps/convkit/bin/convkit-gen-synthetic.js";
 const genArgs = (splits, format, threads) => [
   genBin,
   "--data",
@@ -652,7 +652,7 @@ row(
 const agreement = spawnSync(
   "node",
   [
-    "apps/segment/bin/convkit-segment.js",
+    "apps/convkit/bin/convkit-segment.js",
     "agreement",
     "--passages",
     join(SHARED, "data", "ikat", "2023_train_topics_psg_text.jsonl"),

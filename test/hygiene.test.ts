@@ -7,6 +7,8 @@ import { describe, expect, it } from "vitest";
 const pkgDirs = ["packages", "apps"].flatMap((top) =>
   readdirSync(join(REPO, top)).map((d) => join(REPO, top, d)),
 );
+/** The one published command (`convkit`), which bundles every app: its own rules below. */
+const COMMAND_DIR = join(REPO, "apps", "convkit");
 const json = (p: string) => JSON.parse(readFileSync(p, "utf8"));
 
 function sources(dir: string): string[] {
@@ -16,9 +18,10 @@ function sources(dir: string): string[] {
   });
 }
 
+const root = json(join(REPO, "package.json"));
+
 describe("package hygiene", () => {
-  const root = json(join(REPO, "package.json"));
-  for (const dir of pkgDirs) {
+  for (const dir of pkgDirs.filter((d) => d !== COMMAND_DIR)) {
     const name = relative(REPO, dir);
     const pkg = json(join(dir, "package.json"));
 
@@ -32,11 +35,9 @@ describe("package hygiene", () => {
       });
       expect(pkg.exports["./internal/*"]).toBeNull();
       expect(existsSync(join(dir, "src", "index.ts"))).toBe(true);
-      // Apps may bundle their CLI after compiling (scripts/bundle-bin.mjs); packages only compile,
-      // except a package that serves a browser app, which bundles it from its web/ folder.
-      if (name.startsWith("apps/"))
-        expect(pkg.scripts.build).toMatch(/^tsc -b( && node \.\.\/\.\.\/scripts\/bundle-bin\.mjs)?$/);
-      else if (existsSync(join(dir, "web", "build.mjs")))
+      // Packages and apps only compile (the `convkit` package bundles them all), except a package
+      // that serves a browser app, which bundles it from its web/ folder.
+      if (existsSync(join(dir, "web", "build.mjs")))
         expect(pkg.scripts.build).toBe("tsc -b && node web/build.mjs");
       else expect(pkg.scripts.build).toBe("tsc -b");
     });
@@ -71,18 +72,50 @@ describe("package hygiene", () => {
     });
 
     if (name.startsWith("apps/")) {
-      it(`${name}: bin convkit-<app> runnable from the root`, () => {
-        const app = name.split("/")[1]!;
-        expect(pkg.bin).toEqual({ [`convkit-${app}`]: `./bin/convkit-${app}.js` });
-        expect(root.devDependencies[pkg.name]).toBe("workspace:*");
-        expect(existsSync(join(dir, "src", "bin.ts"))).toBe(true);
-        // The bin runs the bundle when the build makes one, else the compiled bin.
-        const launcher = readFileSync(join(dir, "bin", `convkit-${app}.js`), "utf8");
-        const bundled = pkg.scripts.build.includes("bundle-bin");
-        expect(launcher).toContain(`from "../dist/${bundled ? "bin.bundle.js" : "bin.js"}"`);
+      it(`${name}: its process entry is exported as ./bin for the convkit command, with no bin of its own`, () => {
+        expect(pkg.bin).toBeUndefined();
+        expect(pkg.private).toBe(true);
+        expect(pkg.exports["./bin"]).toEqual({
+          "@convkit/source": "./src/bin.ts",
+          types: "./dist/bin.d.ts",
+          default: "./dist/bin.js",
+        });
+        expect(readFileSync(join(dir, "src", "bin.ts"), "utf8")).toMatch(/export function main\(argv: string\[\]\)/);
       });
     }
   }
+
+  it("apps/convkit: `convkit` and a convkit-<command> alias for every app, each app a command", async () => {
+    const pkg = json(join(COMMAND_DIR, "package.json"));
+    const { COMMANDS } = await import("../apps/convkit/src/commands.js");
+    const apps = pkgDirs.filter((d) => d.startsWith(join(REPO, "apps")) && d !== COMMAND_DIR);
+    expect(pkg.name).toBe("convkit");
+    expect(pkg.private).toBeUndefined();
+    expect(Object.keys(COMMANDS).sort()).toEqual(apps.map((d) => relative(join(REPO, "apps"), d)).sort());
+    const bins: Record<string, string> = { convkit: "./bin/convkit.js" };
+    for (const c of Object.keys(COMMANDS)) bins[`convkit-${c}`] = `./bin/convkit-${c}.js`;
+    expect(pkg.bin).toEqual(bins);
+    for (const c of Object.keys(COMMANDS)) {
+      const launcher = readFileSync(join(COMMAND_DIR, "bin", `convkit-${c}.js`), "utf8");
+      expect(launcher).toContain(`run(process.argv.slice(2), "${c}");`);
+      expect(pkg.devDependencies[`@convkit/${c}-app`]).toBe("workspace:*");
+      const entry = readFileSync(join(COMMAND_DIR, "src", "commands.ts"), "utf8");
+      expect(entry).toContain(`import("@convkit/${c}-app/bin")`);
+    }
+    // Nothing of the workspace is a runtime dependency: the bundle holds it (see build.mjs).
+    expect(Object.keys(pkg.dependencies).filter((d) => d.startsWith("@convkit/"))).toEqual([]);
+    expect(root.devDependencies.convkit).toBe("workspace:*");
+  });
+
+  it("apps/convkit: its third-party dependencies are the libraries' own, at the same versions", () => {
+    const pkg = json(join(COMMAND_DIR, "package.json"));
+    for (const dir of pkgDirs.filter((d) => d.startsWith(join(REPO, "packages")))) {
+      const lib = json(join(dir, "package.json"));
+      if (lib.name === "@convkit/test-helpers") continue;
+      for (const [d, v] of Object.entries(lib.dependencies ?? {}))
+        if (!d.startsWith("@convkit/")) expect(pkg.dependencies[d], `${lib.name} depends on ${d}`).toBe(v);
+    }
+  });
 
   it("the root tsconfig references every package", () => {
     const refs = json(join(REPO, "tsconfig.json")).references.map((r: { path: string }) => r.path);

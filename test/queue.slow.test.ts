@@ -67,7 +67,7 @@ const servers: TestRedis[] = [];
 function startWorker(url: string, extra: string[] = []): TestWorker {
   const proc = spawn(
     process.execPath,
-    [join(REPO, "apps/worker/bin/convkit-worker.js"), "--queue", url, "--stall-seconds", "2", ...extra],
+    [join(REPO, "apps/convkit/bin/convkit-worker.js"), "--queue", url, "--stall-seconds", "2", ...extra],
     { cwd: REPO, stdio: ["ignore", "ignore", "pipe"] },
   );
   const log: string[] = [];

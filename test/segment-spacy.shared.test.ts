@@ -96,7 +96,7 @@ describe("convkit-segment --splitter spacy (shared model and goldens)", () => {
     // CONVKIT_SPACY_MODEL makes spacy the default splitter: the same passages.
     const env = spawnSync(
       process.execPath,
-      [join(REPO, "apps/segment/bin/convkit-segment.js"), "run", docs, "-o", "-"],
+      [join(REPO, "apps/convkit/bin/convkit-segment.js"), "run", docs, "-o", "-"],
       {
         env: { ...process.env, CONVKIT_SPACY_MODEL: MODEL },
       },

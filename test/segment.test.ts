@@ -102,7 +102,7 @@ describe("convkit-segment on a ClueWeb22 txt tree", () => {
     const killed = spawnSync(
       process.execPath,
       [
-        join(REPO, "apps/segment/bin/convkit-segment.js"),
+        join(REPO, "apps/convkit/bin/convkit-segment.js"),
         "run",
         txt,
         "--format",

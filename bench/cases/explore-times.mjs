@@ -8,7 +8,7 @@ const [root, shared, synthetic, runsArg] = process.argv.slice(2);
 const runs = Number(runsArg ?? 5);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const args = [
-  join(root, "apps/explore/bin/convkit-explore.js"),
+  join(root, "apps/convkit/bin/convkit-explore.js"),
   "--data",
   join(shared, "data/clariq"),
   "--qulac",

@@ -27,13 +27,14 @@ import {
 import { planClariqSets, splitPlans } from "@convkit/gen-synthetic";
 import { formatPyFloat } from "@convkit/io";
 import { clariqTerms } from "@convkit/text";
+import { sampleData } from "@convkit/sample-data";
 
 const common = [
   {
     name: "data",
     type: "string",
     metavar: "DIR",
-    default: "data/clariq",
+    default: sampleData("clariq"),
     description: "ClariQ data folder (train/dev/test_with_labels TSVs, question_bank.tsv)",
   },
   {

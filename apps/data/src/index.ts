@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { defineCommand, startProgress } from "@convkit/cli";
 import { downloadFile, UsageError } from "@convkit/io";
+import { sampleData } from "@convkit/sample-data";
 
 /** One file of the download manifest. */
 interface Source {
@@ -30,7 +31,7 @@ export const fetchCommand = defineCommand({
       name: "manifest",
       type: "string",
       description: "the list of files",
-      default: "data/sources.json",
+      default: sampleData("sources.json"),
       metavar: "FILE",
     },
     {

@@ -11,6 +11,7 @@ import {
 } from "@convkit/gen-eval";
 import { UsageError } from "@convkit/io";
 import { checkRunId, deriveRunId, parseQueueUrl, runExitCode, submitAndAwait } from "@convkit/queue";
+import { sampleData } from "@convkit/sample-data";
 
 /** The `convkit-gen-eval` command. */
 export const genEvalCommand = defineCommand({
@@ -22,7 +23,7 @@ export const genEvalCommand = defineCommand({
       name: "data",
       type: "string",
       metavar: "DIR",
-      default: "data/clariq",
+      default: sampleData("clariq"),
       description: "ClariQ data dir (train/dev/test_with_labels TSVs) for the synthetic contexts",
     },
     {

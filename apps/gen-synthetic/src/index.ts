@@ -9,6 +9,7 @@ import {
   writeSyntheticSplit,
 } from "@convkit/gen-synthetic";
 import { UsageError } from "@convkit/io";
+import { sampleData } from "@convkit/sample-data";
 
 const FORMATS = ["jsonl", "pickle", "tsv"] as const satisfies readonly SetFormat[];
 
@@ -24,7 +25,7 @@ export const genSyntheticCommand = defineCommand({
       metavar: "DIR",
 
       description:
-        "folder with train.tsv, dev.tsv, test_with_labels.tsv (default: the bundled fixtures in data/clariq; with only --qulac: Qulac's own flavour)",
+        "folder with train.tsv, dev.tsv, test_with_labels.tsv (default: the sample fixtures shipped with convkit, @convkit/sample-data; with only --qulac: Qulac's own flavour)",
     },
     {
       name: "qulac",
@@ -108,7 +109,7 @@ export const genSyntheticCommand = defineCommand({
       );
       return 0;
     }
-    const sets = await planClariqSets(o.data ?? "data/clariq", o.qulac, o.ordered);
+    const sets = await planClariqSets(o.data ?? sampleData("clariq"), o.qulac, o.ordered);
     let records = 0;
     let contexts = 0;
     const files: string[] = [];

@@ -11,7 +11,7 @@ export interface CliResult {
 
 /** Runs `convkit-<app>` with args (and optional stdin) and waits for it. */
 export function runCli(app: string, args: string[], input?: string | Buffer): CliResult {
-  const bin = join(REPO, "apps", app, "bin", `convkit-${app}.js`);
+  const bin = join(REPO, "apps", "convkit", "bin", `convkit-${app}.js`);
   const r = spawnSync(process.execPath, [bin, ...args], { input, cwd: REPO, maxBuffer: 1 << 28 });
   return { code: r.status ?? -1, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
 }
@@ -19,7 +19,7 @@ export function runCli(app: string, args: string[], input?: string | Buffer): Cl
 /** Same, without blocking the event loop (tests that serve HTTP in-process, or run CLIs side by side). */
 export async function runCliAsync(app: string, args: string[], input?: string | Buffer): Promise<CliResult> {
   const { spawn } = await import("node:child_process");
-  const bin = join(REPO, "apps", app, "bin", `convkit-${app}.js`);
+  const bin = join(REPO, "apps", "convkit", "bin", `convkit-${app}.js`);
   const child = spawn(process.execPath, [bin, ...args], { cwd: REPO });
   child.stdin.on("error", () => {}); // a CLI that fails early may close stdin before it is all written
   child.stdin.end(input);
