@@ -50,6 +50,9 @@ const bundled = await build({
   platform: "node",
   target: "node20",
   sourcemap: true,
+  // Less to parse at start-up; names are kept, so stack traces still read (and map to src/).
+  minifyWhitespace: true,
+  minifySyntax: true,
   metafile: true,
   logLevel: "warning",
   chunkNames: "chunk-[hash]",
