@@ -64,6 +64,21 @@ function row(job, impl, r, bytes, unit = "records", segmented = undefined) {
   );
 }
 
+// BENCH_ONLY=ikat: only the iKAT section, its table rows and notes printed (BENCHMARKS.md untouched).
+if (process.env.BENCH_ONLY) {
+  if (process.env.BENCH_ONLY !== "ikat") throw new Error(`BENCH_ONLY: only "ikat" is known`);
+  ikatSection();
+  const f = (x, d = 0) => (x === undefined ? "" : fmtIkat(x, d));
+  for (const r of rows)
+    process.stdout.write(
+      `| ${r.job} | ${r.impl} | ${f(r.n)} ${r.unit} | ${f(r.seconds, 3)} | ${f(r.rate)} |  |  | ${f(r.rss)} | ${r.runs} |\n`,
+    );
+  for (const n of notes) process.stdout.write(`\n${n}\n`);
+  for (const r of rows.filter((x) => x.job.startsWith("iKAT passage-id database")))
+    process.stdout.write(`\n${r.impl}: 116,838,987 rows in ${(116_838_987 / r.rate / 60).toFixed(1)} min\n`);
+  process.exit(0);
+}
+
 const clariq = ["train.tsv", "dev.tsv", "test_with_labels.tsv"].map((f) => join(SHARED, "data", "clariq", f));
 const clariqBytes = clariq.reduce((n, f) => n + statSync(f).size, 0);
 row(
@@ -605,41 +620,74 @@ if (existsSync(join(spacyModel, "config.cfg"))) {
 
 // iKAT: the passage-id database from a generated 2M-row hash TSV (rows/s; the full one has
 // 116,838,987 rows), then a 1,000-passages-per-turn run over all 218 turns of 2024 validated
-// with the database check.
-row(
-  "iKAT passage-id database: build from a 2M-row hash TSV (SQLite, 100k rows per transaction)",
-  "convkit (@convkit/ikat, better-sqlite3)",
-  measure(
-    "node",
+// with the database check: the store (libsql) and, beside it, the one it replaced (better-sqlite3
+// 12, the code as it was), built in bench/.work/bsq when missing (it compiles from source).
+function ikatSection() {
+  const ikat = (what, bsq) => [
+    "bench/cases/ikat.mjs",
+    join(WORK, "ikat"),
+    join(SHARED, "data", "ikat", "2024_test_topics.json"),
+    "2",
+    what,
+    ...(bsq ? [bsq] : []),
+  ];
+  const buildJob =
+    "iKAT passage-id database: build from a 2M-row hash TSV (SQLite, 100k rows per transaction)";
+  const validateJob = "iKAT validate: 2024 run, 218 turns × 1,000 passages, with the database check";
+  const bsq = betterSqlite3();
+  const sizes = [];
+  for (const [store, impl, dir] of [
     [
-      "bench/cases/ikat.mjs",
-      join(WORK, "ikat"),
-      join(SHARED, "data", "ikat", "2024_test_topics.json"),
-      "2",
-      "build",
+      "libsql",
+      "convkit (@convkit/ikat, libsql 0.5.29: 250 rows an INSERT, one lookup statement a turn)",
+      undefined,
     ],
-    3,
-  ),
-  undefined,
-  "rows",
-);
-row(
-  "iKAT validate: 2024 run, 218 turns × 1,000 passages, with the database check",
-  "convkit (@convkit/ikat)",
-  measure(
-    "node",
-    [
-      "bench/cases/ikat.mjs",
-      join(WORK, "ikat"),
-      join(SHARED, "data", "ikat", "2024_test_topics.json"),
-      "2",
-      "validate",
-    ],
-    3,
-  ),
-  undefined,
-  "passages",
-);
+    ...(bsq.dir
+      ? [
+          [
+            "better-sqlite3",
+            "convkit before (@convkit/ikat, better-sqlite3 12.11.1: a statement per row, per id)",
+            bsq.dir,
+          ],
+        ]
+      : []),
+  ]) {
+    const b = measure("node", ikat("build", dir), 3);
+    row(buildJob, impl, b, undefined, "rows");
+    sizes.push(`${store} ${fmtIkat(b.bytes / b.records, 1)} bytes a row`);
+    row(validateJob, impl, measure("node", ikat("validate", dir), 3), undefined, "passages");
+  }
+  notes.push(
+    `iKAT passage-id database file (plain SQLite, \`sqlite3 FILE 'select count(*) from passages'\` reads it): ${sizes.join("; ")}. libsql looks up through a memory map of the file (SQLite's mmap_size, up to 2 GiB): the pages of the file it touched count in its peak RSS.`,
+  );
+  if (!bsq.dir) notes.push(`iKAT better-sqlite3 rows skipped: ${bsq.why}`);
+}
+/** better-sqlite3 12.11.1 in bench/.work/bsq (npm, compiled against this Node's headers), or why not. */
+function betterSqlite3() {
+  const dir = join(WORK, "bsq");
+  const installed = () =>
+    spawnSync("node", ["-e", "require('better-sqlite3')(':memory:')"], { cwd: dir }).status === 0;
+  if (existsSync(join(dir, "node_modules", "better-sqlite3")) && installed()) return { dir };
+  const prefix = resolve(process.execPath, "..", "..");
+  const env = { ...process.env };
+  if (existsSync(join(prefix, "include", "node", "node_api.h"))) env.npm_config_nodedir = prefix;
+  process.stderr.write("installing better-sqlite3 12.11.1 into bench/.work/bsq (compiles; minutes)\n");
+  const r = spawnSync(
+    "npm",
+    ["install", "--prefix", dir, "--no-audit", "--no-fund", "--no-save", "better-sqlite3@12.11.1"],
+    { env, encoding: "utf8" },
+  );
+  if (r.error) return { why: `npm not runnable (${r.error.message}).` };
+  if (r.status !== 0 || !installed())
+    return {
+      why: `\`npm install better-sqlite3@12.11.1\` failed here (${(r.stderr || "").trim().split("\n").at(-1) || `exit ${r.status}`}).`,
+    };
+  return { dir };
+}
+function fmtIkat(x, d) {
+  return x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
+}
+ikatSection();
 // Touché: the TIRA command's two streaming passes over the generated args.me file above, 50
 // topics that all match most arguments (a worst case for scoring), DirichletLM.
 row(
@@ -717,8 +765,11 @@ function projections() {
     out.push(
       `- ClariQ eval dicts, train + dev + test (${queries.toLocaleString("en-US")} queries at 1,000 documents per topic): ${hm(queries / ev)} on one 2-core machine.`,
     );
-  const db = rate("iKAT passage-id database");
-  if (db) out.push(`- iKAT passage-id database, 116,838,987 rows: ${hm(116_838_987 / db)}.`);
+  const dbs = rows.filter((r) => r.job.startsWith("iKAT passage-id database"));
+  if (dbs.length)
+    out.push(
+      `- iKAT passage-id database, 116,838,987 rows: ${dbs.map((r) => `${hm(116_838_987 / r.rate)} (${r.impl.match(/libsql|better-sqlite3/)?.[0] ?? r.impl})`).join(", ")}.`,
+    );
   return out;
 }
 

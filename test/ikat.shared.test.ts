@@ -1,5 +1,5 @@
 // convkit-ikat on the official files: every sample run judged, every topic file flattened, the passage-id database.
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCli, shared, tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
@@ -78,6 +78,24 @@ describe("convkit-ikat validate on the official sample runs (shared)", () => {
     expect(r.stderr).toMatch(
       /error \(turn 0_1\): passage clueweb22-en0025-76-08262:14 is not in the collection/,
     );
+  });
+
+  it("--passages-db: a missing file or a file that is not a database is one line, exit 2 (and no file is created)", () => {
+    const dir = tempDir();
+    const absent = join(dir, "absent.sqlite");
+    const notDb = join(dir, "not-a-db.sqlite");
+    writeFileSync(notDb, "doc_id\tk\tmd5\n".repeat(500));
+    for (const [db, found] of [
+      [absent, "no such file"],
+      [notDb, "file is not a database"],
+    ] as const) {
+      const r = validate("2024", "2024_test_topics.json", "2024_sample_run.json", ["--passages-db", db]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toBe(
+        `${db}: expected a passage-id database (convkit-ikat build-db), found ${found}\n`,
+      );
+    }
+    expect(existsSync(absent)).toBe(false);
   });
 });
 
