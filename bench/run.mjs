@@ -60,14 +60,29 @@ function row(job, impl, r, bytes, unit = "records", segmented = undefined) {
   process.stderr.write(
     `${job} | ${impl}: ${r.seconds.toFixed(3)} s, ${Math.round(r.records / r.seconds)} ${unit}/s${
       bytes ? `, ${(bytes / 2 ** 20 / r.seconds).toFixed(1)} MB/s` : ""
-    }${segmented ? ` (${(segmented / 2 ** 20 / r.seconds).toFixed(1)} MB/s segmented)` : ""}, ${r.maxRssMiB.toFixed(0)} MiB\n`,
+    }${segmented ? ` (${(segmented / 2 ** 20 / r.seconds).toFixed(1)} MB/s segmented)` : ""}, ${r.maxRssMiB?.toFixed(0) ?? "-"} MiB\n`,
   );
 }
 
-// BENCH_ONLY=ikat: only the iKAT section, its table rows and notes printed (BENCHMARKS.md untouched).
+// The convkit tarball installed as users install it (bench/cases/install.mjs): npm into an empty
+// prefix, with npm's cache warm and empty; the installed size in a note.
+function installSection() {
+  const job = "install: the convkit tarball into an empty prefix (npm install -g --prefix DIR convkit-X.Y.Z.tgz)";
+  const r = runOnce("node", ["bench/cases/install.mjs", "3"]);
+  const one = (seconds) => ({ records: 1, seconds, maxRssMiB: undefined, runs: r.runs });
+  row(job, `npm ${execFileSync("npm", ["--version"]).toString().trim()}, npm's cache warm`, one(r.warmSeconds), undefined, "installs");
+  row(job, "npm, empty cache (every dependency downloaded from the registry)", one(r.coldSeconds), undefined, "installs");
+  notes.push(
+    `The installed \`convkit\` (its bundle, sample data and third-party dependencies) takes ${(r.installedBytes / 2 ** 20).toFixed(1)} MiB in ${r.installedFiles.toLocaleString("en-US")} files; the tarball ${(r.tarballBytes / 2 ** 10).toFixed(0)} KiB. No dependency compiles anything (no node-gyp).`,
+  );
+}
+
+// BENCH_ONLY=ikat|install: only that section, its table rows and notes printed (BENCHMARKS.md untouched).
 if (process.env.BENCH_ONLY) {
-  if (process.env.BENCH_ONLY !== "ikat") throw new Error(`BENCH_ONLY: only "ikat" is known`);
-  ikatSection();
+  const sections = { ikat: ikatSection, install: installSection };
+  const section = sections[process.env.BENCH_ONLY];
+  if (!section) throw new Error(`BENCH_ONLY: one of ${Object.keys(sections).join(", ")}`);
+  section();
   const f = (x, d = 0) => (x === undefined ? "" : fmtIkat(x, d));
   for (const r of rows)
     process.stdout.write(
@@ -697,6 +712,8 @@ row(
   argsBytes,
   "arguments",
 );
+installSection();
+
 const agreement = spawnSync(
   "node",
   [
