@@ -6,10 +6,10 @@ import {
   InputError,
   type Row,
   type WriteOptions,
-  writeAtomic,
   writeDelimited,
 } from "@convkit/io";
 import { expectHeader, expectWidth, floatField, intField } from "./fields.js";
+import { mapBatches, writeLines } from "./lines.js";
 import type {
   ClarificationNeedEntry,
   ClariqRow,
@@ -231,35 +231,4 @@ export function writeMultiTurnRun(
     batches,
     (e) => `${e.context_id} ${e.q0} ${quoteQuestion(e.question)} ${e.rank} ${formatScore(e.score)} ${e.run}`,
   );
-}
-
-/** Maps the records of each batch. */
-export async function* mapBatches<T, U>(
-  batches: AsyncIterable<readonly T[]> | Iterable<readonly T[]>,
-  f: (x: T) => U,
-): AsyncIterable<U[]> {
-  for await (const b of batches) yield b.map(f);
-}
-
-/** Writes one line per record, atomically. */
-export async function writeLines<T>(
-  target: string,
-  batches: AsyncIterable<readonly T[]> | Iterable<readonly T[]>,
-  line: (x: T) => string,
-  options?: WriteOptions,
-): Promise<number> {
-  let n = 0;
-  await writeAtomic(
-    target,
-    async (sink) => {
-      for await (const b of batches) {
-        let s = "";
-        for (const x of b) s += `${line(x)}\n`;
-        n += b.length;
-        await sink.write(s);
-      }
-    },
-    options,
-  );
-  return n;
 }

@@ -7,7 +7,7 @@ import {
   type WriteOptions,
   writeAtomic,
 } from "@convkit/io";
-import { writeLines } from "./clariq.js";
+import { writeLines } from "./lines.js";
 import { expectWidth, intField } from "./fields.js";
 import { parseJsonText } from "./json-text.js";
 import { readJsonl } from "./jsonl.js";

@@ -2,7 +2,6 @@
 export {
   CLARIQ_COLUMNS,
   clariqFile,
-  mapBatches,
   quoteQuestion,
   readClarificationNeedRun,
   readClariqRows,
@@ -12,10 +11,10 @@ export {
   readQuestionBank,
   writeClarificationNeedRun,
   writeClariqRows,
-  writeLines,
   writeMultiTurnRun,
   writeQuestionBank,
 } from "./clariq.js";
+export { mapBatches, writeLines } from "./lines.js";
 export {
   CLUEWEB22_FIELDS,
   readClueWeb22,

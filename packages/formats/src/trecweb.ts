@@ -1,6 +1,6 @@
 // TrecWeb documents (`<DOC>…</DOC>`), including iKAT's passage files with `<PASSAGE id=k>` blocks.
 import { InputError, openInput, readLineBatches, type WriteOptions } from "@convkit/io";
-import { writeLines } from "./clariq.js";
+import { writeLines } from "./lines.js";
 import type { TrecWebDoc } from "./records.js";
 import { displayName } from "./table.js";
 
