@@ -176,8 +176,13 @@ function latex(c: Comparison): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** JSON has no NaN or infinities: they are written as null. */
-const num = (x: number) => (Number.isFinite(x) ? x : null);
+/**
+ * JSON has no NaN or infinities. ±inf is written as the strings "inf" / "-inf" (as the SciPy goldens
+ * hold them; Python's `float()` and pandas' `to_numeric` read them back), so that t keeps its sign
+ * where SciPy's is infinite (constant non-zero differences); NaN (no value) is written as null.
+ */
+const num = (x: number): number | string | null =>
+  Number.isFinite(x) ? x : x === Number.POSITIVE_INFINITY ? "inf" : x === Number.NEGATIVE_INFINITY ? "-inf" : null;
 
 function jsonPair(p: PairResult): Record<string, unknown> {
   return {
