@@ -144,6 +144,25 @@ const cases: Case[] = [
     content: () => Buffer.from("clueweb22-en0000-00-00000\t0\tnot-a-digest\n"),
     message: /h\.tsv:1: expected an md5 hex digest, found "not-a-digest"$/,
   },
+  {
+    name: "ClueWeb22 txt record whose Clean-Text is not a string",
+    file: "en0000-00.json.gz",
+    format: "clueweb22",
+    content: () =>
+      gzipSync(
+        `${JSON.stringify({ "ClueWeb22-ID": "clueweb22-en0000-00-00000", URL: "u\n", "URL-hash": "h", Language: "en", "Clean-Text": 5 })}\n`,
+      ),
+    message:
+      /en0000-00\.json\.gz:1: expected a string "Clean-Text" in the ClueWeb22 txt record, found "5"$/,
+  },
+  {
+    name: "iKAT passages line whose id is a number",
+    file: "psg.jsonl",
+    format: "passages",
+    content: () =>
+      Buffer.from('{"id": "clueweb22-en0000-00-00000:0", "contents": "a"}\n{"id": 7, "contents": "b"}\n'),
+    message: /psg\.jsonl:2: expected an object with string "id" and "contents", found/,
+  },
 ];
 
 describe("bad input through convkit-convert", () => {
@@ -182,5 +201,26 @@ describe("convkit-convert usage", () => {
     expect(r.stdout).toBe(
       '{"qid":"F1","iter":"0","docno":"d1","rel":-2}\n{"qid":"F1","iter":"0","docno":"d2","rel":3}\n',
     );
+  });
+});
+
+describe("convkit-ikat convert: a run checked field by field", () => {
+  it("a response whose rank is not a number: one line naming its path, exit 2, nothing written", () => {
+    const dir = tempDir();
+    const input = join(dir, "run.json");
+    const run = {
+      run_name: "r",
+      run_type: "automatic",
+      turns: [{ turn_id: "1-1_1", responses: [{ rank: "first", text: "t", passage_provenance: [] }] }],
+    };
+    writeFileSync(input, JSON.stringify(run));
+    const out = join(dir, "run.trec");
+    const r = runCli("ikat", ["convert", input, "-o", out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd().split("\n"), r.stderr).toHaveLength(1);
+    expect(r.stderr).toMatch(
+      /run\.json: expected a number at run\.turns\[0\]\.responses\[0\]\.rank, found "\\"first\\""/,
+    );
+    expect(existsSync(out)).toBe(false);
   });
 });

@@ -2,6 +2,7 @@
 import { open, readFile } from "node:fs/promises";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { describeFound, InputError, type WriteOptions, writeAtomic } from "@convkit/io";
+import { isJsonObject } from "./fields.js";
 import { readJsonl } from "./jsonl.js";
 import type { ClueWeb22Record } from "./records.js";
 import { displayName } from "./table.js";
@@ -13,17 +14,25 @@ function checkRecord(
   v: unknown,
   where: { line: number } | { offset: number },
 ): ClueWeb22Record {
-  const o = v as Record<string, unknown>;
-  for (const f of FIELDS) {
-    if (typeof o?.[f] !== "string")
+  const o = isJsonObject(v) ? v : {};
+  const field = (f: (typeof FIELDS)[number]): string => {
+    const x = o[f];
+    if (typeof x !== "string")
       throw new InputError(
         file,
         where,
         `a string "${f}" in the ClueWeb22 txt record`,
-        describeFound(JSON.stringify(o?.[f] ?? null)),
+        describeFound(JSON.stringify(x ?? null)),
       );
-  }
-  return o as unknown as ClueWeb22Record;
+    return x;
+  };
+  return {
+    "ClueWeb22-ID": field("ClueWeb22-ID"),
+    URL: field("URL"),
+    "URL-hash": field("URL-hash"),
+    Language: field("Language"),
+    "Clean-Text": field("Clean-Text"),
+  };
 }
 
 /** Records of a ClueWeb22 `txt/…/*.json.gz` file (all members), in batches. */

@@ -140,30 +140,32 @@ export function evalPair(m: EvalPairMap): EvalPair {
  * path and the Python type found, so a wrong pickle gets one clear line.
  */
 export function toEvalDict(file: string, d: PyValue): EvalDict {
+  assertEvalDict(file, d);
+  return d;
+}
+
+/** Walks the whole tree: every key and pair checked (paths are built only for the error message). */
+function assertEvalDict(file: string, d: PyValue): asserts d is PyValue & EvalDict {
   for (const [metric, contexts] of dict(file, d, "the top level")) {
     const m = str(file, metric, "a metric key");
     for (const [ctx, questions] of dict(file, contexts, `[${JSON.stringify(m)}]`)) {
       if (typeof ctx !== "string" && typeof ctx !== "number")
         shapeError(file, `a context key of ${m}`, "a str or int", ctx);
       for (const [q, pair] of dict(file, questions, `[${JSON.stringify(m)}][${JSON.stringify(ctx)}]`)) {
-        if (typeof q !== "string" || !(pair instanceof Map)) {
-          const path = `[${JSON.stringify(m)}][${JSON.stringify(ctx)}]`;
-          if (typeof q !== "string") shapeError(file, `a question key of ${path}`, "a str", q);
-          dict(file, pair, `${path}[${JSON.stringify(q)}]`);
-        }
-        const p = pair as Map<PyValue, PyValue>;
+        const path = () => `[${JSON.stringify(m)}][${JSON.stringify(ctx)}][${JSON.stringify(q)}]`;
+        if (typeof q !== "string")
+          shapeError(file, `a question key of [${JSON.stringify(m)}][${JSON.stringify(ctx)}]`, "a str", q);
+        const p = pair instanceof Map ? pair : dict(file, pair, path());
         const a = p.get("no_answer");
         const b = p.get("with_answer");
         if (typeof a !== "number" || typeof b !== "number" || p.size !== 2) {
-          const path = `[${JSON.stringify(m)}][${JSON.stringify(ctx)}][${JSON.stringify(q)}]`;
-          num(file, a ?? null, `${path}['no_answer']`);
-          num(file, b ?? null, `${path}['with_answer']`);
-          if (p.size !== 2) shapeError(file, path, "exactly no_answer and with_answer", pair);
+          if (typeof a !== "number") shapeError(file, `${path()}['no_answer']`, "a float", a ?? null);
+          if (typeof b !== "number") shapeError(file, `${path()}['with_answer']`, "a float", b ?? null);
+          if (p.size !== 2) shapeError(file, path(), "exactly no_answer and with_answer", pair);
         }
       }
     }
   }
-  return d as unknown as EvalDict;
 }
 
 /** Flattens an eval dict into entries (metric, context, question, no_answer, with_answer). */
@@ -312,7 +314,23 @@ export async function* readQulacHistDict(source: ByteSource | string): AsyncIter
       return {
         record_id: String(key),
         history_id: String(v.history_id),
-        history_list: v.history_list as QaTurn[],
+        history_list: v.history_list.map((t: unknown, i: number): QaTurn => {
+          if (
+            typeof t !== "object" ||
+            t === null ||
+            !("question" in t) ||
+            !("answer" in t) ||
+            typeof t.question !== "string" ||
+            typeof t.answer !== "string"
+          )
+            throw new InputError(
+              src.name,
+              {},
+              `a history turn {question, answer} at ${JSON.stringify(key)}.history_list[${i}]`,
+              JSON.stringify(t)?.slice(0, 40) ?? "nothing",
+            );
+          return { question: t.question, answer: t.answer };
+        }),
         query: v.query,
         question: String(v.question),
         answer: String(v.answer),

@@ -7,18 +7,25 @@ import {
   type WriteOptions,
   writeAtomic,
 } from "@convkit/io";
-import { writeLines } from "./lines.js";
-import { expectWidth, intField } from "./fields.js";
+import { expectWidth, intField, isJsonObject } from "./fields.js";
 import { parseJsonText } from "./json-text.js";
 import { readJsonl } from "./jsonl.js";
-import type { IkatRun, IkatTopic, IkatTopicTurn, PassageHash, PassageRecord } from "./records.js";
+import { writeLines } from "./lines.js";
+import type {
+  IkatProvenance,
+  IkatPtkbProvenance,
+  IkatResponse,
+  IkatRun,
+  IkatTopic,
+  IkatTopicTurn,
+  PassageHash,
+  PassageRecord,
+} from "./records.js";
 import { displayName, mapRows, rowsOf } from "./table.js";
 
 type Obj = Record<string, unknown>;
 
-function isObj(v: unknown): v is Obj {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+const isObj = isJsonObject;
 
 /** Reads an iKAT topics file of any year into the normalized {@link IkatTopic} shape. */
 export async function readIkatTopics(path: string): Promise<IkatTopic[]> {
@@ -41,10 +48,10 @@ export function normalizeIkatTopic(file: string, t: unknown, i: number): IkatTop
     : isObj(rawPtkb)
       ? Object.entries(rawPtkb).map(([id, text]) => ({ id, text: String(text) }))
       : [];
-  const rawTurns = (t.turns ?? t.responses) as unknown;
+  const rawTurns: unknown = t.turns ?? t.responses;
   if (!Array.isArray(rawTurns))
     throw new InputError(file, {}, `"turns" or "responses" in topic ${number}`, "none");
-  const turns: IkatTopicTurn[] = rawTurns.map((u: Obj, k: number) => {
+  const turns: IkatTopicTurn[] = rawTurns.map((u: unknown, k: number) => {
     if (!isObj(u) || typeof u.turn_id !== "number")
       throw new InputError(
         file,
@@ -57,15 +64,111 @@ export function normalizeIkatTopic(file: string, t: unknown, i: number): IkatTop
       utterance: String(u.utterance ?? u.user_utterance ?? ""),
       resolved_utterance: String(u.resolved_utterance ?? ""),
       response: String(u.response ?? ""),
-      ptkb_provenance: (u.ptkb_provenance ?? u.relevant_ptkbs ?? []) as (string | number)[],
-      response_provenance: (u.response_provenance ?? u.citations ?? []) as unknown[],
+      ptkb_provenance: idList(file, u.ptkb_provenance ?? u.relevant_ptkbs ?? [], `topic ${number} turn ${k}`),
+      response_provenance: list(
+        file,
+        u.response_provenance ?? u.citations ?? [],
+        `topic ${number} turn ${k}`,
+      ),
     };
   });
   return { number: String(number), title: String(t.title ?? ""), ptkb, turns };
 }
 
-/** Reads an iKAT run submission JSON; structure is checked lightly here (the validator checks rules). */
+/**
+ * Reads an iKAT run submission JSON, checked field by field into the record types (the validator,
+ * `convkit-ikat validate`, checks the guidelines' rules; here a wrong type is one clear line).
+ * Fields the types do not hold are left out.
+ */
 export async function readIkatRun(path: string): Promise<IkatRun> {
+  const file = displayName(path);
+  return parseIkatRun(file, parseJsonText(file, await readText(path)));
+}
+
+/** An iKAT run from parsed JSON, each field checked; a mismatch is an InputError naming its path. */
+export function parseIkatRun(file: string, doc: unknown): IkatRun {
+  const bad = (path: string, expected: string, v: unknown) =>
+    new InputError(file, {}, `${expected} at ${path}`, describeFound(JSON.stringify(v) ?? String(v)));
+  const obj = (v: unknown, path: string): Obj => {
+    if (!isObj(v)) throw bad(path, "an object", v);
+    return v;
+  };
+  const arr = (v: unknown, path: string): unknown[] => {
+    if (!Array.isArray(v)) throw bad(path, "a list", v);
+    return v;
+  };
+  const str = (o: Obj, k: string, path: string): string => {
+    const v = o[k];
+    if (typeof v !== "string") throw bad(`${path}.${k}`, "a string", v);
+    return v;
+  };
+  const num = (o: Obj, k: string, path: string): number => {
+    const v = o[k];
+    if (typeof v !== "number" || !Number.isFinite(v)) throw bad(`${path}.${k}`, "a number", v);
+    return v;
+  };
+  const run = obj(doc, "the top level");
+  const out: IkatRun = {
+    run_name: str(run, "run_name", "run"),
+    run_type: str(run, "run_type", "run"),
+    turns: arr(run.turns, "run.turns").map((t, ti) => {
+      const tp = `run.turns[${ti}]`;
+      const turn = obj(t, tp);
+      return {
+        turn_id: str(turn, "turn_id", tp),
+        responses: arr(turn.responses, `${tp}.responses`).map((r, ri) => {
+          const rp = `${tp}.responses[${ri}]`;
+          const resp = obj(r, rp);
+          const response: IkatResponse = {
+            rank: num(resp, "rank", rp),
+            text: str(resp, "text", rp),
+            passage_provenance: arr(resp.passage_provenance ?? [], `${rp}.passage_provenance`).map(
+              (p, pi) => {
+                const pp = `${rp}.passage_provenance[${pi}]`;
+                const prov = obj(p, pp);
+                const provenance: IkatProvenance = { id: str(prov, "id", pp) };
+                if (prov.text !== undefined) provenance.text = str(prov, "text", pp);
+                if (prov.score !== undefined) provenance.score = num(prov, "score", pp);
+                if (prov.used !== undefined) {
+                  if (typeof prov.used !== "boolean") throw bad(`${pp}.used`, "true or false", prov.used);
+                  provenance.used = prov.used;
+                }
+                return provenance;
+              },
+            ),
+          };
+          if (resp.ptkb_provenance !== undefined)
+            response.ptkb_provenance = list(file, resp.ptkb_provenance, `${rp}.ptkb_provenance`).map(
+              (x, xi) => {
+                if (typeof x === "string" || typeof x === "number") return x;
+                const xp = `${rp}.ptkb_provenance[${xi}]`;
+                const o = obj(x, xp);
+                if (typeof o.id !== "string" && typeof o.id !== "number")
+                  throw bad(`${xp}.id`, "a PTKB id", o.id);
+                const statement: IkatPtkbProvenance = { id: String(o.id) };
+                if (o.text !== undefined) statement.text = str(o, "text", xp);
+                if (o.score !== undefined) statement.score = num(o, "score", xp);
+                return statement;
+              },
+            );
+          return response;
+        }),
+      };
+    }),
+  };
+  if (run.eval_response !== undefined) {
+    if (typeof run.eval_response !== "boolean")
+      throw bad("run.eval_response", "true or false", run.eval_response);
+    out.eval_response = run.eval_response;
+  }
+  return out;
+}
+
+/**
+ * The turns of an iKAT run as JSON objects, checked no further: what `convkit convert` writes out
+ * (a run that breaks the guidelines' rules still converts; `convkit ikat validate` says what is wrong).
+ */
+export async function readIkatRunTurns(path: string): Promise<Record<string, unknown>[]> {
   const file = displayName(path);
   const doc = parseJsonText(file, await readText(path));
   if (!isObj(doc) || !Array.isArray(doc.turns))
@@ -75,7 +178,36 @@ export async function readIkatRun(path: string): Promise<IkatRun> {
       'a run object with a "turns" list',
       Array.isArray(doc) ? "an array" : typeof doc,
     );
-  return doc as unknown as IkatRun;
+  return doc.turns.map((t: unknown, i: number) => {
+    if (!isObj(t))
+      throw new InputError(
+        file,
+        {},
+        `an object at run.turns[${i}]`,
+        describeFound(JSON.stringify(t) ?? "nothing"),
+      );
+    return t;
+  });
+}
+
+/** A list of PTKB ids (strings or ints), checked. */
+function idList(file: string, v: unknown, where: string): (string | number)[] {
+  return list(file, v, where).map((x) => {
+    if (typeof x === "string" || typeof x === "number") return x;
+    throw new InputError(
+      file,
+      {},
+      `PTKB ids (strings or ints) in ${where}`,
+      describeFound(JSON.stringify(x)),
+    );
+  });
+}
+
+/** A JSON list, checked. */
+function list(file: string, v: unknown, where: string): unknown[] {
+  if (!Array.isArray(v))
+    throw new InputError(file, {}, `a list in ${where}`, describeFound(JSON.stringify(v)));
+  return v;
 }
 
 /** Writes a run submission JSON (indent 4, as the organizers' samples). */
@@ -95,7 +227,9 @@ export function readPassages(path: string): AsyncIterable<PassageRecord[]> {
         describeFound(JSON.stringify(v)),
       );
     }
-    return v as unknown as PassageRecord;
+    return typeof v.url === "string"
+      ? { id: v.id, contents: v.contents, url: v.url }
+      : { id: v.id, contents: v.contents };
   });
 }
 

@@ -14,7 +14,6 @@ export {
   writeMultiTurnRun,
   writeQuestionBank,
 } from "./clariq.js";
-export { mapBatches, writeLines } from "./lines.js";
 export {
   CLUEWEB22_FIELDS,
   readClueWeb22,
@@ -44,7 +43,9 @@ export { floatField, intField, parseFloatStrict } from "./fields.js";
 export {
   formatPassageLine,
   normalizeIkatTopic,
+  parseIkatRun,
   readIkatRun,
+  readIkatRunTurns,
   readIkatTopics,
   readPassageHashes,
   readPassages,
@@ -55,6 +56,7 @@ export {
 export { streamJsonItems } from "./json-stream.js";
 export { parseJsonText } from "./json-text.js";
 export { readJsonl } from "./jsonl.js";
+export { mapBatches, writeLines } from "./lines.js";
 export { formatQulacJson, QULAC_COLUMNS, readQulacJson, writeQulacJson } from "./qulac.js";
 export { readAny, toJsonValue } from "./read-any.js";
 export type * from "./records.js";

@@ -13,7 +13,7 @@ import {
 import { readClueWeb22 } from "./clueweb22.js";
 import { detectFormat, type FormatName } from "./detect.js";
 import { evalEntries, syntheticRecords, toEvalDict } from "./dicts.js";
-import { readIkatRun, readIkatTopics, readPassageHashes, readPassages } from "./ikat.js";
+import { readIkatRunTurns, readIkatTopics, readPassageHashes, readPassages } from "./ikat.js";
 import { readQulacJson } from "./qulac.js";
 import { displayName } from "./table.js";
 import { readArgsMe, readToucheTopics } from "./touche.js";
@@ -113,7 +113,7 @@ export async function readAny(
       case "ikat-topics":
         return once(() => readIkatTopics(path));
       case "ikat-run":
-        return once(() => readIkatRun(path).then((r) => r.turns));
+        return once(() => readIkatRunTurns(path));
       case "passages":
         return readPassages(path);
       case "passage-hashes":

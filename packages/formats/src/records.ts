@@ -175,16 +175,26 @@ export interface IkatRunTurn {
 export interface IkatResponse {
   rank: number;
   text: string;
-  ptkb_provenance?: (string | number)[];
+  /** PTKB statement ids, or (2023's samples) the statements ranked: `{id, text, score}`. */
+  ptkb_provenance?: (string | number | IkatPtkbProvenance)[];
   passage_provenance: IkatProvenance[];
+}
+
+/** A ranked PTKB statement behind an iKAT response (2023's sample runs). */
+export interface IkatPtkbProvenance {
+  id: string;
+  text?: string;
+  score?: number;
 }
 
 /** A passage behind an iKAT response. */
 export interface IkatProvenance {
   id: string;
   text?: string;
-  score: number;
-  used: boolean;
+  /** Absent in `only_response` runs (2024 on). */
+  score?: number;
+  /** Absent: the top 5 count as used. */
+  used?: boolean;
 }
 
 /** A passage line of iKAT's JSONL collection. */

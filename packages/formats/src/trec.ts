@@ -1,7 +1,7 @@
 // TREC run and qrels files, read as trec_eval reads them and written in trec_eval's own order.
 import { formatPyFloat, trecOrder, type WriteOptions } from "@convkit/io";
-import { writeLines } from "./lines.js";
 import { expectWidth, floatField, intField } from "./fields.js";
+import { writeLines } from "./lines.js";
 import type { QrelsEntry, RunEntry } from "./records.js";
 import { displayName, mapRows, whitespaceRowsOf } from "./table.js";
 

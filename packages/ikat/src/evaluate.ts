@@ -26,11 +26,9 @@ export function evaluatePtkb(run: IkatRun, topics: readonly IkatTopic[]): PtkbEv
     }
   const ranked = new Map<string, string[]>();
   for (const turn of run.turns) {
-    const list = (turn.responses[0]?.ptkb_provenance ?? []) as unknown[];
+    const list = turn.responses[0]?.ptkb_provenance ?? [];
     const items = list.map((p, i) =>
-      typeof p === "object" && p !== null
-        ? { id: String((p as { id: unknown }).id), score: Number((p as { score: unknown }).score), i }
-        : { id: String(p), score: -i, i },
+      typeof p === "object" ? { id: p.id, score: p.score ?? Number.NaN, i } : { id: String(p), score: -i, i },
     );
     items.sort((a, b) => b.score - a.score || a.i - b.i);
     ranked.set(
