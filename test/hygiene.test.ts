@@ -80,7 +80,9 @@ describe("package hygiene", () => {
           types: "./dist/bin.d.ts",
           default: "./dist/bin.js",
         });
-        expect(readFileSync(join(dir, "src", "bin.ts"), "utf8")).toMatch(/export function main\(argv: string\[\]\)/);
+        expect(readFileSync(join(dir, "src", "bin.ts"), "utf8")).toMatch(
+          /export function main\(argv: string\[\]\)/,
+        );
       });
     }
   }
@@ -150,5 +152,23 @@ describe("package hygiene", () => {
     };
     for (const node of edges.keys()) visit(node, []);
     expect(cycles).toEqual([]);
+  });
+
+  it("the README's layout names every package and app folder", () => {
+    const readme = readFileSync(join(REPO, "README.md"), "utf8");
+    const start = readme.indexOf("## Layout");
+    const block = readme.slice(start, readme.indexOf("```\n", readme.indexOf("```", start) + 3));
+    const listed = new Set(
+      [...block.matchAll(/^(packages|apps)\/([a-z0-9<>-]+)/gm)].map((m) => `${m[1]}/${m[2]}`),
+    );
+    for (const dir of pkgDirs) {
+      const name = relative(REPO, dir);
+      // One line stands for the thin apps (apps/<app>); the packages and apps/convkit each have theirs.
+      const line = name.startsWith("apps/") && name !== "apps/convkit" ? "apps/<app>" : name;
+      expect([...listed], `README.md's layout lacks ${name}`).toContain(line);
+    }
+    for (const l of listed)
+      if (!l.includes("<"))
+        expect(existsSync(join(REPO, l)), `README.md's layout lists ${l}, which is not there`).toBe(true);
   });
 });
