@@ -1,5 +1,6 @@
 // One vitest config for the monorepo: tests run against package sources via the @convkit/source condition.
 import { defineConfig } from "vitest/config";
+import { SkipSummary } from "./packages/test-helpers/src/skip-summary.js";
 
 const conditions = ["@convkit/source"];
 const include = ["packages/*/src/**/*.test.ts", "apps/*/src/**/*.test.ts", "test/**/*.test.ts"];
@@ -9,10 +10,12 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
-    // CI also writes a JSON report; .ci/run prints its closing "N passed, N failed" line.
-    ...(process.env.CONVKIT_TEST_REPORT
-      ? { reporters: ["default", "json"], outputFile: { json: process.env.CONVKIT_TEST_REPORT } }
-      : {}),
+    // The run ends with what was not run and why (requires() in @convkit/test-helpers); CI also
+    // writes a JSON report, from which .ci/run prints its closing "N passed, N failed" line.
+    reporters: ["default", new SkipSummary(), ...(process.env.CONVKIT_TEST_REPORT ? ["json"] : [])],
+    ...(process.env.CONVKIT_TEST_REPORT ? { outputFile: { json: process.env.CONVKIT_TEST_REPORT } } : {}),
+    // Each requirement (../shared, Chromium, redis-server, python3's modules) is probed once a run.
+    globalSetup: ["packages/test-helpers/src/global-setup.ts"],
     projects: [
       {
         extends: true,

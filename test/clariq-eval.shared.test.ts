@@ -2,8 +2,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { clariqDataWithDicts, runCliAsync, SHARED, tempDir } from "@convkit/test-helpers";
-import { describe, expect, it } from "vitest";
+import { clariqDataWithDicts, requires, runCliAsync, SHARED, tempDir } from "@convkit/test-helpers";
+import { beforeAll, expect, it } from "vitest";
 
 interface Golden {
   command: string[];
@@ -13,14 +13,42 @@ interface Golden {
   out_file?: Record<string, Record<string, number>>;
 }
 
-describe("ClariQ eval tool goldens (shared)", () => {
+/** The golden cases, listed so that the tests are the same with or without shared/ (skipped and counted without it). */
+const CASES = [
+  "clarification_need.dev.cneed_0.json",
+  "clarification_need.dev.cneed_1.json",
+  "clarification_need.test.cneed_2.json",
+  "document_relevance.dev.dev_BERT-ranker.json",
+  "document_relevance.dev.dev_best_q.json",
+  "document_relevance.dev.dev_bm25.json",
+  "document_relevance.dev.dev_no_q.json",
+  "document_relevance.dev.dev_worst_q.json",
+  "document_relevance.dev.multi.dev_best_question_multi_turn.json.gz",
+  "document_relevance.dev.multi.dev_bm25_multi_turn.json.gz",
+  "document_relevance.dev.multi.multi_0.json.gz",
+  "document_relevance.dev.qrank_0.json",
+  "document_relevance.dev.qrank_1.json",
+  "question_relevance.dev.dev_BERT-ranker.json",
+  "question_relevance.dev.dev_BERT-reranker.json",
+  "question_relevance.dev.dev_bm25.json",
+  "question_relevance.dev.qrank_0.json",
+  "question_relevance.dev.qrank_1.json",
+  "question_relevance.test.qrank_2.json",
+  "question_relevance.test.test_BERT-ranker.json",
+  "question_relevance.test.test_BERT-reranker.json",
+];
+
+requires("shared").describe("ClariQ eval tool goldens (shared)", () => {
   const dir = join(SHARED, "golden", "clariq-eval", "expected");
-  const cases = existsSync(dir) ? readdirSync(dir).sort() : [];
-  const data = existsSync(dir) ? clariqDataWithDicts() : "";
-  it("has the golden cases", () => {
-    expect(cases.length).toBe(21);
+  let data: string;
+  beforeAll(() => {
+    data = clariqDataWithDicts();
   });
-  for (const name of cases) {
+  it("has the golden cases", () => {
+    expect(readdirSync(dir).sort()).toEqual(CASES);
+    expect(CASES.length).toBe(21);
+  });
+  for (const name of CASES) {
     it(name, async () => {
       const raw = readFileSync(join(dir, name));
       const g: Golden = JSON.parse((name.endsWith(".gz") ? gunzipSync(raw) : raw).toString("utf8"));

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { readPickleFile } from "@convkit/pickle";
-import { evalFixtureArgs, HAS_PYTHON, runCli, tempDir, writeEvalFixture } from "@convkit/test-helpers";
+import { evalFixtureArgs, requires, runCli, tempDir, writeEvalFixture } from "@convkit/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
 
 const METRICS = ["NDCG1", "NDCG3", "NDCG5", "NDCG10", "NDCG20", "P1", "P3", "P5", "P10", "P20", "MRR100"];
@@ -76,7 +76,7 @@ describe("convkit-gen-eval on a fixture collection", () => {
     expect(plain(fromPickle)).toEqual(json);
   });
 
-  it.runIf(HAS_PYTHON)(
+  requires("python3").it(
     "CPython loads the pickle to the JSON's values, int context keys and all (python3)",
     () => {
       const out = execFileSync("python3", [
@@ -212,32 +212,6 @@ print(len(d["MRR100"]))`,
       expect(JSON.parse(readFileSync(`${p}.json`, "utf8")), f).toEqual(
         JSON.parse(readFileSync(`${prefix}.json`, "utf8")),
       );
-    }
-  });
-
-  it("--stats (background statistics), --float32 and the other models run end to end and change the values", async () => {
-    const { collectionStats, formatCollectionStats } = await import("@convkit/retrieval");
-    const { qulacTerms } = await import("@convkit/text");
-    const docs = readFileSync(join(dir, "docs.jsonl"), "utf8")
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l).text as string);
-    // A background collection: the fixture's documents twice plus some extra text.
-    const stats = collectionStats([...docs, ...docs, "garden soil review price"].map((t) => qulacTerms(t)));
-    writeFileSync(join(dir, "stats.tsv"), formatCollectionStats(stats));
-    const base = JSON.parse(readFileSync(`${prefix}.json`, "utf8"));
-    for (const extra of [
-      ["--stats", join(dir, "stats.tsv")],
-      ["--float32"],
-      ["--model", "bm25"],
-      ["--model", "dirichlet", "--mu", "500"],
-    ]) {
-      const p = join(tempDir(), "d");
-      const r = runCli("gen-eval", [...evalFixtureArgs(dir), "--format", "json", ...extra, "-o", p]);
-      expect(r.code, r.stderr).toBe(0);
-      const d = JSON.parse(readFileSync(`${p}.json`, "utf8"));
-      expect(Object.keys(d.MRR100)).toEqual(Object.keys(base.MRR100));
-      if (extra[0] !== "--float32") expect(d, extra.join(" ")).not.toEqual(base);
     }
   });
 

@@ -1,12 +1,12 @@
 // convkit-ikat on the official files: every sample run judged, every topic file flattened, the passage-id database.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runCli, shared, tempDir } from "@convkit/test-helpers";
-import { describe, expect, it } from "vitest";
+import { requires, runCli, shared, tempDir } from "@convkit/test-helpers";
+import { expect, it } from "vitest";
 
 const D = (...p: string[]) => shared("data", "ikat", ...p);
 
-describe("convkit-ikat validate on the official sample runs (shared)", () => {
+requires("shared").describe("convkit-ikat validate on the official sample runs (shared)", () => {
   const validate = (year: string, topics: string, run: string, extra: string[] = []) =>
     runCli("ikat", ["validate", "--year", year, "--topics", D(topics), D("run_validation", run), ...extra]);
 
@@ -99,7 +99,7 @@ describe("convkit-ikat validate on the official sample runs (shared)", () => {
   });
 });
 
-describe("convkit-ikat flatten, convert, eval on the official files (shared)", () => {
+requires("shared").describe("convkit-ikat flatten, convert, eval on the official files (shared)", () => {
   it("flattens every topic file: the turn counts of 2023 train/test, 2024, 2025", () => {
     const counts: Record<string, [number, number]> = {
       "2023_train_topics.json": [11, 95],

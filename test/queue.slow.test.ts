@@ -10,13 +10,14 @@ import { awaitRun, parseQueueUrl, type RunProgress, runQueueWorker, submitRun } 
 import {
   evalFixtureArgs,
   REPO,
+  requires,
   runCliAsync,
   startRedis,
   type TestRedis,
   tempDir,
   writeEvalFixture,
 } from "@convkit/test-helpers";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 
 /** Input files of JSONL {id, text}: Qulac's topic and facet texts made into documents of a few KB. */
 function writeInputs(dir: string, files: number, docsPerFile: number): void {
@@ -136,7 +137,7 @@ async function localThenSubmitted(
 
 const unitsStarted = (w: TestWorker) => w.log.filter((l) => l.includes("start segment-file")).length;
 
-describe("convkit-segment run --queue on a real Redis (slow)", () => {
+requires("redis-server").describe("convkit-segment run --queue on a real Redis (slow)", () => {
   it("2 worker processes give the local run's outputs and manifest byte for byte; both take units; the run is one wait", async () => {
     const r = await redis();
     const dir = tempDir("convkit-queue-");
@@ -173,7 +174,7 @@ describe("convkit-segment run --queue on a real Redis (slow)", () => {
     expect(tree(join(dir, "queued"))).toEqual(tree(join(dir, "local")));
     // No temp file of the dead worker left behind.
     expect([...tree(join(dir, "queued")).keys()].filter((k) => k.endsWith(".tmp"))).toEqual([]);
-  }, 120_000);
+  }, 180_000);
 
   it("a worker given SIGTERM mid-unit finishes that unit, takes no other and exits 0", async () => {
     const r = await redis();
@@ -189,7 +190,7 @@ describe("convkit-segment run --queue on a real Redis (slow)", () => {
     const q = await segment(join(dir, "in"), join(dir, "queued"), ["--queue", r.url]);
     expect(q.code, q.stderr).toBe(0);
     expect(tree(join(dir, "queued"))).toEqual(tree(join(dir, "local")));
-  }, 60_000);
+  }, 180_000);
 
   it("Redis restarted mid-run (AOF): the run completes with identical outputs", async () => {
     const r = await redis();
@@ -203,7 +204,7 @@ describe("convkit-segment run --queue on a real Redis (slow)", () => {
     const q = await segment(join(dir, "in"), join(dir, "queued"), ["--queue", r.url]);
     expect(q.code, q.stderr).toBe(0);
     expect(tree(join(dir, "queued"))).toEqual(tree(join(dir, "local")));
-  }, 120_000);
+  }, 180_000);
 
   it("the same run submitted twice (before any worker, and again after it ended) does each unit once", async () => {
     const r = await redis();
@@ -302,10 +303,10 @@ describe("convkit-segment run --queue on a real Redis (slow)", () => {
     const db = await segment(join(dir, "in"), join(dir, "y"), ["--queue", `${r.url}/99`]);
     expect(db.code).toBe(1);
     expect(db.stderr).toBe(`${r.url}/99: cannot use database 99 (ERR DB index is out of range)\n`);
-  }, 60_000);
+  }, 180_000);
 });
 
-describe("convkit-gen-eval --queue on a real Redis (slow)", () => {
+requires("redis-server").describe("convkit-gen-eval --queue on a real Redis (slow)", () => {
   it("topics as jobs on 2 worker processes: the dicts (pickle in tar.gz, JSON) equal a local run's byte for byte", async () => {
     const r = await redis();
     const dir = tempDir("convkit-queue-eval-");
@@ -330,10 +331,10 @@ describe("convkit-gen-eval --queue on a real Redis (slow)", () => {
     expect(tree(join(dir, "local")).size).toBe(2);
     const units = (w: TestWorker) => w.log.filter((l) => l.includes("start gen-eval-topics")).length;
     expect(units(a) + units(b)).toBe(3);
-  }, 60_000);
+  }, 180_000);
 });
 
-describe("progress through the queue on a real Redis (slow)", () => {
+requires("redis-server").describe("progress through the queue on a real Redis (slow)", () => {
   it("a unit's thousands of progress calls reach Redis a few times a second, and the watcher's totals come out whole", async () => {
     const r = await redis();
     const address = parseQueueUrl(r.url);
@@ -380,5 +381,5 @@ describe("progress through the queue on a real Redis (slow)", () => {
     const updates = new Set(seen.map((p) => p.items).filter((n) => n > 0));
     expect(updates.size).toBeGreaterThanOrEqual(1);
     expect(updates.size).toBeLessThanOrEqual(10);
-  }, 60_000);
+  }, 180_000);
 });

@@ -1,11 +1,11 @@
-// convkit-segment end to end: a ClueWeb22 txt tree written here; threads, shards, kill and resume; agreement on the official passages.
+// convkit-segment end to end: a ClueWeb22 txt tree written here; threads, shards, kill and resume (the official passages: segment.shared.test.ts).
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
-import { collect, readPassageHashes, writeClueWeb22 } from "@convkit/formats";
-import { REPO, rng, runCli, shared, tempDir } from "@convkit/test-helpers";
+import { writeClueWeb22 } from "@convkit/formats";
+import { REPO, rng, runCli, tempDir } from "@convkit/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
 
 /** Every file under dir (relative path → bytes), temp files and the manifest included unless asked. */
@@ -224,49 +224,4 @@ describe("convkit-segment: bad lines past the first work unit", () => {
       }
     });
   }
-});
-
-describe("convkit-segment against the official iKAT files (shared)", () => {
-  it("agreement: one line per splitter, the default first, the default above ICU", () => {
-    const r = runCli("segment", [
-      "agreement",
-      "--passages",
-      shared("data", "ikat", "2023_train_topics_psg_text.jsonl"),
-    ]);
-    expect(r.code, r.stderr).toBe(0);
-    const lines = r.stdout
-      .trim()
-      .split("\n")
-      .map((l) => l.split("\t"));
-    expect(lines.map((l) => l[0])).toEqual(["heuristic", "sentencizer", "icu"]);
-    for (const l of lines) expect(l[1]).toMatch(/^\d+\/37$/);
-    const score = (name: string) => Number(lines.find((l) => l[0] === name)![1]!.split("/")[0]);
-    expect(score("icu")).toBe(32);
-    expect(score("heuristic")).toBeGreaterThan(score("icu"));
-  });
-
-  it("hash TSV in the layout of the official sample_hashes.tsv (read by the same reader)", async () => {
-    const official = await collect(
-      readPassageHashes(shared("data", "ikat", "run_validation", "sample_hashes.tsv")),
-    );
-    expect(official.length).toBe(10_000);
-    const dir = tempDir();
-    const docs = official
-      .slice(0, 3)
-      .map((h, i) => JSON.stringify({ id: h.doc_id, text: `Doc ${i}. `.repeat(12 + i) }));
-    writeFileSync(join(dir, "d.jsonl"), `${docs.join("\n")}\n`);
-    expect(
-      runCli("segment", ["run", join(dir, "d.jsonl"), "--format", "hashes", "-o", join(dir, "o")]).code,
-    ).toBe(0);
-    const ours = await collect(readPassageHashes(join(dir, "o", "d.hashes.tsv")));
-    expect(ours.map((h) => h.doc_id)).toEqual([
-      official[0]!.doc_id,
-      official[0]!.doc_id,
-      official[1]!.doc_id,
-      official[1]!.doc_id,
-      official[2]!.doc_id,
-      official[2]!.doc_id,
-    ]);
-    for (const h of ours) expect(h.doc_id).toMatch(/^clueweb22-en\d{4}-\d{2}-\d{5}$/);
-  });
 });

@@ -3,10 +3,10 @@
 // (plain, gzip, bzip2) gives the file route's stdout.
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { expectStdinLikeFile, shared, tempDir } from "@convkit/test-helpers";
-import { describe, it } from "vitest";
+import { expectStdinLikeFile, requires, shared, tempDir } from "@convkit/test-helpers";
+import { it } from "vitest";
 
-describe("stdin on the real data (shared)", () => {
+requires("shared").describe("stdin on the real data (shared)", () => {
   it("convkit-clariq-eval: --run_file -", async () => {
     await expectStdinLikeFile(
       "clariq-eval",

@@ -1,8 +1,8 @@
 // convkit-compare on ClariQ's real sample runs (shared): its JSON against SciPy 1.10 / statsmodels 0.13 run on the evaluator's own per-facet goldens.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { clariqDataWithDicts, REPO, runCliAsync, shared } from "@convkit/test-helpers";
-import { describe, expect, it } from "vitest";
+import { clariqDataWithDicts, REPO, requires, runCliAsync, shared } from "@convkit/test-helpers";
+import { beforeAll, expect, it } from "vitest";
 
 const RUNS = ["dev_bm25", "dev_BERT-ranker", "dev_no_q", "dev_best_q", "dev_worst_q"];
 const FIELDS = ["mean_a", "mean_b", "mean_diff", "t", "statistic", "p", "p_adjusted", "cohen_dz"] as const;
@@ -14,8 +14,11 @@ function close(actual: unknown, expected: unknown): boolean {
   return Math.abs(actual - expected) / Math.abs(expected) <= 1e-12;
 }
 
-describe("convkit-compare on ClariQ's dev sample runs (shared)", () => {
-  const data = clariqDataWithDicts();
+requires("shared").describe("convkit-compare on ClariQ's dev sample runs (shared)", () => {
+  let data: string;
+  beforeAll(() => {
+    data = clariqDataWithDicts();
+  });
   for (const test of ["t", "wilcoxon", "sign"]) {
     it(`--test ${test}: every pair and measure as SciPy and statsmodels compute them (Holm per measure)`, async () => {
       const expected = JSON.parse(

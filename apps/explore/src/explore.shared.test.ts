@@ -1,21 +1,23 @@
 // convkit-explore on the real data of ../shared, started as a user starts it and driven in Debian's headless Chromium.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { scanEvalDict } from "@convkit/formats";
-import { clariqDataWithDicts, REPO, runCli, runCliAsync, shared, tempDir } from "@convkit/test-helpers";
+import {
+  chromiumPath,
+  clariqDataWithDicts,
+  REPO,
+  requires,
+  runCli,
+  runCliAsync,
+  shared,
+  tempDir,
+} from "@convkit/test-helpers";
 import { type Browser, chromium, type Locator, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 
-const CHROMIUM = ["chromium", "chromium-browser"]
-  .map((c) =>
-    spawnSync("sh", ["-c", `command -v ${c}`])
-      .stdout?.toString()
-      .trim(),
-  )
-  .find((p) => p);
 /** Screenshots for a reviewer to look at (not committed). */
 const SHOTS = join(REPO, "test-output", "explore");
 
@@ -72,77 +74,76 @@ async function open(hash: string, shot: string): Promise<void> {
 const shown = (l: Locator) => l.innerText();
 const text = (sel: string) => shown(page.locator(sel).first());
 
-beforeAll(async () => {
-  if (!CHROMIUM) throw new Error("needs Debian's chromium on the PATH (.ci/run installs it)");
-  mkdirSync(SHOTS, { recursive: true });
-  tmp = tempDir("explore-");
-  const gen = await runCliAsync("gen-synthetic", [
-    "--data",
-    shared("data", "clariq"),
-    "--qulac",
-    shared("data", "qulac", "qulac.json"),
-    "--splits",
-    "dev",
-    "--format",
-    "jsonl,pickle",
-    "--out",
-    tmp,
-  ]);
-  expect(gen.code, gen.stderr).toBe(0);
-  tempsBefore = explorerTemps();
-  server = spawn(
-    process.execPath,
-    [
-      join(REPO, "apps", "explore", "bin", "convkit-explore.js"),
+requires("shared", "chromium").describe("convkit-explore on ../shared in Chromium", () => {
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    tmp = tempDir("explore-");
+    const gen = await runCliAsync("gen-synthetic", [
       "--data",
       shared("data", "clariq"),
       "--qulac",
       shared("data", "qulac", "qulac.json"),
-      "--synthetic",
-      join(tmp, "dev_synthetic.jsonl"),
-      "--synthetic",
-      join(tmp, "dev_synthetic.pkl.tar.gz"),
-      "--eval-dict",
-      shared("golden", "clariq-eval", "eval_dicts", "multi_turn_dev_eval.pkl.tar.gz"),
-      ...clariqRunArgs(),
-      "--passages",
-      shared("data", "ikat", "2023_train_topics_psg_text.jsonl"),
-      "--spacy-model",
-      shared("models", "en_core_web_sm-3.8.0"),
-      "--port",
-      "0",
-    ],
-    { cwd: REPO, stdio: ["ignore", "ignore", "pipe"] },
-  );
-  base = await new Promise<string>((resolve, reject) => {
-    let err = "";
-    server.stderr!.on("data", (d) => {
-      err += d;
-      startupStderr.push(String(d));
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(err);
-      if (m) resolve(m[1]!);
+      "--splits",
+      "dev",
+      "--format",
+      "jsonl,pickle",
+      "--out",
+      tmp,
+    ]);
+    expect(gen.code, gen.stderr).toBe(0);
+    tempsBefore = explorerTemps();
+    server = spawn(
+      process.execPath,
+      [
+        join(REPO, "apps", "convkit", "bin", "convkit-explore.js"),
+        "--data",
+        shared("data", "clariq"),
+        "--qulac",
+        shared("data", "qulac", "qulac.json"),
+        "--synthetic",
+        join(tmp, "dev_synthetic.jsonl"),
+        "--synthetic",
+        join(tmp, "dev_synthetic.pkl.tar.gz"),
+        "--eval-dict",
+        shared("golden", "clariq-eval", "eval_dicts", "multi_turn_dev_eval.pkl.tar.gz"),
+        ...clariqRunArgs(),
+        "--passages",
+        shared("data", "ikat", "2023_train_topics_psg_text.jsonl"),
+        "--spacy-model",
+        shared("models", "en_core_web_sm-3.8.0"),
+        "--port",
+        "0",
+      ],
+      { cwd: REPO, stdio: ["ignore", "ignore", "pipe"] },
+    );
+    base = await new Promise<string>((resolve, reject) => {
+      let err = "";
+      server.stderr!.on("data", (d) => {
+        err += d;
+        startupStderr.push(String(d));
+        const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(err);
+        if (m) resolve(m[1]!);
+      });
+      server.on("exit", (c) => reject(new Error(`convkit-explore exited ${c}: ${err}`)));
     });
-    server.on("exit", (c) => reject(new Error(`convkit-explore exited ${c}: ${err}`)));
-  });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  // Nothing from the network: every request the page makes goes to the explorer itself.
-  page.on("request", (r) => {
-    if (!r.url().startsWith(base)) throw new Error(`the page asked for ${r.url()}`);
-  });
-}, 120_000);
+    browser = await chromium.launch({ executablePath: chromiumPath(), args: ["--no-sandbox"] });
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    // Nothing from the network: every request the page makes goes to the explorer itself.
+    page.on("request", (r) => {
+      if (!r.url().startsWith(base)) throw new Error(`the page asked for ${r.url()}`);
+    });
+  }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  if (server && server.exitCode === null) {
-    const exited = new Promise<number | null>((r) => server.on("exit", (c) => r(c)));
-    server.kill("SIGTERM");
-    expect(await exited).toBe(0);
-    expect([...explorerTemps()].filter((d) => !tempsBefore.has(d))).toEqual([]);
-  }
-});
+  afterAll(async () => {
+    await browser?.close();
+    if (server && server.exitCode === null) {
+      const exited = new Promise<number | null>((r) => server.on("exit", (c) => r(c)));
+      server.kill("SIGTERM");
+      expect(await exited).toBe(0);
+      expect([...explorerTemps()].filter((d) => !tempsBefore.has(d))).toEqual([]);
+    }
+  });
 
-describe("convkit-explore on ../shared in Chromium", () => {
   it("binds loopback only and serves nothing but its assets and API (../shared)", async () => {
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:/);
     for (const path of [

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { collect, formatRunLine, quoteQuestion, readClariqRows, readQuestionBank } from "@convkit/formats";
 import { planClariqSets, splitPlans } from "@convkit/gen-synthetic";
-import { shared } from "@convkit/test-helpers";
-import { describe, expect, it } from "vitest";
+import { requires, shared } from "@convkit/test-helpers";
+import { expect, it } from "vitest";
 import { bankIndex, multiTurnBm25, singleTurnBm25 } from "./bm25-baselines.js";
 
-describe("ClariQ BM25 baselines against the official dev runs (shared)", () => {
+requires("shared").describe("ClariQ BM25 baselines against the official dev runs (shared)", () => {
   it("single-turn: 1,335 of the official run's 1,508 lines, 44 of 50 topics identical", async () => {
     const bank = await collect(readQuestionBank(shared("data", "clariq", "question_bank.tsv")));
     const topics = new Map<number, string>();

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { HAS_PYTHON, python, shared, tempDir } from "@convkit/test-helpers";
-import { describe, expect, it } from "vitest";
+import { python, requires, shared, tempDir } from "@convkit/test-helpers";
+import { expect, it } from "vitest";
 import {
   readClarificationNeedRun,
   readClariqRows,
@@ -18,7 +18,7 @@ import { readQrels, readRun } from "./trec.js";
 
 const clariq = (f: string) => shared("data", "clariq", f);
 
-describe("ClariQ files from ../shared/data", () => {
+requires("shared").describe("ClariQ files from ../shared/data", () => {
   it("reads train/dev/test_with_labels with the sizes the README gives", async () => {
     const train = await collect(readClariqRows(clariq("train.tsv")));
     const dev = await collect(readClariqRows(clariq("dev.tsv")));
@@ -31,7 +31,7 @@ describe("ClariQ files from ../shared/data", () => {
     expect(r133.facet_desc).toBe('Who said "all men are created equal"?');
   });
 
-  it.runIf(HAS_PYTHON)(
+  requires("python3").it(
     "parses every field exactly as Python's csv module (pandas' quoting) does",
     async () => {
       for (const f of ["train.tsv", "dev.tsv", "test_with_labels.tsv"]) {

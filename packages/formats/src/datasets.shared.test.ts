@@ -1,10 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
 import { readPickleFile } from "@convkit/pickle";
-import { shared, tempDir } from "@convkit/test-helpers";
-import { describe, expect, it } from "vitest";
-import { readMultiTurnRun, readQuestionBank } from "./clariq.js";
+import { requires, shared, tempDir } from "@convkit/test-helpers";
+import { expect, it } from "vitest";
 import { type EvalDict, evalPair, toEvalDict } from "./dicts.js";
 import { readIkatRun, readIkatTopics, readPassageHashes, writePassageHashes } from "./ikat.js";
 import { readJsonl } from "./jsonl.js";
@@ -12,7 +10,7 @@ import { formatQulacJson, readQulacJson } from "./qulac.js";
 import { collect } from "./table.js";
 import { readRun } from "./trec.js";
 
-describe("Qulac from ../shared/data", () => {
+requires("shared").describe("Qulac from ../shared/data", () => {
   it("reads 11,039 rows, keeps the published \\' escapes, and writes the file back byte for byte", async () => {
     const path = shared("data", "qulac", "qulac.json");
     const rows = await readQulacJson(path);
@@ -24,7 +22,7 @@ describe("Qulac from ../shared/data", () => {
   });
 });
 
-describe("iKAT from ../shared/data", () => {
+requires("shared").describe("iKAT from ../shared/data", () => {
   it("normalizes the topics of 2023, 2024 and 2025 with their turn counts", async () => {
     const counts: Record<string, [number, number]> = {
       "2023_train_topics.json": [11, 95],
@@ -75,7 +73,7 @@ function pick(d: EvalDict, metric: string, ctx: string | number, qid: string | n
   return evalPair(v).with_answer;
 }
 
-describe("golden eval dicts from ../shared/golden", () => {
+requires("shared").describe("golden eval dicts from ../shared/golden", () => {
   it("single_turn_train_eval.pkl holds exactly the per-facet values the upstream tool printed", async () => {
     const file = shared("golden", "clariq-eval", "eval_dicts", "single_turn_train_eval.pkl");
     const d = toEvalDict(file, await readPickleFile(file));
@@ -123,46 +121,5 @@ describe("golden eval dicts from ../shared/golden", () => {
       }
     }
     expect(checked).toBeGreaterThan(3000);
-  });
-
-  it("multi_turn_dev_eval.pkl.tar.gz (protocol 3 in a tar.gz) gives the per-context values upstream printed", async () => {
-    const file = shared("golden", "clariq-eval", "eval_dicts", "multi_turn_dev_eval.pkl.tar.gz");
-    const d = toEvalDict(file, await readPickleFile(file));
-    expect(d.get("NDCG20")!.size).toBe(14867);
-    const bank = new Map(
-      (await collect(readQuestionBank(shared("data", "clariq", "question_bank.tsv")))).map((q) => [
-        q.question,
-        q.question_id,
-      ]),
-    );
-    const run = await collect(
-      readMultiTurnRun(shared("data", "clariq", "sample_runs", "dev_best_question_multi_turn")),
-    );
-    const first = new Map<number, string>();
-    for (const e of run) if (!first.has(e.context_id)) first.set(e.context_id, e.question);
-    const expected = JSON.parse(
-      gunzipSync(
-        readFileSync(
-          shared(
-            "golden",
-            "clariq-eval",
-            "expected",
-            "document_relevance.dev.multi.dev_best_question_multi_turn.json.gz",
-          ),
-        ),
-      ).toString("utf8"),
-    );
-    let checked = 0;
-    for (const [metric, contexts] of Object.entries(
-      expected.out_file as Record<string, Record<string, number>>,
-    )) {
-      for (const [ctx, value] of Object.entries(contexts)) {
-        const q = first.get(Number(ctx));
-        const qid = q === undefined ? null : bank.get(q);
-        expect(pick(d, metric, Number(ctx), qid), `${metric} ${ctx}`).toBe(value);
-        checked++;
-      }
-    }
-    expect(checked).toBe(11 * 14867);
   });
 });

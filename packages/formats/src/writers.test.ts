@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readPickleFile, writePickleDict } from "@convkit/pickle";
-import { HAS_PYTHON, python, tempDir } from "@convkit/test-helpers";
+import { python, requires, tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { readClarificationNeedRun, writeClarificationNeedRun } from "./clariq.js";
 import {
@@ -15,6 +15,39 @@ import { formatPassageLine, readIkatRun, readPassages, writeIkatRun, writePassag
 import type { IkatRun, QulacHistRecord, SyntheticRecord } from "./records.js";
 import { collect } from "./table.js";
 import { readQrels, readRun, writeQrels, writeRun } from "./trec.js";
+
+/** An iKAT passage with quotes, a backslash, non-ASCII, an astral character and controls. */
+const PASSAGES = [
+  {
+    id: "clueweb22-en0000-00-00000:0",
+    contents: 'a "quoted" \\ ünï 😀\n\t\u0001',
+    url: "https://x.org/é",
+  },
+];
+
+/** ClariQ synthetic records (pickled, read back, and loaded by python3). */
+const SYNTHETIC: SyntheticRecord[] = [
+  {
+    record_id: 2287,
+    topic_id: 8,
+    facet_id: "F0968",
+    initial_request: "I want to know about appraisals.",
+    question: "are you looking for a type of appraiser",
+    answer: "im looking for nearby companies",
+    conversation_context: [],
+    context_id: 968,
+  },
+  {
+    record_id: 1570812,
+    topic_id: 293,
+    facet_id: "F0729",
+    initial_request: "Tell me about social networking.",
+    question: "which sites",
+    answer: "any",
+    conversation_context: [{ question: "what level", answer: "all levels" }],
+    context_id: 976573,
+  },
+];
 
 describe("writers round-trip", () => {
   it("runs come out in trec_eval order (score desc, ties by docno desc) with renumbered ranks", async () => {
@@ -48,7 +81,7 @@ describe("writers round-trip", () => {
     expect(await collect(readClarificationNeedRun(join(dir, "c")))).toEqual(c);
   });
 
-  it("iKAT runs and passage JSONL read back; passage lines are json.dumps bytes", async () => {
+  it("iKAT runs and passage JSONL read back", async () => {
     const dir = tempDir();
     const run: IkatRun = {
       run_name: "r",
@@ -68,23 +101,19 @@ describe("writers round-trip", () => {
     };
     await writeIkatRun(join(dir, "run.json"), run);
     expect(await readIkatRun(join(dir, "run.json"))).toEqual(run);
-    const ps = [
-      {
-        id: "clueweb22-en0000-00-00000:0",
-        contents: 'a "quoted" \\ ünï 😀\n\t\u0001',
-        url: "https://x.org/é",
-      },
-    ];
-    await writePassages(join(dir, "p.jsonl"), [ps]);
-    expect(await collect(readPassages(join(dir, "p.jsonl")))).toEqual(ps);
-    if (HAS_PYTHON) {
-      const py = python(
-        "import json,sys\nfor p in json.load(sys.stdin): print(json.dumps(p))",
-        JSON.stringify(ps),
-      );
-      expect(readFileSync(join(dir, "p.jsonl"), "utf8")).toBe(py);
-      expect(formatPassageLine(ps[0]!)).toBe(py.trimEnd());
-    }
+    await writePassages(join(dir, "p.jsonl"), [PASSAGES]);
+    expect(await collect(readPassages(join(dir, "p.jsonl")))).toEqual(PASSAGES);
+  });
+
+  requires("python3").it("passage lines are python3's json.dumps bytes (python3)", async () => {
+    const dir = tempDir();
+    await writePassages(join(dir, "p.jsonl"), [PASSAGES]);
+    const py = python(
+      "import json,sys\nfor p in json.load(sys.stdin): print(json.dumps(p))",
+      JSON.stringify(PASSAGES),
+    );
+    expect(readFileSync(join(dir, "p.jsonl"), "utf8")).toBe(py);
+    expect(formatPassageLine(PASSAGES[0]!)).toBe(py.trimEnd());
   });
 
   it("Qulac hist012 dicts stream out and back; the eval dict has Qulac's layout", async () => {
@@ -123,43 +152,27 @@ describe("writers round-trip", () => {
   });
 
   it("ClariQ synthetic records go to a pickle dict and back unchanged", async () => {
-    const recs: SyntheticRecord[] = [
-      {
-        record_id: 2287,
-        topic_id: 8,
-        facet_id: "F0968",
-        initial_request: "I want to know about appraisals.",
-        question: "are you looking for a type of appraiser",
-        answer: "im looking for nearby companies",
-        conversation_context: [],
-        context_id: 968,
-      },
-      {
-        record_id: 1570812,
-        topic_id: 293,
-        facet_id: "F0729",
-        initial_request: "Tell me about social networking.",
-        question: "which sites",
-        answer: "any",
-        conversation_context: [{ question: "what level", answer: "all levels" }],
-        context_id: 976573,
-      },
-    ];
     const f = join(tempDir(), "dev_synthetic.pkl");
-    await writePickleDict(f, [recs.map(syntheticItem)]);
-    expect([...syntheticRecords(f, await readPickleFile(f))]).toEqual(recs);
-    if (HAS_PYTHON) {
+    await writePickleDict(f, [SYNTHETIC.map(syntheticItem)]);
+    expect([...syntheticRecords(f, await readPickleFile(f))]).toEqual(SYNTHETIC);
+  });
+
+  requires("python3").it(
+    "the synthetic pickle dict loads in python3 to the same records (python3)",
+    async () => {
+      const f = join(tempDir(), "dev_synthetic.pkl");
+      await writePickleDict(f, [SYNTHETIC.map(syntheticItem)]);
       const out = python(
         "import pickle,sys,json\nd=pickle.load(open(sys.argv[1],'rb'))\nprint(json.dumps([[k,v] for k,v in d.items()]))",
         undefined,
         [f],
       );
       expect(JSON.parse(out)).toEqual(
-        recs.map((r) => {
+        SYNTHETIC.map((r) => {
           const { record_id, ...rest } = r;
           return [record_id, rest];
         }),
       );
-    }
-  });
+    },
+  );
 });

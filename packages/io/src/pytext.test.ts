@@ -1,4 +1,4 @@
-import { HAS_PYTHON, python } from "@convkit/test-helpers";
+import { python, requires } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { formatPyFloat, pythonJsonString } from "./pytext.js";
 
@@ -53,7 +53,7 @@ describe("Python text forms", () => {
     expect([Number.NaN, Infinity, -Infinity].map(formatPyFloat)).toEqual(["nan", "inf", "-inf"]);
   });
 
-  it.runIf(HAS_PYTHON)("matches python3 repr(float) and json.dumps(str) exactly", () => {
+  requires("python3").it("matches python3 repr(float) and json.dumps(str) exactly", () => {
     const out = JSON.parse(
       python(
         "import sys,json\nfl,st=json.load(sys.stdin)\nprint(json.dumps([[repr(float(x)) for x in fl],[json.dumps(s) for s in st]]))",

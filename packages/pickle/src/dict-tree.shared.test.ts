@@ -1,6 +1,6 @@
 import { openPayload } from "@convkit/io";
-import { shared } from "@convkit/test-helpers";
-import { describe, expect, it } from "vitest";
+import { requires, shared } from "@convkit/test-helpers";
+import { expect, it } from "vitest";
 import { scanDictTree } from "./dict-tree.js";
 import { loadPickle } from "./unpickle.js";
 import type { PyValue } from "./values.js";
@@ -19,7 +19,7 @@ function chunked(bytes: Buffer, size: number) {
 // The scanner's fast paths (the WebAssembly item kernel, whole branches at once) are checked
 // against the general unpickler on ClariQ's real dict, with its bytes cut at odd places so that
 // items and branches straddle chunk boundaries.
-describe("scanDictTree on ClariQ's multi-turn eval dict (../shared)", () => {
+requires("shared").describe("scanDictTree on ClariQ's multi-turn eval dict (../shared)", () => {
   it("reports every leaf the general unpickler builds, whole or cut in odd chunks, all or a few per context", async () => {
     const path = shared("golden", "clariq-eval", "eval_dicts", "multi_turn_dev_eval.pkl.tar.gz");
     const parts: Uint8Array[] = [];

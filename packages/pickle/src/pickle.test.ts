@@ -1,5 +1,5 @@
 import { formatPyFloat } from "@convkit/io";
-import { HAS_PYTHON, python } from "@convkit/test-helpers";
+import { python, requires } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { dumpPickle, PickleWriter } from "./pickle.js";
 import { loadPickle } from "./unpickle.js";
@@ -155,7 +155,7 @@ describe("pickle writer and reader", () => {
   });
 });
 
-describe.runIf(HAS_PYTHON)("pickle against CPython (python3)", () => {
+requires("python3").describe("pickle against CPython (python3)", () => {
   it("CPython loads what convkit writes to the same values", () => {
     const out = python(
       `${CANON_PY}\nprint(json.dumps(canon(pickle.load(sys.stdin.buffer))))`,

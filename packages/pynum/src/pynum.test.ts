@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { HAS_NUMPY, HAS_PYTHON, python } from "@convkit/test-helpers";
+import { python, requires } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { numpyArgsort } from "./argsort.js";
 import { formatFixed } from "./format.js";
@@ -35,7 +35,7 @@ describe("Python numerics", () => {
     expect(formatFixed(-0.00004, 4)).toBe("-0.0000");
   });
 
-  it.runIf(HAS_PYTHON)("statistics.mean and '{:.4f}' match python3 on random data", () => {
+  requires("python3").it("statistics.mean and '{:.4f}' match python3 on random data", () => {
     const r = rng(7);
     const sets = Array.from({ length: 40 }, (_, k) =>
       Array.from({ length: 1 + k * 7 }, () => (r() < 0.2 ? 0 : r() < 0.5 ? Math.floor(r() * 10) / 10 : r())),
@@ -50,7 +50,7 @@ describe("Python numerics", () => {
     expect(sets.flatMap((s) => s.map((x) => formatFixed(x, 4)))).toEqual(out[1]);
   });
 
-  it.runIf(HAS_NUMPY)("numpyArgsort equals numpy's portable quicksort on data full of ties", () => {
+  requires("numpy").it("numpyArgsort equals numpy's portable quicksort on data full of ties", () => {
     const r = rng(11);
     const arrays = [
       ...Array.from({ length: 30 }, (_, k) =>

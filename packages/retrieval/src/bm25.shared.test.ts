@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { collect, readClariqRows, readQuestionBank } from "@convkit/formats";
-import { shared } from "@convkit/test-helpers";
+import { requires, shared } from "@convkit/test-helpers";
 import { clariqTerms } from "@convkit/text";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { Bm25Okapi } from "./bm25.js";
 
-describe("ClariQ's single-turn BM25 baseline on dev (shared)", () => {
+requires("shared").describe("ClariQ's single-turn BM25 baseline on dev (shared)", () => {
   it("ranks the question bank as the official run: 44 of 50 topics identical, the rest explained", async () => {
     const bank = await collect(readQuestionBank(shared("data", "clariq", "question_bank.tsv")));
     const dev = await collect(readClariqRows(shared("data", "clariq", "dev.tsv")));

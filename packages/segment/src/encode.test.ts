@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { HAS_PYTHON } from "@convkit/test-helpers";
+import { requires } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { encodeSegmentTask, type SourceDocument } from "./encode.js";
 
@@ -19,7 +19,7 @@ describe("passage outputs", () => {
       '{"id": "clueweb22-en0000-00-00000:0", "contents": "He said \\"hi\\" \\\\ back\\tslash\\u0001 caf\\u00e9 \\u4e2d\\u6587 \\ud83d\\ude00 end.", "url": "https://x.org/"}\n',
     );
   });
-  it.runIf(HAS_PYTHON)("JSONL bytes equal python3's json.dumps of the same passages (python3)", () => {
+  requires("python3").it("JSONL bytes equal python3's json.dumps of the same passages (python3)", () => {
     const docs = [
       { id: "d1", text: NASTY, url: " u " },
       {

@@ -2,8 +2,8 @@
 // to JavaScript give CPython's `re` spans on real chunks of the golden texts and on random ones.
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
-import { python, rng, shared } from "@convkit/test-helpers";
-import { describe, expect, it } from "vitest";
+import { python, requires, rng, shared } from "@convkit/test-helpers";
+import { expect, it } from "vitest";
 import { loadPipelineFolder } from "./folder.js";
 import { compilePythonRegex } from "./pyregex.js";
 
@@ -21,7 +21,7 @@ function cp(s: string, i: number): number {
   return [...s.slice(0, i)].length;
 }
 
-describe("the model's tokenizer patterns against CPython's re (shared)", () => {
+requires("shared", "python3").describe("the model's tokenizer patterns against CPython's re (shared)", () => {
   it("prefix_search, suffix_search, infix_finditer and url_match: the same spans on every special case and 5,000 chunks", () => {
     const rules = loadPipelineFolder(shared("models", "en_core_web_sm-3.8.0")).tokenizer;
     const patterns = [rules.prefixSearch!, rules.suffixSearch!, rules.infixFinditer!, rules.urlMatch!];

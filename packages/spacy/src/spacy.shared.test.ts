@@ -1,8 +1,8 @@
 // spaCy 3.8.16's tokens and senter decisions on the 16,489 golden texts (shared), and its
 // intermediate values (feature ids, norms, shapes, P(S)) on the 400 debug texts.
 
-import { readSpacyGoldens, spacyModel } from "@convkit/test-helpers";
-import { describe, expect, it } from "vitest";
+import { readSpacyGoldens, requires, type SpacyGolden, spacyModel } from "@convkit/test-helpers";
+import { beforeAll, expect, it } from "vitest";
 import { loadPipelineFolder } from "./folder.js";
 import { u64ToString } from "./hashing.js";
 import { attributeIds, lexemeNormOf, lexemeStrings } from "./lexeme.js";
@@ -19,9 +19,10 @@ interface Debug {
   p_s: number[];
 }
 
-const MODEL = spacyModel();
-const GOLDEN = readSpacyGoldens();
-const DEBUG = readSpacyGoldens<Debug>("senter_debug.jsonl.gz");
+// Read from ../shared before the tests (not while the file is collected: without shared/ they are skipped).
+let MODEL: string;
+let GOLDEN: SpacyGolden[];
+let DEBUG: Debug[];
 
 /** The model's tokenizer and a senter built with `options`. */
 function parts(options: SenterOptions) {
@@ -30,8 +31,14 @@ function parts(options: SenterOptions) {
   return { data, tokenizer, senter: new Senter(data.senter, tokenizer.lexicon, data.lexemeNorm, options) };
 }
 
-describe("spaCy's senter pipeline against spaCy 3.8.16 (shared goldens)", () => {
-  const pipeline = SpacyPipeline.load(MODEL);
+requires("shared").describe("spaCy's senter pipeline against spaCy 3.8.16 (shared goldens)", () => {
+  let pipeline: SpacyPipeline;
+  beforeAll(() => {
+    MODEL = spacyModel();
+    GOLDEN = readSpacyGoldens();
+    DEBUG = readSpacyGoldens<Debug>("senter_debug.jsonl.gz");
+    pipeline = SpacyPipeline.load(MODEL);
+  });
 
   it("reads the model folder's name and rules", () => {
     expect(pipeline.name).toBe("en_core_web_sm-3.8.0");

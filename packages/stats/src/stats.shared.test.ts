@@ -2,8 +2,8 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { shared, tempDir } from "@convkit/test-helpers";
-import { describe, expect, it } from "vitest";
+import { requires, scipyPython, shared, tempDir } from "@convkit/test-helpers";
+import { expect, it } from "vitest";
 import { multipleTests } from "./corrections.js";
 import { pairedTTest, summarizePair } from "./paired.js";
 import { binomTestHalf } from "./sign-test.js";
@@ -42,28 +42,7 @@ const parse = (text: string): Case[] =>
     .map((l) => JSON.parse(l));
 const lines = (): Case[] => parse(readFileSync(shared("golden", "stats", "stats_golden.jsonl"), "utf8"));
 
-/**
- * A python3 with SciPy 1.10 and statsmodels 0.13 (Debian 12's; .ci/run installs them): newer
- * SciPy computes stdtrit (the interval) otherwise.
- */
-const SCIPY_110 = ["/usr/bin/python3", "python3"].find((py) => {
-  try {
-    const v = execFileSync(
-      py,
-      ["-c", "import scipy, statsmodels; print(scipy.__version__, statsmodels.__version__)"],
-      {
-        stdio: ["ignore", "pipe", "ignore"],
-      },
-    )
-      .toString()
-      .trim();
-    return /^1\.10\.\d+ 0\.13\./.test(v);
-  } catch {
-    return false;
-  }
-});
-
-describe("@convkit/stats against SciPy 1.10.1 and statsmodels 0.13.5 (shared)", () => {
+requires("shared").describe("@convkit/stats against SciPy 1.10.1 and statsmodels 0.13.5 (shared)", () => {
   it("paired cases: means, t-tests, d_z, the 95% interval, Wilcoxon, wins/ties/losses and the sign test", () => {
     expect(checkPaired(lines())).toBe(400);
   });
@@ -72,11 +51,13 @@ describe("@convkit/stats against SciPy 1.10.1 and statsmodels 0.13.5 (shared)", 
     expect(checkCorrections(lines())).toBe(100);
   });
 
-  it.runIf(SCIPY_110)(
+  // A python3 with SciPy 1.10 and statsmodels 0.13 (Debian 12's; .ci/run installs them): newer
+  // SciPy computes stdtrit (the interval) otherwise.
+  requires("scipy").it(
     "cases the file does not hold, made now by SciPy 1.10 with the same generator (seed 7)",
     () => {
       const out = join(tempDir(), "cases.jsonl");
-      execFileSync(SCIPY_110!, [shared("golden", "stats", "make_stats_golden.py"), out, "7", "160"], {
+      execFileSync(scipyPython(), [shared("golden", "stats", "make_stats_golden.py"), out, "7", "160"], {
         stdio: "ignore",
       });
       const cases = parse(readFileSync(out, "utf8"));
@@ -85,7 +66,7 @@ describe("@convkit/stats against SciPy 1.10.1 and statsmodels 0.13.5 (shared)", 
     },
   );
 
-  it.runIf(SCIPY_110)(
+  requires("scipy").it(
     "what the goldens do not hold: Wilcoxon's continuity correction and one-sided tests, one-sided sign tests",
     () => {
       const script = `
@@ -110,7 +91,7 @@ for i in range(120):
 json.dump(out, sys.stdout)
 `;
       const cases: { a: number[]; b: number[]; e: Record<string, number | number[]> }[] = JSON.parse(
-        execFileSync(SCIPY_110!, ["-c", script], {
+        execFileSync(scipyPython(), ["-c", script], {
           stdio: ["ignore", "pipe", "ignore"],
           maxBuffer: 1 << 26,
         }).toString(),

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { collect, readClariqRows, readMultiTurnRun, readQulacJson } from "@convkit/formats";
-import { shared } from "@convkit/test-helpers";
-import { describe, expect, it } from "vitest";
+import { requires, shared } from "@convkit/test-helpers";
+import { expect, it } from "vitest";
 import { ClariqIds, decodeQulacId, encodeQulacId } from "./ids.js";
 import { ABSENT_TOPICS, numberTopics } from "./numbering.js";
 import { topicCounts, topicRecords } from "./records.js";
@@ -19,7 +19,7 @@ async function plans() {
   return { all, dev, nums: numberTopics(all) };
 }
 
-describe("ClariQ synthetic numbering against the official dev sets (shared)", () => {
+requires("shared").describe("ClariQ synthetic numbering against the official dev sets (shared)", () => {
   it("reproduces every dev topic's F, n, empty-context ids and both bases", async () => {
     const { all, nums } = await plans();
     const golden = readFileSync(shared("golden", "clariq-synthetic", "dev_context_bases.tsv"), "utf8")
@@ -122,7 +122,7 @@ describe("ClariQ synthetic numbering against the official dev sets (shared)", ()
   });
 });
 
-describe("Qulac flavour from qulac.json alone (shared)", () => {
+requires("shared").describe("Qulac flavour from qulac.json alone (shared)", () => {
   it("F·n·(1 + (n−1) + (n−1)(n−2)/2) records per topic, with ids that decode to their history and question and encode back", async () => {
     const { qulacTopics, qulacRecords } = await import("./qulac.js");
     const topics = qulacTopics(await readQulacJson(shared("data", "qulac", "qulac.json")));

@@ -1,6 +1,6 @@
 // A real redis-server for the queue tests: loopback, a free port, its own temporary folder, AOF on
 // (so a restart keeps the queue), stopped by the test that started it.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { createServer, Socket } from "node:net";
 import { join } from "node:path";
 import { tempDir } from "./shared.js";
@@ -15,9 +15,6 @@ export interface TestRedis {
   /** Stops it and starts it again on the same port and folder (the queue comes back from the AOF). */
   restart(): Promise<void>;
 }
-
-/** Whether redis-server is on the PATH (`.ci/run` installs it with apt-get when it is not). */
-export const HAS_REDIS = spawnSync("redis-server", ["--version"]).status === 0;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -45,7 +42,7 @@ async function answers(port: number): Promise<boolean> {
   });
 }
 
-/** Starts a redis-server as the queue wants it (noeviction, AOF) and waits until it answers. */
+/** Starts a redis-server as the queue wants it (declare `requires("redis-server")`) (noeviction, AOF) and waits until it answers. */
 export async function startRedis(): Promise<TestRedis> {
   const port = await freePort();
   const dir = tempDir("convkit-redis-");

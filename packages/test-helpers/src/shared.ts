@@ -8,7 +8,11 @@ import { fileURLToPath } from "node:url";
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 export const SHARED = resolve(REPO, process.env.CONVKIT_SHARED ?? "../shared");
 
-/** A path inside shared/; fails loudly when shared/ is missing (these tests must run, not skip). */
+/**
+ * A path inside shared/; fails loudly when it is missing. Tests that call it declare
+ * `requires("shared")` (requires.ts), which skips them when there is no shared/ folder (fails them
+ * under CI), and call it only from beforeAll hooks and tests, never while their file is collected.
+ */
 export function shared(...parts: string[]): string {
   const p = join(SHARED, ...parts);
   if (!existsSync(p)) throw new Error(`needs ${p}: set CONVKIT_SHARED to the shared/ folder`);
@@ -20,27 +24,7 @@ export function tempDir(prefix = "convkit-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** True when python3 runs here (CI machines have it); tests that compare against CPython use it. */
-export const HAS_PYTHON = (() => {
-  try {
-    execFileSync("python3", ["-c", "pass"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-/** True when python3 has numpy (the image's python3 does); tests of numpy's exact sort order use it. */
-export const HAS_NUMPY = (() => {
-  try {
-    execFileSync("python3", ["-c", "import numpy"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-/** Runs python3 with a script and stdin, returning stdout. */
+/** Runs python3 with a script and stdin, returning stdout (declare `requires("python3")`). */
 export function python(script: string, input?: string | Buffer, args: string[] = []): string {
   return execFileSync("python3", ["-c", script, ...args], { input, maxBuffer: 1 << 30 }).toString("utf8");
 }

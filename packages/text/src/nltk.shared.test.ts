@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
-import { shared } from "@convkit/test-helpers";
-import { describe, expect, it } from "vitest";
+import { requires, shared } from "@convkit/test-helpers";
+import { expect, it } from "vitest";
 import { porterStemUncached } from "./porter.js";
 import { ENGLISH_STOPWORDS } from "./stopwords.js";
 import { wordTokenize } from "./tokenize.js";
 
-describe("NLTK 3.8 goldens (shared)", () => {
+requires("shared").describe("NLTK 3.8 goldens (shared)", () => {
   it("PorterStemmer: every one of the 10,449 words", () => {
     const rows = readFileSync(shared("golden", "nltk", "porter_stems.tsv"), "utf8")
       .split("\n")

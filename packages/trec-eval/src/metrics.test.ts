@@ -1,4 +1,4 @@
-import { HAS_PYTHON, python } from "@convkit/test-helpers";
+import { python, requires } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { formatTrecEval, parseMeasures, trecEval } from "./evaluate.js";
 import { judgeRanking, NONPOOL, type Scored, UNJUDGED } from "./judged-ranking.js";
@@ -156,7 +156,7 @@ describe("metric properties on random runs", () => {
   }
 });
 
-describe.runIf(HAS_PYTHON)("log2 as glibc computes it (python3's math.log2)", () => {
+requires("python3").describe("log2 as glibc computes it (python3's math.log2)", () => {
   it("equals math.log2 for every integer 1..100001", () => {
     const py = JSON.parse(
       python("import math,json\nprint(json.dumps([math.log2(i) for i in range(1,100002)]))"),
