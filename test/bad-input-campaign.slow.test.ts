@@ -7,7 +7,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { REPO, runCli, tempDir } from "@convkit/test-helpers";
+import { cliBin, REPO, runCli, tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 
 /** The seed: a failure reproduces with the same cases. */
@@ -433,7 +433,7 @@ function runCase(
   args: string[],
   cwd: string,
 ): Promise<{ code: number | null; stderr: string; ms: number }> {
-  const bin = join(REPO, "apps", app, "bin", `convkit-${app}.js`);
+  const bin = cliBin(app);
   const t0 = Date.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [bin, ...args], { cwd, stdio: ["ignore", "ignore", "pipe"] });

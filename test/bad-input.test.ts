@@ -152,8 +152,7 @@ const cases: Case[] = [
       gzipSync(
         `${JSON.stringify({ "ClueWeb22-ID": "clueweb22-en0000-00-00000", URL: "u\n", "URL-hash": "h", Language: "en", "Clean-Text": 5 })}\n`,
       ),
-    message:
-      /en0000-00\.json\.gz:1: expected a string "Clean-Text" in the ClueWeb22 txt record, found "5"$/,
+    message: /en0000-00\.json\.gz:1: expected a string "Clean-Text" in the ClueWeb22 txt record, found "5"$/,
   },
   {
     name: "iKAT passages line whose id is a number",

@@ -62,7 +62,9 @@ const bundled = await build({
       setup(b) {
         // Every bare import but the workspace's own is a dependency, installed beside the bundle.
         b.onResolve({ filter: /^[^./]/ }, (a) =>
-          a.path.startsWith("@convkit/") || a.path.startsWith("node:") ? undefined : { path: a.path, external: true },
+          a.path.startsWith("@convkit/") || a.path.startsWith("node:")
+            ? undefined
+            : { path: a.path, external: true },
         );
         // A pool's `new URL("./worker.js", import.meta.url)` names its worker's bundle instead.
         b.onLoad({ filter: /[\\/]packages[\\/][^\\/]+[\\/]dist[\\/][^\\/]+\.js$/ }, async (a) => {
@@ -89,7 +91,9 @@ for (const o of Object.values(bundled.metafile.outputs))
     }
 // A lazy `createRequire(import.meta.url)("x")` (csv-stringify, loaded on first use) is an import too.
 for (const f of Object.keys(bundled.metafile.outputs).filter((x) => x.endsWith(".js")))
-  for (const m of (await readFile(resolve(f), "utf8")).matchAll(/createRequire\(import\.meta\.url\)\("([^"]+)"\)/g)) {
+  for (const m of (await readFile(resolve(f), "utf8")).matchAll(
+    /createRequire\(import\.meta\.url\)\("([^"]+)"\)/g,
+  )) {
     const parts = m[1].split("/");
     imported.add(m[1].startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]);
   }
@@ -105,9 +109,11 @@ if (missing.length || unused.length) {
 
 await cp(join(root, "packages", "explore", "dist", "web"), join(out, "web"), { recursive: true });
 await rm(join(here, "data"), { recursive: true, force: true });
-await cp(join(root, "packages", "sample-data", "data"), join(here, "data"), { recursive: true, dereference: true });
-for (const f of ["LICENSE", "THIRD_PARTY_NOTICES.md"])
-  await cp(join(root, f), join(here, f)).catch(() => {});
+await cp(join(root, "packages", "sample-data", "data"), join(here, "data"), {
+  recursive: true,
+  dereference: true,
+});
+for (const f of ["LICENSE", "THIRD_PARTY_NOTICES.md"]) await cp(join(root, f), join(here, f)).catch(() => {});
 const entries = Object.keys(bundled.metafile.outputs).filter((f) => f.endsWith(".js"));
 console.log(
   `${relative(root, out)}: ${entries.length} files (${[...workers.values()].map((w) => basename(w)).join(", ")} as workers)`,

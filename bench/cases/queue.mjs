@@ -39,8 +39,8 @@ import { corpusPaths, readCorpusMeta } from "../gen-web-corpus.mjs";
 import { report } from "./report.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const SEGMENT_BIN = join(ROOT, "apps", "segment", "bin", "convkit-segment.js");
-const WORKER_BIN = join(ROOT, "apps", "worker", "bin", "convkit-worker.js");
+const SEGMENT_BIN = join(ROOT, "apps", "convkit", "bin", "convkit-segment.js");
+const WORKER_BIN = join(ROOT, "apps", "convkit", "bin", "convkit-worker.js");
 const PARTS = 64;
 /** How BullMQ names a worker's connection in CLIENT LIST (`bull:` and the queue's name, "convkit", in base64). */
 const WORKER_CLIENT = `name=bull:${Buffer.from("convkit").toString("base64")} `;

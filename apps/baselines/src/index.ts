@@ -26,8 +26,8 @@ import {
 } from "@convkit/formats";
 import { planClariqSets, splitPlans } from "@convkit/gen-synthetic";
 import { formatPyFloat } from "@convkit/io";
-import { clariqTerms } from "@convkit/text";
 import { sampleData } from "@convkit/sample-data";
+import { clariqTerms } from "@convkit/text";
 
 const common = [
   {

@@ -42,7 +42,8 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: () => import("@convkit/segment-app/bin"),
   },
   ikat: {
-    summary: "TREC iKAT: run validation, conversion, topics, PTKB and passage evaluation, passage-id database",
+    summary:
+      "TREC iKAT: run validation, conversion, topics, PTKB and passage evaluation, passage-id database",
     load: () => import("@convkit/ikat-app/bin"),
   },
   touche: {

@@ -2,7 +2,7 @@
 import { COMMANDS } from "./commands.js";
 
 /** What `convkit --help` and `convkit help` print. */
-export function usageText(): string {
+function usageText(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length)) + 2;
   const list = Object.entries(COMMANDS)
     .map(([name, c]) => `  ${name.padEnd(width)}${c.summary}`)

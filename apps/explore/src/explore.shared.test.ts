@@ -8,6 +8,7 @@ import { scanEvalDict } from "@convkit/formats";
 import {
   chromiumPath,
   clariqDataWithDicts,
+  cliBin,
   REPO,
   requires,
   runCli,
@@ -95,7 +96,7 @@ requires("shared", "chromium").describe("convkit-explore on ../shared in Chromiu
     server = spawn(
       process.execPath,
       [
-        join(REPO, "apps", "convkit", "bin", "convkit-explore.js"),
+        cliBin("explore"),
         "--data",
         shared("data", "clariq"),
         "--qulac",

@@ -182,7 +182,13 @@ function latex(c: Comparison): string {
  * where SciPy's is infinite (constant non-zero differences); NaN (no value) is written as null.
  */
 const num = (x: number): number | string | null =>
-  Number.isFinite(x) ? x : x === Number.POSITIVE_INFINITY ? "inf" : x === Number.NEGATIVE_INFINITY ? "-inf" : null;
+  Number.isFinite(x)
+    ? x
+    : x === Number.POSITIVE_INFINITY
+      ? "inf"
+      : x === Number.NEGATIVE_INFINITY
+        ? "-inf"
+        : null;
 
 function jsonPair(p: PairResult): Record<string, unknown> {
   return {

@@ -64,11 +64,6 @@ function int(file: string, v: PyValue, path: string): number {
   if (typeof v !== "number" || !Number.isInteger(v)) shapeError(file, path, "an int", v);
   return v;
 }
-function num(file: string, v: PyValue, path: string): number {
-  if (v instanceof PyFloat) return v.value;
-  if (typeof v !== "number") shapeError(file, path, "a float", v);
-  return v;
-}
 function dict(file: string, v: PyValue, path: string): Map<PyValue, PyValue> {
   if (!(v instanceof Map)) shapeError(file, path, "a dict", v);
   return v;

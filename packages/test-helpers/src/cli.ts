@@ -9,9 +9,14 @@ export interface CliResult {
   stderr: string;
 }
 
+/** The built `convkit-<app>` alias (apps/convkit/bin), as a user's PATH would run it. */
+export function cliBin(app: string): string {
+  return join(REPO, "apps", "convkit", "bin", `convkit-${app}.js`);
+}
+
 /** Runs `convkit-<app>` with args (and optional stdin) and waits for it. */
 export function runCli(app: string, args: string[], input?: string | Buffer): CliResult {
-  const bin = join(REPO, "apps", "convkit", "bin", `convkit-${app}.js`);
+  const bin = cliBin(app);
   const r = spawnSync(process.execPath, [bin, ...args], { input, cwd: REPO, maxBuffer: 1 << 28 });
   return { code: r.status ?? -1, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
 }
@@ -19,7 +24,7 @@ export function runCli(app: string, args: string[], input?: string | Buffer): Cl
 /** Same, without blocking the event loop (tests that serve HTTP in-process, or run CLIs side by side). */
 export async function runCliAsync(app: string, args: string[], input?: string | Buffer): Promise<CliResult> {
   const { spawn } = await import("node:child_process");
-  const bin = join(REPO, "apps", "convkit", "bin", `convkit-${app}.js`);
+  const bin = cliBin(app);
   const child = spawn(process.execPath, [bin, ...args], { cwd: REPO });
   child.stdin.on("error", () => {}); // a CLI that fails early may close stdin before it is all written
   child.stdin.end(input);
