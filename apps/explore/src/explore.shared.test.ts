@@ -1,145 +1,69 @@
-// convkit-explore on the real data of ../shared, started as a user starts it and driven in Debian's headless Chromium.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { request } from "node:http";
+import type { ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { scanEvalDict } from "@convkit/formats";
-import { clariqDataWithDicts, REPO, runCli, runCliAsync, shared, tempDir } from "@convkit/test-helpers";
-import { type Browser, chromium, type Locator, type Page } from "playwright-core";
+import { clariqDataWithDicts, runCli, shared } from "@convkit/test-helpers";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const CHROMIUM = ["chromium", "chromium-browser"]
-  .map((c) =>
-    spawnSync("sh", ["-c", `command -v ${c}`])
-      .stdout?.toString()
-      .trim(),
-  )
-  .find((p) => p);
-/** Screenshots for a reviewer to look at (not committed). */
-const SHOTS = join(REPO, "test-output", "explore");
-
-/** The single-turn dict and the two ClariQ dev runs every Runs check compares. */
-const clariqRunArgs = () => [
-  "--eval-dict",
-  shared("golden", "clariq-eval", "eval_dicts", "single_turn_train_eval.pkl"),
-  "--run",
-  shared("data", "clariq", "sample_runs", "dev_no_q"),
-  "--run",
-  shared("data", "clariq", "sample_runs", "dev_bm25"),
-];
+import {
+  clariqRunArgs,
+  devSynthetic,
+  launch,
+  open as openHash,
+  raw as rawAt,
+  SHOTS,
+  shown,
+  startExplorer,
+  stopExplorer,
+} from "./harness.js";
 
 let server: ChildProcess;
 let base: string;
 let browser: Browser;
 let page: Page;
 let tmp: string;
-const startupStderr: string[] = [];
+let startupStderr: string[] = [];
 /** The explorer's temporary folders (unpacked dicts): none may be left once it stops. */
 const explorerTemps = () => new Set(readdirSync(tmpdir()).filter((f) => f.startsWith("convkit-explore-")));
 let tempsBefore: Set<string>;
 
-/** A raw GET (or other method) with the path sent exactly as written (fetch would normalize it). */
-function raw(path: string, method = "GET"): Promise<{ status: number; body: string }> {
-  const u = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: u.hostname, port: u.port, path, method }, (res) => {
-      let body = "";
-      res.on("data", (d) => {
-        body += d;
-      });
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
-
-async function open(hash: string, shot: string): Promise<void> {
-  await page.goto(`${base}${hash}`);
-  await page.waitForFunction(
-    (h) => (globalThis as { __CONVKIT_READY__?: string }).__CONVKIT_READY__ === h,
-    hash,
-    {
-      timeout: 20_000,
-    },
-  );
-  await page.screenshot({ path: join(SHOTS, `${shot}.png`), fullPage: false });
-}
-
-/** The text a person sees in an element (rendered: hidden parts left out), not its DOM text. */
-// biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText is the rendered text, on purpose
-const shown = (l: Locator) => l.innerText();
+const raw = (path: string, method = "GET") => rawAt(base, path, method);
+const open = (hash: string, shot: string) => openHash(page, base, hash, `old-${shot}`);
 const text = (sel: string) => shown(page.locator(sel).first());
 
 beforeAll(async () => {
-  if (!CHROMIUM) throw new Error("needs Debian's chromium on the PATH (.ci/run installs it)");
-  mkdirSync(SHOTS, { recursive: true });
-  tmp = tempDir("explore-");
-  const gen = await runCliAsync("gen-synthetic", [
+  tmp = await devSynthetic();
+  tempsBefore = explorerTemps();
+  ({ server, base, stderr: startupStderr } = await startExplorer([
     "--data",
     shared("data", "clariq"),
     "--qulac",
     shared("data", "qulac", "qulac.json"),
-    "--splits",
-    "dev",
-    "--format",
-    "jsonl,pickle",
-    "--out",
-    tmp,
-  ]);
-  expect(gen.code, gen.stderr).toBe(0);
-  tempsBefore = explorerTemps();
-  server = spawn(
-    process.execPath,
-    [
-      join(REPO, "apps", "explore", "bin", "convkit-explore.js"),
-      "--data",
-      shared("data", "clariq"),
-      "--qulac",
-      shared("data", "qulac", "qulac.json"),
-      "--synthetic",
-      join(tmp, "dev_synthetic.jsonl"),
-      "--synthetic",
-      join(tmp, "dev_synthetic.pkl.tar.gz"),
-      "--eval-dict",
-      shared("golden", "clariq-eval", "eval_dicts", "multi_turn_dev_eval.pkl.tar.gz"),
-      ...clariqRunArgs(),
-      "--passages",
-      shared("data", "ikat", "2023_train_topics_psg_text.jsonl"),
-      "--spacy-model",
-      shared("models", "en_core_web_sm-3.8.0"),
-      "--port",
-      "0",
-    ],
-    { cwd: REPO, stdio: ["ignore", "ignore", "pipe"] },
-  );
-  base = await new Promise<string>((resolve, reject) => {
-    let err = "";
-    server.stderr!.on("data", (d) => {
-      err += d;
-      startupStderr.push(String(d));
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(err);
-      if (m) resolve(m[1]!);
-    });
-    server.on("exit", (c) => reject(new Error(`convkit-explore exited ${c}: ${err}`)));
-  });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+    "--synthetic",
+    join(tmp, "dev_synthetic.jsonl"),
+    "--synthetic",
+    join(tmp, "dev_synthetic.pkl.tar.gz"),
+    "--eval-dict",
+    shared("golden", "clariq-eval", "eval_dicts", "multi_turn_dev_eval.pkl.tar.gz"),
+    ...clariqRunArgs(),
+    "--passages",
+    shared("data", "ikat", "2023_train_topics_psg_text.jsonl"),
+    "--spacy-model",
+    shared("models", "en_core_web_sm-3.8.0"),
+  ]));
+  browser = await launch();
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   // Nothing from the network: every request the page makes goes to the explorer itself.
   page.on("request", (r) => {
-    if (!r.url().startsWith(base)) throw new Error(`the page asked for ${r.url()}`);
+    if (!r.url().startsWith(base) && !r.url().startsWith("data:")) throw new Error(`the page asked for ${r.url()}`);
   });
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   await browser?.close();
-  if (server && server.exitCode === null) {
-    const exited = new Promise<number | null>((r) => server.on("exit", (c) => r(c)));
-    server.kill("SIGTERM");
-    expect(await exited).toBe(0);
-    expect([...explorerTemps()].filter((d) => !tempsBefore.has(d))).toEqual([]);
-  }
+  await stopExplorer(server);
+  expect([...explorerTemps()].filter((d) => !tempsBefore.has(d))).toEqual([]);
 });
 
 describe("convkit-explore on ../shared in Chromium", () => {
@@ -218,7 +142,7 @@ describe("convkit-explore on ../shared in Chromium", () => {
   it("Eval dicts: a context's questions, MAX, MIN, best and a run's pick, as the full scan reads them (../shared)", async () => {
     const dictPath = shared("golden", "clariq-eval", "eval_dicts", "multi_turn_dev_eval.pkl.tar.gz");
     const list = JSON.parse((await raw("/api/evaldict/contexts?file=0&offset=7000&limit=1")).body);
-    const ctx = list.items[0] as string;
+    const ctx = (list.items[0] as { id: string }).id;
     // The same context by the streaming scanner over the whole dict.
     const expected = new Map<string, { q: string; wa: number }[]>();
     await scanEvalDict(dictPath, (metric, c, q, _na, wa) => {
@@ -239,11 +163,11 @@ describe("convkit-explore on ../shared in Chromium", () => {
     }
     await open(`#/evaldicts?file=0&ctx=${ctx}`, "evaldicts");
     expect(await text("[data-test=eval-max]")).toContain(got.metrics[0].max.toFixed(4));
-    expect(await page.locator(".chart canvas").count()).toBeGreaterThan(0);
+    expect(await page.locator(".chart svg").count()).toBeGreaterThan(0);
     // The single-turn dict: facets, with the runs' picks for the facet's topic.
     const facets = JSON.parse((await raw("/api/evaldict/contexts?file=1&q=F0&limit=500")).body);
     const withPick = [];
-    for (const f of facets.items.slice(0, 40)) {
+    for (const { id: f } of facets.items.slice(0, 40) as { id: string }[]) {
       const c = JSON.parse((await raw(`/api/evaldict/context?file=1&id=${f}`)).body);
       if (c.metrics[0].picks.length === 2) withPick.push(f);
     }
@@ -308,7 +232,7 @@ describe("convkit-explore on ../shared in Chromium", () => {
       `#/runs?measure=NDCG3&b=1&topic=${JSON.parse((await raw("/api/runs/deltas?measure=NDCG3&b=1")).body).rows[0].topic}`,
       "runs-topic",
     );
-    expect(await page.locator(".chart canvas").count()).toBeGreaterThan(0);
+    expect(await page.locator(".chart svg").count()).toBeGreaterThan(0);
   }, 60_000);
 
   it("Passages: a document's iKAT windows with the five-sentence overlap, ids and md5, two splitters side by side (../shared)", async () => {
