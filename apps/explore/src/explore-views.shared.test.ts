@@ -7,7 +7,19 @@ import { join } from "node:path";
 import { REPO, runCli, SHARED, shared } from "@convkit/test-helpers";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clariqRunArgs, devSynthetic, json, launch, open, raw, ready, SHOTS, shown, startExplorer, stopExplorer } from "./harness.js";
+import {
+  clariqRunArgs,
+  devSynthetic,
+  json,
+  launch,
+  open,
+  raw,
+  ready,
+  SHOTS,
+  shown,
+  startExplorer,
+  stopExplorer,
+} from "./harness.js";
 
 let server: ChildProcess;
 let base: string;
@@ -49,7 +61,10 @@ interface QulacRow {
 }
 /** qulac.json's rows by `topic-facet-question` id. */
 function qulacById(): Map<string, QulacRow> {
-  const cols = JSON.parse(readFileSync(shared("data", "qulac", "qulac.json"), "utf8")) as Record<string, Record<string, unknown>>;
+  const cols = JSON.parse(readFileSync(shared("data", "qulac", "qulac.json"), "utf8")) as Record<
+    string,
+    Record<string, unknown>
+  >;
   const m = new Map<string, QulacRow>();
   for (const k of Object.keys(cols.topic_id!))
     m.set(String(cols.topic_facet_question_id![k]), {
@@ -69,7 +84,13 @@ const norm = (s: string) => s.replace(/\\/g, "").replace(/\s+/g, " ").trim().toL
  * check of the facet join), and hold the row's question, unless ClariQ edited that question's text
  * later (then no row of that Qulac facet has ClariQ's text).
  */
-function wrong(q: Map<string, QulacRow>, id: string, topic: number, facetDesc: string, question: string): string | undefined {
+function wrong(
+  q: Map<string, QulacRow>,
+  id: string,
+  topic: number,
+  facetDesc: string,
+  question: string,
+): string | undefined {
   const r = q.get(id);
   if (!r) return `${id}: not in qulac.json`;
   if (r.topic_id !== topic) return `${id}: topic ${r.topic_id}, not ${topic}`;
@@ -85,9 +106,11 @@ function wrong(q: Map<string, QulacRow>, id: string, topic: number, facetDesc: s
 /** Runs `f` over `xs`, `n` at a time. */
 async function pool<T>(xs: T[], n: number, f: (x: T) => Promise<void>): Promise<void> {
   let i = 0;
-  await Promise.all(Array.from({ length: n }, async () => {
-    while (i < xs.length) await f(xs[i++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (i < xs.length) await f(xs[i++]!);
+    }),
+  );
 }
 
 describe("convkit-explore, issue #29 (../shared, chromium)", () => {
@@ -99,16 +122,33 @@ describe("convkit-explore, issue #29 (../shared, chromium)", () => {
     expect(topics.items.length).toBeGreaterThan(250);
     const facetDesc = new Map<string, string>();
     await pool(topics.items, 4, async ({ topic_id }) => {
-      const t = await json<{ facets: { facet_id: string; facet_desc: string; qulac_facet?: number; qa: { question_id: string; question: string; qulac_id?: string }[] }[] }>(base, `/api/dataset/topic?id=${topic_id}`);
+      const t = await json<{
+        facets: {
+          facet_id: string;
+          facet_desc: string;
+          qulac_facet?: number;
+          qa: { question_id: string; question: string; qulac_id?: string }[];
+        }[];
+      }>(base, `/api/dataset/topic?id=${topic_id}`);
       for (const f of t.facets) {
         facetDesc.set(f.facet_id, f.facet_desc);
         const seen = new Set<string>();
         for (const x of f.qa) {
           if (x.qulac_id === undefined) continue;
           rows++;
-          const why = x.question_id === "Q00001" ? (x.qulac_id === `${topic_id}-${f.qulac_facet}-X` ? undefined : `${x.qulac_id}: not this facet's X`) : wrong(q, x.qulac_id, topic_id, f.facet_desc, x.question);
+          const why =
+            x.question_id === "Q00001"
+              ? x.qulac_id === `${topic_id}-${f.qulac_facet}-X`
+                ? undefined
+                : `${x.qulac_id}: not this facet's X`
+              : wrong(q, x.qulac_id, topic_id, f.facet_desc, x.question);
           if (why) bad.push(`dataset ${f.facet_id} ${x.question_id}: ${why}`);
-          if (x.question_id !== "Q00001" && seen.has(x.qulac_id) && !f.qa.some((y) => y !== x && y.qulac_id === x.qulac_id && y.question === x.question)) bad.push(`dataset ${f.facet_id}: ${x.qulac_id} twice`);
+          if (
+            x.question_id !== "Q00001" &&
+            seen.has(x.qulac_id) &&
+            !f.qa.some((y) => y !== x && y.qulac_id === x.qulac_id && y.question === x.question)
+          )
+            bad.push(`dataset ${f.facet_id}: ${x.qulac_id} twice`);
           seen.add(x.qulac_id);
         }
       }
@@ -123,11 +163,21 @@ describe("convkit-explore, issue #29 (../shared, chromium)", () => {
       contexts.push(n.context_id);
       for (const c of (n.children ?? []) as { context_id: number }[]) collect(c);
     };
-    for (const t of conv.items) for (const f of await json<{ tree: { context_id: number }[] }[]>(base, `/api/conversations/topic?id=${t.topic_id}`)) f.tree.forEach(collect);
+    for (const t of conv.items)
+      for (const f of await json<{ tree: { context_id: number }[] }[]>(
+        base,
+        `/api/conversations/topic?id=${t.topic_id}`,
+      ))
+        f.tree.forEach(collect);
     expect(contexts.length).toBe(15_345);
     let shownIds = 0;
     await pool(contexts, 6, async (id) => {
-      const c = await json<{ topic_id: number; facet_id: string; history: { question: string; qulac_id?: string }[]; records: { items: { question: string; qulac_id?: string }[] } }>(base, `/api/conversations/context?id=${id}&limit=500`);
+      const c = await json<{
+        topic_id: number;
+        facet_id: string;
+        history: { question: string; qulac_id?: string }[];
+        records: { items: { question: string; qulac_id?: string }[] };
+      }>(base, `/api/conversations/context?id=${id}&limit=500`);
       const desc = facetDesc.get(c.facet_id) ?? "";
       for (const x of [...c.history, ...c.records.items]) {
         if (x.qulac_id === undefined) continue;
@@ -155,15 +205,21 @@ describe("convkit-explore, issue #29 (../shared, chromium)", () => {
     const first = page.locator("[data-test=ranking]");
     expect(await first.count()).toBe(2);
     for (let i = 0; i < 2; i++) expect(await first.nth(i).locator("tbody tr").count()).toBeGreaterThan(0);
-    expect(await shown(page.locator("[data-test=topic-rankings] h3"))).toMatch(/^F\d+ of topic \d+ · \d+ judged$/);
+    expect(await shown(page.locator("[data-test=topic-rankings] h3"))).toMatch(
+      /^F\d+ of topic \d+ · \d+ judged$/,
+    );
     expect(await shown(first.nth(0).locator("h4"))).toBe("baseline: dev_no_q");
     expect(await shown(first.nth(1).locator("h4"))).toBe("compared: dev_bm25");
-    expect(await shown(page.locator("[data-test=delta-title]"))).toContain("dev_bm25 (compared) − dev_no_q (baseline)");
+    expect(await shown(page.locator("[data-test=delta-title]"))).toContain(
+      "dev_bm25 (compared) − dev_no_q (baseline)",
+    );
     // The chart: the 10th bar, by click, opens its own facet.
     await open(page, base, "#/runs?measure=NDCG3", "runs-chart");
     const bar = page.locator("[data-test=delta-chart] a.bar-link").nth(9);
     const topic = await bar.getAttribute("data-topic");
-    expect(await bar.locator("title").textContent()).toMatch(/dev_bm25: [\d.]+ · dev_no_q: [\d.]+ · Δ -?[\d.]+/);
+    expect(await bar.locator("title").textContent()).toMatch(
+      /dev_bm25: [\d.]+ · dev_no_q: [\d.]+ · Δ -?[\d.]+/,
+    );
     await bar.click();
     await page.waitForFunction((t) => location.hash.endsWith(`topic=${t}`), topic);
     await ready(page, `#/runs?measure=NDCG3&topic=${topic}`);
@@ -188,7 +244,12 @@ describe("convkit-explore, issue #29 (../shared, chromium)", () => {
       expect([path, r.status]).toEqual([path, 400]);
       expect(JSON.parse(r.body)).toMatchObject({ parameter });
     }
-    for (const path of ["/api/dataset/topic?id=99999", "/api/conversations/topics?file=5", "/api/runs/topic?id=nope", "/api/evaldict/context?id=nope"])
+    for (const path of [
+      "/api/dataset/topic?id=99999",
+      "/api/conversations/topics?file=5",
+      "/api/runs/topic?id=nope",
+      "/api/evaldict/context?id=nope",
+    ])
       expect([path, (await raw(base, path)).status]).toEqual([path, 404]);
     const long = await raw(base, `/api/passages/docs?q=${"x".repeat(70_000)}`);
     expect(long.status).toBe(414);
@@ -234,9 +295,15 @@ describe("convkit-explore, issue #29 (../shared, chromium)", () => {
         await open(page, base, v);
         const name = `${v.slice(2).split("?")[0]}-${width}`;
         await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: width === 400 });
-        expect([v, await page.evaluate(() => document.documentElement.scrollWidth)]).toEqual([v, expect.any(Number)]);
+        expect([v, await page.evaluate(() => document.documentElement.scrollWidth)]).toEqual([
+          v,
+          expect.any(Number),
+        ]);
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-        if (width === 400) expect(await page.evaluate(() => document.querySelector("header")!.getBoundingClientRect().height)).toBeLessThan(90);
+        if (width === 400)
+          expect(
+            await page.evaluate(() => document.querySelector("header")!.getBoundingClientRect().height),
+          ).toBeLessThan(90);
       }
     }
     await page.setViewportSize({ width: 1400, height: 900 });
@@ -246,7 +313,9 @@ describe("convkit-explore, issue #29 (../shared, chromium)", () => {
     const docs = await json<{ items: { id: string }[] }>(base, "/api/passages/docs?limit=500");
     let found: string | undefined;
     for (const d of docs.items) {
-      const v = await json<{ official: { vs: { same: boolean | null; diff?: { note: string } }[] }[] | null }>(base, `/api/passages/doc?id=${encodeURIComponent(d.id)}`);
+      const v = await json<{
+        official: { vs: { same: boolean | null; diff?: { note: string } }[] }[] | null;
+      }>(base, `/api/passages/doc?id=${encodeURIComponent(d.id)}`);
       if (v.official?.some((o) => o.vs.some((x) => x.same === false && x.diff))) {
         found = d.id;
         break;
@@ -254,16 +323,27 @@ describe("convkit-explore, issue #29 (../shared, chromium)", () => {
     }
     expect(found).toBeDefined();
     await open(page, base, `#/passages?doc=${encodeURIComponent(found!)}`, "passages-diff-1400");
-    expect(await shown(page.locator("[data-test=model-note]"))).toContain("en_core_web_sm 3.4.1; this page loaded en_core_web_sm 3.8.0");
+    expect(await shown(page.locator("[data-test=model-note]"))).toContain(
+      "en_core_web_sm 3.4.1; this page loaded en_core_web_sm 3.8.0",
+    );
     expect(await shown(page.locator("[data-test=passage-diff]").first())).toMatch(/boundary|sentence/);
   }, 120_000);
 
   it("--static: no path of this machine inside, its items open, the rest marked as needing the server (../shared)", async () => {
     const out = join(tmp, "runs.html");
-    const r = runCli("explore", ["--data", shared("data", "clariq"), ...clariqRunArgs(), "--static", out, "--view", "#/runs?measure=P1&b=1"]);
+    const r = runCli("explore", [
+      "--data",
+      shared("data", "clariq"),
+      ...clariqRunArgs(),
+      "--static",
+      out,
+      "--view",
+      "#/runs?measure=P1&b=1",
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const html = readFileSync(out, "utf8");
-    for (const p of [REPO, SHARED, tmpdir(), tmp, "/work/", "/home/", "/tmp/"]) expect([p, html.includes(p)]).toEqual([p, false]);
+    for (const p of [REPO, SHARED, tmpdir(), tmp, "/work/", "/home/", "/tmp/"])
+      expect([p, html.includes(p)]).toEqual([p, false]);
     const p = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await p.goto(`file://${out}`);
     await ready(p, "#/runs?measure=P1&b=1");

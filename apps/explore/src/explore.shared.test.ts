@@ -35,7 +35,11 @@ const text = (sel: string) => shown(page.locator(sel).first());
 beforeAll(async () => {
   tmp = await devSynthetic();
   tempsBefore = explorerTemps();
-  ({ server, base, stderr: startupStderr } = await startExplorer([
+  ({
+    server,
+    base,
+    stderr: startupStderr,
+  } = await startExplorer([
     "--data",
     shared("data", "clariq"),
     "--qulac",
@@ -56,7 +60,8 @@ beforeAll(async () => {
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   // Nothing from the network: every request the page makes goes to the explorer itself.
   page.on("request", (r) => {
-    if (!r.url().startsWith(base) && !r.url().startsWith("data:")) throw new Error(`the page asked for ${r.url()}`);
+    if (!r.url().startsWith(base) && !r.url().startsWith("data:"))
+      throw new Error(`the page asked for ${r.url()}`);
   });
 }, 240_000);
 

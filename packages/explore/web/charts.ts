@@ -25,8 +25,13 @@ export function niceTicks(lo: number, hi: number, count = 5): { lo: number; hi: 
 }
 const tickText = (v: number) => String(Number(v.toPrecision(6)));
 
-const W = 720;
-const H = 240;
+/** The drawing's width in px: the page's (a phone's 400 px draws at 1:1, its text stays legible), at most 900. */
+let W = 720;
+let H = 240;
+const fit = (height: number) => {
+  W = Math.max(300, Math.min(900, document.documentElement.clientWidth - 32));
+  H = height;
+};
 
 interface Mark {
   x: number;
@@ -98,6 +103,7 @@ function frame(o: {
  * the legend below.
  */
 export function distribution(values: number[], marks: Mark[], o: { x: string }): HTMLElement {
+  fit(values.length <= 12 ? 150 : 240);
   const all = [...values, ...marks.map((m) => m.x)].filter((v) => Number.isFinite(v));
   const x = niceTicks(Math.min(0, ...all), Math.max(1, ...all));
   const wrap = document.createElement("div");
@@ -171,6 +177,7 @@ export function deltaChart(
   rows: { topic: string; a: number; b: number; delta: number; label?: string }[],
   o: { y: string; a: string; b: string; href: (topic: string) => string; selected?: string },
 ): HTMLElement {
+  fit(280);
   const y = niceTicks(Math.min(0, ...rows.map((r) => r.delta)), Math.max(0, ...rows.map((r) => r.delta)), 4);
   const longest = Math.max(1, ...rows.map((r) => r.topic.length));
   const bottom = 24 + Math.min(60, longest * 6);

@@ -99,7 +99,7 @@ export async function evalDictsView(
           ),
           m.picks.length
             ? table(
-                ["run", "its pick", "question", "in the dict", "value scored", "rank among candidates"],
+                ["run", "its pick", "in the dict", "value scored", "rank among candidates"],
                 m.picks.map((k) => [
                   {
                     cell: h(
@@ -109,22 +109,36 @@ export async function evalDictsView(
                     ),
                     text: k.run,
                   },
-                  k.question ?? "(not in the bank)",
-                  k.question_text ?? "",
+                  {
+                    cell: h(
+                      "span",
+                      {},
+                      h("b", {}, k.question ?? "(not in the bank)"),
+                      k.question_text ? ` ${k.question_text}` : "",
+                    ),
+                    text: `${k.question ?? ""} ${k.question_text ?? ""}`.trim(),
+                  },
                   k.in_dict ? "yes" : "no: MIN counts",
                   fmt(k.value),
                   k.rank ?? "–",
                 ]),
-                { name: `${c.context}-${m.metric}-picks`, test: "picks", num: [4, 5] },
+                { name: `${c.context}-${m.metric}-picks`, test: "picks", num: [3, 4] },
               )
             : null,
           table(
-            ["question", "text", "no_answer", "with_answer"],
-            byValue.map((q) => [q.question, q.text ?? "", fmt(q.no_answer), fmt(q.with_answer)]),
+            ["question", "no_answer", "with_answer"],
+            byValue.map((q) => [
+              {
+                cell: h("span", {}, h("b", {}, q.question), q.text ? ` ${q.text}` : ""),
+                text: q.text ? `${q.question} ${q.text}` : q.question,
+              },
+              fmt(q.no_answer),
+              fmt(q.with_answer),
+            ]),
             {
               name: `${c.context}-${m.metric}`,
               test: "eval-questions",
-              num: [2, 3],
+              num: [1, 2],
               rowAttrs: (i) => (byValue[i]!.question === m.best ? { class: "sig" } : {}),
             },
           ),

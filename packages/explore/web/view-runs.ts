@@ -12,53 +12,67 @@ export async function runsView(p: ViewParams, meta: Meta): Promise<HTMLElement> 
   const r = plan("runs", p);
   const top = await safely(async () => {
     const { comparison: c, scoring } = await get(r.summary);
+    const baseline = c.baseline ?? names[0]!;
+    // convkit-compare's pair is (a, b) with Δ = mean a − mean b; shown as compared against baseline.
+    const rows = c.pairs.map((x) => {
+      const flip = x.a === baseline;
+      return {
+        ...x,
+        compared: flip ? x.b : x.a,
+        mean_base: flip ? x.mean_a : x.mean_b,
+        mean_cmp: flip ? x.mean_b : x.mean_a,
+        diff: flip ? -x.mean_diff : x.mean_diff,
+        wtl: flip ? `${x.losses}/${x.ties}/${x.wins}` : `${x.wins}/${x.ties}/${x.losses}`,
+      };
+    });
+    const head = [
+      "measure",
+      "compared",
+      "baseline",
+      "n",
+      "mean compared",
+      "mean baseline",
+      "Δ",
+      "p",
+      "p adj.",
+      "",
+      "W/T/L",
+    ];
     return h(
       "div",
       {},
       h(
         "p",
         { class: "ids" },
-        `${scoring} · ${c.test} test, ${c.correction} correction, α = ${c.alpha}, topics a run lacks: ${c.missing} · baseline: ${names[0]}`,
+        `${scoring} · ${c.test} test, ${c.correction} correction, α = ${c.alpha}, topics a run lacks: ${c.missing} · baseline: ${baseline} · Δ and W/T/L: compared against baseline`,
       ),
       table(
-        [
-          "measure",
-          "baseline",
-          "compared",
-          "n",
-          "mean baseline",
-          "mean compared",
-          "Δ",
-          "p",
-          "p adj.",
-          "",
-          "W/T/L",
-        ],
-        c.pairs.map((x) => [
+        head,
+        rows.map((x) => [
           {
             cell: h(
               "a",
-              { href: viewHash("runs", { measure: x.measure, b: String(names.indexOf(x.b)) }) },
+              { href: viewHash("runs", { measure: x.measure, b: String(names.indexOf(x.compared)) }) },
               x.measure,
             ),
             text: x.measure,
           },
-          x.a,
-          x.b,
+          x.compared,
+          baseline,
           x.n,
-          fmt(x.mean_a),
-          fmt(x.mean_b),
-          fmt(x.mean_diff),
+          fmt(x.mean_cmp),
+          fmt(x.mean_base),
+          fmt(x.diff),
           { cell: h("span", { "data-test": "p" }, pfmt(x.p)), text: pfmt(x.p) },
           pfmt(x.p_adjusted),
           x.reject ? "*" : "",
-          `${x.wins}/${x.ties}/${x.losses}`,
+          x.wtl,
         ]),
         {
           name: "significance",
           test: "significance",
           num: [3, 4, 5, 6, 7, 8],
-          rowAttrs: (i) => ({ "data-measure": c.pairs[i]!.measure, "data-b": c.pairs[i]!.b }),
+          rowAttrs: (i) => ({ "data-measure": rows[i]!.measure, "data-b": rows[i]!.compared }),
         },
       ),
     );
