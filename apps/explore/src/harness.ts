@@ -7,7 +7,7 @@ import { REPO, runCliAsync, shared, tempDir } from "@convkit/test-helpers";
 import { type Browser, chromium, type Locator, type Page } from "playwright-core";
 import { expect } from "vitest";
 
-export const CHROMIUM = ["chromium", "chromium-browser"]
+const CHROMIUM = ["chromium", "chromium-browser"]
   .map((c) =>
     spawnSync("sh", ["-c", `command -v ${c}`])
       .stdout?.toString()

@@ -12,7 +12,7 @@ import { type Page, page } from "./paging.js";
 import { QulacIds } from "./qulac-ids.js";
 
 /** One facet of a topic with its question–answer pairs. */
-export interface FacetView {
+interface FacetView {
   facet_id: string;
   facet_desc: string;
   /** Qulac's facet number this facet is joined to (topics <= 200 with --qulac). */

@@ -108,7 +108,7 @@ const HANDLERS: Handlers = {
     if (p.b >= runs.names.length)
       throw badParam(
         "b",
-        `b must be 1–${runs.names.length - 1} (a compared run; 0 is the baseline), not ${p.b}`,
+        `b must be ${runs.names.length === 2 ? "1" : `1–${runs.names.length - 1}`} (a compared run; 0 is the baseline), not ${p.b}`,
       );
     const measures = runs.comparison.measures.map((m) => m.name);
     const measure = p.measure || measures[0]!;

@@ -12,7 +12,7 @@ function s(tag: string, attrs: SvgAttrs = {}, ...children: (Node | string)[]): S
 const title = (t: string) => s("title", {}, t);
 
 /** Round ticks (steps of 1, 2 or 5 × 10^k) covering [lo, hi]; the domain is widened to the outer ticks. */
-export function niceTicks(lo: number, hi: number, count = 5): { lo: number; hi: number; ticks: number[] } {
+function niceTicks(lo: number, hi: number, count = 5): { lo: number; hi: number; ticks: number[] } {
   if (!(hi > lo)) [lo, hi] = [lo - 0.5, hi + 0.5];
   const raw = (hi - lo) / count;
   const mag = 10 ** Math.floor(Math.log10(raw));
