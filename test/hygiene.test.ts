@@ -48,7 +48,10 @@ describe("package hygiene", () => {
         r.path.split("/").at(-1),
       );
       const used = new Set<string>();
-      for (const f of sources(join(dir, "src")).filter((f) => !f.endsWith(".test.ts"))) {
+      // Test files, and a test harness beside them (harness.ts: what one app's tests share), are not the package's code.
+      for (const f of sources(join(dir, "src")).filter(
+        (f) => !f.endsWith(".test.ts") && !f.endsWith("/harness.ts"),
+      )) {
         const text = readFileSync(f, "utf8");
         for (const m of text.matchAll(/from "(@convkit\/[^"]+)"/g)) {
           expect(m[1], `${relative(REPO, f)} deep-imports ${m[1]}`).toMatch(/^@convkit\/[a-z0-9-]+$/);
@@ -125,14 +128,17 @@ describe("package hygiene", () => {
   });
 
   it("no import cycle: between the modules of a package, nor between packages", () => {
-    // Module graph: relative imports of each package's non-test sources; package graph: @convkit imports.
+    // Module graph: relative imports of each package's non-test sources (type-only imports are erased:
+    // no cycle at run time); package graph: @convkit imports.
     const edges = new Map<string, string[]>();
     const add = (from: string, to: string) => edges.set(from, [...(edges.get(from) ?? []), to]);
     for (const dir of pkgDirs) {
       const pkgName = json(join(dir, "package.json")).name as string;
       for (const f of sources(join(dir, "src")).filter((x) => !x.endsWith(".test.ts"))) {
         const text = readFileSync(f, "utf8");
-        for (const m of text.matchAll(/^(?:import|export)\s[^;]*?from\s+"(\.{1,2}\/[^"]+)\.js";/gms))
+        for (const m of text.matchAll(
+          /^(?:import|export)\s(?!type\s)[^;]*?from\s+"(\.{1,2}\/[^"]+)\.js";/gms,
+        ))
           add(relative(REPO, f), relative(REPO, join(f, "..", `${m[1]}.ts`)));
         for (const m of text.matchAll(/from\s+"(@convkit\/[a-z0-9-]+)(?:\/[^"]*)?"/g))
           if (m[1] !== pkgName) add(pkgName, m[1]!);

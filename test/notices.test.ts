@@ -110,9 +110,10 @@ describe("THIRD_PARTY_NOTICES.md: npm dependencies", () => {
   }
 
   it("every package a web build bundles, with the installed version and license", () => {
-    let bundled = 0;
+    let scanned = 0;
     for (const dir of pkgDirs) {
       for (const f of files(join(dir, "web"), /\.ts$/)) {
+        scanned++;
         for (const m of readFileSync(f, "utf8").matchAll(/from "([^".][^"]*)"/g)) {
           const name = m[1]!.startsWith("@") ? m[1]!.split("/").slice(0, 2).join("/") : m[1]!.split("/")[0]!;
           const row = npmRows.get(name);
@@ -120,10 +121,10 @@ describe("THIRD_PARTY_NOTICES.md: npm dependencies", () => {
           const installed = json(join(dir, "node_modules", name, "package.json"));
           expect(row![1]).toBe(installed.version);
           expect(row![2]).toBe(installed.license);
-          bundled++;
         }
       }
     }
-    expect(bundled).toBeGreaterThan(0);
+    // The explorer's page is scanned (it bundles no third-party package today: its charts are its own SVG).
+    expect(scanned).toBeGreaterThan(0);
   });
 });

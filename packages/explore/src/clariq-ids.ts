@@ -1,6 +1,6 @@
 // ClariQ's int record and context ids read back as what they stand for, with gen:synthetic's own planner.
 import { planClariqSets } from "@convkit/gen-synthetic";
-import { ClariqIds, type TopicPlan } from "@convkit/synthetic-plan";
+import { type ClariqIdParts, ClariqIds, type TopicPlan } from "@convkit/synthetic-plan";
 
 /** What a record or context id stands for, by ids (facet id, question ids). */
 export interface DecodedId {
@@ -41,6 +41,23 @@ export class IdDecoder {
     };
   }
 
+  /** A record id's raw parts (item indices), or undefined when none of the planned topics'. */
+  recordParts(id: number): ClariqIdParts | undefined {
+    try {
+      return this.ids.decodeRecord(id);
+    } catch {
+      return undefined;
+    }
+  }
+
+  contextParts(id: number): ClariqIdParts | undefined {
+    try {
+      return this.ids.decodeContext(id);
+    } catch {
+      return undefined;
+    }
+  }
+
   /** A record id's parts, or undefined when the id is none of the planned topics'. */
   record(id: number): DecodedId | undefined {
     try {
@@ -56,6 +73,25 @@ export class IdDecoder {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * The item index of history turn `i` of a context decoded to `parts`: the decoded history's
+   * items are a set (ascending), the record's turns an order, so the turn's item is the one whose
+   * question and answer it shows; undefined when that is not exactly one.
+   */
+  itemOf(
+    parts: ClariqIdParts,
+    turns: readonly { question: string; answer: string }[],
+    i: number,
+  ): number | undefined {
+    const answers = this.plans.get(parts.topic_id)?.answers[parts.facet];
+    const t = turns[i];
+    if (!answers || !t) return undefined;
+    const hits = parts.history.filter(
+      (x) => answers[x]?.question === t.question && answers[x]?.answer === t.answer,
+    );
+    return hits.length === 1 ? hits[0] : undefined;
   }
 
   /** The question text of a question id in a topic's plan (for the consistency check). */

@@ -130,6 +130,7 @@ export class SyntheticSet {
   private static async index(path: string, name: string): Promise<SyntheticSet> {
     const found: ContextEntry[] = [];
     const byId = new Map<number, ContextEntry>();
+    const requests = new Map<number, string>();
     let lineContext = new Int32Array(1 << 16);
     const lines = await LineFile.index(path, (line, i) => {
       let id = contextIdOf(line);
@@ -164,6 +165,8 @@ export class SyntheticSet {
         };
         byId.set(id, c);
         found.push(c);
+        if (typeof r.initial_request === "string" && !requests.has(r.topic_id))
+          requests.set(r.topic_id, r.initial_request);
       }
       c.records++;
       if (i >= lineContext.length) {
@@ -188,6 +191,7 @@ export class SyntheticSet {
     }
     set.contexts.push(...found);
     for (const c of found) set.byContext.set(c.context_id, c);
+    for (const [t, r] of requests) set.requests.set(t, r);
     return set;
   }
 
@@ -206,7 +210,7 @@ export class SyntheticSet {
       topics.add(c.topic_id);
     }
     return {
-      file: this.name,
+      file: basename(this.name),
       records: this.records,
       contexts: this.contexts.length,
       topics: topics.size,
@@ -286,6 +290,18 @@ export class SyntheticSet {
     return this.byContext.has(id);
   }
 
+  /** A context's topic, facet and history (no records read). */
+  entry(id: number): { topic_id: number; facet_id: string; history: Turn[] } | undefined {
+    return this.byContext.get(id);
+  }
+
+  /** A topic's initial request as its records give it. */
+  requestOf(topic: number): string | undefined {
+    return this.requests.get(topic);
+  }
+
+  private readonly requests = new Map<number, string>();
+
   /** A context's records, paged, with ClariQ's and Qulac's ids decoded. */
   async context(
     id: number,
@@ -298,11 +314,19 @@ export class SyntheticSet {
     if (!c) return undefined;
     const ids = Array.from(this.recordIds.subarray(c.first, c.first + c.records));
     const slice: Page<number> = page(ids, offset, limit, (i) => i);
-    const qulac = dataset?.qulacIds();
-    const qulacOf = (question: string, answer: string) =>
-      qulac?.byAnswer(c.topic_id, question, answer) ?? qulac?.byQuestion(c.topic_id, question);
-    const history = c.history.map((t) => {
-      const q = qulacOf(t.question, t.answer);
+    const qulac = dataset?.qulac;
+    // Qulac ids by the item a ClariQ id decodes to (unique by construction); without one, by the
+    // facet's (question, answer) when exactly one row of the facet has them.
+    const byText = (t: Turn) => qulac?.ofText(c.topic_id, c.facet_id, t.question, t.answer);
+    const ctxParts = decoder?.contextParts(c.context_id);
+    const ctxAgrees =
+      ctxParts !== undefined &&
+      ctxParts.topic_id === c.topic_id &&
+      decoder!.context(c.context_id)?.facet_id === c.facet_id &&
+      ctxParts.history.length === c.history.length;
+    const history = c.history.map((t, i) => {
+      const item = ctxAgrees ? decoder!.itemOf(ctxParts!, c.history, i) : undefined;
+      const q = item === undefined ? byText(t) : qulac?.ofItem(c.topic_id, c.facet_id, item);
       return { ...t, ...(q ? { qulac_id: q } : {}) };
     });
     const records = [];
@@ -310,12 +334,24 @@ export class SyntheticSet {
       const r = (await this.lines.json(i)) as Record<string, unknown>;
       const question = String(r.question ?? "");
       const answer = String(r.answer ?? "");
-      const qulacId = qulacOf(question, answer);
-      const qulacRecord = qulacRecordId([...history.map((t) => t.qulac_id), qulacId]);
       const decoded = typeof r.record_id === "number" ? decoder?.record(r.record_id) : undefined;
+      const agrees =
+        decoded !== undefined &&
+        decoded.topic_id === c.topic_id &&
+        decoded.facet_id === c.facet_id &&
+        decoder!.questionText(c.topic_id, c.facet_id, decoded.question!) === question &&
+        sameTexts(
+          decoded.history.map((h) => decoder!.questionText(c.topic_id, c.facet_id, h) ?? ""),
+          c.history.map((t) => t.question),
+        );
+      const item = agrees ? decoder!.recordParts(r.record_id as number)?.question : undefined;
+      const qulacId =
+        item === undefined ? byText({ question, answer }) : qulac?.ofItem(c.topic_id, c.facet_id, item);
+      const qulacRecord = qulacRecordId([...history.map((t) => t.qulac_id), qulacId]);
       records.push({
         line: i + 1,
-        record_id: r.record_id,
+        record_id:
+          typeof r.record_id === "number" || typeof r.record_id === "string" ? r.record_id : undefined,
         question,
         answer,
         ...(qulacId ? { qulac_id: qulacId } : {}),
@@ -325,14 +361,7 @@ export class SyntheticSet {
               clariq: {
                 ...decoded,
                 // The id says what the record says: same facet, history and current question.
-                agrees:
-                  decoded.topic_id === c.topic_id &&
-                  decoded.facet_id === c.facet_id &&
-                  decoder!.questionText(c.topic_id, c.facet_id, decoded.question!) === question &&
-                  sameTexts(
-                    decoded.history.map((h) => decoder!.questionText(c.topic_id, c.facet_id, h) ?? ""),
-                    c.history.map((t) => t.question),
-                  ),
+                agrees,
               },
             }
           : {}),
@@ -343,10 +372,13 @@ export class SyntheticSet {
       context_id: c.context_id,
       topic_id: c.topic_id,
       facet_id: c.facet_id,
-      facet_desc: dataset?.facetDesc(c.topic_id, c.facet_id),
+      facet_desc: dataset?.facetDesc(c.facet_id),
       level: c.history.length,
       // ClariQ numbers single-turn contexts by their facet (F0985 → 985); multi-turn ones from 2000 on.
-      id_kind: c.history.length === 0 && c.context_id === facetNumber ? "facet number" : "multi-turn context",
+      id_kind:
+        c.history.length === 0 && c.context_id === facetNumber
+          ? ("facet number" as const)
+          : ("multi-turn context" as const),
       history,
       ...(decoder ? { clariq_context: decoder.context(c.context_id) ?? null } : {}),
       records: { total: slice.total, offset: slice.offset, items: records },

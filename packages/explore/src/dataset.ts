@@ -1,13 +1,22 @@
 // The Dataset view's data: ClariQ's topics, facets, questions and answers per split, and Qulac's rows.
 import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { type QulacRow, readClariqRows, readQuestionBank, readQulacJson } from "@convkit/formats";
+import { basename, join } from "node:path";
+import {
+  type ClariqRow,
+  type QulacRow,
+  readClariqRows,
+  readQuestionBank,
+  readQulacJson,
+} from "@convkit/formats";
 import { type Page, page } from "./paging.js";
+import { QulacIds } from "./qulac-ids.js";
 
 /** One facet of a topic with its question–answer pairs. */
 interface FacetView {
   facet_id: string;
   facet_desc: string;
+  /** Qulac's facet number this facet is joined to (topics <= 200 with --qulac). */
+  qulac_facet?: number;
   qa: { question_id: string; question: string; answer: string; qulac_id?: string }[];
 }
 
@@ -29,14 +38,6 @@ export interface TopicSummary {
   questions: number;
 }
 
-/** Qulac's ids of a (topic, question, answer) triple, and of a (topic, question) pair. */
-export interface QulacIds {
-  /** `topic-facet-question` of the row with this question and answer. */
-  byAnswer(topic: number, question: string, answer: string): string | undefined;
-  /** `topic-?-question`: Qulac's question number when only the question text matches. */
-  byQuestion(topic: number, question: string): string | undefined;
-}
-
 const SPLITS = [
   ["train", "train.tsv"],
   ["dev", "dev.tsv"],
@@ -48,7 +49,11 @@ export class Dataset {
   private readonly topics: TopicView[] = [];
   private readonly byId = new Map<number, TopicView>();
   questionBank = 0;
+  /** The bank's question texts by id (Q00001: no question). */
+  readonly bank = new Map<string, string>();
   qulacRows: QulacRow[] = [];
+  /** Qulac ids by gen:synthetic's join (ClariQ with --qulac). */
+  qulac: QulacIds | undefined;
   readonly files: string[] = [];
 
   static async open(dataDir: string | undefined, qulacPath: string | undefined): Promise<Dataset> {
@@ -57,45 +62,28 @@ export class Dataset {
       d.qulacRows = await readQulacJson(qulacPath);
       d.files.push(qulacPath);
     }
-    const qulac = d.qulacIds();
     if (dataDir !== undefined) {
+      const rows: [string, ClariqRow][] = [];
       for (const [split, name] of SPLITS) {
         const path = join(dataDir, name);
         if (!existsSync(path)) continue;
         d.files.push(path);
-        for await (const batch of readClariqRows(path))
-          for (const r of batch) {
-            let t = d.byId.get(r.topic_id);
-            if (!t) {
-              t = {
-                topic_id: r.topic_id,
-                split,
-                initial_request: r.initial_request,
-                topic_desc: r.topic_desc,
-                clarification_need: r.clarification_need,
-                facets: [],
-              };
-              d.byId.set(r.topic_id, t);
-              d.topics.push(t);
-            }
-            let f = t.facets.find((x) => x.facet_id === r.facet_id);
-            if (!f) {
-              f = { facet_id: r.facet_id, facet_desc: r.facet_desc, qa: [] };
-              t.facets.push(f);
-            }
-            const qulacId = qulac.byAnswer(r.topic_id, r.question, r.answer);
-            f.qa.push({
-              question_id: r.question_id,
-              question: r.question,
-              answer: r.answer,
-              ...(qulacId ? { qulac_id: qulacId } : {}),
-            });
-          }
+        for await (const batch of readClariqRows(path)) for (const r of batch) rows.push([split, r]);
       }
+      if (d.qulacRows.length > 0)
+        d.qulac = new QulacIds(
+          rows.map(([, r]) => r),
+          d.qulacRows,
+        );
+      for (const [split, r] of rows) d.add(split, r);
       const bank = join(dataDir, "question_bank.tsv");
       if (existsSync(bank)) {
         d.files.push(bank);
-        for await (const b of readQuestionBank(bank)) d.questionBank += b.length;
+        for await (const b of readQuestionBank(bank))
+          for (const q of b) {
+            d.questionBank++;
+            d.bank.set(q.question_id, q.question);
+          }
       }
     }
     // Qulac alone: its topics, facets and question–answer rows, by Qulac's own ids.
@@ -129,6 +117,40 @@ export class Dataset {
     return d;
   }
 
+  private add(split: string, r: ClariqRow): void {
+    let t = this.byId.get(r.topic_id);
+    if (!t) {
+      t = {
+        topic_id: r.topic_id,
+        split,
+        initial_request: r.initial_request,
+        topic_desc: r.topic_desc,
+        clarification_need: r.clarification_need,
+        facets: [],
+      };
+      this.byId.set(r.topic_id, t);
+      this.topics.push(t);
+    }
+    let f = t.facets.find((x) => x.facet_id === r.facet_id);
+    if (!f) {
+      const qf = this.qulac?.facetOf(r.topic_id, r.facet_id);
+      f = {
+        facet_id: r.facet_id,
+        facet_desc: r.facet_desc,
+        ...(qf === undefined ? {} : { qulac_facet: qf }),
+        qa: [],
+      };
+      t.facets.push(f);
+    }
+    const qulacId = this.qulac?.ofRow(r);
+    f.qa.push({
+      question_id: r.question_id,
+      question: r.question,
+      answer: r.answer,
+      ...(qulacId ? { qulac_id: qulacId } : {}),
+    });
+  }
+
   summary() {
     const bySplit: Record<string, { topics: number; facets: number; questions: number }> = {};
     for (const t of this.topics) {
@@ -139,7 +161,7 @@ export class Dataset {
       for (const f of t.facets) s.questions += f.qa.length;
     }
     return {
-      files: this.files,
+      files: this.files.map((f) => basename(f)),
       splits: bySplit,
       questionBank: this.questionBank,
       qulac: {
@@ -170,41 +192,37 @@ export class Dataset {
     }));
   }
 
-  topic(id: number): (TopicView & { qulac: QulacRow[] }) | undefined {
+  topic(id: number): (TopicView & { qulac_rows: number }) | undefined {
     const t = this.byId.get(id);
-    const qulac = this.qulacRows.filter((r) => r.topic_id === id);
     if (!t) return undefined;
-    return { ...t, qulac };
+    return { ...t, qulac_rows: this.qulacRows.filter((r) => r.topic_id === id).length };
   }
 
-  /** The facet's description and its answer to a question, for conversation records. */
-  facetAnswer(topic: number, facet: string, question: string): string | undefined {
-    const f = this.byId.get(topic)?.facets.find((x) => x.facet_id === facet);
-    return f?.qa.find((x) => x.question === question)?.answer;
-  }
-
+  /** The topic a facet id belongs to (facet ids are unique across ClariQ's splits). */
   topicOfFacet(facet: string): number | undefined {
-    for (const t of this.topics) if (t.facets.some((f) => f.facet_id === facet)) return t.topic_id;
-    return undefined;
+    if (this.facetTopics.size === 0)
+      for (const t of this.topics) for (const f of t.facets) this.facetTopics.set(f.facet_id, t.topic_id);
+    return this.facetTopics.get(facet);
   }
 
-  facetDesc(topic: number, facet: string): string | undefined {
-    return this.byId.get(topic)?.facets.find((x) => x.facet_id === facet)?.facet_desc;
+  private readonly facetTopics = new Map<string, number>();
+
+  /** A topic's request and its facets' descriptions, for views that show ids of them. */
+  topicTexts(id: number): { initial_request: string; facets: Record<string, string> } | undefined {
+    const t = this.byId.get(id);
+    return (
+      t && {
+        initial_request: t.initial_request,
+        facets: Object.fromEntries(t.facets.map((f) => [f.facet_id, f.facet_desc])),
+      }
+    );
   }
 
-  qulacIds(): QulacIds {
-    const byQa = new Map<string, string>();
-    const byQ = new Map<string, string>();
-    for (const r of this.qulacRows) {
-      const [, , qn] = r.topic_facet_question_id.split("-");
-      byQa.set(`${r.topic_id}\t${r.question}\t${r.answer}`, r.topic_facet_question_id);
-      const k = `${r.topic_id}\t${r.question}`;
-      if (!byQ.has(k)) byQ.set(k, `${r.topic_id}-?-${qn}`);
-    }
-    return {
-      byAnswer: (t, q, a) => byQa.get(`${t}\t${q}\t${a}`),
-      byQuestion: (t, q) => byQ.get(`${t}\t${q}`),
-    };
+  facetDesc(facet: string): string | undefined {
+    const t = this.topicOfFacet(facet);
+    return t === undefined
+      ? undefined
+      : this.byId.get(t)?.facets.find((x) => x.facet_id === facet)?.facet_desc;
   }
 }
 

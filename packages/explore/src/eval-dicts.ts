@@ -5,7 +5,7 @@ import { basename, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { InputError, openPayload } from "@convkit/io";
 import { indexDictTree, type PyValue, readDictBranch, UnsupportedShape } from "@convkit/pickle";
-import { type Page, page } from "./paging.js";
+import type { EvalContextView, EvalMetric } from "./api.js";
 import { makeTempDir, removeTempDir } from "./temp-dirs.js";
 
 /** The most bytes one context's dict takes (a guard: ClariQ's take a few hundred). */
@@ -87,10 +87,20 @@ export class EvalDictFile {
     return this.contextIds.length;
   }
 
-  list(q: string, offset: number, limit: number): Page<string> {
+  /** Context ids starting with `q` (all when empty), in dict order. */
+  search(q: string): string[] {
     const needle = q.trim();
     const ids = this.contextIds.map(String);
-    return page(needle === "" ? ids : ids.filter((c) => c.startsWith(needle)), offset, limit, (c) => c);
+    return needle === "" ? ids : ids.filter((c) => c.startsWith(needle));
+  }
+
+  /** ClariQ's single-turn dicts are keyed by facet (`F0123`), multi-turn ones by context number. */
+  get keyedByFacet(): boolean {
+    return /^F\d+$/.test(String(this.contextIds[0] ?? ""));
+  }
+
+  get shortName(): string {
+    return basename(this.name);
   }
 
   /** Whether most of these ids (a run's) are contexts of this dict. */
@@ -112,19 +122,19 @@ export class EvalDictFile {
    * Per metric, the context's candidate questions with both values, MAX and MIN, the best
    * question (highest with_answer; ties: the first in dict order) and, per run pick, its rank.
    */
-  async context(ctx: string, picks: { run: string; question: string | null }[]) {
+  async context(ctx: string, picks: { run: string; question: string | null }[]): Promise<EvalContextView> {
     const byMetric = this.where.get(ctx);
-    if (!byMetric) return undefined;
+    if (!byMetric) throw new Error(`${ctx} is not a context of ${this.name} (ask has() first)`);
     const fh = await open(this.path, "r");
     try {
       const size = (await fh.stat()).size;
-      const metrics = [];
+      const metrics: EvalMetric[] = [];
       for (const [metric, [start, endHint, memoLength]] of byMetric) {
         const end = Math.min(size, endHint, start + MAX_BRANCH_BYTES);
         const buf = Buffer.alloc(end - start);
         await fh.read(buf, 0, buf.length, start);
         const branch = readDictBranch(buf, { memo: this.memo }, memoLength, this.name, start);
-        const questions: { question: string; no_answer: number; with_answer: number }[] = [];
+        const questions: EvalMetric["questions"] = [];
         let max: number | undefined;
         let min: number | undefined;
         for (const [q, leaf] of branch) {

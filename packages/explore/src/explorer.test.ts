@@ -100,8 +100,8 @@ describe("Explorer", () => {
     };
     // Topic 1: a ranks d1 first (1), b ranks d3 first (1); topic 2: a finds d1 at 2 (0.5), b at 1.
     expect(d.rows).toEqual([
-      { topic: "2", a: 0.5, b: 1, delta: 0.5 },
-      { topic: "1", a: 1, b: 1, delta: 0 },
+      { topic: "2", ranking_topic: "2", a: 0.5, b: 1, delta: 0.5 },
+      { topic: "1", ranking_topic: "1", a: 1, b: 1, delta: 0 },
     ]);
     const again = await compareRuns(
       {
@@ -207,6 +207,32 @@ describe("Explorer", () => {
     }
   });
 
+  it("parameters are checked against the route table: a 400 naming the parameter, unknown ids 404", async () => {
+    const cases: [string, string, string][] = [
+      ["conversations/topics", "file=-1", "file"],
+      ["conversations/topics", "file=abc", "file"],
+      ["conversations/context", "id=1.5", "id"],
+      ["runs/deltas", "b=0", "b"],
+      ["runs/deltas", "b=7", "b"],
+      ["runs/deltas", "measure=bogus", "measure"],
+      ["passages/docs", "limit=100000", "limit"],
+      ["passages/docs", `q=${"x".repeat(300)}`, "q"],
+      ["passages/docs", "nope=1", "nope"],
+      ["passages/doc", "", "id"],
+      ["dataset/topics", "split=bogus", "split"],
+    ];
+    for (const [path, q, parameter] of cases) {
+      const a = await get(path, q);
+      expect([path, q, a.status]).toEqual([path, q, 400]);
+      expect((a.body as { parameter: string }).parameter).toBe(parameter);
+      expect((a.body as { error: string }).error).toContain(parameter);
+    }
+    expect((await get("conversations/topics", "file=5")).status).toBe(404);
+    expect((await get("conversations/topic", "id=12345")).status).toBe(404);
+    expect((await get("runs/topic", "id=nope")).status).toBe(404);
+    expect((await get("runs/topic", "id=2")).status).toBe(200);
+  });
+
   it("unknown endpoints and ids are 404; over HTTP only fixed routes answer, GET and HEAD only", async () => {
     expect((await get("nope")).status).toBe(404);
     const { server, url } = await serveExplorer(explorer, { host: "127.0.0.1", port: 0 });
@@ -228,6 +254,23 @@ describe("Explorer", () => {
       expect(await raw("/api/..%2fmeta")).toBe(404);
       expect(await raw(`/${join(dir, "a.run")}`)).toBe(404);
       expect(await raw("/api/meta", "PUT")).toBe(405);
+      // A 70 KB query is answered (414), in JSON the page can show, not an empty 431.
+      const long = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const r = request(
+          { host: u.hostname, port: u.port, path: `/api/passages/docs?q=${"x".repeat(70_000)}` },
+          (res) => {
+            let body = "";
+            res.on("data", (d) => {
+              body += d;
+            });
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        r.on("error", reject);
+        r.end();
+      });
+      expect(long.status).toBe(414);
+      expect(JSON.parse(long.body).error).toMatch(/at most 8,192/);
     } finally {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));

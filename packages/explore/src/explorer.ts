@@ -4,10 +4,12 @@ import { basename, join, resolve } from "node:path";
 import { pandasText, readRankedRun, topQuestions } from "@convkit/clariq-eval";
 import { readQuestionBank } from "@convkit/formats";
 import { InputError } from "@convkit/io";
+import type { Meta } from "./api.js";
 import { IdDecoder } from "./clariq-ids.js";
 import { SyntheticSet } from "./conversations.js";
 import { Dataset } from "./dataset.js";
 import { EvalDictFile } from "./eval-dicts.js";
+import { answer } from "./handlers.js";
 import { PassageFile, Splitters } from "./passages.js";
 import { RunSet } from "./runs.js";
 import { makeTempDir, removeTempDir } from "./temp-dirs.js";
@@ -34,18 +36,11 @@ export interface ExploreOptions {
   spacyModel?: string;
 }
 
-/** What a request gets: a status and a JSON body (or an error message). */
+/** What a request gets: a status and a JSON body (the route's answer, or an error). */
 export interface Answer {
   status: number;
   body: unknown;
 }
-
-type Query = URLSearchParams;
-const int = (q: Query, k: string, d: number) => {
-  const v = Number(q.get(k) ?? d);
-  return Number.isInteger(v) && v >= 0 ? v : d;
-};
-const notFound = (what: string): Answer => ({ status: 404, body: { error: `no such ${what}` } });
 
 export class Explorer {
   private constructor(
@@ -55,10 +50,10 @@ export class Explorer {
     readonly evalDicts: EvalDictFile[],
     readonly runs: RunSet | undefined,
     /** Per run, its pick per context or topic id (ClariQ runs). */
-    private readonly picks: { run: string; byId: Map<number, string | null> }[],
+    readonly picks: { run: string; byId: Map<number, string | null> }[],
     readonly passages: PassageFile[],
-    private readonly splitters: Splitters,
-    private readonly decoder: IdDecoder | undefined,
+    readonly splitters: Splitters,
+    readonly decoder: IdDecoder | undefined,
     private readonly scoringDir: string | undefined,
     readonly openSeconds: number,
   ) {}
@@ -143,8 +138,8 @@ export class Explorer {
     removeTempDir(this.scoringDir);
   }
 
-  /** Which views have data, and the headline counts of each. */
-  meta() {
+  /** Which views have data, and the headline counts of each (file names only: no local folders). */
+  meta(): Meta {
     return {
       views: {
         dataset: this.dataset !== undefined,
@@ -153,117 +148,29 @@ export class Explorer {
         runs: this.runs !== undefined,
         passages: this.passages.length > 0,
       },
-      dataset: this.dataset?.summary(),
+      ...(this.dataset ? { dataset: this.dataset.summary() } : {}),
       synthetic: this.synthetic.map((s) => s.summary()),
-      evalDicts: this.evalDicts.map((d) => ({ file: d.name, metrics: d.metrics, contexts: d.contexts })),
-      runs: this.runs ? { names: this.runs.names, scoring: describeScoring(this.runs) } : undefined,
-      passages: this.passages.map((p) => ({ file: p.name, kind: p.kind, documents: p.count })),
+      evalDicts: this.evalDicts.map((d) => ({
+        file: basename(d.name),
+        metrics: d.metrics,
+        contexts: d.contexts,
+        keyedBy: d.keyedByFacet ? "facet" : "context",
+      })),
+      ...(this.runs ? { runs: { names: this.runs.names, scoring: describeScoring(this.runs) } } : {}),
+      passages: this.passages.map((p) => ({ file: basename(p.name), kind: p.kind, documents: p.count })),
       splitters: this.splitters.names,
+      ...(this.splitters.model ? { spacyModel: this.splitters.model } : {}),
       idsDecoded: this.decoder !== undefined,
       openSeconds: this.openSeconds,
     };
   }
 
-  /** The answer to `GET /api/<path>?<query>`. */
-  async api(path: string, q: Query): Promise<Answer> {
-    const ok = (body: unknown): Answer => ({ status: 200, body });
-    const offset = int(q, "offset", 0);
-    const limit = int(q, "limit", 50);
-    const file = int(q, "file", 0);
-    switch (path) {
-      case "meta":
-        return ok(this.meta());
-      case "dataset/topics":
-        if (!this.dataset) return notFound("dataset");
-        return ok(this.dataset.searchTopics(q.get("q") ?? "", q.get("split") ?? undefined, offset, limit));
-      case "dataset/topic": {
-        const t = this.dataset?.topic(int(q, "id", -1));
-        return t ? ok(t) : notFound("topic");
-      }
-      case "conversations/topics": {
-        const s = this.synthetic[file];
-        return s ? ok(s.topics()) : notFound("synthetic set");
-      }
-      case "conversations/topic": {
-        const s = this.synthetic[file];
-        return s ? ok(s.topic(int(q, "id", -1))) : notFound("synthetic set");
-      }
-      case "conversations/context": {
-        const r = await this.synthetic[file]?.context(
-          int(q, "id", -1),
-          offset,
-          limit,
-          this.dataset,
-          this.decoder,
-        );
-        return r ? ok(r) : notFound("context");
-      }
-      case "evaldict/contexts": {
-        const d = this.evalDicts[file];
-        return d ? ok(d.list(q.get("q") ?? "", offset, limit)) : notFound("eval dict");
-      }
-      case "evaldict/context": {
-        const d = this.evalDicts[file];
-        const id = q.get("id") ?? "";
-        if (!d?.has(id)) return notFound("context");
-        return ok(await d.context(id, this.picksOf(d, id)));
-      }
-      case "runs/summary":
-        return this.runs
-          ? ok({ comparison: this.runs.comparison, scoring: describeScoring(this.runs) })
-          : notFound("runs");
-      case "runs/deltas": {
-        const measure = q.get("measure") ?? this.runs?.comparison.measures[0]?.name ?? "";
-        const d = this.runs?.deltas(measure, int(q, "b", 1));
-        return d ? ok(d) : notFound("measure");
-      }
-      case "runs/topics":
-        return this.runs ? ok(this.runs.topicIds()) : notFound("runs");
-      case "runs/topic":
-        return this.runs
-          ? ok(this.runs.topic(q.get("id") ?? "", Math.min(int(q, "depth", 20), 1000)))
-          : notFound("runs");
-      case "passages/docs": {
-        const p = this.passages[file];
-        return p ? ok(p.list(q.get("q") ?? "", offset, limit)) : notFound("passage file");
-      }
-      case "passages/doc": {
-        const p = this.passages[file];
-        const id = q.get("id") ?? "";
-        const t = await p?.text(id);
-        if (!t) return notFound("document");
-        return ok({
-          ...(await this.splitters.compare(id, t.text, t.firstPassage)),
-          firstPassage: t.firstPassage,
-          official: t.official ?? null,
-          kind: p!.kind,
-        });
-      }
-      default:
-        return notFound("endpoint");
-    }
-  }
-
-  /**
-   * The runs' picks for an eval-dict context. A single-turn dict is keyed by facet (`F0123`): a
-   * run's pick for the facet's topic counts. A multi-turn dict is keyed by context: only runs
-   * whose ids are mostly this dict's contexts count (a topic id can equal a facet number).
-   */
-  private picksOf(d: EvalDictFile, ctx: string): { run: string; question: string | null }[] {
-    let id = Number(ctx);
-    let runs = this.picks;
-    if (!Number.isInteger(id)) {
-      const topic = this.dataset?.topicOfFacet(ctx);
-      if (topic === undefined) return [];
-      id = topic;
-    } else runs = runs.filter((p) => d.covers(p.byId.keys()));
-    return runs.filter((p) => p.byId.has(id)).map((p) => ({ run: p.run, question: p.byId.get(id)! }));
+  /** The answer to `GET /api/<path>?<query>`: parameters checked against the route table first. */
+  api(path: string, q: URLSearchParams): Promise<Answer> {
+    return answer(this, path, q);
   }
 }
 
 function describeScoring(r: RunSet): string {
-  const s = r.scoring;
-  return s.kind === "trec"
-    ? `trec_eval measures against ${basename(s.qrels)}`
-    : `clariq_eval_tool.py ${s.task} (${s.split})`;
+  return r.describe();
 }

@@ -1,5 +1,7 @@
 // The Passages view's data: a document's sentences and iKAT passage windows under two splitters.
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { jsonDocument } from "@convkit/formats";
 import { InputError } from "@convkit/io";
 import {
@@ -12,6 +14,7 @@ import {
   unwrapPassage,
   windowPassages,
 } from "@convkit/segment";
+import type { DocSummary, DocView, OfficialPassage } from "./api.js";
 import { LineFile, parseLine } from "./line-file.js";
 import { type Page, page } from "./paging.js";
 
@@ -21,7 +24,12 @@ interface DocEntry {
   id: string;
   /** Lines of the file holding it: one document line, or its official passages. */
   lines: number[];
+  /** Its text in lower case, for search (dropped when the file's texts pass {@link SEARCH_CHARS}). */
+  search?: string;
 }
+
+/** The most text kept in memory for passage search; past it, search covers ids only. */
+const SEARCH_CHARS = 64 << 20;
 
 /**
  * Documents (ClueWeb22 or `{id, contents}` JSONL) or iKAT's official passages (`{doc_id,
@@ -42,15 +50,18 @@ export class PassageFile {
     let kind: "documents" | "official passages" | undefined;
     const docs: DocEntry[] = [];
     const byId = new Map<string, DocEntry>();
+    let chars = 0;
     const lines = await LineFile.index(path, (line, i) => {
       const v = parseLine(path, i, line.toString("utf8")) as Record<string, unknown>;
       let id: string;
+      let text: string;
       if (typeof v?.doc_id === "string" && typeof v.passage_text === "string") {
         kind ??= "official passages";
         id = v.doc_id;
+        text = v.passage_text;
       } else {
         kind ??= "documents";
-        id = jsonDocument(path, v, i + 1).id;
+        ({ id, text } = jsonDocument(path, v, i + 1));
       }
       let d = byId.get(id);
       if (!d) {
@@ -59,7 +70,10 @@ export class PassageFile {
         docs.push(d);
       }
       d.lines.push(i);
+      chars += text.length;
+      if (chars <= SEARCH_CHARS) d.search = `${d.search ?? ""}\n${text.toLowerCase()}`;
     });
+    if (chars > SEARCH_CHARS) for (const d of docs) delete d.search;
     if (kind === undefined) throw new InputError(path, { line: 1 }, "documents or passages", "an empty file");
     const f = new PassageFile(path, kind, lines);
     f.docs.push(...docs);
@@ -71,10 +85,21 @@ export class PassageFile {
     return this.docs.length;
   }
 
-  list(q: string, offset: number, limit: number): Page<{ id: string; lines: number }> {
+  /** Documents whose id or text contains `q` (any case); a text hit comes with a snippet. */
+  list(q: string, offset: number, limit: number): Page<DocSummary> {
     const needle = q.trim().toLowerCase();
-    const hits = needle === "" ? this.docs : this.docs.filter((d) => d.id.toLowerCase().includes(needle));
-    return page(hits, offset, limit, (d) => ({ id: d.id, lines: d.lines.length }));
+    const hits =
+      needle === ""
+        ? this.docs
+        : this.docs.filter((d) => d.id.toLowerCase().includes(needle) || d.search?.includes(needle));
+    return page(hits, offset, limit, (d) => {
+      const at = needle === "" ? -1 : (d.search?.indexOf(needle) ?? -1);
+      const snippet =
+        at < 0
+          ? undefined
+          : `…${d.search!.slice(Math.max(0, at - 40), at + needle.length + 40).replace(/\s+/g, " ")}…`;
+      return { id: d.id, lines: d.lines.length, ...(snippet ? { snippet } : {}) };
+    });
   }
 
   /**
@@ -128,13 +153,53 @@ export class PassageFile {
   }
 }
 
+/** The spaCy model the official iKAT passages were cut with. */
+const OFFICIAL_MODEL = "en_core_web_sm 3.4.1";
+
 /** Splitters by name, loaded once (spaCy's model is read on first use). */
 export class Splitters {
   private readonly loaded = new Map<string, Promise<SentenceSplitter>>();
+  /** The spaCy model's name and version (its meta.json), when one is given. */
+  readonly model: { name: string; version: string } | undefined;
   constructor(
     readonly names: readonly [string, string],
     private readonly spacyModel: string | undefined,
-  ) {}
+  ) {
+    this.model = spacyModel === undefined ? undefined : modelMeta(spacyModel);
+  }
+
+  /**
+   * A document under both splitters, and each official passage against the window of the same
+   * id: equal md5, or where the texts first part and which boundary of the window that is.
+   */
+  async explain(
+    id: string,
+    t: {
+      text: string;
+      firstPassage: number;
+      official?: { id: string; text: string; md5: string; used: boolean }[];
+    },
+    kind: DocView["kind"],
+  ): Promise<DocView> {
+    const c = await this.compare(id, t.text, t.firstPassage);
+    const official: OfficialPassage[] | null =
+      t.official?.map((o) => ({
+        ...o,
+        vs: c.sides.map((s) => {
+          const w = s.passages.find((x) => x.id === o.id);
+          if (!w) return { splitter: s.splitter, same: null };
+          if (w.md5 === o.md5) return { splitter: s.splitter, same: true };
+          return { splitter: s.splitter, same: false, diff: firstDifference(o.text, w, s.sentences) };
+        }),
+      })) ?? null;
+    const usesSpacy = this.names.includes("spacy");
+    const m = this.model;
+    const modelNote =
+      usesSpacy && t.official && m && `${m.name} ${m.version}` !== OFFICIAL_MODEL
+        ? `The official passages were cut with ${OFFICIAL_MODEL}; this page loaded ${m.name} ${m.version}, so spacy's cuts can differ from theirs where the two models disagree.`
+        : undefined;
+    return { ...c, firstPassage: t.firstPassage, official, kind, ...(modelNote ? { modelNote } : {}) };
+  }
 
   get(name: string): Promise<SentenceSplitter> {
     let s = this.loaded.get(name);
@@ -177,4 +242,54 @@ export class Splitters {
       only: [a.starts.filter((s) => !inB.has(s)), b.starts.filter((s) => !inA.has(s))],
     };
   }
+}
+
+/** A spaCy pipeline's `lang_name` and version from its meta.json (unknown when unreadable). */
+function modelMeta(dir: string): { name: string; version: string } {
+  try {
+    const m = JSON.parse(readFileSync(join(dir, "meta.json"), "utf8")) as {
+      lang?: string;
+      name?: string;
+      version?: string;
+    };
+    return { name: `${m.lang ?? "?"}_${m.name ?? "?"}`, version: m.version ?? "?" };
+  } catch {
+    return { name: basename(dir), version: "unknown" };
+  }
+}
+
+/**
+ * Where an official passage and our window of the same id first differ, said as a sentence
+ * boundary: the window starts elsewhere (its first sentence), ends elsewhere (one text is the
+ * other's start), or a boundary inside moved (the sentence of the window where they part).
+ */
+function firstDifference(
+  official: string,
+  w: { text: string; first: number; sentences: number },
+  sentences: readonly string[],
+): { at: number; official: string; ours: string; note: string } {
+  const ours = w.text;
+  let at = 0;
+  while (at < official.length && at < ours.length && official[at] === ours[at]) at++;
+  const around = (s: string) =>
+    `${at > 30 ? "…" : ""}${s.slice(Math.max(0, at - 30), at + 50)}${at + 50 < s.length ? "…" : ""}`;
+  // Sentence k of the window holds character `at` (sentences are joined by one space).
+  let k = 0;
+  let pos = 0;
+  for (; k < w.sentences - 1; k++) {
+    const len = (sentences[w.first + k] ?? "").length + 1;
+    if (pos + len > at) break;
+    pos += len;
+  }
+  const n = w.first + k + 1;
+  let note: string;
+  if (at === 0)
+    note = `the window's first boundary moved: the official passage starts elsewhere than sentence ${w.first + 1}`;
+  else if (at === ours.length || at === official.length)
+    note = `the window's last boundary moved: ${at === ours.length ? "the official passage goes on" : "ours goes on"} after sentence ${w.first + w.sentences}`;
+  else if (at === pos)
+    note = `a boundary moved at sentence ${n} (the official passage cuts sentence ${n - 1} or ${n} elsewhere)`;
+  else
+    note = `inside sentence ${n} (${k + 1} of the window): the official passage has a boundary here this splitter does not, or other text`;
+  return { at, official: around(official), ours: around(ours), note };
 }

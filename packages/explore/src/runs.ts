@@ -1,6 +1,6 @@
 // The Runs view's data: convkit-compare's table, per-topic deltas and rankings side by side.
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { pandasText, readRankedRun } from "@convkit/clariq-eval";
 import {
   type Comparison,
@@ -97,7 +97,19 @@ export class RunSet {
       delta: vb.get(t)! - va.get(t)!,
     }));
     rows.sort((x, y) => y.delta - x.delta || (x.topic < y.topic ? -1 : x.topic > y.topic ? 1 : 0));
-    return { measure, a: this.names[0]!, b: this.names[b]!, rows };
+    return { measure, a: this.names[0]!, b: this.names[b]!, b_index: b, rows };
+  }
+
+  /** Whether any run ranks for this id. */
+  hasRanking(id: string): boolean {
+    return this.rankings.some((m) => m.has(id));
+  }
+
+  describe(): string {
+    const s = this.scoring;
+    return s.kind === "trec"
+      ? `trec_eval measures against ${basename(s.qrels)}`
+      : `clariq_eval_tool.py ${s.task} (${s.split})`;
   }
 
   topicIds(): string[] {
@@ -116,6 +128,7 @@ export class RunSet {
       judged: rel ? rel.size : 0,
       runs: this.names.map((name, r) => ({
         name,
+        role: r === 0 ? ("baseline" as const) : ("compared" as const),
         entries: lists[r]!.map((e, i) => {
           const others = rankOf.map((m, k) => (k === r ? undefined : m.get(e.doc)));
           const first = r === 0 ? undefined : rankOf[0]!.get(e.doc);

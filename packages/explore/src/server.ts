@@ -17,6 +17,10 @@ function appAssets(): Map<string, { type: string; body: Buffer }> {
   ]);
 }
 
+/** The longest request URL answered (a search of 4,000 characters fits); longer ones get 414. */
+const MAX_URL_BYTES = 8192;
+const MAX_HEADER_BYTES = 256 * 1024;
+
 const SECURITY_HEADERS = {
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",
@@ -34,7 +38,9 @@ export async function serveExplorer(
   o: { host: string; port: number },
 ): Promise<{ server: Server; url: string }> {
   const assets = appAssets();
-  const server = createServer((req, res) => {
+  // Node refuses headers over 16 KB with a bare 431; a bigger limit lets a long URL reach the
+  // handler, which answers it in JSON the page can show.
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     const send = (status: number, type: string, body: Buffer | string) => {
       res.writeHead(status, { "content-type": type, "cache-control": "no-store", ...SECURITY_HEADERS });
       res.end(req.method === "HEAD" ? undefined : body);
@@ -45,6 +51,16 @@ export async function serveExplorer(
       return;
     }
     const raw = req.url ?? "/";
+    if (raw.length > MAX_URL_BYTES) {
+      send(
+        414,
+        "application/json; charset=utf-8",
+        JSON.stringify({
+          error: `the request is ${raw.length.toLocaleString("en-US")} characters long; at most ${MAX_URL_BYTES.toLocaleString("en-US")} (a shorter search?)`,
+        }),
+      );
+      return;
+    }
     const q = raw.indexOf("?");
     const pathname = q < 0 ? raw : raw.slice(0, q);
     const asset = assets.get(pathname === "/index.html" ? "/" : pathname);
@@ -62,8 +78,22 @@ export async function serveExplorer(
         send(
           500,
           "application/json; charset=utf-8",
-          JSON.stringify({ error: (e as Error).message ?? String(e) }),
+          JSON.stringify({ error: e instanceof Error ? e.message : String(e) }),
         ),
+    );
+  });
+  // Past even that limit (or a malformed request), Node gives up before the handler: the answer
+  // still carries a JSON body saying why.
+  server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return;
+    const tooBig = err.code === "HPE_HEADER_OVERFLOW";
+    const body = JSON.stringify({
+      error: tooBig
+        ? `the request's headers pass ${MAX_HEADER_BYTES.toLocaleString("en-US")} bytes`
+        : "a malformed request",
+    });
+    socket.end(
+      `HTTP/1.1 ${tooBig ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
   });
   await new Promise<void>((ok, fail) => {

@@ -3,54 +3,14 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "@convkit/io";
+import { type ApiError, apiUrl, type Meta } from "./api.js";
 import type { Explorer } from "./explorer.js";
+import { itemParams, parseHash, planRequests, type Req, VIEW_NAMES, viewHash } from "./views.js";
 
-export const VIEW_NAMES = ["dataset", "conversations", "evaldicts", "runs", "passages"] as const;
-
-type Params = Record<string, string>;
-
-/** The request URL as the app builds it (empty values dropped, insertion order kept). */
-function apiUrl(path: string, params: Params = {}): string {
-  const q = new URLSearchParams(Object.entries(params).filter(([, v]) => v !== undefined && v !== ""));
-  const s = q.toString();
-  return `api/${path}${s ? `?${s}` : ""}`;
-}
-
-/**
- * The requests the app makes to draw `view` with `p` (web/app.ts asks for exactly these, with
- * these parameters in this order): each view's first page and the item the URL selects.
- */
-async function requestsOf(explorer: Explorer, view: string, p: Params): Promise<[string, Params][]> {
-  const r: [string, Params][] = [["meta", {}]];
-  const file = p.file ?? "0";
-  switch (view) {
-    case "dataset":
-      r.push(["dataset/topics", { q: p.q ?? "", split: p.split ?? "", offset: "0", limit: "500" }]);
-      if (p.topic) r.push(["dataset/topic", { id: p.topic }]);
-      break;
-    case "conversations":
-      r.push(["conversations/topics", { file }]);
-      if (p.topic) r.push(["conversations/topic", { file, id: p.topic }]);
-      if (p.ctx) r.push(["conversations/context", { file, id: p.ctx, offset: p.offset ?? "0", limit: "50" }]);
-      break;
-    case "evaldicts":
-      r.push(["evaldict/contexts", { file, q: p.q ?? "", offset: p.offset ?? "0", limit: "200" }]);
-      if (p.ctx) r.push(["evaldict/context", { file, id: p.ctx }]);
-      break;
-    case "runs": {
-      r.push(["runs/summary", {}]);
-      const measure = p.measure ?? explorer.runs?.comparison.measures[0]?.name ?? "";
-      r.push(["runs/deltas", { measure, b: p.b ?? "1" }]);
-      if (p.topic) r.push(["runs/topic", { id: p.topic, depth: "20" }]);
-      break;
-    }
-    case "passages":
-      r.push(["passages/docs", { file, q: p.q ?? "", offset: "0", limit: "500" }]);
-      if (p.doc) r.push(["passages/doc", { file, id: p.doc }]);
-      break;
-  }
-  return r;
-}
+/** At most this many of the list's items get their own answers inlined (the rest need the server). */
+const MAX_ITEMS = 60;
+/** And at most this much inlined JSON. */
+const MAX_BYTES = 24 << 20;
 
 /** `<` and friends escaped so inlined JSON cannot end the script element. */
 const scriptSafe = (s: string) =>
@@ -58,27 +18,49 @@ const scriptSafe = (s: string) =>
     .replace(/</g, "\\u003c")
     .replace(/\u2028/g, "\\u2028")
     .replace(/\u2029/g, "\\u2029");
+const htmlText = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
-/** The page of `hash` (e.g. `#/runs?measure=P1`) with its data inlined: opens from disk, no server. */
+/**
+ * The page of `hash` (e.g. `#/runs?measure=P1`) with its data inlined: opens from disk, no server.
+ * The requests are the page's own plan (views.ts) for the view and for each item of its list's
+ * first page, so the reader can open those items; anything else is marked as needing the server.
+ */
 export async function staticPage(explorer: Explorer, hash: string): Promise<string> {
-  const [v, q] = hash.replace(/^#?\/?/, "").split("?");
-  const view = v || "dataset";
-  if (!(VIEW_NAMES as readonly string[]).includes(view))
+  const [v] = hash.replace(/^#?\/?/, "").split("?");
+  if (v && !(VIEW_NAMES as readonly string[]).includes(v))
     throw new UsageError(
       `--view must be one of ${VIEW_NAMES.map((x) => `#/${x}`).join(", ")}, not ${JSON.stringify(hash)}`,
     );
-  const params = Object.fromEntries(new URLSearchParams(q ?? ""));
+  const { view, params } = parseHash(hash);
   const data: Record<string, unknown> = {};
-  for (const [path, ps] of await requestsOf(explorer, view, params)) {
-    const a = await explorer.api(path, new URLSearchParams(Object.entries(ps).filter(([, x]) => x !== "")));
-    if (a.status !== 200)
-      throw new UsageError(`--view ${hash}: ${path} answers ${(a.body as { error: string }).error}`);
-    data[apiUrl(path, ps)] = a.body;
+  let bytes = 0;
+  const fetchInto = async (r: Req, must: boolean) => {
+    const url = apiUrl(r.path, r.params);
+    if (url in data) return data[url];
+    const a = await explorer.api(r.path, new URLSearchParams(url.split("?")[1] ?? ""));
+    if (a.status !== 200) {
+      if (must) throw new UsageError(`--view ${hash}: ${r.path} answers ${(a.body as ApiError).error}`);
+      return undefined;
+    }
+    const json = JSON.stringify(a.body);
+    if (!must && bytes + json.length > MAX_BYTES) return undefined;
+    bytes += json.length;
+    data[url] = a.body;
+    return a.body;
+  };
+  const meta = (await fetchInto({ path: "meta", params: {} }, true)) as Meta;
+  const viewOn = meta.views[view === "evaldicts" ? "evalDicts" : view];
+  if (viewOn) {
+    const [list, ...rest] = planRequests(view, params);
+    const listAnswer = await fetchInto(list!, true);
+    for (const r of rest) await fetchInto(r, true);
+    for (const p of itemParams(view, params, listAnswer as never).slice(0, MAX_ITEMS))
+      for (const r of planRequests(view, p)) await fetchInto(r, false);
   }
   const dir = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "web");
   const css = readFileSync(join(dir, "app.css"), "utf8");
   const js = readFileSync(join(dir, "app.js"), "utf8");
-  const target = `#/${view}${q ? `?${q}` : ""}`;
+  const target = viewHash(view, params);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -88,10 +70,10 @@ export async function staticPage(explorer: Explorer, hash: string): Promise<stri
 <style>${css.replace(/<\/style/gi, "<\\/style")}</style>
 </head>
 <body>
-<header><strong>convkit explore</strong><nav id="nav"></nav><span class="hint">a static page of one view: ${target.replace(/[<&]/g, "")}</span></header>
+<header><strong>convkit explore</strong><nav id="nav"></nav><span class="hint" data-test="static-hint">static page of ${htmlText(target)}: what it holds opens here; the rest needs <code>convkit-explore</code></span></header>
 <main id="main"><p>Loading…</p></main>
 <script>window.__CONVKIT_DATA__ = ${scriptSafe(JSON.stringify(data))};
-if (location.hash !== ${scriptSafe(JSON.stringify(target))}) history.replaceState(null, "", ${scriptSafe(JSON.stringify(target))});</script>
+if (location.hash === "") history.replaceState(null, "", ${scriptSafe(JSON.stringify(target))});</script>
 <script>${js.replace(/<\/script/gi, "<\\/script")}</script>
 </body>
 </html>

@@ -1,4 +1,4 @@
-// Builds the explorer's single-page app into dist/web: one script (uPlot bundled in), one stylesheet, the page.
+// Builds the explorer's single-page app into dist/web: one script (charts are its own SVG), one stylesheet, the page.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,6 +17,5 @@ await build({
   legalComments: "inline",
   logLevel: "warning",
 });
-const uplotCss = await readFile(join(here, "..", "node_modules", "uplot", "dist", "uPlot.min.css"), "utf8");
-await writeFile(join(out, "app.css"), `${uplotCss}\n${await readFile(join(here, "style.css"), "utf8")}`);
+await writeFile(join(out, "app.css"), await readFile(join(here, "style.css"), "utf8"));
 await writeFile(join(out, "index.html"), await readFile(join(here, "index.html")));

@@ -11,4 +11,11 @@ export {
 } from "./numbering.js";
 export { type QulacTopic, qulacRecords, qulacTopics } from "./qulac.js";
 export { topicContexts, topicCounts, topicRecords, twoTurnHistories } from "./records.js";
-export { type FacetItem, NO_QUESTION, planTopics, type TopicPlan } from "./topics.js";
+export {
+  type FacetItem,
+  NO_QUESTION,
+  planTopics,
+  type QulacJoin,
+  qulacJoin,
+  type TopicPlan,
+} from "./topics.js";

@@ -52,7 +52,7 @@ function qulacNumbers(
   topic: number,
   facets: Map<string, ClariqRow[]>,
   qulac: readonly QulacRow[],
-): Map<ClariqRow, number> {
+): { numbers: Map<ClariqRow, number>; facets: Map<string, number> } {
   const byFacet = new Map<number, QulacRow[]>();
   for (const r of qulac) {
     const num = r.topic_facet_question_id.split("-")[2]!;
@@ -63,6 +63,7 @@ function qulacNumbers(
   }
   const num = (r: QulacRow) => Number(r.topic_facet_question_id.split("-")[2]);
   const out = new Map<ClariqRow, number>();
+  const facetOf = new Map<string, number>();
   const usedQulacFacets = new Set<number>();
   for (const [facet, rows] of facets) {
     let best: number | undefined;
@@ -81,6 +82,7 @@ function qulacNumbers(
         "none left",
       );
     usedQulacFacets.add(best);
+    facetOf.set(facet, best);
     const qrows = byFacet.get(best)!;
     const free = new Set(qrows);
     const pending: ClariqRow[] = [];
@@ -109,7 +111,62 @@ function qulacNumbers(
       free.delete(pick);
     }
   }
-  return out;
+  return { numbers: out, facets: facetOf };
+}
+
+/** How ClariQ rows join Qulac's: per ClariQ facet its Qulac facet, per row its Qulac question number. */
+export interface QulacJoin {
+  /** `topic\tF0123` → Qulac's facet number within the topic. */
+  facets: Map<string, number>;
+  /** A ClariQ row (Q00001 left out) → Qulac's question number. */
+  numbers: Map<ClariqRow, number>;
+}
+
+/**
+ * The join {@link planTopics} numbers items by (topics <= `qulacTopicMax` with Qulac rows): one
+ * Qulac facet per ClariQ facet, one Qulac question per row, each used once. Unique by
+ * construction, so a row's Qulac id is `topic-facet-number`, never another facet's row that
+ * happens to share the question and answer. Topics the join cannot cover are left out.
+ */
+export function qulacJoin(
+  file: string,
+  rows: readonly ClariqRow[],
+  qulac: readonly QulacRow[],
+  qulacTopicMax = 200,
+): QulacJoin {
+  const join: QulacJoin = { facets: new Map(), numbers: new Map() };
+  const byTopic = new Map<number, Map<string, ClariqRow[]>>();
+  for (const r of rows) {
+    if (r.topic_id > qulacTopicMax || r.question_id === NO_QUESTION) continue;
+    let t = byTopic.get(r.topic_id);
+    if (!t) {
+      t = new Map();
+      byTopic.set(r.topic_id, t);
+    }
+    const l = t.get(r.facet_id);
+    if (l) l.push(r);
+    else t.set(r.facet_id, [r]);
+  }
+  const qulacByTopic = new Map<number, QulacRow[]>();
+  for (const r of qulac) {
+    const l = qulacByTopic.get(r.topic_id);
+    if (l) l.push(r);
+    else qulacByTopic.set(r.topic_id, [r]);
+  }
+  for (const [topic, facets] of byTopic) {
+    const q = qulacByTopic.get(topic);
+    if (!q) continue;
+    let got: ReturnType<typeof qulacNumbers>;
+    try {
+      got = qulacNumbers(file, topic, facets, q);
+    } catch (e) {
+      if (e instanceof InputError) continue;
+      throw e;
+    }
+    for (const [f, n] of got.facets) join.facets.set(`${topic}\t${f}`, n);
+    for (const [r, n] of got.numbers) join.numbers.set(r, n);
+  }
+  return join;
 }
 
 /**
@@ -153,7 +210,7 @@ export function planTopics(
         throw new InputError(file, {}, `questions for facet ${f} of topic ${topic}`, "none");
     let keyOf: (r: ClariqRow) => string | number;
     if (topic <= qulacTopicMax && qulacByTopic.has(topic)) {
-      const nums = qulacNumbers(file, topic, facets, qulacByTopic.get(topic)!);
+      const nums = qulacNumbers(file, topic, facets, qulacByTopic.get(topic)!).numbers;
       keyOf = (r) => nums.get(r)!;
     } else {
       if (topic <= qulacTopicMax && qulac)

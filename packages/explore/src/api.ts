@@ -1,0 +1,132 @@
+// The explorer's HTTP API as one typed table: each route's parameters (validated) and its answer's type.
+// Pure (no Node imports): the server, the page (web/) and --static all read this one file.
+export type {
+  Answers,
+  ContextNode,
+  DocSummary,
+  DocView,
+  EvalContextView,
+  EvalMetric,
+  Meta,
+  OfficialPassage,
+} from "./answers.js";
+
+/** A parameter: an integer in a range, a choice, or text up to a length. */
+export type ParamSpec =
+  | { kind: "int"; min: number; max?: number; default?: number }
+  | { kind: "choice"; values: readonly string[] }
+  | { kind: "text"; max: number; required?: boolean };
+
+const uint = (d: number, max?: number) =>
+  ({ kind: "int", min: 0, default: d, ...(max ? { max } : {}) }) as const;
+/** An integer id (no default: required). */
+const intId = { kind: "int", min: 0 } as const;
+const text = (max = 200) => ({ kind: "text", max }) as const;
+const id = () => ({ kind: "text", max: 200, required: true }) as const;
+/** Which input file of its kind (the first by default). */
+const file = uint(0);
+export const SPLITS = ["train", "dev", "test", "qulac"] as const;
+
+/** Every route and its parameters; a parameter not listed here gets a 400. */
+export const ROUTES = {
+  meta: {},
+  "dataset/topics": {
+    q: text(),
+    split: { kind: "choice", values: SPLITS } as const,
+    offset: uint(0),
+    limit: uint(50, 500),
+  },
+  "dataset/topic": { id: intId },
+  "conversations/topics": { file, offset: uint(0), limit: uint(100, 500) },
+  "conversations/topic": { file, id: intId },
+  "conversations/context": { file, id: intId, offset: uint(0), limit: uint(50, 500) },
+  "evaldict/contexts": { file, q: text(), offset: uint(0), limit: uint(50, 500) },
+  "evaldict/context": { file, id: id() },
+  "runs/summary": {},
+  "runs/deltas": { measure: text(), b: { kind: "int", min: 1, default: 1 } as const },
+  "runs/topic": { id: id(), depth: uint(20, 1000) },
+  "passages/docs": { file, q: text(), offset: uint(0), limit: uint(50, 500) },
+  "passages/doc": { file, id: id() },
+} as const satisfies Record<string, Record<string, ParamSpec>>;
+
+export type RoutePath = keyof typeof ROUTES;
+type SpecValue<S> = S extends { kind: "int" }
+  ? number
+  : S extends { kind: "choice"; values: readonly (infer V)[] }
+    ? V
+    : string;
+/** A route's parameters as the page passes them (all optional: defaults apply). */
+export type ParamsOf<P extends RoutePath> = {
+  [K in keyof (typeof ROUTES)[P]]?: SpecValue<(typeof ROUTES)[P][K]>;
+};
+/** A route's parameters after validation: defaults filled in. */
+export type ParsedOf<P extends RoutePath> = {
+  [K in keyof (typeof ROUTES)[P]]: (typeof ROUTES)[P][K] extends { kind: "int" } | { required: true }
+    ? SpecValue<(typeof ROUTES)[P][K]>
+    : SpecValue<(typeof ROUTES)[P][K]> | undefined;
+};
+
+/** The JSON of an error answer: what went wrong and, for a 400, which parameter. */
+export interface ApiError {
+  error: string;
+  parameter?: string;
+}
+
+/** Validates a query against a route's table: the parsed values, or the 400's body. */
+export function parseParams<P extends RoutePath>(
+  path: P,
+  q: URLSearchParams,
+): { ok: true; params: ParsedOf<P> } | { ok: false; error: ApiError } {
+  const specs: Record<string, ParamSpec> = ROUTES[path];
+  const out: Record<string, string | number | undefined> = {};
+  for (const k of new Set(q.keys())) {
+    if (!(k in specs))
+      return bad(
+        k,
+        `unknown parameter ${JSON.stringify(k)} (${path} takes ${Object.keys(specs).join(", ") || "none"})`,
+      );
+    if (q.getAll(k).length > 1) return bad(k, `${k} given ${q.getAll(k).length} times`);
+  }
+  for (const [k, s] of Object.entries(specs)) {
+    const raw = q.get(k);
+    if (raw === null || (raw === "" && s.kind !== "text")) {
+      if (s.kind === "text" && s.required) return bad(k, `${k} is required`);
+      out[k] = s.kind === "int" ? s.default : undefined;
+      if (s.kind === "int" && s.default === undefined) return bad(k, `${k} is required`);
+      continue;
+    }
+    if (s.kind === "int") {
+      const v = /^-?\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN;
+      if (!Number.isSafeInteger(v))
+        return bad(k, `${k} must be a whole number, not ${JSON.stringify(raw.slice(0, 40))}`);
+      if (v < s.min || (s.max !== undefined && v > s.max))
+        return bad(k, `${k} must be ${s.min}${s.max !== undefined ? `–${s.max}` : " or more"}, not ${v}`);
+      out[k] = v;
+    } else if (s.kind === "choice") {
+      if (!s.values.includes(raw))
+        return bad(k, `${k} must be one of ${s.values.join(", ")}, not ${JSON.stringify(raw.slice(0, 40))}`);
+      out[k] = raw;
+    } else {
+      if (raw.length > s.max) return bad(k, `${k} is ${raw.length} characters; at most ${s.max}`);
+      if (s.required && raw === "") return bad(k, `${k} is required`);
+      out[k] = raw;
+    }
+  }
+  return { ok: true, params: out as ParsedOf<P> };
+}
+
+const bad = (parameter: string, error: string) => ({ ok: false as const, error: { error, parameter } });
+
+/** The request URL of a route, as the page asks for it and --static stores it (defaults dropped). */
+export function apiUrl<P extends RoutePath>(path: P, params: ParamsOf<P> = {} as ParamsOf<P>): string {
+  const specs: Record<string, ParamSpec> = ROUTES[path];
+  const given = params as Record<string, string | number | undefined>;
+  const q = new URLSearchParams();
+  for (const [k, s] of Object.entries(specs)) {
+    const v = given[k];
+    if (v === undefined || v === "" || (s.kind === "int" && s.default === v)) continue;
+    q.set(k, String(v));
+  }
+  const s = q.toString();
+  return `api/${path}${s ? `?${s}` : ""}`;
+}

@@ -1,0 +1,232 @@
+// The API's handlers, one per route of api.ts's table: validated parameters in, the route's answer type out.
+import {
+  type Answers,
+  type ApiError,
+  type EvalContextView,
+  type ParsedOf,
+  parseParams,
+  ROUTES,
+  type RoutePath,
+} from "./api.js";
+import type { Answer, Explorer } from "./explorer.js";
+import { page } from "./paging.js";
+
+/** An answer other than 200: 404 for an unknown id or file, 400 for a parameter out of range. */
+class Refusal {
+  constructor(
+    readonly status: 400 | 404,
+    readonly body: ApiError,
+  ) {}
+}
+const notFound = (what: string) => new Refusal(404, { error: `no such ${what}` });
+const badParam = (parameter: string, error: string) => new Refusal(400, { error, parameter });
+
+/** The `file`-th input of a kind, or a 404 naming how many there are. */
+function nth<T>(list: readonly T[], i: number, what: string): T {
+  const x = list[i];
+  if (x === undefined)
+    throw new Refusal(404, {
+      error: `no ${what} ${i}: ${list.length === 0 ? "none was given" : `there are ${list.length} (0–${list.length - 1})`}`,
+      parameter: "file",
+    });
+  return x;
+}
+
+type Handlers = { [P in RoutePath]: (e: Explorer, p: ParsedOf<P>) => Promise<Answers[P]> | Answers[P] };
+
+const HANDLERS: Handlers = {
+  meta: (e) => e.meta(),
+  "dataset/topics": (e, p) => {
+    if (!e.dataset) throw notFound("dataset: give --data or --qulac");
+    return e.dataset.searchTopics(p.q ?? "", p.split, p.offset, p.limit);
+  },
+  "dataset/topic": (e, p) => {
+    const t = e.dataset?.topic(p.id);
+    if (!t) throw notFound(`topic ${p.id}`);
+    return t;
+  },
+  "conversations/topics": (e, p) => {
+    const s = nth(e.synthetic, p.file, "synthetic set");
+    return page(s.topics(), p.offset, p.limit, (t) => {
+      const r = e.dataset?.topicTexts(t.topic_id)?.initial_request ?? s.requestOf(t.topic_id);
+      return { ...t, ...(r ? { initial_request: r } : {}) };
+    });
+  },
+  "conversations/topic": (e, p) => {
+    const facets = nth(e.synthetic, p.file, "synthetic set").topic(p.id);
+    if (facets.length === 0) throw notFound(`topic ${p.id} in this synthetic set`);
+    const texts = e.dataset?.topicTexts(p.id);
+    return facets.map((f) => ({
+      ...f,
+      ...(texts?.facets[f.facet_id] ? { facet_desc: texts.facets[f.facet_id] } : {}),
+    }));
+  },
+  "conversations/context": async (e, p) => {
+    const s = nth(e.synthetic, p.file, "synthetic set");
+    const c = await s.context(p.id, p.offset, p.limit, e.dataset, e.decoder);
+    if (!c) throw notFound(`context ${p.id} in this synthetic set`);
+    // The eval dicts with an entry for it: multi-turn ones by context id, single-turn ones by facet.
+    const eval_dicts = e.evalDicts.flatMap((d, file) => {
+      const key = d.keyedByFacet ? (c.level === 0 ? c.facet_id : undefined) : String(c.context_id);
+      return key !== undefined && d.has(key) ? [{ file, key }] : [];
+    });
+    const r = e.dataset?.topicTexts(c.topic_id)?.initial_request;
+    return { ...c, ...(r ? { initial_request: r } : {}), eval_dicts };
+  },
+  "evaldict/contexts": (e, p) => {
+    const d = nth(e.evalDicts, p.file, "eval dict");
+    return page(d.search(p.q ?? ""), p.offset, p.limit, (id) => {
+      const label = d.keyedByFacet ? e.dataset?.facetDesc(id) : contextLabel(e, id);
+      return { id, ...(label ? { label } : {}) };
+    });
+  },
+  "evaldict/context": async (e, p) => {
+    const d = nth(e.evalDicts, p.file, "eval dict");
+    if (!d.has(p.id)) throw notFound(`context ${JSON.stringify(p.id)} in ${d.shortName}`);
+    const v = await d.context(p.id, picksOf(e, d.keyedByFacet, p.id));
+    const bank = e.dataset?.bank;
+    for (const m of v.metrics) {
+      for (const q of m.questions) {
+        const t = bank?.get(q.question);
+        if (t !== undefined) q.text = t;
+      }
+      for (const k of m.picks) {
+        const t = k.question === null ? undefined : bank?.get(k.question);
+        if (t !== undefined) k.question_text = t;
+      }
+    }
+    const about = aboutKey(e, d.keyedByFacet, p.id);
+    return { ...v, ...(about ? { about } : {}) };
+  },
+  "runs/summary": (e) => {
+    if (!e.runs) throw notFound("runs: give two or more --run");
+    return { comparison: e.runs.comparison, scoring: e.runs.describe() };
+  },
+  "runs/deltas": (e, p) => {
+    const runs = e.runs;
+    if (!runs) throw notFound("runs: give two or more --run");
+    if (p.b >= runs.names.length)
+      throw badParam(
+        "b",
+        `b must be ${runs.names.length === 2 ? "1" : `1–${runs.names.length - 1}`} (a compared run; 0 is the baseline), not ${p.b}`,
+      );
+    const measures = runs.comparison.measures.map((m) => m.name);
+    const measure = p.measure || measures[0]!;
+    if (!measures.includes(measure))
+      throw badParam(
+        "measure",
+        `measure must be one of ${measures.join(", ")}, not ${JSON.stringify(measure)}`,
+      );
+    const d = runs.deltas(measure, p.b)!;
+    return {
+      ...d,
+      rows: d.rows.map((r) => {
+        const topic = runs.hasRanking(r.topic)
+          ? r.topic
+          : String(e.dataset?.topicOfFacet(r.topic) ?? r.topic);
+        const label =
+          topic === r.topic
+            ? e.dataset?.topicTexts(Number(topic))?.initial_request
+            : e.dataset?.facetDesc(r.topic);
+        return { ...r, ranking_topic: topic, ...(label ? { label } : {}) };
+      }),
+    };
+  },
+  "runs/topic": (e, p) => {
+    const runs = e.runs;
+    if (!runs) throw notFound("runs: give two or more --run");
+    // A run's unit may be a facet (ClariQ's per-facet values) while rankings are per topic.
+    const facetTopic = runs.hasRanking(p.id) ? undefined : e.dataset?.topicOfFacet(p.id);
+    const topic = facetTopic === undefined ? p.id : String(facetTopic);
+    if (!runs.hasRanking(topic)) throw notFound(`topic or facet ${JSON.stringify(p.id)} in the runs`);
+    const t = runs.topic(topic, p.depth);
+    const texts = e.dataset?.topicTexts(Number(topic));
+    return {
+      ...t,
+      id: p.id,
+      ...(texts ? { initial_request: texts.initial_request } : {}),
+      ...(facetTopic !== undefined ? { facet: { facet_id: p.id, facet_desc: texts?.facets[p.id] } } : {}),
+    };
+  },
+  "passages/docs": (e, p) => nth(e.passages, p.file, "passage file").list(p.q ?? "", p.offset, p.limit),
+  "passages/doc": async (e, p) => {
+    const f = nth(e.passages, p.file, "passage file");
+    const t = await f.text(p.id);
+    if (!t) throw notFound(`document ${JSON.stringify(p.id)}`);
+    return e.splitters.explain(p.id, t, f.kind);
+  },
+};
+
+/** A multi-turn context id's topic and facet, from the first synthetic set that has it. */
+function contextLabel(e: Explorer, id: string): string | undefined {
+  const n = Number(id);
+  for (const s of e.synthetic) {
+    const c = s.entry(n);
+    if (c) return `topic ${c.topic_id} · ${c.facet_id} · ${c.history.length} asked`;
+  }
+  return undefined;
+}
+
+function aboutKey(e: Explorer, byFacet: boolean, key: string): EvalContextView["about"] {
+  if (byFacet) {
+    const topic = e.dataset?.topicOfFacet(key);
+    if (topic === undefined) return undefined;
+    const t = e.dataset?.topicTexts(topic);
+    return {
+      topic_id: topic,
+      initial_request: t?.initial_request,
+      facet_id: key,
+      facet_desc: t?.facets[key],
+    };
+  }
+  const n = Number(key);
+  for (const [file, s] of e.synthetic.entries()) {
+    const c = s.entry(n);
+    if (c) {
+      const t = e.dataset?.topicTexts(c.topic_id);
+      return {
+        topic_id: c.topic_id,
+        initial_request: t?.initial_request,
+        facet_id: c.facet_id,
+        facet_desc: t?.facets[c.facet_id],
+        conversation: { file, context_id: n },
+      };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The runs' picks for an eval-dict entry. A single-turn dict is keyed by facet (`F0123`): a run's
+ * pick for the facet's topic counts. A multi-turn dict is keyed by context: only runs whose ids
+ * are mostly this dict's contexts count (a topic id can equal a facet number).
+ */
+function picksOf(e: Explorer, byFacet: boolean, key: string): { run: string; question: string | null }[] {
+  let id = Number(key);
+  let runs = e.picks;
+  if (byFacet) {
+    const topic = e.dataset?.topicOfFacet(key);
+    if (topic === undefined) return [];
+    id = topic;
+  } else
+    runs = runs.filter((p) =>
+      e.evalDicts.some((d) => !d.keyedByFacet && d.has(key) && d.covers(p.byId.keys())),
+    );
+  return runs.filter((p) => p.byId.has(id)).map((p) => ({ run: p.run, question: p.byId.get(id) ?? null }));
+}
+
+/** Parses, validates, answers: every error is a JSON `{error, parameter?}` with its status. */
+export async function answer(e: Explorer, path: string, q: URLSearchParams): Promise<Answer> {
+  if (!Object.hasOwn(ROUTES, path)) return { status: 404, body: { error: `no such endpoint: ${path}` } };
+  const route = path as RoutePath;
+  const parsed = parseParams(route, q);
+  if (!parsed.ok) return { status: 400, body: parsed.error };
+  try {
+    // One route's handler with that route's parsed parameters (TypeScript cannot pair them by itself).
+    const h = HANDLERS[route] as (e: Explorer, p: ParsedOf<RoutePath>) => unknown;
+    return { status: 200, body: await h(e, parsed.params) };
+  } catch (err) {
+    if (err instanceof Refusal) return { status: err.status, body: err.body };
+    throw err;
+  }
+}

@@ -1,0 +1,113 @@
+// What each view asks the API for, given its URL parameters: one plan read by the page and by --static.
+// Pure (no Node imports), so the page draws from exactly the requests a static export inlined.
+import type { Answers, ParamsOf, RoutePath, SPLITS } from "./api.js";
+
+export const VIEW_NAMES = ["dataset", "conversations", "evaldicts", "runs", "passages"] as const;
+export type View = (typeof VIEW_NAMES)[number];
+/** A view's URL parameters (after `#/view?`). */
+export type ViewParams = Record<string, string>;
+
+/** One request: a route and its parameters. */
+export interface Req<P extends RoutePath = RoutePath> {
+  path: P;
+  params: ParamsOf<P>;
+}
+const req = <P extends RoutePath>(path: P, params: ParamsOf<P>): Req<P> => ({ path, params });
+
+/** Page sizes of the lists (the pager moves by these). */
+export const PAGE = { topics: 100, contexts: 200, records: 50, docs: 100 } as const;
+
+const int = (s: string | undefined, d = 0) => (s !== undefined && /^\d{1,9}$/.test(s) ? Number(s) : d);
+const fileOf = (p: ViewParams) => int(p.file);
+
+const opt = <T>(cond: boolean, r: () => T): T | undefined => (cond ? r() : undefined);
+
+/** Per view, its requests: its list first, then the selected items' (absent when none is). */
+const PLANS = {
+  dataset: (p: ViewParams) => ({
+    list: req("dataset/topics", {
+      q: p.q ?? "",
+      ...(p.split ? { split: p.split as (typeof SPLITS)[number] } : {}),
+      offset: int(p.offset),
+      limit: PAGE.topics,
+    }),
+    topic: opt(p.topic !== undefined, () => req("dataset/topic", { id: int(p.topic, -1) })),
+  }),
+  conversations: (p: ViewParams) => ({
+    list: req("conversations/topics", { file: fileOf(p), offset: int(p.offset), limit: PAGE.topics }),
+    topic: opt(p.topic !== undefined, () =>
+      req("conversations/topic", { file: fileOf(p), id: int(p.topic, -1) }),
+    ),
+    ctx: opt(p.ctx !== undefined, () =>
+      req("conversations/context", {
+        file: fileOf(p),
+        id: int(p.ctx, -1),
+        offset: int(p.roffset),
+        limit: PAGE.records,
+      }),
+    ),
+  }),
+  evaldicts: (p: ViewParams) => ({
+    list: req("evaldict/contexts", {
+      file: fileOf(p),
+      q: p.q ?? "",
+      offset: int(p.offset),
+      limit: PAGE.contexts,
+    }),
+    ctx: opt(p.ctx !== undefined, () => req("evaldict/context", { file: fileOf(p), id: p.ctx ?? "" })),
+  }),
+  runs: (p: ViewParams) => ({
+    list: req("runs/deltas", { measure: p.measure ?? "", b: int(p.b, 1) }),
+    summary: req("runs/summary", {}),
+    topic: opt(p.topic !== undefined, () => req("runs/topic", { id: p.topic ?? "", depth: 20 })),
+  }),
+  passages: (p: ViewParams) => ({
+    list: req("passages/docs", { file: fileOf(p), q: p.q ?? "", offset: int(p.offset), limit: PAGE.docs }),
+    doc: opt(p.doc !== undefined, () => req("passages/doc", { file: fileOf(p), id: p.doc ?? "" })),
+  }),
+} satisfies Record<View, (p: ViewParams) => { list: Req }>;
+
+export function plan<V extends View>(view: V, p: ViewParams): ReturnType<(typeof PLANS)[V]> {
+  return PLANS[view](p) as ReturnType<(typeof PLANS)[V]>;
+}
+
+/** Every request of a view's plan, in the order the page makes them (the list first). */
+export function planRequests(view: View, p: ViewParams): Req[] {
+  return Object.values(plan(view, p)).filter((r): r is Req => r !== undefined);
+}
+
+/**
+ * The URL parameters that open each item of a view's list (what a click there does): a static
+ * export inlines their requests too, so its reader can move between the items it holds.
+ */
+export function itemParams(view: View, p: ViewParams, list: Answers[RoutePath]): ViewParams[] {
+  const keep = (extra: ViewParams) => ({ ...p, ...extra });
+  switch (view) {
+    case "dataset":
+      return (list as Answers["dataset/topics"]).items.map((t) => keep({ topic: String(t.topic_id) }));
+    case "conversations":
+      return (list as Answers["conversations/topics"]).items.map((t) => ({
+        ...(p.file ? { file: p.file } : {}),
+        topic: String(t.topic_id),
+      }));
+    case "evaldicts":
+      return (list as Answers["evaldict/contexts"]).items.map((c) => keep({ ctx: c.id }));
+    case "runs":
+      return (list as Answers["runs/deltas"]).rows.map((r) => keep({ topic: r.topic }));
+    case "passages":
+      return (list as Answers["passages/docs"]).items.map((d) => keep({ doc: d.id }));
+  }
+}
+
+/** `#/view?a=1&b=2`, empty values left out. */
+export function viewHash(view: View, p: ViewParams = {}): string {
+  const q = new URLSearchParams(Object.entries(p).filter(([, v]) => v !== undefined && v !== "")).toString();
+  return `#/${view}${q ? `?${q}` : ""}`;
+}
+
+/** The view and parameters of a hash; an unknown view is the dataset's. */
+export function parseHash(hash: string): { view: View; params: ViewParams } {
+  const [v, q] = hash.replace(/^#?\/?/, "").split("?");
+  const view = (VIEW_NAMES as readonly string[]).includes(v ?? "") ? (v as View) : "dataset";
+  return { view, params: Object.fromEntries(new URLSearchParams(q ?? "")) };
+}

@@ -1,0 +1,207 @@
+// Small DOM helpers of the page: elements, numbers, counts, lists, pagers, search, CSV, error boxes.
+import { ApiFailure, NeedsServer } from "./client.js";
+
+type Child = Node | string | number | null | undefined | false | Child[];
+type Attrs = Record<string, string | number | boolean | null | undefined | EventListener>;
+
+export function h(tag: string, attrs: Attrs = {}, ...children: Child[]): HTMLElement {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = String(v);
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  const add = (c: Child) => {
+    if (c === undefined || c === null || c === false) return;
+    if (Array.isArray(c)) c.forEach(add);
+    else el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  };
+  children.forEach(add);
+  return el;
+}
+
+export const fmt = (n: number | null | undefined, digits = 4): string =>
+  n === null || n === undefined || Number.isNaN(n)
+    ? "–"
+    : Number.isInteger(n)
+      ? n.toLocaleString("en-US")
+      : n.toFixed(digits);
+export const pfmt = (p: number): string => (p < 1e-4 ? p.toExponential(2) : p.toFixed(4));
+
+export function counts(pairs: [string, string | number, string?][]): HTMLElement {
+  return h(
+    "div",
+    { class: "counts" },
+    pairs.map(([k, v, test]) =>
+      h("div", { class: "count", "data-test": test }, h("b", {}, typeof v === "number" ? fmt(v) : v), k),
+    ),
+  );
+}
+
+/** An error as one readable line in its pane (never a raw exception, never the whole view). */
+export function errorBox(e: unknown): HTMLElement {
+  if (e instanceof NeedsServer) return h("p", { class: "live-only", "data-test": "needs-server" }, e.message);
+  const msg =
+    e instanceof ApiFailure
+      ? `${e.message}${e.status >= 400 ? ` (${e.status}${e.parameter ? `, parameter ${e.parameter}` : ""})` : ""}`
+      : `Something went wrong drawing this part: ${e instanceof Error ? e.message : String(e)}`;
+  return h("p", { class: "error", "data-test": "error", role: "alert" }, msg);
+}
+
+/** Draws `build`'s element, or the error box in its place. */
+export async function safely(build: () => Promise<HTMLElement> | HTMLElement): Promise<HTMLElement> {
+  try {
+    return await build();
+  } catch (e) {
+    return errorBox(e);
+  }
+}
+
+/** The list the keyboard moves in (j/k, Enter): its links and the selected index. */
+export let activeList: { links: HTMLAnchorElement[]; selected: number } | undefined;
+export const clearActiveList = (): void => {
+  activeList = undefined;
+};
+
+/** A list of links (each opens its item by URL: keyboard, middle-click and static pages work). */
+export function listPane<T>(
+  items: T[],
+  o: {
+    label: (t: T) => Child;
+    href: (t: T) => string;
+    selected: (t: T) => boolean;
+    /** False: the item needs the live server (a static page does not hold it). */
+    held?: (t: T) => boolean;
+    test: string;
+  },
+): HTMLElement {
+  const el = h("div", { class: "list", "data-test": o.test, role: "list" });
+  const links: HTMLAnchorElement[] = [];
+  let selected = -1;
+  items.forEach((t, i) => {
+    const sel = o.selected(t);
+    if (sel) selected = i;
+    const held = o.held?.(t) ?? true;
+    const a = h(
+      "a",
+      {
+        class: `item${sel ? " sel" : ""}${held ? "" : " live-only"}`,
+        href: o.href(t),
+        role: "listitem",
+        ...(sel ? { "aria-current": "true" } : {}),
+        ...(held ? {} : { title: "needs the live server (not in this static page)" }),
+      },
+      o.label(t),
+      held ? null : h("span", { class: "badge" }, "live server"),
+    ) as HTMLAnchorElement;
+    el.append(a);
+    links.push(a);
+  });
+  activeList = { links, selected };
+  if (selected >= 0) queueMicrotask(() => links[selected]?.scrollIntoView({ block: "nearest" }));
+  return el;
+}
+
+/** «Previous / next» over a paged answer; the offset goes into the view's URL. */
+export function pager(
+  total: number,
+  offset: number,
+  size: number,
+  href: (offset: number) => string,
+  what: string,
+): HTMLElement {
+  const last = Math.min(total, offset + size);
+  return h(
+    "nav",
+    { class: "pager", "aria-label": `${what} pages`, "data-test": "pager" },
+    offset > 0 ? h("a", { href: href(Math.max(0, offset - size)) }, "← previous") : null,
+    h("span", {}, total === 0 ? `no ${what}` : `${fmt(offset + 1)}–${fmt(last)} of ${fmt(total)} ${what}`),
+    last < total ? h("a", { href: href(last), "data-test": "next-page" }, "next →") : null,
+  );
+}
+
+/**
+ * A search field: Enter (or leaving it) puts its value into the URL as `q`; the page keeps the
+ * focus in it across the redraw, until Escape.
+ */
+export function searchField(value: string, placeholder: string, go: (q: string) => void): HTMLElement {
+  const input = h("input", {
+    type: "search",
+    placeholder,
+    value,
+    "aria-label": placeholder,
+    "data-test": "search",
+  }) as HTMLInputElement;
+  input.addEventListener("change", () => go(input.value));
+  input.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") input.blur();
+  });
+  return input;
+}
+
+/** A table with a «CSV» link that downloads exactly the rows and columns it shows. */
+export function table(
+  head: string[],
+  rows: (string | number | null | undefined | { cell: HTMLElement; text: string })[][],
+  o: { test?: string; name: string; num?: number[]; rowAttrs?: (i: number) => Attrs },
+): HTMLElement {
+  const num = new Set(o.num ?? []);
+  const cell = (v: (typeof rows)[0][0], k: number, tag: string) =>
+    h(
+      tag,
+      num.has(k) ? { class: "num" } : {},
+      v !== null && typeof v === "object" ? v.cell : typeof v === "number" ? fmt(v) : (v ?? ""),
+    );
+  const csv = [
+    head,
+    ...rows.map((r) =>
+      r.map((v) =>
+        v !== null && typeof v === "object" ? v.text : typeof v === "number" ? fmt(v) : (v ?? ""),
+      ),
+    ),
+  ]
+    .map((r) =>
+      r.map((v) => (/[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v))).join(","),
+    )
+    .join("\n");
+  const link = h(
+    "a",
+    {
+      class: "csv",
+      download: `${o.name}.csv`,
+      href: `data:text/csv;charset=utf-8,${encodeURIComponent(`${csv}\n`)}`,
+      "data-test": "csv",
+    },
+    "CSV",
+  );
+  return h(
+    "div",
+    { class: "table-wrap" },
+    link,
+    h(
+      "table",
+      { "data-test": o.test },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          head.map((x, k) => cell(x, k, "th")),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        rows.map((r, i) =>
+          h(
+            "tr",
+            o.rowAttrs?.(i) ?? {},
+            r.map((v, k) => cell(v, k, "td")),
+          ),
+        ),
+      ),
+    ),
+  );
+}

@@ -1,0 +1,237 @@
+// The Dataset and Conversations views: ClariQ/Qulac topics, facets and rows; synthetic context trees and records.
+import type { ContextNode, Meta } from "../src/api.js";
+import { PAGE, plan, type ViewParams, viewHash } from "../src/views.js";
+import { get, holds } from "./client.js";
+import { counts, fmt, h, listPane, pager, safely, searchField, table } from "./dom.js";
+import { contextPane } from "./view-context.js";
+
+export async function datasetView(
+  p: ViewParams,
+  meta: Meta,
+  go: (p: ViewParams) => void,
+): Promise<HTMLElement> {
+  const d = meta.dataset;
+  if (!meta.views.dataset || !d)
+    return h("p", {}, "No ClariQ data folder or qulac.json was given (--data, --qulac).");
+  const r = plan("dataset", p);
+  const totals = Object.entries(d.splits).flatMap(([s, c]): [string, number, string?][] => [
+    [`${s} topics`, c.topics, `dataset-${s}-topics`],
+    [`${s} facets`, c.facets],
+    [`${s} question–answer rows`, c.questions],
+  ]);
+  const left = await safely(async () => {
+    const topics = await get(r.list);
+    const at = (offset: number) => viewHash("dataset", { ...p, offset: String(offset) });
+    return h(
+      "div",
+      {},
+      searchField(p.q ?? "", "search topics, facets, questions, answers", (q) =>
+        go({ ...(p.split ? { split: p.split } : {}), q }),
+      ),
+      h("div", { class: "ids", "data-test": "topic-hits" }, `${fmt(topics.total)} topics`),
+      pager(topics.total, topics.offset, PAGE.topics, at, "topics"),
+      listPane(topics.items, {
+        label: (t) => [
+          h("b", {}, t.topic_id),
+          " ",
+          t.initial_request,
+          h("div", { class: "ids" }, `${t.split} · ${t.facets} facets · ${t.questions} rows`),
+        ],
+        href: (t) => viewHash("dataset", { ...p, topic: String(t.topic_id) }),
+        held: (t) => holds(plan("dataset", { ...p, topic: String(t.topic_id) }).topic!),
+        selected: (t) => String(t.topic_id) === p.topic,
+        test: "topics",
+      }),
+    );
+  });
+  const right =
+    p.topic === undefined
+      ? h("p", { class: "ids" }, "Pick a topic (j/k, Enter).")
+      : await safely(async () => {
+          const t = await get(r.topic!);
+          const dicts = meta.evalDicts.map((x, i) => ({ ...x, i })).filter((x) => x.keyedBy === "facet");
+          return h(
+            "div",
+            { "data-test": "topic" },
+            h("h2", {}, `${t.topic_id}: ${t.initial_request}`),
+            h(
+              "p",
+              {},
+              t.topic_desc,
+              h("span", { class: "ids" }, ` · ${t.split} · clarification need ${fmt(t.clarification_need)}`),
+            ),
+            h(
+              "p",
+              { class: "links" },
+              meta.views.conversations
+                ? h(
+                    "a",
+                    { href: viewHash("conversations", { topic: String(t.topic_id) }) },
+                    "its conversations",
+                  )
+                : null,
+              meta.views.runs
+                ? h("a", { href: viewHash("runs", { topic: String(t.topic_id) }) }, "the runs' rankings")
+                : null,
+            ),
+            t.facets.map((f) =>
+              h(
+                "section",
+                { "data-test": "facet", "data-facet": f.facet_id },
+                h("h3", {}, `${f.facet_id}: ${f.facet_desc}`),
+                h(
+                  "div",
+                  { class: "ids" },
+                  f.qulac_facet !== undefined ? `Qulac facet ${t.topic_id}-${f.qulac_facet}` : null,
+                  dicts.map((x) =>
+                    h(
+                      "a",
+                      { href: viewHash("evaldicts", { file: String(x.i), ctx: f.facet_id }) },
+                      ` · ${x.file} entry`,
+                    ),
+                  ),
+                ),
+                table(
+                  ["question id", "question", "answer", "Qulac id"],
+                  f.qa.map((x) => [x.question_id, x.question, x.answer, x.qulac_id ?? ""]),
+                  { name: `topic-${t.topic_id}-${f.facet_id}`, test: "qa" },
+                ),
+              ),
+            ),
+            t.qulac_rows > 0 ? h("p", { class: "ids" }, `${t.qulac_rows} Qulac rows for this topic`) : null,
+          );
+        });
+  return h(
+    "div",
+    {},
+    counts([
+      ...totals,
+      ["question bank", d.questionBank, "dataset-bank"],
+      ["Qulac rows", d.qulac.rows, "dataset-qulac"],
+    ]),
+    h("div", { class: "cols" }, left, right),
+  );
+}
+
+function fileSwitch(
+  view: "conversations" | "evaldicts" | "passages",
+  files: string[],
+  file: string,
+): HTMLElement {
+  if (files.length <= 1) return h("div", { class: "ids" }, files[0] ?? "");
+  return h(
+    "nav",
+    { class: "files", "aria-label": "files" },
+    files.map((f, i) =>
+      h("a", { href: viewHash(view, { file: String(i) }), class: String(i) === file ? "active" : "" }, f),
+    ),
+  );
+}
+
+export { fileSwitch };
+
+export async function conversationsView(p: ViewParams, meta: Meta): Promise<HTMLElement> {
+  if (!meta.views.conversations) return h("p", {}, "No synthetic set was given (--synthetic FILE.jsonl).");
+  const file = p.file ?? "0";
+  const s = meta.synthetic[Number(file)];
+  const head = h(
+    "div",
+    {},
+    fileSwitch(
+      "conversations",
+      meta.synthetic.map((x) => x.file),
+      file,
+    ),
+    s
+      ? counts([
+          ["records", s.records, "synthetic-records"],
+          ["contexts", s.contexts, "synthetic-contexts"],
+          ["topics", s.topics],
+          ["level-0 contexts", s.contextsByLevel[0] ?? 0],
+          ["level-1 contexts", s.contextsByLevel[1] ?? 0],
+          ["level-2 contexts", s.contextsByLevel[2] ?? 0],
+        ])
+      : null,
+  );
+  const r = plan("conversations", p);
+  const base = { ...(p.file ? { file: p.file } : {}) };
+  const left = await safely(async () => {
+    const topics = await get(r.list);
+    return h(
+      "div",
+      {},
+      pager(
+        topics.total,
+        topics.offset,
+        topics.items.length || 1,
+        (o) => viewHash("conversations", { ...base, offset: String(o) }),
+        "topics",
+      ),
+      listPane(topics.items, {
+        label: (t) => [
+          h("b", {}, t.topic_id),
+          t.initial_request ? ` ${t.initial_request}` : "",
+          h(
+            "div",
+            { class: "ids" },
+            `${t.facets} facets · ${fmt(t.contexts)} contexts · ${fmt(t.records)} records`,
+          ),
+        ],
+        href: (t) =>
+          viewHash("conversations", {
+            ...base,
+            ...(p.offset ? { offset: p.offset } : {}),
+            topic: String(t.topic_id),
+          }),
+        held: (t) => holds(plan("conversations", { ...base, topic: String(t.topic_id) }).topic!),
+        selected: (t) => String(t.topic_id) === p.topic,
+        test: "conv-topics",
+      }),
+    );
+  });
+  const right = h("div", {});
+  const keep = { ...base, ...(p.offset ? { offset: p.offset } : {}), ...(p.topic ? { topic: p.topic } : {}) };
+  if (p.topic !== undefined)
+    right.append(
+      await safely(async () => {
+        const facets = await get(r.topic!);
+        const node = (c: ContextNode): HTMLElement =>
+          h(
+            "li",
+            { class: String(c.context_id) === p.ctx ? "sel" : "", "data-ctx": c.context_id },
+            h(
+              "a",
+              { href: viewHash("conversations", { ...keep, ctx: String(c.context_id) }) },
+              `context ${c.context_id} · level ${c.level} · ${c.records} records`,
+              c.history.length ? h("span", { class: "ids" }, ` · after ${c.history.join(" → ")}`) : null,
+            ),
+            c.children?.length ? h("ul", {}, c.children.map(node)) : null,
+          );
+        const holdsCtx = (id: string) => JSON.stringify(facets).includes(`"context_id":${id},`);
+        return h(
+          "div",
+          { class: "tree", "data-test": "context-tree" },
+          facets.map((f) =>
+            h(
+              "details",
+              {
+                open:
+                  facets.length <= 3 ||
+                  (p.ctx !== undefined &&
+                    holdsCtx(p.ctx) &&
+                    JSON.stringify(f.tree).includes(`"context_id":${p.ctx},`)),
+              },
+              h(
+                "summary",
+                {},
+                `${f.facet_id}${f.facet_desc ? `: ${f.facet_desc}` : ""} · ${f.contexts} contexts`,
+              ),
+              h("ul", {}, f.tree.map(node)),
+            ),
+          ),
+        );
+      }),
+    );
+  if (r.ctx) right.append(await safely(() => contextPane(r.ctx!, keep, meta)));
+  return h("div", {}, head, h("div", { class: "cols" }, left, right));
+}

@@ -1,0 +1,164 @@
+// The Eval-dicts view: a dict's entries (paged, searchable), one entry's candidates and values, the runs' picks.
+import type { Meta } from "../src/api.js";
+import { PAGE, plan, type ViewParams, viewHash } from "../src/views.js";
+import { distribution } from "./charts.js";
+import { get, holds } from "./client.js";
+import { counts, fmt, h, listPane, pager, safely, searchField, table } from "./dom.js";
+import { fileSwitch } from "./view-dataset.js";
+
+export async function evalDictsView(
+  p: ViewParams,
+  meta: Meta,
+  go: (p: ViewParams) => void,
+): Promise<HTMLElement> {
+  if (!meta.views.evalDicts) return h("p", {}, "No eval dict was given (--eval-dict FILE).");
+  const file = p.file ?? "0";
+  const d = meta.evalDicts[Number(file)];
+  const r = plan("evaldicts", p);
+  const base = { ...(p.file ? { file: p.file } : {}) };
+  const left = await safely(async () => {
+    const list = await get(r.list);
+    const keep = { ...base, ...(p.q ? { q: p.q } : {}) };
+    return h(
+      "div",
+      {},
+      searchField(p.q ?? "", "entry id starts with…", (q) => go({ ...base, q })),
+      pager(
+        list.total,
+        list.offset,
+        PAGE.contexts,
+        (o) => viewHash("evaldicts", { ...keep, offset: String(o) }),
+        "entries",
+      ),
+      listPane(list.items, {
+        label: (c) => [h("b", {}, c.id), c.label ? h("div", { class: "ids" }, c.label) : null],
+        href: (c) => viewHash("evaldicts", { ...keep, ...(p.offset ? { offset: p.offset } : {}), ctx: c.id }),
+        held: (c) => holds(plan("evaldicts", { ...p, ctx: c.id }).ctx!),
+        selected: (c) => c.id === p.ctx,
+        test: "eval-contexts",
+      }),
+    );
+  });
+  const right = !r.ctx
+    ? h("p", { class: "ids" }, "Pick an entry (j/k, Enter).")
+    : await safely(async () => {
+        const c = await get(r.ctx!);
+        const m = c.metrics.find((x) => x.metric === p.metric) ?? c.metrics[0];
+        if (!m) return h("p", {}, "This entry has no metrics.");
+        const a = c.about;
+        const byValue = [...m.questions].sort((x, y) => y.with_answer - x.with_answer);
+        return h(
+          "div",
+          { "data-test": "eval-entry" },
+          h("h2", {}, `${c.context} · ${c.candidates} candidate questions`),
+          a
+            ? h(
+                "p",
+                { "data-test": "eval-about" },
+                h("a", { href: viewHash("dataset", { topic: String(a.topic_id) }) }, `topic ${a.topic_id}`),
+                a.initial_request ? ` ${a.initial_request}` : "",
+                a.facet_id ? h("div", { class: "ids" }, `${a.facet_id}: ${a.facet_desc ?? ""}`) : null,
+                a.conversation
+                  ? h(
+                      "a",
+                      {
+                        href: viewHash("conversations", {
+                          file: String(a.conversation.file),
+                          topic: String(a.topic_id),
+                          ctx: String(a.conversation.context_id),
+                        }),
+                        "data-test": "to-conversation",
+                      },
+                      "the conversation of this context",
+                    )
+                  : null,
+              )
+            : null,
+          h(
+            "label",
+            {},
+            "metric: ",
+            h(
+              "select",
+              {
+                "data-test": "metric",
+                onchange: (e: Event) => go({ ...p, metric: (e.target as HTMLSelectElement).value }),
+              },
+              c.metrics.map((x) => h("option", { selected: x.metric === m.metric }, x.metric)),
+            ),
+          ),
+          counts([
+            ["MAX", fmt(m.max), "eval-max"],
+            ["MIN", fmt(m.min), "eval-min"],
+            ["best question", m.best ?? "–", "eval-best"],
+          ]),
+          distribution(
+            m.questions.map((q) => q.with_answer),
+            m.picks.filter((k) => k.value !== undefined).map((k) => ({ x: k.value!, label: k.run })),
+            { x: `${m.metric} with the answer, per candidate question` },
+          ),
+          m.picks.length
+            ? table(
+                ["run", "its pick", "in the dict", "value scored", "rank among candidates"],
+                m.picks.map((k) => [
+                  {
+                    cell: h(
+                      "a",
+                      { href: viewHash("runs", { topic: a?.facet_id ?? String(a?.topic_id ?? "") }) },
+                      k.run,
+                    ),
+                    text: k.run,
+                  },
+                  {
+                    cell: h(
+                      "span",
+                      {},
+                      h("b", {}, k.question ?? "(not in the bank)"),
+                      k.question_text ? ` ${k.question_text}` : "",
+                    ),
+                    text: `${k.question ?? ""} ${k.question_text ?? ""}`.trim(),
+                  },
+                  k.in_dict ? "yes" : "no: MIN counts",
+                  fmt(k.value),
+                  k.rank ?? "–",
+                ]),
+                { name: `${c.context}-${m.metric}-picks`, test: "picks", num: [3, 4] },
+              )
+            : null,
+          table(
+            ["question", "no_answer", "with_answer"],
+            byValue.map((q) => [
+              {
+                cell: h("span", {}, h("b", {}, q.question), q.text ? ` ${q.text}` : ""),
+                text: q.text ? `${q.question} ${q.text}` : q.question,
+              },
+              fmt(q.no_answer),
+              fmt(q.with_answer),
+            ]),
+            {
+              name: `${c.context}-${m.metric}`,
+              test: "eval-questions",
+              num: [1, 2],
+              rowAttrs: (i) => (byValue[i]!.question === m.best ? { class: "sig" } : {}),
+            },
+          ),
+        );
+      });
+  return h(
+    "div",
+    {},
+    fileSwitch(
+      "evaldicts",
+      meta.evalDicts.map((x) => x.file),
+      file,
+    ),
+    d ? h("div", { class: "ids" }, `metrics ${d.metrics.join(", ")}`) : null,
+    d
+      ? counts([
+          ["entries", d.contexts, "eval-contexts-count"],
+          ["metrics", d.metrics.length],
+        ])
+      : null,
+    h("div", { class: "cols" }, left, right),
+  );
+}

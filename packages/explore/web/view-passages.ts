@@ -1,0 +1,172 @@
+// The Passages view: a document under two splitters, its iKAT windows, and the official passages against them.
+import type { DocView, Meta } from "../src/api.js";
+import { PAGE, plan, type ViewParams, viewHash } from "../src/views.js";
+import { get, holds } from "./client.js";
+import { fmt, h, listPane, pager, safely, searchField } from "./dom.js";
+import { fileSwitch } from "./view-dataset.js";
+
+function sides(d: DocView): HTMLElement {
+  return h(
+    "div",
+    { class: "side-by-side" },
+    d.sides.map((s, k) => {
+      const only = new Set(d.only[k]);
+      return h(
+        "div",
+        { "data-test": `side-${k}` },
+        h("h3", {}, `${s.splitter}: ${s.sentences.length} sentences, ${s.passages.length} passages`),
+        h(
+          "details",
+          {},
+          h("summary", {}, "sentences"),
+          h(
+            "p",
+            {},
+            s.sentences.map((t, i) =>
+              h(
+                "span",
+                {
+                  class: `sent${only.has(s.starts[i]!) ? " cut-only" : ""}`,
+                  title: `sentence ${i + 1}${only.has(s.starts[i]!) ? ": only this splitter cuts here" : ""}`,
+                },
+                t,
+                " ",
+              ),
+            ),
+          ),
+        ),
+        s.passages.map((w, wi) =>
+          h(
+            "div",
+            { class: "passage", "data-test": "window" },
+            h(
+              "div",
+              { class: "ids" },
+              `${w.id} · md5 ${w.md5} · sentences ${w.first + 1}–${w.first + w.sentences}`,
+            ),
+            s.sentences.slice(w.first, w.first + w.sentences).map((t, i) =>
+              h(
+                "span",
+                {
+                  class: `sent${wi > 0 && i < d.window - d.stride ? " overlap" : ""}${only.has(s.starts[w.first + i]!) ? " cut-only" : ""}`,
+                },
+                t,
+                " ",
+              ),
+            ),
+          ),
+        ),
+      );
+    }),
+  );
+}
+
+function official(d: DocView): HTMLElement | null {
+  if (!d.official) return null;
+  const last = d.firstPassage + (d.sides[0]?.passages.length ?? 1) - 1;
+  return h(
+    "section",
+    { "data-test": "official" },
+    h("h3", {}, `${d.official.length} official passages`),
+    h(
+      "p",
+      { class: "ids" },
+      `The document's text in the two columns above is put back together from official passages ${d.firstPassage}–${last} (each adds what follows its five-sentence overlap); greyed passages are outside that run.`,
+    ),
+    d.official.map((o) =>
+      h(
+        "div",
+        { class: `passage${o.used ? "" : " unused"}`, "data-test": "official-passage" },
+        h(
+          "div",
+          { class: "ids" },
+          `${o.id} · md5 ${o.md5} · `,
+          o.vs.map((v) =>
+            h(
+              "span",
+              { class: v.same ? "up" : v.same === false ? "down" : "" },
+              `${v.same === null ? "not in the text" : v.same ? "=" : "≠"} ${v.splitter}'s `,
+            ),
+          ),
+        ),
+        o.text,
+        o.vs
+          .filter((v) => v.diff)
+          .map((v) =>
+            h(
+              "div",
+              { class: "diff", "data-test": "passage-diff" },
+              h("b", {}, `${v.splitter}: `),
+              `${v.diff!.note} (first difference at character ${fmt(v.diff!.at)})`,
+              h("div", {}, h("span", { class: "ids" }, "official: "), h("code", {}, v.diff!.official)),
+              h("div", {}, h("span", { class: "ids" }, `${v.splitter}: `), h("code", {}, v.diff!.ours)),
+            ),
+          ),
+      ),
+    ),
+  );
+}
+
+export async function passagesView(
+  p: ViewParams,
+  meta: Meta,
+  go: (p: ViewParams) => void,
+): Promise<HTMLElement> {
+  if (!meta.views.passages) return h("p", {}, "No documents or passages were given (--passages FILE).");
+  const file = p.file ?? "0";
+  const f = meta.passages[Number(file)];
+  const r = plan("passages", p);
+  const base = { ...(p.file ? { file: p.file } : {}) };
+  const left = await safely(async () => {
+    const list = await get(r.list);
+    const keep = { ...base, ...(p.q ? { q: p.q } : {}) };
+    return h(
+      "div",
+      {},
+      searchField(p.q ?? "", "search ids and passage text", (q) => go({ ...base, q })),
+      h("div", { class: "ids" }, `${fmt(list.total)} documents${f ? ` (${f.kind})` : ""}`),
+      pager(
+        list.total,
+        list.offset,
+        PAGE.docs,
+        (o) => viewHash("passages", { ...keep, offset: String(o) }),
+        "documents",
+      ),
+      listPane(list.items, {
+        label: (d) => [d.id, d.snippet ? h("div", { class: "ids snippet" }, d.snippet) : null],
+        href: (d) => viewHash("passages", { ...keep, ...(p.offset ? { offset: p.offset } : {}), doc: d.id }),
+        held: (d) => holds(plan("passages", { ...p, doc: d.id }).doc!),
+        selected: (d) => d.id === p.doc,
+        test: "docs",
+      }),
+    );
+  });
+  const right = !r.doc
+    ? h("p", { class: "ids" }, "Pick a document.")
+    : await safely(async () => {
+        const d = await get(r.doc!);
+        return h(
+          "div",
+          {},
+          h("h2", {}, d.id),
+          d.modelNote ? h("p", { class: "note", "data-test": "model-note" }, d.modelNote) : null,
+          h(
+            "p",
+            { class: "ids" },
+            `${d.text.length.toLocaleString("en-US")} characters · windows of ${d.window} sentences every ${d.stride}: yellow sentences repeat the previous window's · red edge: a cut only this splitter makes`,
+          ),
+          sides(d),
+          official(d),
+        );
+      });
+  return h(
+    "div",
+    {},
+    fileSwitch(
+      "passages",
+      meta.passages.map((x) => x.file),
+      file,
+    ),
+    h("div", { class: "cols" }, left, right),
+  );
+}
