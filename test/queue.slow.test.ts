@@ -364,7 +364,7 @@ describe("progress through the queue on a real Redis (slow)", () => {
     const count = defineJobKind({
       name: "count",
       payload: () => ({}),
-      result: (f) => f.integer("n"),
+      result: (f) => ({ n: f.integer("n") }),
       handle: async (_data, ctx) => {
         // Progress sent before the watcher listens would not be seen: wait for it.
         await watched;
@@ -382,8 +382,8 @@ describe("progress through the queue on a real Redis (slow)", () => {
       name: "count-run",
       unit: count,
       payload: () => ({}),
-      result: (f) => ({ counted: f.list("counted", (v) => Number(v)) }),
-      handle: async (_p, units) => ({ counted: units.results }),
+      result: (f) => ({ counted: f.integers("counted") }),
+      handle: async (_p, units) => ({ counted: units.results.map((r) => r.n) }),
     });
     const worker = runQueueWorker(address, [count, countRun], { stop: stopped });
     await submitRun(address, {

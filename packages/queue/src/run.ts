@@ -36,7 +36,7 @@ export function runExitCode(r: Pick<RunResult<unknown>, "failed">): number {
 }
 
 /** A run's result as its parent stored it in Redis, checked (the value by the run's kind). */
-export function readRunResult<R>(kind: RunKind<unknown, R, unknown, unknown>, v: unknown): RunResult<R> {
+function readRunResult<R>(kind: RunKind<unknown, R, unknown, unknown>, v: unknown): RunResult<R> {
   const f = Fields.of(v, jobDataMismatch(`${kind.name} run result`));
   return {
     value: kind.result(f.get("value")),
