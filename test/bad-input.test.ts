@@ -223,3 +223,55 @@ describe("convkit-ikat convert: a run checked field by field", () => {
     expect(existsSync(out)).toBe(false);
   });
 });
+
+describe("bad input outside convkit-convert: one line naming file and place, exit 2", () => {
+  const source = { dataset: "clariq", repo: "a/b", ref: "main", path: "x.tsv", to: "clariq/x.tsv" };
+  const manifests: [string, string, RegExp][] = [
+    [
+      "not JSON",
+      '{"base": "https://x", "files": [',
+      /sources\.json:1:\d+: expected valid JSON, found end of input$/,
+    ],
+    ["an array", "[]", /sources\.json: expected an object, found an array$/],
+    ["files missing", '{"base": "https://x"}', /sources\.json: expected an array in files, found nothing$/],
+    [
+      "a field of the wrong type",
+      JSON.stringify({ base: "https://x", files: [source, { ...source, ref: 3 }] }),
+      /sources\.json: expected a string in files\[1\]\.ref, found 3$/,
+    ],
+    [
+      "a target outside the output folder",
+      JSON.stringify({ base: "https://x", files: [{ ...source, to: "../../escape.tsv" }] }),
+      /sources\.json: expected a path inside the output folder in files\[0\]\.to, found "\.\.\/\.\.\/escape\.tsv"$/,
+    ],
+  ];
+  for (const [name, text, message] of manifests)
+    it(`convkit-data fetch --manifest: ${name}`, () => {
+      const dir = tempDir();
+      const m = join(dir, "sources.json");
+      writeFileSync(m, text);
+      const r = runCli("data", ["fetch", "--manifest", m, "--out", join(dir, "real")]);
+      expect(r.code, r.stderr).toBe(2);
+      const lines = r.stderr.trimEnd().split("\n");
+      expect(lines, r.stderr).toHaveLength(1);
+      expect(lines[0]).toMatch(message);
+      expect(lines[0]!.startsWith(m)).toBe(true);
+      expect(existsSync(join(dir, "real"))).toBe(false);
+    });
+
+  it("convkit-segment agreement: a passage record without its text is bad input at its line", () => {
+    const dir = tempDir();
+    const p = join(dir, "passages.jsonl");
+    writeFileSync(
+      p,
+      `${JSON.stringify({ doc_id: "d", passage_id: 0, passage_text: "One. Two." })}\n${JSON.stringify({ doc_id: "d", passage_id: 1 })}\n`,
+    );
+    const r = runCli("segment", ["agreement", "--passages", p]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toBe(`${p}:2: expected a string in passage_text, found nothing\n`);
+    writeFileSync(p, `${JSON.stringify({ doc_id: "d", passage_id: [1], passage_text: "x" })}\n`);
+    const id = runCli("segment", ["agreement", "--passages", p]);
+    expect(id.code).toBe(2);
+    expect(id.stderr).toBe(`${p}:1: expected a string or a number in passage_id, found an array\n`);
+  });
+});

@@ -3,9 +3,12 @@
 import { readFileSync } from "node:fs";
 import { main } from "./main.js";
 
-const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
-  version: string;
-};
+const pkg: unknown = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+// Checked, not cast: a package.json without a version (a broken install) says so instead of "undefined".
+const version =
+  typeof pkg === "object" && pkg !== null && "version" in pkg && typeof pkg.version === "string"
+    ? pkg.version
+    : "(unknown version)";
 
 /** `convkit …` (`command` undefined) or `convkit-<command> …`. */
 export function run(argv: readonly string[], command?: string): Promise<void> {

@@ -1,8 +1,9 @@
 // convkit-data: fetch the real public ClariQ and Qulac files listed in data/sources.json.
-import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { readFile } from "node:fs/promises";
+import { isAbsolute, join, normalize, resolve } from "node:path";
 import { defineCommand, startProgress } from "@convkit/cli";
-import { downloadFile, UsageError } from "@convkit/io";
+import { parseJsonText } from "@convkit/formats";
+import { downloadFile, Fields, InputError, inputMismatch, UsageError } from "@convkit/io";
 import { sampleData } from "@convkit/sample-data";
 
 /** One file of the download manifest. */
@@ -12,6 +13,37 @@ interface Source {
   ref: string;
   path: string;
   to: string;
+}
+
+/** The download manifest: a host prefix and the files. */
+interface Manifest {
+  base: string;
+  files: Source[];
+}
+
+/**
+ * The manifest read and checked field by field (a user may pass their own): a mismatch is bad
+ * input, one line naming the file and the field. A file's `to` stays inside --out.
+ */
+async function readManifest(file: string): Promise<Manifest> {
+  const text = await readFile(resolve(file), "utf8").catch(() => {
+    throw new InputError(file, {}, "a manifest file", "nothing readable there");
+  });
+  const mismatch = inputMismatch(file);
+  const m = Fields.of(parseJsonText(file, text), mismatch);
+  const files = m.objects("files").map((f): Source => {
+    const to = f.string("to");
+    if (to === "" || isAbsolute(to) || normalize(to).split(/[\\/]/)[0] === "..")
+      throw f.fail("to", "a path inside the output folder", to);
+    return {
+      dataset: f.string("dataset"),
+      repo: f.string("repo"),
+      ref: f.string("ref"),
+      path: f.string("path"),
+      to,
+    };
+  });
+  return { base: m.string("base"), files };
 }
 
 /** The `convkit-data fetch` command. */
@@ -52,10 +84,7 @@ export const fetchCommand = defineCommand({
     "convkit-data fetch --only qulac --base-url http://127.0.0.1:8080",
   ],
   async run(o) {
-    const manifest = JSON.parse(readFileSync(resolve(o.manifest), "utf8")) as {
-      base: string;
-      files: Source[];
-    };
+    const manifest = await readManifest(o.manifest);
     const only = o.only ? new Set(o.only) : undefined;
     const files = manifest.files.filter((f) => !only || only.has(f.dataset));
     if (files.length === 0) throw new UsageError(`convkit-data fetch: no files for --only ${o.only}`);

@@ -2,15 +2,14 @@
 import { resolve } from "node:path";
 import { defineCommand, startProgress } from "@convkit/cli";
 import {
-  GEN_EVAL_QUEUE_KINDS,
-  type GenEvalSummary,
+  genEvalRunJob,
   generateEvalDicts,
   planQueuedEval,
   type QueuedGenEvalOptions,
   queuedEvalSpoolDir,
 } from "@convkit/gen-eval";
 import { UsageError } from "@convkit/io";
-import { checkRunId, deriveRunId, parseQueueUrl, runExitCode, submitAndAwait } from "@convkit/queue";
+import { checkRunId, deriveRunId, parseQueueUrl, runOnQueue } from "@convkit/queue";
 import { sampleData } from "@convkit/sample-data";
 
 /** The `convkit-gen-eval` command. */
@@ -200,7 +199,7 @@ export const genEvalCommand = defineCommand({
         throw new UsageError(
           "convkit-gen-eval: --queue shares the topics among workers itself: drop --shard",
         );
-      return runOnQueue(o.queue, options, o["topics-per-job"], o["run-id"], o.detach);
+      return genEvalOnQueue(o.queue, options, o["topics-per-job"], o["run-id"], o.detach);
     }
     if (o["run-id"] !== undefined || o.detach)
       throw new UsageError("convkit-gen-eval: --run-id and --detach go with --queue");
@@ -251,7 +250,7 @@ function absolute(o: QueuedGenEvalOptions): QueuedGenEvalOptions {
  * submitted (a unit per group spooling beside the output, the run's end writing the dicts),
  * then watched to its end.
  */
-async function runOnQueue(
+async function genEvalOnQueue(
   url: string,
   given: QueuedGenEvalOptions,
   perJob: number,
@@ -262,44 +261,25 @@ async function runOnQueue(
   const options = absolute(given);
   const runId = askedId === undefined ? deriveRunId("gen-eval", { options, perJob }) : checkRunId(askedId);
   const { units, topics } = await planQueuedEval(options, runId, perJob);
-  const t0 = performance.now();
-  const progress = startProgress(`gen:eval ${runId}`, "topics");
-  let shown = 0;
   const plan = {
     runId,
-    kind: GEN_EVAL_QUEUE_KINDS.run,
-    data: {
+    kind: genEvalRunJob,
+    payload: {
       options,
       spoolDir: queuedEvalSpoolDir(options.out, runId),
       unitSpools: units.map((u) => u.spools),
     },
-    units: units.map((u) => ({
-      kind: GEN_EVAL_QUEUE_KINDS.unit,
-      key: u.spools,
-      data: u as unknown as Record<string, unknown>,
-    })),
+    units: units.map((u) => ({ key: u.spools, payload: u })),
   };
-  const r = await submitAndAwait(address, plan, {
+  return runOnQueue(address, plan, {
     detach,
+    label: "gen:eval",
+    items: "topics",
+    units: "jobs",
     what: `${topics} topics in ${units.length} jobs`,
-    say: (line) => process.stderr.write(`${line}\n`),
-    onProgress: (p) => {
-      progress.tick(p.items - shown);
-      progress.note(`jobs ${p.done}/${p.total}, failed ${p.failed}, workers ${p.workers}`);
-      shown = p.items;
-    },
+    summary: ({ value: s, failed }, secs) =>
+      failed.length
+        ? `run ${runId}: ${failed.length} jobs failed (above); no dict written`
+        : `run ${runId}: ${s.topics} topics, ${s.contexts} contexts, ${s.queries} queries in ${secs.toFixed(2)} s: ${s.files.join(", ")}`,
   });
-  if (!r) return 0;
-  progress.done();
-  for (const f of r.failed) process.stderr.write(`${f.reason}\n`);
-  if (r.failed.length) {
-    process.stderr.write(`run ${runId}: ${r.failed.length} jobs failed (above); no dict written\n`);
-    return runExitCode(r);
-  }
-  const s = r.value as GenEvalSummary;
-  const secs = (performance.now() - t0) / 1000;
-  process.stderr.write(
-    `run ${runId}: ${s.topics} topics, ${s.contexts} contexts, ${s.queries} queries in ${secs.toFixed(2)} s: ${s.files.join(", ")}\n`,
-  );
-  return 0;
 }

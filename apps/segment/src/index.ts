@@ -2,8 +2,8 @@
 import { resolve } from "node:path";
 import { defineCommand, startProgress } from "@convkit/cli";
 import { collect, readJsonl } from "@convkit/formats";
-import { UsageError } from "@convkit/io";
-import { checkRunId, deriveRunId, parseQueueUrl, runExitCode, submitAndAwait } from "@convkit/queue";
+import { Fields, inputMismatch, UsageError } from "@convkit/io";
+import { checkRunId, deriveRunId, parseQueueUrl, runOnQueue } from "@convkit/queue";
 import {
   agreeingPairs,
   loadSplitter,
@@ -12,12 +12,11 @@ import {
   planSegmentation,
   runSegmentation,
   runSentences,
-  SEGMENT_QUEUE_KINDS,
-  type SegmentJobSummary,
   type SegmentUnitData,
   SPACY_MODEL_HINT,
   SPLITTER_NAMES,
   SPLITTERS,
+  segmentRunJob,
 } from "@convkit/segment";
 
 /** `--spacy-model`, shared by the commands: a spaCy pipeline folder for the `spacy` splitter. */
@@ -191,7 +190,7 @@ export const runCommand = defineCommand({
         throw new UsageError("convkit-segment: --queue writes to a folder (-o DIR), not stdout");
       if (o.shard)
         throw new UsageError("convkit-segment: --queue shares the inputs among workers itself: drop --shard");
-      return runOnQueue(o.queue, { ...options, runId: o["run-id"], detach: o.detach });
+      return segmentOnQueue(o.queue, { ...options, runId: o["run-id"], detach: o.detach });
     }
     if (o["run-id"] !== undefined || o.detach)
       throw new UsageError("convkit-segment: --run-id and --detach go with --queue");
@@ -224,7 +223,7 @@ export const runCommand = defineCommand({
  * flow submitted (a unit per input file, the run's end writing the manifest), then watched to
  * its end. Paths are made absolute: the workers run elsewhere.
  */
-async function runOnQueue(
+async function segmentOnQueue(
   url: string,
   o: Omit<SegmentUnitData, "input"> & { inputs: string[]; runId?: string; detach: boolean },
 ): Promise<number> {
@@ -240,38 +239,21 @@ async function runOnQueue(
     rel: i.rel,
   }));
   const runId = askedId === undefined ? deriveRunId("segment", { unitData, inputs }) : checkRunId(askedId);
-  const t0 = performance.now();
-  const progress = startProgress(`segment ${runId}`, "docs");
-  let shown = { items: 0, bytes: 0 };
   const plan = {
     runId,
-    kind: SEGMENT_QUEUE_KINDS.run,
-    data: { out: unitData.out },
-    units: inputs.map((input) => ({
-      kind: SEGMENT_QUEUE_KINDS.unit,
-      key: input.rel,
-      data: { ...unitData, input } satisfies SegmentUnitData as unknown as Record<string, unknown>,
-    })),
+    kind: segmentRunJob,
+    payload: { out: unitData.out },
+    units: inputs.map((input) => ({ key: input.rel, payload: { ...unitData, input } })),
   };
-  const r = await submitAndAwait(address, plan, {
+  return runOnQueue(address, plan, {
     detach,
+    label: "segment",
+    items: "docs",
+    units: "files",
     what: `${inputs.length} input files`,
-    say: (line) => process.stderr.write(`${line}\n`),
-    onProgress: (p) => {
-      progress.tick(p.items - shown.items, p.bytes - shown.bytes);
-      progress.note(`files ${p.done}/${p.total}, failed ${p.failed}, workers ${p.workers}`);
-      shown = { items: p.items, bytes: p.bytes };
-    },
+    summary: ({ value: s, failed }, secs) =>
+      `run ${runId}: ${s.files} files, ${s.docs} documents, ${s.passages} passages in ${secs.toFixed(2)} s${failed.length ? `; ${failed.length} input files failed (above)` : ""}`,
   });
-  if (!r) return 0;
-  progress.done();
-  for (const f of r.failed) process.stderr.write(`${f.reason}\n`);
-  const s = r.value as SegmentJobSummary;
-  const secs = (performance.now() - t0) / 1000;
-  process.stderr.write(
-    `run ${runId}: ${s.files} files, ${s.docs} documents, ${s.passages} passages in ${secs.toFixed(2)} s${r.failed.length ? `; ${r.failed.length} input files failed (above)` : ""}\n`,
-  );
-  return runExitCode(r);
 }
 
 /** `convkit-segment agreement`. */
@@ -296,10 +278,12 @@ export const agreementCommand = defineCommand({
   async run(o) {
     const recs = await collect(
       readJsonl(o.passages, (v, line) => {
-        const r = v as { doc_id?: unknown; passage_id?: unknown; passage_text?: unknown };
-        if (typeof r?.doc_id !== "string" || typeof r.passage_text !== "string" || r.passage_id === undefined)
-          throw new UsageError(`${o.passages}:${line}: expected {doc_id, passage_id, passage_text}`);
-        return { doc_id: r.doc_id, passage_id: String(r.passage_id), passage_text: r.passage_text };
+        // A record that is not {doc_id, passage_id, passage_text} is bad input, named by its file and line.
+        const r = Fields.of(v, inputMismatch(o.passages === "-" ? "<stdin>" : o.passages, { line }));
+        const id = r.get("passage_id");
+        if (typeof id !== "string" && typeof id !== "number")
+          throw r.fail("passage_id", "a string or a number", id);
+        return { doc_id: r.string("doc_id"), passage_id: String(id), passage_text: r.string("passage_text") };
       }),
     );
     const pairs = passagePairs(recs);

@@ -1,6 +1,6 @@
 // convkit-trec-eval: trec_eval's measures, flags and output layout over TREC qrels and runs.
 import { defineCommand } from "@convkit/cli";
-import { InputError, UsageError } from "@convkit/io";
+import { InputError, messageOf, UsageError } from "@convkit/io";
 import { formatTrecEval, loadQrels, loadRun, MEASURES, parseMeasures, trecEval } from "@convkit/trec-eval";
 
 /** The `convkit-trec-eval` command. */
@@ -58,7 +58,7 @@ export const trecEvalCommand = defineCommand({
     try {
       specs = parseMeasures(o.m);
     } catch (e) {
-      throw new UsageError(`convkit-trec-eval: ${(e as Error).message}`);
+      throw new UsageError(`convkit-trec-eval: ${messageOf(e)}`);
     }
     const qrels = await loadQrels(qrelsPath!);
     const { run, tag } = await loadRun(runPath!);

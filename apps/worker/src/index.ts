@@ -1,26 +1,11 @@
 // convkit-worker: takes convkit's jobs from a queue (any kind it knows) and runs them here.
 import { defineCommand } from "@convkit/cli";
-import {
-  discardQueuedEval,
-  evaluateQueuedTopics,
-  finishQueuedEval,
-  GEN_EVAL_QUEUE_KINDS,
-  type GenEvalPool,
-  type GenEvalUnitData,
-  type GenEvalUnitResult,
-  openGenEvalPool,
-  type QueuedGenEvalOptions,
-} from "@convkit/gen-eval";
-import { checkRedis, type JobHandler, parseQueueUrl, runQueueWorker } from "@convkit/queue";
-import {
-  finishQueuedSegmentation,
-  type ManifestEntry,
-  openSegmentationPool,
-  SEGMENT_QUEUE_KINDS,
-  type SegmentPool,
-  type SegmentUnitData,
-  segmentQueuedInput,
-} from "@convkit/segment";
+import { genEvalRunJob, genEvalTopicsJob } from "@convkit/gen-eval";
+import { checkRedis, parseQueueUrl, runQueueWorker } from "@convkit/queue";
+import { segmentFileJob, segmentRunJob } from "@convkit/segment";
+
+/** Every kind this worker takes; each opens its thread pool at its first job and keeps it. */
+const KINDS = [segmentFileJob, segmentRunJob, genEvalTopicsJob, genEvalRunJob];
 
 export const workerCommand = defineCommand({
   name: "convkit-worker",
@@ -69,39 +54,6 @@ export const workerCommand = defineCommand({
       onWaiting: (why) =>
         process.stderr.write(`convkit-worker: waiting for Redis at ${o.queue}${why ? ` (${why})` : ""}\n`),
     });
-    // One pool per job family, made when its first job comes, kept for the next ones.
-    let pool: SegmentPool | undefined;
-    const segmentPool = async () => {
-      pool ??= await openSegmentationPool(o.threads);
-      return pool;
-    };
-    let evalPool: GenEvalPool | undefined;
-    const genEvalPool = async () => {
-      evalPool ??= await openGenEvalPool(o.threads);
-      return evalPool;
-    };
-    const handlers: Record<string, JobHandler> = {
-      [SEGMENT_QUEUE_KINDS.unit]: async (data, ctx) =>
-        segmentQueuedInput(data as unknown as SegmentUnitData, await segmentPool(), (docs, bytes) =>
-          ctx.progress(docs, bytes),
-        ),
-      [SEGMENT_QUEUE_KINDS.run]: (data, ctx) =>
-        finishQueuedSegmentation(String(data.out), ctx.unitResults as ManifestEntry[]),
-      [GEN_EVAL_QUEUE_KINDS.unit]: async (data, ctx) =>
-        evaluateQueuedTopics(data as unknown as GenEvalUnitData, await genEvalPool(), (topics) =>
-          ctx.progress(topics, 0),
-        ),
-      // A dict with topics missing is not the dict: with a failed unit, nothing is written.
-      [GEN_EVAL_QUEUE_KINDS.run]: async (data, ctx) =>
-        ctx.failed.length
-          ? discardQueuedEval(String(data.spoolDir))
-          : finishQueuedEval(
-              data.options as QueuedGenEvalOptions,
-              String(data.spoolDir),
-              data.unitSpools as string[],
-              ctx.unitResults as GenEvalUnitResult[],
-            ),
-    };
     let stop: () => void = () => {};
     const stopped = new Promise<void>((resolve) => {
       stop = resolve;
@@ -112,18 +64,14 @@ export const workerCommand = defineCommand({
     };
     process.once("SIGTERM", onTerm);
     process.once("SIGINT", onTerm);
-    try {
-      const r = await runQueueWorker(address, handlers, {
-        exitWhenIdle: o["exit-when-idle"],
-        stallSeconds: o["stall-seconds"],
-        log: (line) => process.stderr.write(`convkit-worker: ${line}\n`),
-        stop: stopped,
-      });
-      process.stderr.write(`convkit-worker: ${r.jobs} jobs done\n`);
-    } finally {
-      await pool?.destroy();
-      await evalPool?.destroy();
-    }
+    const r = await runQueueWorker(address, KINDS, {
+      threads: o.threads,
+      exitWhenIdle: o["exit-when-idle"],
+      stallSeconds: o["stall-seconds"],
+      log: (line) => process.stderr.write(`convkit-worker: ${line}\n`),
+      stop: stopped,
+    });
+    process.stderr.write(`convkit-worker: ${r.jobs} jobs done\n`);
     return 0;
   },
 });

@@ -74,10 +74,17 @@ interface ConvTopic {
   records: number;
 }
 
+/** A turn of a conversation's history: the question (its bank id when known) and the answer. */
+interface HistoryTurn {
+  question_id?: string;
+  question: string;
+  answer: string;
+}
+
 export interface ContextNode {
   context_id: number;
   level: number;
-  history: string[];
+  history: HistoryTurn[];
   records: number;
   children?: ContextNode[];
 }
@@ -114,10 +121,12 @@ interface ContextView {
   facet_desc?: string;
   level: number;
   id_kind: "facet number" | "multi-turn context";
-  history: { question: string; answer: string; qulac_id?: string }[];
+  history: (HistoryTurn & { qulac_id?: string })[];
   clariq_context?: DecodedIdView | null;
   /** Eval dicts holding this context (their file index and the key there). */
   eval_dicts: { file: number; key: string }[];
+  /** The runs' picks made in this context (multi-turn runs), each with the eval-dict entry that scores it. */
+  picks: { run: string; question: string | null; question_text?: string; dict: { file: number; key: string } }[];
   records: Page<ConvRecord>;
 }
 

@@ -259,7 +259,7 @@ export class SyntheticSet {
       const node = (c: ContextEntry) => ({
         context_id: c.context_id,
         level: c.history.length,
-        history: c.history.map((t) => t.question),
+        history: c.history.map((t) => ({ question: t.question, answer: t.answer })),
         records: c.records,
       });
       const children = (c: ContextEntry) =>

@@ -218,6 +218,20 @@ export class Dataset {
     );
   }
 
+  /**
+   * The bank id of a question asked under a facet, by the facet's rows with its text (and, when
+   * that is not one id, its answer too); undefined unless exactly one id fits.
+   */
+  questionIdOf(topic: number, facet: string, question: string, answer: string): string | undefined {
+    const qa = this.byId.get(topic)?.facets.find((x) => x.facet_id === facet)?.qa ?? [];
+    const one = (rows: FacetView["qa"]) => {
+      const ids = new Set(rows.map((x) => x.question_id));
+      return ids.size === 1 ? [...ids][0] : undefined;
+    };
+    const byText = qa.filter((x) => x.question === question);
+    return one(byText) ?? one(byText.filter((x) => x.answer === answer));
+  }
+
   facetDesc(facet: string): string | undefined {
     const t = this.topicOfFacet(facet);
     return t === undefined

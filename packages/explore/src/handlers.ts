@@ -2,6 +2,7 @@
 import {
   type Answers,
   type ApiError,
+  type ContextNode,
   type EvalContextView,
   type ParsedOf,
   parseParams,
@@ -56,10 +57,19 @@ const HANDLERS: Handlers = {
     const facets = nth(e.synthetic, p.file, "synthetic set").topic(p.id);
     if (facets.length === 0) throw notFound(`topic ${p.id} in this synthetic set`);
     const texts = e.dataset?.topicTexts(p.id);
-    return facets.map((f) => ({
-      ...f,
-      ...(texts?.facets[f.facet_id] ? { facet_desc: texts.facets[f.facet_id] } : {}),
-    }));
+    return facets.map((f) => {
+      // Each history turn with its question's bank id, as the other views show questions.
+      const withIds = (n: ContextNode): ContextNode => ({
+        ...n,
+        history: n.history.map((t) => withQuestionId(e, p.id, f.facet_id, t)),
+        ...(n.children ? { children: n.children.map(withIds) } : {}),
+      });
+      return {
+        ...f,
+        tree: f.tree.map(withIds),
+        ...(texts?.facets[f.facet_id] ? { facet_desc: texts.facets[f.facet_id] } : {}),
+      };
+    });
   },
   "conversations/context": async (e, p) => {
     const s = nth(e.synthetic, p.file, "synthetic set");
@@ -71,7 +81,23 @@ const HANDLERS: Handlers = {
       return key !== undefined && d.has(key) ? [{ file, key }] : [];
     });
     const r = e.dataset?.topicTexts(c.topic_id)?.initial_request;
-    return { ...c, ...(r ? { initial_request: r } : {}), eval_dicts };
+    // The multi-turn runs' picks in this context, each scored by a dict keyed by context.
+    const picks = eval_dicts
+      .filter((d) => !e.evalDicts[d.file]!.keyedByFacet)
+      .slice(0, 1)
+      .flatMap((d) =>
+        picksOf(e, false, d.key).map((k) => {
+          const t = k.question === null ? undefined : e.dataset?.bank.get(k.question);
+          return { ...k, ...(t !== undefined ? { question_text: t } : {}), dict: d };
+        }),
+      );
+    return {
+      ...c,
+      history: c.history.map((t) => withQuestionId(e, c.topic_id, c.facet_id, t)),
+      ...(r ? { initial_request: r } : {}),
+      eval_dicts,
+      picks,
+    };
   },
   "evaldict/contexts": (e, p) => {
     const d = nth(e.evalDicts, p.file, "eval dict");
@@ -156,6 +182,17 @@ const HANDLERS: Handlers = {
     return e.splitters.explain(p.id, t, f.kind);
   },
 };
+
+/** A history turn with its question's bank id added, when the facet's rows name exactly one. */
+function withQuestionId<T extends { question: string; answer: string }>(
+  e: Explorer,
+  topic: number,
+  facet: string,
+  t: T,
+): T & { question_id?: string } {
+  const id = e.dataset?.questionIdOf(topic, facet, t.question, t.answer);
+  return id === undefined ? t : { ...t, question_id: id };
+}
 
 /** A multi-turn context id's topic and facet, from the first synthetic set that has it. */
 function contextLabel(e: Explorer, id: string): string | undefined {

@@ -103,14 +103,20 @@ function frame(o: {
  * the legend below.
  */
 export function distribution(values: number[], marks: Mark[], o: { x: string }): HTMLElement {
-  fit(values.length <= 12 ? 150 : 240);
+  // A strip is as tall as its highest stack of equal values (no empty band above the dots).
+  const few = values.length <= 12;
+  const stacks = new Map<string, number>();
+  for (const v of values) stacks.set(v.toFixed(3), (stacks.get(v.toFixed(3)) ?? 0) + 1);
+  const highest = Math.max(1, ...stacks.values());
+  const DOT = 14;
+  fit(few ? 12 + 44 + 12 + highest * DOT : 240);
   const all = [...values, ...marks.map((m) => m.x)].filter((v) => Number.isFinite(v));
   const x = niceTicks(Math.min(0, ...all), Math.max(1, ...all));
   const wrap = document.createElement("div");
   wrap.className = "chart";
-  wrap.dataset.test = values.length <= 12 ? "strip" : "histogram";
+  wrap.dataset.test = few ? "strip" : "histogram";
   let f: ReturnType<typeof frame>;
-  if (values.length <= 12) {
+  if (few) {
     f = frame({ x, y: { lo: 0, hi: 1, ticks: [] }, xLabel: o.x, yLabel: "", left: 24 });
     const rows = new Map<string, number>();
     for (const v of [...values].sort((a, b) => a - b)) {
@@ -118,7 +124,9 @@ export function distribution(values: number[], marks: Mark[], o: { x: string }):
       const n = rows.get(k) ?? 0;
       rows.set(k, n + 1);
       // Equal values stack upwards so every dot shows.
-      f.svg.append(s("circle", { cx: f.X(v), cy: f.Y(0.2) - n * 14, r: 6, class: "dot" }, title(fmt(v))));
+      f.svg.append(
+        s("circle", { cx: f.X(v), cy: H - f.m.b - 10 - n * DOT, r: 6, class: "dot" }, title(fmt(v))),
+      );
     }
   } else {
     const step = x.ticks[1]! - x.ticks[0]!;
@@ -169,6 +177,34 @@ export function distribution(values: number[], marks: Mark[], o: { x: string }):
   return wrap;
 }
 
+/** The plots' font size (svg.plot in style.css) and the room one upright label takes across. */
+const FONT = 11;
+const LINE = Math.ceil(FONT * 1.35) + 3;
+const LABEL_GAP = 8;
+
+let measurer: CanvasRenderingContext2D | null | undefined;
+/** A label's length in px in the plots' font (an estimate where no canvas is at hand). */
+function textWidth(t: string): number {
+  if (measurer === undefined) {
+    measurer = document.createElement("canvas").getContext("2d");
+    if (measurer) measurer.font = `${FONT}px system-ui, sans-serif`;
+  }
+  return measurer ? measurer.measureText(t).width : t.length * FONT * 0.65;
+}
+
+/**
+ * Which of n bars, `bw` px apart, are named so upright labels never touch: every k-th, k the
+ * fewest bars that make a label's width, always the first and the last (the one before the
+ * last is left out when it would be closer than k).
+ */
+function labelled(n: number, bw: number): Set<number> {
+  const k = Math.max(1, Math.ceil(LINE / Math.max(bw, 1e-9)));
+  const out = new Set<number>();
+  for (let i = 0; i < n; i += k) if (i === 0 || n - 1 - i >= k) out.add(i);
+  if (n > 0) out.add(n - 1);
+  return out;
+}
+
 /**
  * Per-topic differences as bars in order, each a link to its topic (click or Enter), its id on
  * the axis (every k-th when they would overlap) and its values on hover.
@@ -179,18 +215,17 @@ export function deltaChart(
 ): HTMLElement {
   fit(280);
   const y = niceTicks(Math.min(0, ...rows.map((r) => r.delta)), Math.max(0, ...rows.map((r) => r.delta)), 4);
-  const longest = Math.max(1, ...rows.map((r) => r.topic.length));
-  const bottom = 24 + Math.min(60, longest * 6);
+  // Topic ids stand upright under their bars: as tall as the longest, one line (LINE) wide each.
+  const longest = Math.max(8, ...rows.map((r) => textWidth(r.topic)));
   const f = frame({
     x: { lo: 0, hi: Math.max(1, rows.length), ticks: [] },
     y,
     xLabel: "",
     yLabel: o.y,
-    bottom,
+    bottom: LABEL_GAP + Math.ceil(longest) + 6,
   });
   const bw = (W - f.m.l - f.m.r) / Math.max(1, rows.length);
-  // Labels about 12 px apart at most: every k-th topic is named.
-  const every = Math.max(1, Math.ceil(12 / bw));
+  const named = labelled(rows.length, bw);
   rows.forEach((r, i) => {
     const x0 = f.X(i);
     const top = f.Y(Math.max(0, r.delta));
@@ -215,13 +250,14 @@ export function deltaChart(
       ),
     );
     f.svg.append(a);
-    if (i % every === 0) {
-      const lx = x0 + bw / 2;
-      const ly = H - f.m.b + 8;
+    if (named.has(i)) {
+      // Rotated about its end, the id reads upwards and ends LABEL_GAP under the axis, centred on its bar.
+      const lx = x0 + bw / 2 + FONT * 0.35;
+      const ly = H - f.m.b + LABEL_GAP;
       f.svg.append(
         s(
           "text",
-          { x: lx, y: ly, transform: `rotate(-60 ${lx} ${ly})`, "text-anchor": "end", class: "xlab" },
+          { x: lx, y: ly, transform: `rotate(-90 ${lx} ${ly})`, "text-anchor": "end", class: "xlab" },
           r.topic,
         ),
       );

@@ -49,6 +49,40 @@ export async function contextPane(
           )
         : null,
     ),
+    c.picks.length
+      ? h(
+          "div",
+          { "data-test": "context-picks" },
+          h("h3", {}, "The runs' picks in this context"),
+          table(
+            ["run", "its pick", "scored in"],
+            c.picks.map((k) => [
+              k.run,
+              {
+                cell: h(
+                  "span",
+                  {},
+                  h("b", {}, k.question ?? "(not in the bank)"),
+                  k.question_text ? ` ${k.question_text}` : "",
+                ),
+                text: `${k.question ?? ""} ${k.question_text ?? ""}`.trim(),
+              },
+              {
+                cell: h(
+                  "a",
+                  {
+                    href: viewHash("evaldicts", { file: String(k.dict.file), ctx: k.dict.key }),
+                    "data-test": "pick-to-evaldict",
+                  },
+                  `${meta.evalDicts[k.dict.file]?.file ?? k.dict.file}: ${k.dict.key}`,
+                ),
+                text: `${meta.evalDicts[k.dict.file]?.file ?? k.dict.file}: ${k.dict.key}`,
+              },
+            ]),
+            { name: `context-${c.context_id}-picks`, test: "context-pick-rows" },
+          ),
+        )
+      : null,
     h("h3", {}, "History"),
     c.history.length === 0
       ? h("p", { class: "ids" }, "(none: the first question of the conversation)")
@@ -57,7 +91,13 @@ export async function contextPane(
       h(
         "div",
         { class: "turn", "data-test": "history-turn" },
-        h("div", {}, h("b", {}, `Q${i + 1}: `), t.question),
+        h(
+          "div",
+          {},
+          h("b", {}, `Q${i + 1}: `),
+          t.question_id ? h("b", { "data-test": "history-question-id" }, `${t.question_id} `) : null,
+          t.question,
+        ),
         h("div", {}, h("b", {}, "A: "), t.answer),
         t.qulac_id ? h("div", { class: "ids", "data-test": "history-qulac" }, `Qulac ${t.qulac_id}`) : null,
       ),

@@ -203,8 +203,22 @@ export async function conversationsView(p: ViewParams, meta: Meta): Promise<HTML
               "a",
               { href: viewHash("conversations", { ...keep, ctx: String(c.context_id) }) },
               `context ${c.context_id} · level ${c.level} · ${c.records} records`,
-              c.history.length ? h("span", { class: "ids" }, ` · after ${c.history.join(" → ")}`) : null,
             ),
+            c.history.length
+              ? h(
+                  "ol",
+                  { class: "node-history", "data-test": "node-history" },
+                  c.history.map((t) =>
+                    h(
+                      "li",
+                      { "data-test": "node-turn", "data-question-id": t.question_id },
+                      t.question_id ? h("b", {}, t.question_id) : null,
+                      ` ${t.question}`,
+                      h("span", { class: "ids" }, ` → ${t.answer}`),
+                    ),
+                  ),
+                )
+              : null,
             c.children?.length ? h("ul", {}, c.children.map(node)) : null,
           );
         const holdsCtx = (id: string) => JSON.stringify(facets).includes(`"context_id":${id},`);

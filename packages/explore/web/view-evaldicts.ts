@@ -47,6 +47,14 @@ export async function evalDictsView(
         if (!m) return h("p", {}, "This entry has no metrics.");
         const a = c.about;
         const byValue = [...m.questions].sort((x, y) => y.with_answer - x.with_answer);
+        // A multi-turn dict's entry is one conversation context: where its picks were made.
+        const conv = a?.conversation
+          ? viewHash("conversations", {
+              file: String(a.conversation.file),
+              topic: String(a.topic_id),
+              ctx: String(a.conversation.context_id),
+            })
+          : undefined;
         return h(
           "div",
           { "data-test": "eval-entry" },
@@ -58,17 +66,10 @@ export async function evalDictsView(
                 h("a", { href: viewHash("dataset", { topic: String(a.topic_id) }) }, `topic ${a.topic_id}`),
                 a.initial_request ? ` ${a.initial_request}` : "",
                 a.facet_id ? h("div", { class: "ids" }, `${a.facet_id}: ${a.facet_desc ?? ""}`) : null,
-                a.conversation
+                conv
                   ? h(
                       "a",
-                      {
-                        href: viewHash("conversations", {
-                          file: String(a.conversation.file),
-                          topic: String(a.topic_id),
-                          ctx: String(a.conversation.context_id),
-                        }),
-                        "data-test": "to-conversation",
-                      },
+                      { href: conv, "data-test": "to-conversation" },
                       "the conversation of this context",
                     )
                   : null,
@@ -102,11 +103,15 @@ export async function evalDictsView(
                 ["run", "its pick", "in the dict", "value scored", "rank among candidates"],
                 m.picks.map((k) => [
                   {
-                    cell: h(
-                      "a",
-                      { href: viewHash("runs", { topic: a?.facet_id ?? String(a?.topic_id ?? "") }) },
-                      k.run,
-                    ),
+                    // Only single-turn runs (by topic) are scored in the Runs view.
+                    cell:
+                      meta.views.runs && !conv
+                        ? h(
+                            "a",
+                            { href: viewHash("runs", { topic: a?.facet_id ?? String(a?.topic_id ?? "") }) },
+                            k.run,
+                          )
+                        : h("span", {}, k.run),
                     text: k.run,
                   },
                   {
@@ -115,6 +120,17 @@ export async function evalDictsView(
                       {},
                       h("b", {}, k.question ?? "(not in the bank)"),
                       k.question_text ? ` ${k.question_text}` : "",
+                      conv
+                        ? h(
+                            "div",
+                            {},
+                            h(
+                              "a",
+                              { href: conv, "data-test": "pick-conversation" },
+                              `made in context ${a!.conversation!.context_id}: its conversation`,
+                            ),
+                          )
+                        : null,
                     ),
                     text: `${k.question ?? ""} ${k.question_text ?? ""}`.trim(),
                   },

@@ -2,8 +2,26 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "@convkit/io";
 import { tempDir } from "@convkit/test-helpers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import * as ikat from "./ikat.js";
+import * as qulac from "./qulac.js";
 import { readAny } from "./read-any.js";
+
+// The whole-file readers, spied on: whether one has started is seen directly, not by waiting.
+vi.mock(import("./ikat.js"), async (original) => {
+  const m = await original();
+  return { ...m, readIkatTopics: vi.fn(m.readIkatTopics), readIkatRun: vi.fn(m.readIkatRun) };
+});
+vi.mock(import("./qulac.js"), async (original) => {
+  const m = await original();
+  return { ...m, readQulacJson: vi.fn(m.readQulacJson) };
+});
+
+const readers = {
+  "ikat-topics": () => ikat.readIkatTopics,
+  "qulac-json": () => qulac.readQulacJson,
+  "ikat-run": () => ikat.readIkatRun,
+} as const;
 
 describe("readAny", () => {
   it.each([
@@ -18,14 +36,18 @@ describe("readAny", () => {
       const unhandled: unknown[] = [];
       const onUnhandled = (e: unknown) => unhandled.push(e);
       process.on("unhandledRejection", onUnhandled);
+      const reader = vi.mocked(readers[format]());
+      reader.mockClear();
       try {
         const { batches } = await readAny(file, format);
-        // The caller opens its output first; the read must not have failed on its own meanwhile.
-        await new Promise((r) => setTimeout(r, 200));
-        expect(unhandled).toEqual([]);
+        // The caller opens its output first; the read must not have started on its own meanwhile
+        // (a read nobody awaits rejects unhandled): no read has begun until the batches are read.
+        expect(reader).not.toHaveBeenCalled();
         await expect(async () => {
           for await (const _ of batches);
         }).rejects.toThrow(InputError);
+        expect(reader).toHaveBeenCalledTimes(1);
+        expect(unhandled).toEqual([]);
       } finally {
         process.off("unhandledRejection", onUnhandled);
       }

@@ -340,9 +340,6 @@ export async function generateEvalDicts(o: GenEvalOptions): Promise<GenEvalSumma
   }
 }
 
-/** The job kinds of gen:eval on the queue: one unit per group of topics, and the run's end. */
-export const GEN_EVAL_QUEUE_KINDS = { unit: "gen-eval-topics", run: "gen-eval-run" } as const;
-
 /** Options a queued gen:eval carries (paths absolute: the workers run elsewhere). */
 export type QueuedGenEvalOptions = Omit<GenEvalOptions, "threads" | "onTopic" | "shard" | "topics">;
 

@@ -1,22 +1,16 @@
 // @convkit/gen-eval: regenerating ClariQ's document-relevance eval dicts (gen:eval).
 export {
-  discardQueuedEval,
-  evaluateQueuedTopics,
-  finishQueuedEval,
-  GEN_EVAL_QUEUE_KINDS,
   type GenEvalOptions,
-  type GenEvalPool,
   type GenEvalSummary,
   type GenEvalUnitData,
-  type GenEvalUnitResult,
   generateEvalDicts,
-  openGenEvalPool,
   planQueuedEval,
   type QueuedGenEvalOptions,
   queuedEvalSpoolDir,
   topicContextTasks,
 } from "./generate.js";
 export { DocumentStore, loadDocumentStore, readCandidateLists, readFacetQrels } from "./inputs.js";
+export { type GenEvalRunData, genEvalRunJob, genEvalTopicsJob } from "./queue-jobs.js";
 export { evaluateTextTopic, type TextTopicTask } from "./text-topic.js";
 export {
   type Candidate,

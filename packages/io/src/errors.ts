@@ -76,3 +76,8 @@ export function errorFromThread(e: unknown): unknown {
   if (t.convkitError === "InputError" && t.input) return new InputError(...t.input);
   return new UsageError(t.message ?? "");
 }
+
+/** The message of anything thrown (an Error's, else the value as text): no cast on a catch's unknown. */
+export function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -9,8 +9,10 @@ export {
   errorFromThread,
   InputError,
   type InputLocation,
+  messageOf,
   UsageError,
 } from "./errors.js";
+export { describeValue, Fields, inputMismatch, type Mismatch } from "./fields.js";
 export { decodeUtf8, type LineBatch, readLineBatches, readLineUnits, readText } from "./lines.js";
 export { type ScoredDocno, strcmpOrder, trecOrder } from "./order.js";
 export { formatPyFloat, isPySpace, pythonJsonString } from "./pytext.js";

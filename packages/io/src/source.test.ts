@@ -40,9 +40,10 @@ describe("byte sources", () => {
       for await (const c of (await openInput(f)).chunks) return c.length;
       return 0;
     })();
-    const timeout = new Promise<string>((r) => setTimeout(() => r("still waiting"), 5000).unref());
-    expect(await Promise.race([readHead, timeout])).toBeGreaterThan(0);
-  });
+    // No clock of its own: a feeder that waits for ever hangs this await, and the test's
+    // generous timeout reports it (a busy machine only makes it slower, never fail).
+    expect(await readHead).toBeGreaterThan(0);
+  }, 120_000);
 
   it("reports a truncated gzip member with the file and byte offset", async () => {
     const d = tempDir();

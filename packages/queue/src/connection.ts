@@ -1,7 +1,14 @@
 // Where the queue lives: `redis://HOST:PORT[/DB]` parsed and checked, and the Redis settings a
 // crash-proof run needs verified before anything is submitted or taken.
-import { ConvkitError, UsageError } from "@convkit/io";
-import { Redis } from "ioredis";
+import { ConvkitError, messageOf, UsageError } from "@convkit/io";
+import type { Redis } from "ioredis";
+
+/**
+ * BullMQ and ioredis, loaded when a queue is used: the libraries that declare job kinds (segment,
+ * gen-eval) are loaded by every local run too, and loading BullMQ costs about a second.
+ */
+export const loadBullmq = (): Promise<typeof import("bullmq")> => import("bullmq");
+const loadIoredis = () => import("ioredis");
 
 /** A parsed `--queue` URL. */
 export interface QueueAddress {
@@ -33,7 +40,8 @@ export function parseQueueUrl(url: string): QueueAddress {
 }
 
 /** A plain client (the run claims, the status); callers disconnect it. */
-export function plainClient(a: QueueAddress): Redis {
+export async function plainClient(a: QueueAddress): Promise<Redis> {
+  const { Redis } = await loadIoredis();
   const c = new Redis({ ...connectionOptions(a), maxRetriesPerRequest: 20 });
   c.on("error", () => {});
   return c;
@@ -56,6 +64,7 @@ export async function checkRedis(
 ): Promise<void> {
   let said = false;
   let lastError = "";
+  const { Redis } = await loadIoredis();
   const client = new Redis({
     ...connectionOptions(a),
     lazyConnect: true,
@@ -82,18 +91,20 @@ export async function checkRedis(
     await client.select(a.db).catch((e: Error) => {
       throw new ConvkitError(`${a.url}: cannot use database ${a.db} (${e.message})`);
     });
-    const policy = (await client.config("GET", "maxmemory-policy").catch((e: Error) => {
+    const reply: unknown = await client.config("GET", "maxmemory-policy").catch((e: Error) => {
       throw new ConvkitError(
         `${a.url}: cannot read maxmemory-policy (${e.message}); the queue needs noeviction: check it with the server's administrator`,
       );
-    })) as string[];
-    if (policy[1] !== "noeviction")
+    });
+    // CONFIG GET answers [name, value].
+    const policy: unknown = Array.isArray(reply) ? reply[1] : undefined;
+    if (policy !== "noeviction")
       throw new ConvkitError(
-        `${a.url}: expected maxmemory-policy noeviction (Redis may otherwise evict queued jobs), found ${policy[1]} (CONFIG SET maxmemory-policy noeviction, or set it in redis.conf)`,
+        `${a.url}: expected maxmemory-policy noeviction (Redis may otherwise evict queued jobs), found ${String(policy)} (CONFIG SET maxmemory-policy noeviction, or set it in redis.conf)`,
       );
   } catch (e) {
     if (e instanceof ConvkitError) throw e;
-    throw new ConvkitError(`${a.url}: cannot reach Redis (${lastError || (e as Error).message})`);
+    throw new ConvkitError(`${a.url}: cannot reach Redis (${lastError || messageOf(e)})`);
   } finally {
     client.disconnect();
   }

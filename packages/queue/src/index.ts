@@ -1,5 +1,22 @@
-// @convkit/queue: convkit's jobs on many machines, through BullMQ on Redis.
+// @convkit/queue: convkit's jobs on many machines, through BullMQ on Redis (loaded on first use).
+export { type QueuedRunDisplay, runOnQueue } from "./command.js";
 export { checkRedis, parseQueueUrl, type QueueAddress } from "./connection.js";
+export {
+  defineJobKind,
+  defineJobKindWithState,
+  defineRunKind,
+  type JobContext,
+  JobDataError,
+  type JobKind,
+  type JobKindSpec,
+  type Reader,
+  type RunKind,
+  type RunKindSpec,
+  type StatefulJobKindSpec,
+  type UnitFailure,
+  type WorkerEnv,
+  type WorkerKind,
+} from "./kind.js";
 export {
   awaitRun,
   checkRunId,
@@ -7,11 +24,10 @@ export {
   type RunPlan,
   type RunProgress,
   type RunResult,
-  type RunUnit,
   runExitCode,
   submitAndAwait,
   submitRun,
-  type UnitFailure,
 } from "./run.js";
 export { cleanRun, queueStatus, type RunStatus, retryRun } from "./status.js";
-export { type JobContext, type JobHandler, type QueueWorkerOptions, runQueueWorker } from "./worker.js";
+export { PROGRESS_MS, type ProgressValue, throttleProgress } from "./throttle.js";
+export { type QueueWorkerOptions, runQueueWorker } from "./worker.js";

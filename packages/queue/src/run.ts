@@ -2,40 +2,46 @@
 // submitted under ids derived from the run id and each unit's key, so that submitting the same
 // run twice adds nothing; then watched to its end from any machine.
 import { createHash } from "node:crypto";
-import { ConvkitError, UsageError } from "@convkit/io";
-import { FlowProducer, Job, Queue, QueueEvents } from "bullmq";
-import { checkRedis, connectionOptions, plainClient, QUEUE_NAME, type QueueAddress } from "./connection.js";
+import { ConvkitError, Fields, messageOf, UsageError } from "@convkit/io";
+import type { Queue } from "bullmq";
+import {
+  checkRedis,
+  connectionOptions,
+  loadBullmq,
+  plainClient,
+  QUEUE_NAME,
+  type QueueAddress,
+} from "./connection.js";
+import type { RunEnvelope, UnitEnvelope } from "./envelope.js";
+import { checkOutgoing, jobDataMismatch, type RunKind, type UnitFailure } from "./kind.js";
 
-/** A unit of a run: its job kind, a key naming it within the run (an input's path), its data. */
-export interface RunUnit {
-  readonly kind: string;
-  readonly key: string;
-  readonly data: Record<string, unknown>;
-}
-
-/** A run to submit: the parent's kind and data, and the units (children), in their order. */
-export interface RunPlan {
+/** A run to submit: its kind (the parent's; its units' kind with it), the parent's payload, the units in their order. */
+export interface RunPlan<P, R, UP, UR> {
   readonly runId: string;
-  readonly kind: string;
-  readonly data: Record<string, unknown>;
-  readonly units: readonly RunUnit[];
-}
-
-/** A failed unit: its one-line reason, and whether it was bad input (exit 2) or anything else (exit 1). */
-export interface UnitFailure {
-  readonly reason: string;
-  readonly badInput: boolean;
+  readonly kind: RunKind<P, R, UP, UR>;
+  readonly payload: P;
+  /** Each unit: a key naming it within the run (an input's path), its payload. */
+  readonly units: readonly { readonly key: string; readonly payload: UP }[];
 }
 
 /** What a run's parent job returns: its kind's result and the failed units, in unit order. */
-export interface RunResult {
-  readonly value: unknown;
+export interface RunResult<R> {
+  readonly value: R;
   readonly failed: readonly UnitFailure[];
 }
 
 /** The exit code a run ends with, as a local run would: 1 for any failure not the input's, 2 for bad input. */
-export function runExitCode(r: RunResult): number {
+export function runExitCode(r: Pick<RunResult<unknown>, "failed">): number {
   return r.failed.some((f) => !f.badInput) ? 1 : r.failed.length ? 2 : 0;
+}
+
+/** A run's result as its parent stored it in Redis, checked (the value by the run's kind). */
+function readRunResult<R>(kind: RunKind<unknown, R, unknown, unknown>, v: unknown): RunResult<R> {
+  const f = Fields.of(v, jobDataMismatch(`${kind.name} run result`));
+  return {
+    value: kind.result(f.get("value")),
+    failed: f.objects("failed").map((x) => ({ reason: x.string("reason"), badInput: x.boolean("badInput") })),
+  };
 }
 
 /** Where a run is: units done, failed and in total, documents and bytes reported, workers connected. */
@@ -86,26 +92,46 @@ const KEEP_RESULT_SECONDS = 7 * 24 * 3600;
  * the parent runs when every unit has ended, with the failures listed. Finished units leave
  * Redis at once (their results are kept on the parent), so memory does not grow with the run.
  */
-export async function submitRun(a: QueueAddress, plan: RunPlan): Promise<"submitted" | "exists"> {
+export async function submitRun<P, R, UP, UR>(
+  a: QueueAddress,
+  plan: RunPlan<P, R, UP, UR>,
+): Promise<"submitted" | "exists"> {
+  // Payloads checked as a worker will read them, before anything is claimed or sent.
+  const parent: RunEnvelope = {
+    role: "run",
+    runId: plan.runId,
+    units: plan.units.length,
+    payload: checkOutgoing(plan.kind, plan.payload),
+  };
+  const units = plan.units.map(
+    (u, index): UnitEnvelope => ({
+      role: "unit",
+      runId: plan.runId,
+      index,
+      key: u.key,
+      payload: checkOutgoing(plan.kind.unit, u.payload),
+    }),
+  );
   // A run already on the queue (running, or finished within the retention time) is not added
   // again: its finished units have left Redis, and BullMQ would take them for new ones. The
   // claim is one atomic SET NX, so of two submitters at once exactly one adds the flow.
-  const client = plainClient(a);
+  const client = await plainClient(a);
   try {
     const claimed = await client.set(claimKey(plan.runId), "1", "EX", KEEP_RESULT_SECONDS, "NX");
     if (claimed === null) return "exists";
   } catch (e) {
-    throw new ConvkitError(`${a.url}: cannot submit run ${plan.runId} (${(e as Error).message})`);
+    throw new ConvkitError(`${a.url}: cannot submit run ${plan.runId} (${messageOf(e)})`);
   } finally {
     client.disconnect();
   }
+  const { FlowProducer } = await loadBullmq();
   const flow = new FlowProducer({ connection: connectionOptions(a) });
   flow.on("error", () => {});
   try {
     await flow.add({
-      name: plan.kind,
+      name: plan.kind.name,
       queueName: QUEUE_NAME,
-      data: { ...plan.data, runId: plan.runId, units: plan.units.length },
+      data: parent,
       opts: {
         jobId: parentJobId(plan.runId),
         removeOnComplete: { age: KEEP_RESULT_SECONDS },
@@ -113,12 +139,12 @@ export async function submitRun(a: QueueAddress, plan: RunPlan): Promise<"submit
         attempts: 3,
         backoff: { type: "fixed", delay: 1000 },
       },
-      children: plan.units.map((u, index) => ({
-        name: u.kind,
+      children: units.map((u) => ({
+        name: plan.kind.unit.name,
         queueName: QUEUE_NAME,
-        data: { ...u.data, runId: plan.runId, index, unitKey: u.key },
+        data: u,
         opts: {
-          jobId: unitJobId(plan.runId, index, u.key),
+          jobId: unitJobId(plan.runId, u.index, u.key),
           ignoreDependencyOnFailure: true,
           removeOnComplete: true,
           removeOnFail: { age: KEEP_RESULT_SECONDS },
@@ -130,10 +156,10 @@ export async function submitRun(a: QueueAddress, plan: RunPlan): Promise<"submit
     return "submitted";
   } catch (e) {
     // Not submitted after all: a later submission may claim the run again.
-    const c = plainClient(a);
+    const c = await plainClient(a);
     await c.del(claimKey(plan.runId)).catch(() => {});
     c.disconnect();
-    throw new ConvkitError(`${a.url}: cannot submit run ${plan.runId} (${(e as Error).message})`);
+    throw new ConvkitError(`${a.url}: cannot submit run ${plan.runId} (${messageOf(e)})`);
   } finally {
     await flow.close();
   }
@@ -141,7 +167,7 @@ export async function submitRun(a: QueueAddress, plan: RunPlan): Promise<"submit
 
 /** Forgets a run's claim (its jobs removed): the same run may be submitted again. */
 export async function releaseRun(a: QueueAddress, runId: string): Promise<void> {
-  const c = plainClient(a);
+  const c = await plainClient(a);
   try {
     await c.del(claimKey(runId));
   } finally {
@@ -153,14 +179,16 @@ export async function releaseRun(a: QueueAddress, runId: string): Promise<void> 
  * Waits for a run's parent to finish, calling `onProgress` as units report and end. Resolves
  * with the parent's result; a parent that failed rejects with its reason.
  */
-export async function awaitRun(
+export async function awaitRun<R>(
   a: QueueAddress,
+  kind: RunKind<unknown, R, unknown, unknown>,
   runId: string,
   total: number,
   onProgress: (p: RunProgress) => void = () => {},
-): Promise<RunResult> {
+): Promise<RunResult<R>> {
+  const { Job, Queue, QueueEvents } = await loadBullmq();
   const connection = connectionOptions(a);
-  const queue = new Queue(QUEUE_NAME, { connection });
+  const queue: Queue = new Queue(QUEUE_NAME, { connection });
   const events = new QueueEvents(QUEUE_NAME, { connection });
   const p: RunProgress = { done: 0, failed: 0, total, items: 0, bytes: 0, workers: 0 };
   // Per unit, the last progress it reported (a retried unit starts again from 0).
@@ -176,9 +204,10 @@ export async function awaitRun(
     onProgress({ ...p });
   };
   events.on("progress", ({ jobId, data }) => {
-    if (!jobId.startsWith(prefix) || typeof data !== "object" || data === null) return;
-    const d = data as { items?: number; bytes?: number };
-    reported.set(jobId, { items: d.items ?? 0, bytes: d.bytes ?? 0 });
+    if (!jobId.startsWith(prefix)) return;
+    const p = readProgress(data);
+    if (!p) return;
+    reported.set(jobId, p);
     tell();
   });
   events.on("completed", ({ jobId }) => {
@@ -220,21 +249,22 @@ export async function awaitRun(
     tell();
     // The end comes as an event; the parent's state is also polled, in case the event was
     // missed (a watcher reconnecting after the events stream was trimmed).
-    const polled = new Promise<RunResult>((resolve, reject) => {
+    const polled = new Promise<unknown>((resolve, reject) => {
       polling = setInterval(() => {
         void Job.fromId(queue, parentJobId(runId))
           .then(async (j) => {
             const state = await j?.getState();
-            if (j && state === "completed") resolve(j.returnvalue as RunResult);
+            if (j && state === "completed") resolve(j.returnvalue);
             else if (j && state === "failed") reject(new Error(j.failedReason));
           })
           .catch(() => {});
       }, 2000);
     });
-    return await Promise.race([parent.waitUntilFinished(events) as Promise<RunResult>, polled]);
+    const finished: Promise<unknown> = parent.waitUntilFinished(events);
+    return readRunResult(kind, await Promise.race([finished, polled]));
   } catch (e) {
     if (e instanceof ConvkitError) throw e;
-    throw new ConvkitError(`run ${runId}: ${(e as Error).message.split("\n")[0]}`);
+    throw new ConvkitError(`run ${runId}: ${messageOf(e).split("\n")[0]}`);
   } finally {
     clearInterval(poll);
     if (polling) clearInterval(polling);
@@ -249,16 +279,16 @@ export async function awaitRun(
  * lines a user needs (not submitted again; where to watch a detached run); `what` names the
  * units for them (`8 input files`). Resolves with the run's result, or undefined when detached.
  */
-export async function submitAndAwait(
+export async function submitAndAwait<P, R, UP, UR>(
   a: QueueAddress,
-  plan: RunPlan,
+  plan: RunPlan<P, R, UP, UR>,
   o: {
     detach: boolean;
     what: string;
     say: (line: string) => void;
     onProgress?: (p: RunProgress) => void;
   },
-): Promise<RunResult | undefined> {
+): Promise<RunResult<R> | undefined> {
   await checkRedis(a);
   const submitted = await submitRun(a, plan);
   if (submitted === "exists") o.say(`run ${plan.runId} is on the queue already: not submitted again`);
@@ -269,5 +299,15 @@ export async function submitAndAwait(
       );
     return undefined;
   }
-  return awaitRun(a, plan.runId, plan.units.length, o.onProgress);
+  return awaitRun(a, plan.kind, plan.runId, plan.units.length, o.onProgress);
+}
+
+/** A unit's progress event, or undefined for one that is not {items, bytes}. */
+function readProgress(data: unknown): { items: number; bytes: number } | undefined {
+  try {
+    const f = Fields.of(data, jobDataMismatch("progress"));
+    return { items: f.optionalNumber("items") ?? 0, bytes: f.optionalNumber("bytes") ?? 0 };
+  } catch {
+    return undefined;
+  }
 }

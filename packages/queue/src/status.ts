@@ -1,8 +1,9 @@
 // The queue's state per run (what `convkit-queue` prints), retrying failed units, and removing a
 // run's jobs.
 import { UsageError } from "@convkit/io";
-import { Job, Queue } from "bullmq";
-import { connectionOptions, QUEUE_NAME, type QueueAddress } from "./connection.js";
+import type { Job, Queue } from "bullmq";
+import { connectionOptions, loadBullmq, QUEUE_NAME, type QueueAddress } from "./connection.js";
+import { decodeFailure, envelopeOrNothing } from "./envelope.js";
 import { parentJobId, releaseRun } from "./run.js";
 
 /** One run's state: its parent's state and its units' counts. */
@@ -31,6 +32,7 @@ const STATES = [
 ] as const;
 
 async function withQueue<T>(a: QueueAddress, f: (q: Queue) => Promise<T>): Promise<T> {
+  const { Queue } = await loadBullmq();
   const q = new Queue(QUEUE_NAME, { connection: connectionOptions(a) });
   q.on("error", () => {});
   try {
@@ -43,18 +45,22 @@ async function withQueue<T>(a: QueueAddress, f: (q: Queue) => Promise<T>): Promi
 /** Every run on the queue (or the one asked for), from its parent job and its units' jobs. */
 export function queueStatus(a: QueueAddress, runId?: string): Promise<RunStatus[]> {
   return withQueue(a, async (q) => {
-    const jobs = (await q.getJobs([...STATES], 0, -1, true)).filter((j): j is Job => Boolean(j));
+    // Each job with its envelope (jobs that are not convkit's are left out).
+    const jobs = (await q.getJobs([...STATES], 0, -1, true)).flatMap((job: Job | undefined) => {
+      const envelope = job ? envelopeOrNothing(job.data) : undefined;
+      return job && envelope ? [{ job, envelope }] : [];
+    });
     const runs = new Map<string, RunStatus>();
-    const parents = jobs.filter((j) => j.id === parentJobId(String(j.data?.runId ?? "")));
-    for (const p of parents) {
-      const id = String(p.data.runId);
+    for (const { job: p, envelope } of jobs) {
+      if (envelope.role !== "run") continue;
+      const id = envelope.runId;
       if (runId !== undefined && id !== runId) continue;
       const deps = await p.getDependenciesCount().catch(() => undefined);
       runs.set(id, {
         runId: id,
         kind: p.name,
         state: await p.getState(),
-        units: Number(p.data.units ?? 0),
+        units: envelope.units,
         done: deps?.processed ?? 0,
         failed: 0,
         waiting: 0,
@@ -62,13 +68,13 @@ export function queueStatus(a: QueueAddress, runId?: string): Promise<RunStatus[
         failures: [],
       });
     }
-    for (const j of jobs) {
-      const r = runs.get(String(j.data?.runId ?? ""));
-      if (!r || j.id === parentJobId(r.runId)) continue;
+    for (const { job: j, envelope } of jobs) {
+      const r = runs.get(envelope.runId);
+      if (!r || envelope.role !== "unit") continue;
       const s = await j.getState();
       if (s === "failed") {
         r.failed++;
-        r.failures.push(j.failedReason);
+        r.failures.push(decodeFailure(j.failedReason).reason);
       } else if (s === "active") r.active++;
       else if (s !== "completed") r.waiting++;
     }
@@ -83,6 +89,7 @@ export function queueStatus(a: QueueAddress, runId?: string): Promise<RunStatus[
  */
 export function retryRun(a: QueueAddress, runId: string): Promise<number> {
   return withQueue(a, async (q) => {
+    const { Job } = await loadBullmq();
     const parent = await Job.fromId(q, parentJobId(runId));
     if (!parent) throw new UsageError(`no run ${runId} on ${a.url}`);
     if ((await parent.getState()) === "completed")
@@ -91,7 +98,7 @@ export function retryRun(a: QueueAddress, runId: string): Promise<number> {
       );
     let n = 0;
     for (const j of await q.getJobs(["failed"], 0, -1, true)) {
-      if (!j || j.data?.runId !== runId) continue;
+      if (!j || envelopeOrNothing(j.data)?.runId !== runId) continue;
       await j.retry("failed", { resetAttemptsMade: true });
       n++;
     }
@@ -107,7 +114,7 @@ export function cleanRun(a: QueueAddress, runId: string): Promise<number> {
   return withQueue(a, async (q) => {
     let n = 0;
     for (const j of await q.getJobs([...STATES], 0, -1, true)) {
-      if (!j || j.data?.runId !== runId || (await j.getState()) === "active") continue;
+      if (!j || envelopeOrNothing(j.data)?.runId !== runId || (await j.getState()) === "active") continue;
       await j.remove({ removeChildren: true }).catch(() => {});
       n++;
     }

@@ -1,37 +1,25 @@
-// A queue worker: takes jobs of any kind it has a handler for and runs them. Handlers keep CPU
-// work on worker threads (the local pool), so this thread stays free to renew BullMQ's locks; a
-// worker killed mid-job leaves a lock that expires, and another worker takes the job again.
-import { InputError, UsageError } from "@convkit/io";
-import { type Job, Queue, UnrecoverableError, Worker } from "bullmq";
-import { connectionOptions, QUEUE_NAME, type QueueAddress } from "./connection.js";
-import type { RunResult, UnitFailure } from "./run.js";
-
-/** How a bad input's failure is told from others in a job's failed reason (stripped when shown). */
-const BAD_INPUT = "bad input: ";
-/** Least time between two progress updates of a job sent to Redis. */
-const PROGRESS_MS = 250;
-
-function unitFailure(reason: string): UnitFailure {
-  return reason.startsWith(BAD_INPUT)
-    ? { reason: reason.slice(BAD_INPUT.length), badInput: true }
-    : { reason, badInput: false };
-}
-
-/** What a handler gets besides its job's data. */
-export interface JobContext {
-  /** Reports progress (items and bytes so far in this job), shown by whoever awaits the run. */
-  progress(items: number, bytes: number): void;
-  /** For a run's parent: its units' results in unit order (failed units left out). */
-  readonly unitResults: readonly unknown[];
-  /** For a run's parent: the failed units, in unit order. */
-  readonly failed: readonly UnitFailure[];
-}
-
-/** Runs one job of a kind; its result is the unit's entry in the run (e.g. a manifest line). */
-export type JobHandler = (data: Record<string, unknown>, ctx: JobContext) => Promise<unknown>;
+// A queue worker: takes jobs of any kind it was given and runs them. Kinds keep CPU work on
+// worker threads (their pools), so this thread stays free to renew BullMQ's locks; a worker
+// killed mid-job leaves a lock that expires, and another worker takes the job again.
+import { InputError, messageOf, UsageError } from "@convkit/io";
+import type { Job } from "bullmq";
+import { connectionOptions, loadBullmq, QUEUE_NAME, type QueueAddress } from "./connection.js";
+import {
+  decodeFailure,
+  encodeFailure,
+  type JobEnvelope,
+  readEnvelope,
+  readUnitReturn,
+  type UnitReturn,
+} from "./envelope.js";
+import { JobDataError, type KindSession, type UnitOutcomes, type WorkerKind } from "./kind.js";
+import type { RunResult } from "./run.js";
+import { throttleProgress } from "./throttle.js";
 
 /** Options of {@link runQueueWorker}. */
 export interface QueueWorkerOptions {
+  /** Worker threads each kind may use for its CPU work (default 1). */
+  threads?: number;
   /** Stop once the queue has nothing waiting, running or delayed. */
   exitWhenIdle?: boolean;
   /** Seconds without a lock renewal after which a job counts as stalled and is taken again. */
@@ -42,74 +30,64 @@ export interface QueueWorkerOptions {
   stop?: Promise<void>;
 }
 
-/** Handles a unit's data: its index (its place in the run) travels with its result. */
-interface UnitResult {
-  index: number;
-  value: unknown;
+/** A parent's units: their results in unit order (their job ids sort in unit order) and failures. */
+async function unitOutcomes(job: Job): Promise<UnitOutcomes> {
+  const values = Object.values(await job.getChildrenValues()).map((v: unknown) => readUnitReturn(v));
+  const failures = await job.getIgnoredChildrenFailures();
+  return {
+    values: values.sort((x, y) => x.index - y.index).map((v) => v.value),
+    failed: Object.keys(failures)
+      .sort()
+      .map((k) => decodeFailure(failures[k] ?? "")),
+  };
 }
 
 /**
- * Takes jobs until stopped (or idle, with `exitWhenIdle`). A handler's {@link InputError} (bad
- * input) fails its job at once, without retries, its one-line message kept as the job's failed
- * reason; other errors are retried as the job's options say.
+ * Takes jobs until stopped (or idle, with `exitWhenIdle`). A handler's {@link InputError} or
+ * {@link UsageError} (bad input) fails its job at once, without retries, as a bad-input failure
+ * record; job data its kind refuses fails at once too (retrying reads the same data); other
+ * errors are retried as the job's options say.
  */
 export async function runQueueWorker(
   a: QueueAddress,
-  handlers: Readonly<Record<string, JobHandler>>,
+  kinds: readonly WorkerKind[],
   o: QueueWorkerOptions = {},
 ): Promise<{ jobs: number }> {
+  const { Queue, UnrecoverableError, Worker } = await loadBullmq();
   const log = o.log ?? (() => {});
   const stallMs = Math.round((o.stallSeconds ?? 30) * 1000);
+  const env = { threads: o.threads ?? 1 };
+  const sessions = new Map<string, KindSession>(kinds.map((k) => [k.name, k.start(env)]));
   let jobs = 0;
   const processor = async (job: Job) => {
-    const handler = handlers[job.name];
-    if (!handler) throw new UnrecoverableError(`no handler for jobs of kind ${job.name} in this worker`);
-    const data = job.data as Record<string, unknown>;
+    const session = sessions.get(job.name);
+    if (!session)
+      throw new UnrecoverableError(
+        encodeFailure({ reason: `no handler for jobs of kind ${job.name} in this worker`, badInput: false }),
+      );
     log(`start ${job.name} ${job.id}`);
-    let unitResults: unknown[] = [];
-    let failed: UnitFailure[] = [];
-    const isParent = typeof data.units === "number";
-    if (isParent) {
-      const values = Object.values(await job.getChildrenValues()) as UnitResult[];
-      unitResults = values.sort((x, y) => x.index - y.index).map((v) => v.value);
-      // Unit job keys sort in unit order (their ids begin with the unit's place, zero-padded).
-      const failures = await job.getIgnoredChildrenFailures();
-      failed = Object.keys(failures)
-        .sort()
-        .map((k) => unitFailure(failures[k]!));
-    }
+    let envelope: JobEnvelope | undefined;
     try {
-      // Progress goes to Redis at most every PROGRESS_MS: a unit's batches can be hundreds a
-      // second, and every update is a Redis call here and an event for each watcher to read.
-      // The last one held back is sent when the job ends, so watchers' totals come out whole.
-      let lastProgress = 0;
-      let heldBack: { items: number; bytes: number } | undefined;
-      const value = await handler(data, {
-        progress: (items, bytes) => {
-          const now = performance.now();
-          if (now - lastProgress < PROGRESS_MS) {
-            heldBack = { items, bytes };
-            return;
-          }
-          lastProgress = now;
-          heldBack = undefined;
-          void job.updateProgress({ items, bytes }).catch(() => {});
-        },
-        unitResults,
-        failed,
-      });
+      envelope = readEnvelope(job.data);
+      const units = envelope.role === "run" ? await unitOutcomes(job) : { values: [], failed: [] };
+      const progress = throttleProgress((p) => void job.updateProgress(p).catch(() => {}));
+      const value = await session.handle(envelope.payload, { progress: progress.report }, units);
+      const heldBack = progress.flush();
       if (heldBack) await job.updateProgress(heldBack).catch(() => {});
       jobs++;
       log(`done ${job.name} ${job.id}`);
-      if (isParent) return { value, failed } satisfies RunResult;
-      return { index: data.index as number, value } satisfies UnitResult;
+      if (envelope.role === "run") return { value, failed: units.failed } satisfies RunResult<unknown>;
+      return { index: envelope.index, value } satisfies UnitReturn;
     } catch (e) {
-      log(`failed ${job.name} ${job.id}: ${(e as Error).message}`);
+      const message = messageOf(e);
+      log(`failed ${job.name} ${job.id}: ${message}`);
       if (e instanceof InputError || e instanceof UsageError)
-        throw new UnrecoverableError(`${BAD_INPUT}${e.message}`);
-      // Anything else is retried; the last attempt's message is what the run reports.
-      const unit = typeof data.unitKey === "string" ? `${data.unitKey}: ` : "";
-      throw new Error(`${unit}${(e as Error).message.split("\n")[0]}`);
+        throw new UnrecoverableError(encodeFailure({ reason: message, badInput: true }));
+      if (e instanceof JobDataError)
+        throw new UnrecoverableError(encodeFailure({ reason: message, badInput: false }));
+      // Anything else is retried; the last attempt's reason is what the run reports.
+      const unit = envelope?.role === "unit" ? `${envelope.key}: ` : "";
+      throw new Error(encodeFailure({ reason: `${unit}${message.split("\n")[0]}`, badInput: false }));
     }
   };
   const connection = connectionOptions(a);
@@ -152,6 +130,7 @@ export async function runQueueWorker(
     if (idleCheck) clearInterval(idleCheck);
     await worker.close();
     await queue.close();
+    for (const s of sessions.values()) await s.close();
   }
   return { jobs };
 }

@@ -9,18 +9,13 @@ export {
   type SourceDocument,
 } from "./encode.js";
 export {
-  finishQueuedSegmentation,
   listInputs,
   type ManifestEntry,
-  openSegmentationPool,
   planSegmentation,
   runSegmentation,
-  SEGMENT_QUEUE_KINDS,
   type SegmentJobOptions,
   type SegmentJobSummary,
-  type SegmentPool,
   type SegmentUnitData,
-  segmentQueuedInput,
 } from "./job.js";
 export {
   firstCodePoints,
@@ -34,6 +29,7 @@ export {
   sentenceTexts,
   windowPassages,
 } from "./passages.js";
+export { segmentFileJob, segmentRunJob } from "./queue-jobs.js";
 export {
   encodeSentencesTask,
   runSentences,

@@ -269,9 +269,6 @@ export async function planSegmentation(
   return inputs;
 }
 
-/** The job kinds of a segmentation on the queue: one unit per input file, and the run's end. */
-export const SEGMENT_QUEUE_KINDS = { unit: "segment-file", run: "segment-run" } as const;
-
 /** What a queued unit of a segmentation carries: one input and the run's options. */
 export interface SegmentUnitData
   extends Omit<SegmentJobOptions, "inputs" | "shard" | "threads" | "onProgress"> {

@@ -1,0 +1,77 @@
+// Segmentation's job kinds on the queue, declared once for the command that submits a run and
+// the worker that runs it: one unit per input file, and the run's end writing the manifest.
+import type { Fields } from "@convkit/io";
+import { defineJobKindWithState, defineRunKind } from "@convkit/queue";
+import type { PassageFormat } from "./encode.js";
+import {
+  finishQueuedSegmentation,
+  type ManifestEntry,
+  openSegmentationPool,
+  type SegmentJobSummary,
+  type SegmentUnitData,
+  segmentQueuedInput,
+} from "./job.js";
+
+const PRESETS = ["ikat", "msmarco"] as const;
+const FORMATS = ["jsonl", "hashes", "trecweb"] as const satisfies readonly PassageFormat[];
+
+type Overrides = NonNullable<SegmentUnitData["overrides"]>;
+
+/** The preset's overrides given: an absent one stays absent (an undefined would hide the preset's value). */
+function readOverrides(o: Fields): Overrides {
+  const out: Overrides = {};
+  const window = o.optionalNumber("window");
+  const stride = o.optionalNumber("stride");
+  const maxLength = o.optionalNumber("maxLength");
+  const idSeparator = o.optionalString("idSeparator");
+  if (window !== undefined) out.window = window;
+  if (stride !== undefined) out.stride = stride;
+  if (maxLength !== undefined) out.maxLength = maxLength;
+  if (idSeparator !== undefined) out.idSeparator = idSeparator;
+  return out;
+}
+
+function readUnit(f: Fields): SegmentUnitData {
+  const input = f.object("input");
+  const o = f.optionalObject("overrides");
+  return {
+    input: { file: input.string("file"), rel: input.string("rel") },
+    out: f.string("out"),
+    formats: f.choices("formats", FORMATS),
+    preset: f.choice("preset", PRESETS),
+    splitter: f.string("splitter"),
+    spacyModel: f.optionalString("spacyModel"),
+    urlTitle: f.optionalBoolean("urlTitle"),
+    overrides: o && readOverrides(o),
+  };
+}
+
+const readEntry = (f: Fields): ManifestEntry => ({
+  rel: f.string("rel"),
+  docs: f.integer("docs"),
+  passages: f.integer("passages"),
+});
+
+/** A unit: one input file segmented on the worker's thread pool; its manifest entry is its result. */
+export const segmentFileJob = defineJobKindWithState({
+  name: "segment-file",
+  payload: readUnit,
+  result: readEntry,
+  open: (env) => openSegmentationPool(env.threads),
+  close: (pool) => pool.destroy(),
+  handle: (data, ctx, pool) => segmentQueuedInput(data, pool, (docs, bytes) => ctx.progress(docs, bytes)),
+});
+
+/** The run's end: the manifest written whole from the units' entries, in input order. */
+export const segmentRunJob = defineRunKind({
+  name: "segment-run",
+  unit: segmentFileJob,
+  payload: (f): { out: string } => ({ out: f.string("out") }),
+  result: (f): SegmentJobSummary => ({
+    files: f.integer("files"),
+    skipped: f.integer("skipped"),
+    docs: f.integer("docs"),
+    passages: f.integer("passages"),
+  }),
+  handle: (p, units) => finishQueuedSegmentation(p.out, units.results),
+});
