@@ -2,7 +2,7 @@
 import { defineCommand, startProgress } from "@convkit/cli";
 import {
   collect,
-  type IkatRun,
+  parseIkatRun,
   parseJsonText,
   readIkatRun,
   readIkatTopics,
@@ -62,7 +62,8 @@ export const validateCommand = defineCommand({
     if (typeof o["passages-db"] === "string" && !findings.some((f) => f.level === "error")) {
       const db = new PassageDb(o["passages-db"]);
       try {
-        for (const turn of (run as IkatRun).turns) {
+        // The validator found no error: the run has the guidelines' shape, parsed here into its types.
+        for (const turn of parseIkatRun(runFile!, run).turns) {
           const ids = turn.responses.flatMap((r) => r.passage_provenance.map((p) => p.id));
           for (const id of db.missing(ids))
             findings.push({
