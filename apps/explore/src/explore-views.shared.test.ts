@@ -240,6 +240,158 @@ requires("shared", "chromium").describe("convkit-explore views (issue #29) on ..
       await page.screenshot({ path: join(SHOTS, "runs-topic-1400.png") });
     }, 60_000);
 
+    it("Conversations: a context tree node's history shows each question's id, text and answer, as the data has them (../shared)", async () => {
+      const bank = new Map(
+        readFileSync(shared("data", "clariq", "question_bank.tsv"), "utf8")
+          .split("\n")
+          .slice(1)
+          .map((l) => l.split("\t") as [string, string]),
+      );
+      // A level-2 context, as the JSONL records it.
+      const line = readFileSync(join(tmp, "dev_synthetic.jsonl"), "utf8")
+        .split("\n")
+        .find((l) => (l.match(/"question":/g) ?? []).length === 3)!;
+      const r = JSON.parse(line) as {
+        topic_id: number;
+        context_id: number;
+        conversation_context: { question: string; answer: string }[];
+      };
+      await open(
+        page,
+        base,
+        `#/conversations?topic=${r.topic_id}&ctx=${r.context_id}`,
+        "conversations-tree-1400",
+      );
+      const turns = page.locator(`[data-test=context-tree] li[data-ctx="${r.context_id}"] > ol > li`);
+      expect(await turns.count()).toBe(2);
+      for (let i = 0; i < 2; i++) {
+        const t = r.conversation_context[i]!;
+        const text = await shown(turns.nth(i));
+        const id = (await turns.nth(i).getAttribute("data-question-id"))!;
+        expect(id).toMatch(/^Q\d{5}$/);
+        // The id shown is the bank's id of the text shown beside it.
+        expect(bank.get(id)).toBe(t.question);
+        expect(text).toBe(`${id} ${t.question} → ${t.answer}`);
+      }
+      // The context pane's history names the same ids.
+      expect(await page.locator("[data-test=history-question-id]").allInnerTexts()).toEqual(
+        await Promise.all([0, 1].map(async (i) => (await turns.nth(i).getAttribute("data-question-id"))!)),
+      );
+    }, 60_000);
+
+    it("Eval dicts ↔ Conversations: a multi-turn run's pick links to the context it was made in, and back (../shared)", async () => {
+      const mt = await startExplorer([
+        "--data",
+        shared("data", "clariq"),
+        "--qulac",
+        shared("data", "qulac", "qulac.json"),
+        "--synthetic",
+        join(tmp, "dev_synthetic.jsonl"),
+        "--eval-dict",
+        shared("golden", "clariq-eval", "eval_dicts", "multi_turn_dev_eval.pkl.tar.gz"),
+        "--run",
+        shared("data", "clariq", "sample_runs", "dev_bm25_multi_turn"),
+      ]);
+      try {
+        // A multi-turn context (one asked already: ClariQ numbers those from 2000 on) the run picked in.
+        const ctx = readFileSync(shared("data", "clariq", "sample_runs", "dev_bm25_multi_turn"), "utf8")
+          .split("\n")
+          .map((l) => l.split(" ")[0]!)
+          .find((id) => Number(id) >= 4000)!;
+        const entry = await json<{ metrics: { picks: { run: string; question: string | null }[] }[] }>(
+          mt.base,
+          `/api/evaldict/context?id=${ctx}`,
+        );
+        const conv = await json<{ history: unknown[] }>(
+          mt.base,
+          `/api/conversations/context?id=${ctx}&limit=1`,
+        );
+        expect(conv.history.length).toBeGreaterThan(0);
+        const pick = entry.metrics[0]!.picks[0]!;
+        expect(pick.run).toBe("dev_bm25_multi_turn");
+        await open(page, mt.base, `#/evaldicts?ctx=${ctx}`, "evaldicts-multi-turn-pick-1400");
+        const link = page.locator("[data-test=picks] [data-test=pick-conversation]").first();
+        await link.click();
+        await page.waitForFunction(() =>
+          (globalThis as unknown as G).location.hash.startsWith("#/conversations"),
+        );
+        const hash = await page.evaluate(() => (globalThis as unknown as G).location.hash);
+        expect(hash).toMatch(new RegExp(`[?&]ctx=${ctx}(&|$)`));
+        await ready(page, hash);
+        // That context, selected in its tree, with its history and records: not an empty pane.
+        expect(await shown(page.locator("[data-test=context] h2"))).toBe(`Context ${ctx}`);
+        expect(await page.locator("[data-test=context-tree] li.sel").getAttribute("data-ctx")).toBe(ctx);
+        expect(await page.locator("[data-test=history-turn]").count()).toBe(conv.history.length);
+        expect(await page.locator("[data-test=records] tbody tr").count()).toBeGreaterThan(0);
+        // And back: the run's pick in this context, linked to the eval-dict entry that scores it.
+        const picks = await shown(page.locator("[data-test=context-picks]"));
+        expect(picks).toContain("dev_bm25_multi_turn");
+        if (pick.question) expect(picks).toContain(pick.question);
+        await page.screenshot({ path: join(SHOTS, "conversations-pick-context-1400.png") });
+        await page.locator("[data-test=pick-to-evaldict]").first().click();
+        await ready(page, `#/evaldicts?file=0&ctx=${ctx}`);
+        expect(await shown(page.locator("[data-test=eval-entry] h2"))).toContain(ctx);
+      } finally {
+        await stopExplorer(mt.server);
+      }
+    }, 120_000);
+
+    it("Runs: the difference chart's topic labels never overlap nor leave the chart, first and last named, at 400 and 1400 px (../shared)", async () => {
+      for (const width of [400, 1400]) {
+        await page.setViewportSize({ width, height: 900 });
+        // A fresh load: the chart is drawn for the width it opens at.
+        await page.goto("about:blank");
+        await open(page, base, "#/runs?measure=NDCG3");
+        await page
+          .locator("[data-test=delta-chart]")
+          .screenshot({ path: join(SHOTS, `runs-chart-labels-${width}.png`) });
+        const got = await page.evaluate(() => {
+          type Box = { left: number; right: number; top: number; bottom: number };
+          const d = (
+            globalThis as unknown as {
+              document: {
+                querySelector(s: string): { getBoundingClientRect(): Box } | null;
+                querySelectorAll(s: string): {
+                  getBoundingClientRect(): Box;
+                  textContent: string | null;
+                  getAttribute(a: string): string | null;
+                }[];
+              };
+            }
+          ).document;
+          const box = (b: Box) => ({ left: b.left, right: b.right, top: b.top, bottom: b.bottom });
+          return {
+            svg: box(d.querySelector("[data-test=delta-chart] svg")!.getBoundingClientRect()),
+            labels: [...d.querySelectorAll("[data-test=delta-chart] text.xlab")].map((t) => ({
+              text: t.textContent ?? "",
+              ...box(t.getBoundingClientRect()),
+            })),
+            bars: [...d.querySelectorAll("[data-test=delta-chart] a.bar-link")].map((a) =>
+              a.getAttribute("data-topic"),
+            ),
+          };
+        });
+        const { svg, labels, bars } = got;
+        expect(bars.length).toBeGreaterThan(100);
+        expect(labels.length).toBeGreaterThan(2);
+        expect(labels[0]!.text).toBe(bars[0]);
+        expect(labels.at(-1)!.text).toBe(bars.at(-1));
+        const overlaps: string[] = [];
+        for (let i = 0; i < labels.length; i++) {
+          const a = labels[i]!;
+          if (a.left < svg.left || a.right > svg.right || a.top < svg.top || a.bottom > svg.bottom)
+            overlaps.push(`${width} px: ${a.text} outside the chart`);
+          for (let j = i + 1; j < labels.length; j++) {
+            const b = labels[j]!;
+            if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
+              overlaps.push(`${width} px: ${a.text} and ${b.text} overlap`);
+          }
+        }
+        expect(overlaps).toEqual([]);
+      }
+      await page.setViewportSize({ width: 1400, height: 900 });
+    }, 60_000);
+
     it("a 400 in JSON naming the parameter for each kind of bad parameter; the page shows it in its pane (../shared)", async () => {
       const cases: [string, string][] = [
         ["/api/dataset/topics?split=bogus", "split"],

@@ -126,7 +126,12 @@ interface ContextView {
   /** Eval dicts holding this context (their file index and the key there). */
   eval_dicts: { file: number; key: string }[];
   /** The runs' picks made in this context (multi-turn runs), each with the eval-dict entry that scores it. */
-  picks: { run: string; question: string | null; question_text?: string; dict: { file: number; key: string } }[];
+  picks: {
+    run: string;
+    question: string | null;
+    question_text?: string;
+    dict: { file: number; key: string };
+  }[];
   records: Page<ConvRecord>;
 }
 

@@ -64,6 +64,8 @@ async function render(): Promise<void> {
   }
   if (mine !== rendering) return;
   main.replaceChildren(el);
+  // The selected context in the Conversations tree, scrolled into its (scrolling) box.
+  main.querySelector(".tree li.sel > a")?.scrollIntoView({ block: "nearest" });
   if (searching) {
     const s = main.querySelector<HTMLInputElement>("[data-test=search]");
     s?.focus();

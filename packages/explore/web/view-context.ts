@@ -95,7 +95,7 @@ export async function contextPane(
           "div",
           {},
           h("b", {}, `Q${i + 1}: `),
-          t.question_id ? h("b", { "data-test": "history-question-id" }, `${t.question_id} `) : null,
+          t.question_id ? [h("b", { "data-test": "history-question-id" }, t.question_id), " "] : null,
           t.question,
         ),
         h("div", {}, h("b", {}, "A: "), t.answer),

@@ -67,11 +67,7 @@ export async function evalDictsView(
                 a.initial_request ? ` ${a.initial_request}` : "",
                 a.facet_id ? h("div", { class: "ids" }, `${a.facet_id}: ${a.facet_desc ?? ""}`) : null,
                 conv
-                  ? h(
-                      "a",
-                      { href: conv, "data-test": "to-conversation" },
-                      "the conversation of this context",
-                    )
+                  ? h("a", { href: conv, "data-test": "to-conversation" }, "the conversation of this context")
                   : null,
               )
             : null,
