@@ -143,7 +143,7 @@ interface Needs {
  *
  * When something is missing, outside CI the tests are skipped and the run's summary
  * (test-helpers' reporter) prints one line per missing requirement and file,
- * `skipped 8 tests in apps/explore/src/explore.shared.test.ts: needs chromium (apt-get install chromium)`;
+ * `skipped 8 tests in apps/explore/src/explore.shared.slow.test.ts: needs chromium (apt-get install chromium)`;
  * under CI (CI=true) they fail with the same `needs …` line instead. A skipped describe's factory
  * still runs (it collects the tests): it must not read ../shared or start anything itself; do that
  * in beforeAll or in the tests.

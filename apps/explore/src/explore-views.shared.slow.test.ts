@@ -238,7 +238,7 @@ requires("shared", "chromium").describe("convkit-explore views (issue #29) on ..
       await ready(page, `#/runs?measure=NDCG3&topic=${topic}`);
       expect(await page.locator("[data-test=ranking] tbody tr").count()).toBeGreaterThan(0);
       await page.screenshot({ path: join(SHOTS, "runs-topic-1400.png") });
-    }, 60_000);
+    }, 180_000);
 
     it("Conversations: a context tree node's history shows each question's id, text and answer, as the data has them (../shared)", async () => {
       const bank = new Map(
@@ -277,7 +277,7 @@ requires("shared", "chromium").describe("convkit-explore views (issue #29) on ..
       expect(await page.locator("[data-test=history-question-id]").allInnerTexts()).toEqual(
         await Promise.all([0, 1].map(async (i) => (await turns.nth(i).getAttribute("data-question-id"))!)),
       );
-    }, 60_000);
+    }, 180_000);
 
     it("Eval dicts ↔ Conversations: a multi-turn run's pick links to the context it was made in, and back (../shared)", async () => {
       const mt = await startExplorer([
@@ -390,7 +390,7 @@ requires("shared", "chromium").describe("convkit-explore views (issue #29) on ..
         expect(overlaps).toEqual([]);
       }
       await page.setViewportSize({ width: 1400, height: 900 });
-    }, 60_000);
+    }, 180_000);
 
     it("a 400 in JSON naming the parameter for each kind of bad parameter; the page shows it in its pane (../shared)", async () => {
       const cases: [string, string][] = [
@@ -428,7 +428,7 @@ requires("shared", "chromium").describe("convkit-explore views (issue #29) on ..
       expect(await shown(page.locator("[data-test=error]").first())).toMatch(/b must be 1 .*parameter b/);
       await open(page, base, `#/passages?q=${"x".repeat(9000)}`, "error-passages-long");
       expect(await shown(page.locator("[data-test=error]").first())).toContain("at most");
-    }, 60_000);
+    }, 180_000);
 
     it("keyboard: Enter in the search keeps the focus there (digits are typed), Escape leaves it (../shared)", async () => {
       await open(page, base, "#/dataset", undefined);
