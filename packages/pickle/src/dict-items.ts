@@ -66,7 +66,8 @@ export class DictItemsKernel {
   /** Copies `buf` in (the memo moves up when the bytes need more room). */
   load(buf: Uint8Array): void {
     if (buf.length > this.bufCap) {
-      const bufCap = Math.max(buf.length, 2 * this.bufCap, 1 << 20);
+      // A multiple of 8: the memo after the bytes is an Int32Array, which must be aligned.
+      const bufCap = Math.ceil(Math.max(buf.length, 2 * this.bufCap, 1 << 20) / 8) * 8;
       const memoPtr = STATE_BYTES + bufCap;
       this.ensure(memoPtr + this.memoCap * 4);
       const bytes = new Uint8Array(this.memory.buffer);
