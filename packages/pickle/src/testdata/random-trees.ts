@@ -82,7 +82,6 @@ function randomLeaf(r: Rng, evalShape: boolean): Leaf {
     evalShape || r() < 0.5
       ? ["no_answer", "with_answer"]
       : keysFor(
-          r,
           pick(r, [0, 1, 1, 3, 5, int(r, 2, 64)]),
           () => pick(r, NAMES) + (r() < 0.5 ? "" : int(r, 0, 9)),
         );
