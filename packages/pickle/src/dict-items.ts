@@ -1,12 +1,22 @@
 // The WebAssembly side of DictTreeScanner's hot loop (wasm/dict-items.ts): one instance per scan,
 // its memory laid out as [state block | the bytes being scanned | the memo's string ids].
-import { DICT_ITEMS_WASM } from "./dict-items-wasm.js";
+import {
+  DICT_ITEMS_WASM,
+  SLOT_KEY_ID,
+  SLOT_MEMO_LEN,
+  SLOT_NAME1_ID,
+  SLOT_NAME2_ID,
+  SLOT_REPORT,
+  SLOT_VALUE1_AT,
+  SLOT_VALUE2_AT,
+  SLOT_WANTED_COUNT,
+  SLOT_WANTED_IDS,
+  STATE_BYTES,
+} from "./dict-items-wasm.js";
 
 const PAGE = 1 << 16;
-/** Bytes of the state block (i32 slots, see wasm/dict-items.ts); the scanned bytes follow it. */
-const STATE_BYTES = 256;
 /** How many wanted key ids the state block holds; more make every item go to the caller. */
-const MAX_WANTED = (STATE_BYTES - 32) / 4;
+const MAX_WANTED = STATE_BYTES / 4 - SLOT_WANTED_IDS;
 
 // Node's WebAssembly, as much of it as used here (the lib this repo compiles against lacks it).
 interface WasmMemory {
@@ -30,8 +40,8 @@ type ItemsFn = (st: number, buf: number, p: number, end: number, memo: number, m
 export class DictItemsKernel {
   private readonly memory: WasmMemory;
   private readonly itemsFn: ItemsFn;
-  /** The state block's i32 slots: 0 memo length, 1 key id, 2-3 name ids, 4-5 float offsets, 6 taken, 7 wanted count, 8.. wanted ids. */
-  state!: Int32Array;
+  /** The state block's i32 slots (SLOT_* of wasm/shared.ts); read through the getters below. */
+  private state!: Int32Array;
   memo!: Int32Array;
   private bytes!: Uint8Array;
   private bufCap = 0;
@@ -94,19 +104,50 @@ export class DictItemsKernel {
   setWanted(ids: Int32Array | undefined, n: number): void {
     const st = this.state;
     if (ids === undefined || n > MAX_WANTED) {
-      st[7] = -1;
+      st[SLOT_WANTED_COUNT] = -1;
       return;
     }
-    for (let i = 0; i < n; i++) st[8 + i] = ids[i]!;
-    st[7] = n;
+    for (let i = 0; i < n; i++) st[SLOT_WANTED_IDS + i] = ids[i]!;
+    st[SLOT_WANTED_COUNT] = n;
   }
 
   /**
    * Runs the kernel over the loaded bytes from `p` (see wasm/dict-items.ts): the position where
-   * it stopped; `state[6]` says whether on an item to report (its ids and offsets in the state).
+   * it stopped. Then {@link memoLength} is the memo's length, and {@link report} says whether it
+   * stopped on an item to report (its ids and float offsets in the getters below).
    */
   items(p: number, end: number, memoLen: number): number {
-    this.state[0] = memoLen;
+    this.state[SLOT_MEMO_LEN] = memoLen;
     return this.itemsFn(0, STATE_BYTES, p, end, this.memoPtr, this.memoCap);
+  }
+
+  get memoLength(): number {
+    return this.state[SLOT_MEMO_LEN]!;
+  }
+
+  get report(): boolean {
+    return this.state[SLOT_REPORT] === 1;
+  }
+
+  /** The reported item's key: a string id. */
+  get keyId(): number {
+    return this.state[SLOT_KEY_ID]!;
+  }
+
+  get name1Id(): number {
+    return this.state[SLOT_NAME1_ID]!;
+  }
+
+  get name2Id(): number {
+    return this.state[SLOT_NAME2_ID]!;
+  }
+
+  /** Where the reported item's first float (8 bytes, big-endian) is in the loaded bytes. */
+  get value1At(): number {
+    return this.state[SLOT_VALUE1_AT]!;
+  }
+
+  get value2At(): number {
+    return this.state[SLOT_VALUE2_AT]!;
   }
 }

@@ -1,5 +1,6 @@
 // Reading pickles without executing anything: a resumable opcode machine fed chunk by chunk.
 import { type ByteSource, InputError, openPayload } from "@convkit/io";
+import { CUT, Op, readOp } from "./opcode-reader.js";
 import * as op from "./opcodes.js";
 import { PyFloat, PyTuple, type PyValue } from "./values.js";
 
@@ -67,6 +68,7 @@ export class Unpickler {
   private stopped = false;
   private value: PyValue = null;
   private proto = 0;
+  private readonly op = new Op();
 
   constructor(
     private readonly name: string,
@@ -164,70 +166,40 @@ export class Unpickler {
     const end = buf.length;
     const stack = this.stack;
     const memo = this.memo;
+    const o = this.op;
     const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
     let pos = this.pos;
     let start = pos;
     try {
       while (pos < end) {
         start = pos;
-        const code = buf[pos++]!;
+        if (readOp(buf, dv, pos, end, this.memoSize, o) === CUT) {
+          this.need = o.need;
+          throw NEED_MORE;
+        }
+        pos = o.next;
+        const code = o.code;
         switch (code) {
-          case op.BINUNICODE: {
-            if (end - pos < 4) throw NEED_MORE;
-            const n = buf.readUInt32LE(pos);
-            if (end - pos - 4 < n) {
-              this.need = 5 + n;
-              throw NEED_MORE;
-            }
-            stack.push(this.str(pos + 4, pos + 4 + n));
-            pos += 4 + n;
+          case op.BINUNICODE:
+          case op.SHORT_BINUNICODE:
+          case op.BINUNICODE8:
+            stack.push(this.str(o.data, o.data + o.arg));
             break;
-          }
-          case op.SHORT_BINUNICODE: {
-            if (end - pos < 1) throw NEED_MORE;
-            const n = buf[pos]!;
-            if (end - pos - 1 < n) throw NEED_MORE;
-            stack.push(this.str(pos + 1, pos + 1 + n));
-            pos += 1 + n;
+          case op.BINFLOAT:
+            stack.push(this.options.keepFloats ? this.float(o.float) : o.float);
             break;
-          }
-          case op.BINFLOAT: {
-            if (end - pos < 8) throw NEED_MORE;
-            const f = dv.getFloat64(pos);
-            stack.push(this.options.keepFloats ? this.float(f) : f);
-            pos += 8;
-            break;
-          }
-          case op.BINGET: {
-            if (end - pos < 1) throw NEED_MORE;
-            const idx = buf[pos]!;
-            const v = idx < memo.length ? memo[idx] : undefined;
-            if (v === undefined) this.memoGet(start, idx);
-            else stack.push(v);
-            pos += 1;
-            break;
-          }
+          case op.BINGET:
           case op.LONG_BINGET: {
-            if (end - pos < 4) throw NEED_MORE;
-            const idx = dv.getUint32(pos, true);
+            const idx = o.arg;
             const v = idx < memo.length ? memo[idx] : undefined;
             if (v === undefined) this.memoGet(start, idx);
             else stack.push(v);
-            pos += 4;
             break;
           }
           case op.BINPUT:
-            if (end - pos < 1) throw NEED_MORE;
-            this.memoPut(buf[pos]!, this.top(start));
-            pos += 1;
-            break;
           case op.LONG_BINPUT:
-            if (end - pos < 4) throw NEED_MORE;
-            this.memoPut(dv.getUint32(pos, true), this.top(start));
-            pos += 4;
-            break;
           case op.MEMOIZE:
-            this.memoPut(this.memoSize, this.top(start));
+            this.memoPut(o.arg, this.top(start));
             break;
           case op.EMPTY_DICT:
             stack.push(new Map());
@@ -278,40 +250,15 @@ export class Unpickler {
             break;
           }
           case op.BININT1:
-            if (end - pos < 1) throw NEED_MORE;
-            stack.push(buf[pos]!);
-            pos += 1;
-            break;
           case op.BININT2:
-            if (end - pos < 2) throw NEED_MORE;
-            stack.push(buf.readUInt16LE(pos));
-            pos += 2;
-            break;
           case op.BININT:
-            if (end - pos < 4) throw NEED_MORE;
-            stack.push(buf.readInt32LE(pos));
-            pos += 4;
+            stack.push(o.arg);
             break;
-          case op.LONG1: {
-            if (end - pos < 1) throw NEED_MORE;
-            const n = buf[pos]!;
-            if (end - pos - 1 < n) throw NEED_MORE;
-            stack.push(decodeLong(buf, pos + 1, n));
-            pos += 1 + n;
+          case op.LONG1:
+          case op.LONG4:
+            if (o.arg < 0) this.fail(this.base + start, "a non-negative LONG4 length", `${o.arg}`);
+            stack.push(decodeLong(buf, o.data, o.arg));
             break;
-          }
-          case op.LONG4: {
-            if (end - pos < 4) throw NEED_MORE;
-            const n = buf.readInt32LE(pos);
-            if (n < 0) this.fail(this.base + start, "a non-negative LONG4 length", `${n}`);
-            if (end - pos - 4 < n) {
-              this.need = 5 + n;
-              throw NEED_MORE;
-            }
-            stack.push(decodeLong(buf, pos + 4, n));
-            pos += 4 + n;
-            break;
-          }
           case op.NONE:
             stack.push(null);
             break;
@@ -364,63 +311,27 @@ export class Unpickler {
             stack.push(new Set(this.popMark(start)));
             break;
           case op.SHORT_BINBYTES:
-          case op.SHORT_BINSTRING: {
-            if (end - pos < 1) throw NEED_MORE;
-            const n = buf[pos]!;
-            if (end - pos - 1 < n) throw NEED_MORE;
-            const bytes = buf.subarray(pos + 1, pos + 1 + n);
-            stack.push(
-              code === op.SHORT_BINSTRING ? bytes.toString("latin1") : Uint8Array.prototype.slice.call(bytes),
-            );
-            pos += 1 + n;
-            break;
-          }
+          case op.SHORT_BINSTRING:
           case op.BINBYTES:
-          case op.BINSTRING: {
-            if (end - pos < 4) throw NEED_MORE;
-            const n = code === op.BINSTRING ? buf.readInt32LE(pos) : buf.readUInt32LE(pos);
-            if (n < 0) this.fail(this.base + start, "a non-negative BINSTRING length", `${n}`);
-            if (end - pos - 4 < n) {
-              this.need = 5 + n;
-              throw NEED_MORE;
-            }
-            const bytes = buf.subarray(pos + 4, pos + 4 + n);
-            stack.push(
-              code === op.BINSTRING ? bytes.toString("latin1") : Uint8Array.prototype.slice.call(bytes),
-            );
-            pos += 4 + n;
-            break;
-          }
-          case op.BINUNICODE8:
+          case op.BINSTRING:
           case op.BINBYTES8:
           case op.BYTEARRAY8: {
-            if (end - pos < 8) throw NEED_MORE;
-            const n = Number(buf.readBigUInt64LE(pos));
-            if (end - pos - 8 < n) {
-              this.need = 9 + n;
-              throw NEED_MORE;
-            }
+            if (o.arg < 0) this.fail(this.base + start, "a non-negative BINSTRING length", `${o.arg}`);
+            const bytes = buf.subarray(o.data, o.data + o.arg);
             stack.push(
-              code === op.BINUNICODE8
-                ? this.str(pos + 8, pos + 8 + n)
-                : Uint8Array.prototype.slice.call(buf.subarray(pos + 8, pos + 8 + n)),
+              code === op.SHORT_BINSTRING || code === op.BINSTRING
+                ? bytes.toString("latin1")
+                : Uint8Array.prototype.slice.call(bytes),
             );
-            pos += 8 + n;
             break;
           }
-          case op.FRAME: {
-            if (end - pos < 8) throw NEED_MORE;
-            const n = Number(buf.readBigUInt64LE(pos));
-            pos += 8;
-            this.frameEnd = this.base + pos + n;
+          case op.FRAME:
+            this.frameEnd = this.base + pos + o.arg;
             break;
-          }
           case op.PROTO:
-            if (end - pos < 1) throw NEED_MORE;
-            this.proto = buf[pos]!;
+            this.proto = o.arg;
             if (this.proto > 5)
               this.fail(this.base + start, "pickle protocol 0 to 5", `protocol ${this.proto}`);
-            pos += 1;
             break;
           case op.STOP:
             this.value = this.pop(start) as PyValue;
@@ -445,21 +356,14 @@ export class Unpickler {
             break;
           default: {
             // Text opcodes of protocol 0 carry a newline-terminated argument.
-            const textOps = TEXT_OPS.get(code);
-            if (textOps !== undefined) {
-              const nl = buf.indexOf(0x0a, pos);
-              if (nl < 0) throw NEED_MORE;
-              const arg = buf.toString("latin1", pos, nl);
-              pos = nl + 1;
-              this.textOp(code, arg, start, buf);
+            if (TEXT_OPS.has(code)) {
+              this.textOp(code, buf.toString("latin1", o.data, o.data + o.arg), start);
               break;
             }
             if (code === op.GLOBAL || code === op.STACK_GLOBAL) {
-              const g = this.safeGlobal(code, buf, pos);
-              if (g === NEED_MORE) throw NEED_MORE;
-              if (g) {
-                pos = g.pos;
-                stack.push(g.ctor);
+              const ctor = this.safeGlobal(code, buf, o);
+              if (ctor) {
+                stack.push(ctor);
                 break;
               }
             }
@@ -476,7 +380,7 @@ export class Unpickler {
               }
             }
             const name = op.EXECUTING.get(code);
-            if (name !== undefined) this.refuse(code, name, start, buf, pos);
+            if (name !== undefined) this.refuse(code, name, start, buf, o);
             this.fail(this.base + start, "a pickle opcode", `byte 0x${code.toString(16).padStart(2, "0")}`);
           }
         }
@@ -489,41 +393,37 @@ export class Unpickler {
     }
   }
 
-  private safeGlobal(
-    code: number,
-    buf: Buffer,
-    pos: number,
-  ): { ctor: DataConstructor; pos: number } | undefined | typeof NEED_MORE {
+  /** GLOBAL's or STACK_GLOBAL's module and name, when both are known. */
+  private globalName(code: number, buf: Buffer, o: Op): string | undefined {
     if (code === op.STACK_GLOBAL) {
       const n = this.stack.at(-1);
       const m = this.stack.at(-2);
-      const ctor = typeof n === "string" && typeof m === "string" ? SAFE_GLOBALS.get(`${m}.${n}`) : undefined;
-      if (!ctor) return undefined;
-      this.stack.length -= 2;
-      return { ctor, pos };
+      return typeof n === "string" && typeof m === "string" ? `${m}.${n}` : undefined;
     }
-    const a = buf.indexOf(0x0a, pos);
-    const b = a < 0 ? -1 : buf.indexOf(0x0a, a + 1);
-    if (b < 0) return NEED_MORE;
-    const ctor = SAFE_GLOBALS.get(`${buf.toString("latin1", pos, a)}.${buf.toString("latin1", a + 1, b)}`);
-    return ctor ? { ctor, pos: b + 1 } : undefined;
+    const at = o.data + o.arg;
+    return `${buf.toString("latin1", o.data, at)}.${buf.toString("latin1", at + 1, o.next - 1)}`;
   }
 
-  private refuse(code: number, name: string, start: number, buf: Buffer, pos: number): never {
-    let what = name;
-    if (code === op.GLOBAL || code === op.INST) {
-      const a = buf.indexOf(0x0a, pos);
-      const b = a < 0 ? -1 : buf.indexOf(0x0a, a + 1);
-      if (b > 0) what = `${name} ${buf.toString("latin1", pos, a)}.${buf.toString("latin1", a + 1, b)}`;
-    } else if (code === op.STACK_GLOBAL) {
-      const n = this.stack.at(-1);
-      const m = this.stack.at(-2);
-      if (typeof n === "string" && typeof m === "string") what = `${name} ${m}.${n}`;
-    }
-    this.fail(this.base + start, "plain data (no class may be imported or called)", what);
+  private safeGlobal(code: number, buf: Buffer, o: Op): DataConstructor | undefined {
+    const name = this.globalName(code, buf, o);
+    const ctor = name === undefined ? undefined : SAFE_GLOBALS.get(name);
+    if (ctor && code === op.STACK_GLOBAL) this.stack.length -= 2;
+    return ctor;
   }
 
-  private textOp(code: number, arg: string, start: number, buf: Buffer): void {
+  private refuse(code: number, name: string, start: number, buf: Buffer, o: Op): never {
+    const what =
+      code === op.GLOBAL || code === op.INST || code === op.STACK_GLOBAL
+        ? this.globalName(code, buf, o)
+        : undefined;
+    this.fail(
+      this.base + start,
+      "plain data (no class may be imported or called)",
+      what === undefined ? name : `${name} ${what}`,
+    );
+  }
+
+  private textOp(code: number, arg: string, start: number): void {
     const at = this.base + start;
     switch (code) {
       case op.INT:
@@ -559,20 +459,18 @@ export class Unpickler {
       case op.PUT:
         this.memoPut(Number.parseInt(arg, 10), this.top(start));
         return;
-      default:
-        void buf;
     }
   }
 }
 
-const TEXT_OPS = new Map<number, true>([
-  [op.INT, true],
-  [op.LONG, true],
-  [op.FLOAT, true],
-  [op.STRING, true],
-  [op.UNICODE, true],
-  [op.GET, true],
-  [op.PUT, true],
+const TEXT_OPS: ReadonlySet<number> = new Set([
+  op.INT,
+  op.LONG,
+  op.FLOAT,
+  op.STRING,
+  op.UNICODE,
+  op.GET,
+  op.PUT,
 ]);
 
 function typeName(v: unknown): string {

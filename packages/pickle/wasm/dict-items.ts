@@ -2,7 +2,20 @@
 // dict is a million leaf items of one fixed shape; read by JIT-compiled JavaScript, a cold process
 // spends most of its scan warming the loop up, while WebAssembly runs at full speed from its first
 // item. `node wasm/build.mjs` compiles this into src/dict-items-wasm.ts (committed; a test checks
-// it is what this source compiles to).
+// it is what this source and shared.ts compile to). It reads one item shape only; every other
+// opcode is left to the scanner, which decodes through src/opcode-reader.ts.
+import {
+  ITEM_MAX,
+  SLOT_KEY_ID,
+  SLOT_MEMO_LEN,
+  SLOT_NAME1_ID,
+  SLOT_NAME2_ID,
+  SLOT_REPORT,
+  SLOT_VALUE1_AT,
+  SLOT_VALUE2_AT,
+  SLOT_WANTED_COUNT,
+  SLOT_WANTED_IDS,
+} from "./shared";
 
 // Pickle opcodes (see src/opcodes.ts).
 const MARK: u8 = 0x28;
@@ -15,25 +28,27 @@ const MEMOIZE: u8 = 0x94;
 const BINFLOAT: u8 = 0x47;
 const SETITEMS: u8 = 0x75;
 
-/** The most bytes one item takes (every memo op long): FIXED_ITEM_MAX in src/dict-tree.ts. */
-const ITEM_MAX: u32 = 5 + 1 + 5 + 1 + 5 + 9 + 5 + 9 + 1;
-
-// The state block shared with JavaScript (i32 slots at `st`):
-// 0 memo length (in and out); 1 key id, 2 and 3 the names' ids, 4 and 5 the floats' offsets (of
-// the item taken last); 6 whether the call ended on an item to report (1) or on one it does not
-// take (0); 7 how many wanted key ids follow at 8.. (-1: every item is to report).
-
-/** The memo index a BINGET or LONG_BINGET at `q` reads, or -1 for another opcode. */
-function memoGet(q: usize): i64 {
-  const c = load<u8>(q);
-  if (c === BINGET) return load<u8>(q, 1);
-  if (c === LONG_BINGET) return load<u32>(q, 1);
-  return -1;
+/** The address of state slot `slot`. */
+function slot(st: usize, slot: i32): usize {
+  return st + ((<usize>slot) << 2);
 }
 
-/** The size of the memo get at `q` (memoGet's opcodes). */
-function getSize(q: usize): usize {
-  return load<u8>(q) === BINGET ? 2 : 5;
+/** Where the memo op at `q` ends: BINGET/BINPUT take 2 bytes, LONG_BINGET/LONG_BINPUT 5, MEMOIZE 1. */
+function memoOpEnd(q: usize): usize {
+  const c = load<u8>(q);
+  return q + (c === BINGET || c === BINPUT ? 2 : c === MEMOIZE ? 1 : 5);
+}
+
+/**
+ * The memo index of the memo op at `q` (BINGET, LONG_BINGET when `get`; BINPUT, LONG_BINPUT,
+ * MEMOIZE at `memoLen` otherwise), or -1 for another opcode.
+ */
+function memoOp(q: usize, get: bool, memoLen: u32): i64 {
+  const c = load<u8>(q);
+  if (c === (get ? BINGET : BINPUT)) return load<u8>(q, 1);
+  if (c === (get ? LONG_BINGET : LONG_BINPUT)) return load<u32>(q, 1);
+  if (!get && c === MEMOIZE) return memoLen;
+  return -1;
 }
 
 /** The memo's id at index `i`, 0 when unset. */
@@ -49,38 +64,31 @@ function memoAt(memo: usize, memoLen: u32, i: i64): i32 {
  * memo index beyond `memoCap`); returns the position where it stopped.
  */
 export function items(st: usize, buf: usize, p: u32, end: u32, memo: usize, memoCap: u32): u32 {
-  let memoLen = load<u32>(st);
-  const want = load<i32>(st, 28);
-  store<i32>(st, 0, 24);
-  while (p + ITEM_MAX <= end) {
+  let memoLen = load<u32>(slot(st, SLOT_MEMO_LEN));
+  const want = load<i32>(slot(st, SLOT_WANTED_COUNT));
+  store<i32>(slot(st, SLOT_REPORT), 0);
+  while (p + <u32>ITEM_MAX <= end) {
     let q: usize = buf + p;
-    const k = memoGet(q);
+    const k = memoOp(q, true, 0);
     if (k < 0) break;
-    q += getSize(q);
+    q = memoOpEnd(q);
     if (load<u8>(q) !== EMPTY_DICT) break;
-    const c = load<u8>(q, 1);
-    let d: u32 = 0;
-    if (c === LONG_BINPUT) {
-      d = load<u32>(q, 2);
-      q += 6;
-    } else if (c === BINPUT) {
-      d = load<u8>(q, 2);
-      q += 3;
-    } else if (c === MEMOIZE) {
-      d = memoLen;
-      q += 2;
-    } else break;
+    q += 1;
+    const put = memoOp(q, false, memoLen);
+    if (put < 0) break;
+    const d = <u32>put;
+    q = memoOpEnd(q);
     if (load<u8>(q) !== MARK) break;
     q += 1;
-    const n1 = memoGet(q);
+    const n1 = memoOp(q, true, 0);
     if (n1 < 0) break;
-    q += getSize(q);
+    q = memoOpEnd(q);
     if (load<u8>(q) !== BINFLOAT) break;
     const xAt = <u32>(q + 1 - buf);
     q += 9;
-    const n2 = memoGet(q);
+    const n2 = memoOp(q, true, 0);
     if (n2 < 0) break;
-    q += getSize(q);
+    q = memoOpEnd(q);
     if (load<u8>(q) !== BINFLOAT) break;
     const yAt = <u32>(q + 1 - buf);
     q += 9;
@@ -95,17 +103,17 @@ export function items(st: usize, buf: usize, p: u32, end: u32, memo: usize, memo
     if (d >= memoLen) memoLen = d + 1;
     p = <u32>(q + 1 - buf);
     let hit = want < 0;
-    for (let i = 0; i < want && !hit; i++) hit = load<i32>(st + 32 + ((<usize>i) << 2)) === key;
+    for (let i = 0; i < want && !hit; i++) hit = load<i32>(slot(st, SLOT_WANTED_IDS + i)) === key;
     if (hit) {
-      store<i32>(st, key, 4);
-      store<i32>(st, r1, 8);
-      store<i32>(st, r2, 12);
-      store<u32>(st, xAt, 16);
-      store<u32>(st, yAt, 20);
-      store<i32>(st, 1, 24);
+      store<i32>(slot(st, SLOT_KEY_ID), key);
+      store<i32>(slot(st, SLOT_NAME1_ID), r1);
+      store<i32>(slot(st, SLOT_NAME2_ID), r2);
+      store<u32>(slot(st, SLOT_VALUE1_AT), xAt);
+      store<u32>(slot(st, SLOT_VALUE2_AT), yAt);
+      store<i32>(slot(st, SLOT_REPORT), 1);
       break;
     }
   }
-  store<u32>(st, memoLen);
+  store<u32>(slot(st, SLOT_MEMO_LEN), memoLen);
   return p;
 }
