@@ -50,6 +50,11 @@ export function isBinInt(code: number): boolean {
   return code === op.BININT1 || code === op.BININT2 || code === op.BININT;
 }
 
+function done(o: Op, next: number): number {
+  o.next = next;
+  return next;
+}
+
 function cut(o: Op, need: number): number {
   o.need = need;
   return CUT;
@@ -59,9 +64,9 @@ function cut(o: Op, need: number): number {
 function counted(o: Op, p: number, data: number, len: number, end: number): number {
   o.data = data;
   o.arg = len;
-  if (len < 0) return (o.next = data); // the caller refuses a negative length
+  if (len < 0) return done(o, data); // the caller refuses a negative length
   if (data + len > end) return cut(o, data + len - p);
-  return (o.next = data + len);
+  return done(o, data + len);
 }
 
 /**
@@ -89,27 +94,27 @@ export function readOp(
     case op.PROTO:
       if (left < 1) return cut(o, 2);
       o.arg = buf[a]!;
-      return (o.next = a + 1);
+      return done(o, a + 1);
     case op.LONG_BINGET:
     case op.LONG_BINPUT:
       if (left < 4) return cut(o, 5);
       o.arg = dv.getUint32(a, true);
-      return (o.next = a + 4);
+      return done(o, a + 4);
     case op.MEMOIZE:
       o.arg = memoLen;
-      return (o.next = a);
+      return done(o, a);
     case op.BININT:
       if (left < 4) return cut(o, 5);
       o.arg = dv.getInt32(a, true);
-      return (o.next = a + 4);
+      return done(o, a + 4);
     case op.BININT2:
       if (left < 2) return cut(o, 3);
       o.arg = dv.getUint16(a, true);
-      return (o.next = a + 2);
+      return done(o, a + 2);
     case op.BINFLOAT:
       if (left < 8) return cut(o, 9);
       o.float = dv.getFloat64(a);
-      return (o.next = a + 8);
+      return done(o, a + 8);
     case op.SHORT_BINUNICODE:
     case op.SHORT_BINBYTES:
     case op.SHORT_BINSTRING:
@@ -132,7 +137,7 @@ export function readOp(
     case op.FRAME:
       if (left < 8) return cut(o, 9);
       o.arg = u64(dv, a);
-      return (o.next = a + 8);
+      return done(o, a + 8);
     case op.INT:
     case op.LONG:
     case op.FLOAT:
@@ -147,12 +152,12 @@ export function readOp(
       if (nl < 0) return cut(o, 0);
       o.data = a;
       o.arg = nl - a;
-      if (code !== op.GLOBAL && code !== op.INST) return (o.next = nl + 1);
+      if (code !== op.GLOBAL && code !== op.INST) return done(o, nl + 1);
       const nl2 = lineEnd(buf, nl + 1, end);
-      return nl2 < 0 ? cut(o, 0) : (o.next = nl2 + 1);
+      return nl2 < 0 ? cut(o, 0) : done(o, nl2 + 1);
     }
     default:
-      return (o.next = a);
+      return done(o, a);
   }
 }
 
