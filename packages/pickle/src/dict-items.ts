@@ -1,22 +1,11 @@
 // The WebAssembly side of DictTreeScanner's hot loop (wasm/dict-items.ts): one instance per scan,
 // its memory laid out as [state block | the bytes being scanned | the memo's string ids].
-import {
-  DICT_ITEMS_WASM,
-  SLOT_KEY_ID,
-  SLOT_MEMO_LEN,
-  SLOT_NAME1_ID,
-  SLOT_NAME2_ID,
-  SLOT_REPORT,
-  SLOT_VALUE1_AT,
-  SLOT_VALUE2_AT,
-  SLOT_WANTED_COUNT,
-  SLOT_WANTED_IDS,
-  STATE_BYTES,
-} from "./dict-items-wasm.js";
+// The slots and sizes shared with the kernel (wasm/shared.ts, copied into the generated module).
+import * as kernel from "./dict-items-wasm.js";
 
 const PAGE = 1 << 16;
 /** How many wanted key ids the state block holds; more make every item go to the caller. */
-const MAX_WANTED = STATE_BYTES / 4 - SLOT_WANTED_IDS;
+const MAX_WANTED = kernel.STATE_BYTES / 4 - kernel.SLOT_WANTED_IDS;
 
 // Node's WebAssembly, as much of it as used here (the lib this repo compiles against lacks it).
 interface WasmMemory {
@@ -45,13 +34,13 @@ export class DictItemsKernel {
   memo!: Int32Array;
   private bytes!: Uint8Array;
   private bufCap = 0;
-  private memoPtr = STATE_BYTES;
+  private memoPtr = kernel.STATE_BYTES;
   private memoCap = 0;
   /** The buffer whose bytes are in memory now. */
   loaded: Uint8Array | undefined;
 
   constructor(memoCap: number) {
-    compiled ??= new WebAssembly.Module(Buffer.from(DICT_ITEMS_WASM, "base64"));
+    compiled ??= new WebAssembly.Module(Buffer.from(kernel.DICT_ITEMS_WASM, "base64"));
     const instance = new WebAssembly.Instance(compiled, {});
     this.memory = instance.exports.memory as WasmMemory;
     this.itemsFn = instance.exports.items as ItemsFn;
@@ -69,7 +58,7 @@ export class DictItemsKernel {
   private views(): void {
     const b = this.memory.buffer;
     this.bytes = new Uint8Array(b);
-    this.state = new Int32Array(b, 0, STATE_BYTES / 4);
+    this.state = new Int32Array(b, 0, kernel.STATE_BYTES / 4);
     this.memo = new Int32Array(b, this.memoPtr, this.memoCap);
   }
 
@@ -78,7 +67,7 @@ export class DictItemsKernel {
     if (buf.length > this.bufCap) {
       // A multiple of 8: the memo after the bytes is an Int32Array, which must be aligned.
       const bufCap = Math.ceil(Math.max(buf.length, 2 * this.bufCap, 1 << 20) / 8) * 8;
-      const memoPtr = STATE_BYTES + bufCap;
+      const memoPtr = kernel.STATE_BYTES + bufCap;
       this.ensure(memoPtr + this.memoCap * 4);
       const bytes = new Uint8Array(this.memory.buffer);
       bytes.copyWithin(memoPtr, this.memoPtr, this.memoPtr + this.memoCap * 4);
@@ -86,7 +75,7 @@ export class DictItemsKernel {
       this.memoPtr = memoPtr;
       this.views();
     }
-    this.bytes.set(buf, STATE_BYTES);
+    this.bytes.set(buf, kernel.STATE_BYTES);
     this.loaded = buf;
   }
 
@@ -104,11 +93,11 @@ export class DictItemsKernel {
   setWanted(ids: Int32Array | undefined, n: number): void {
     const st = this.state;
     if (ids === undefined || n > MAX_WANTED) {
-      st[SLOT_WANTED_COUNT] = -1;
+      st[kernel.SLOT_WANTED_COUNT] = -1;
       return;
     }
-    for (let i = 0; i < n; i++) st[SLOT_WANTED_IDS + i] = ids[i]!;
-    st[SLOT_WANTED_COUNT] = n;
+    for (let i = 0; i < n; i++) st[kernel.SLOT_WANTED_IDS + i] = ids[i]!;
+    st[kernel.SLOT_WANTED_COUNT] = n;
   }
 
   /**
@@ -117,37 +106,37 @@ export class DictItemsKernel {
    * stopped on an item to report (its ids and float offsets in the getters below).
    */
   items(p: number, end: number, memoLen: number): number {
-    this.state[SLOT_MEMO_LEN] = memoLen;
-    return this.itemsFn(0, STATE_BYTES, p, end, this.memoPtr, this.memoCap);
+    this.state[kernel.SLOT_MEMO_LEN] = memoLen;
+    return this.itemsFn(0, kernel.STATE_BYTES, p, end, this.memoPtr, this.memoCap);
   }
 
   get memoLength(): number {
-    return this.state[SLOT_MEMO_LEN]!;
+    return this.state[kernel.SLOT_MEMO_LEN]!;
   }
 
   get report(): boolean {
-    return this.state[SLOT_REPORT] === 1;
+    return this.state[kernel.SLOT_REPORT] === 1;
   }
 
   /** The reported item's key: a string id. */
   get keyId(): number {
-    return this.state[SLOT_KEY_ID]!;
+    return this.state[kernel.SLOT_KEY_ID]!;
   }
 
   get name1Id(): number {
-    return this.state[SLOT_NAME1_ID]!;
+    return this.state[kernel.SLOT_NAME1_ID]!;
   }
 
   get name2Id(): number {
-    return this.state[SLOT_NAME2_ID]!;
+    return this.state[kernel.SLOT_NAME2_ID]!;
   }
 
   /** Where the reported item's first float (8 bytes, big-endian) is in the loaded bytes. */
   get value1At(): number {
-    return this.state[SLOT_VALUE1_AT]!;
+    return this.state[kernel.SLOT_VALUE1_AT]!;
   }
 
   get value2At(): number {
-    return this.state[SLOT_VALUE2_AT]!;
+    return this.state[kernel.SLOT_VALUE2_AT]!;
   }
 }
