@@ -7,7 +7,7 @@ import asc from "assemblyscript/asc";
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 
 /** The bytes of wasm/dict-items.ts compiled. */
-export async function compileDictItems() {
+async function compileDictItems() {
   let bytes;
   const { error, stderr } = await asc.main(
     [
@@ -40,7 +40,7 @@ export async function compileDictItems() {
  * wasm/shared.ts's constants as TypeScript, each with its doc comment: `export const NAME: type =
  * expression;` with a constant integer expression, the only form that file may use.
  */
-export async function sharedConstants() {
+async function sharedConstants() {
   const text = await readFile(join(HERE, "shared.ts"), "utf8");
   const out = [];
   for (const m of text.matchAll(/(\/\*\*[\s\S]*?\*\/)\s*export const (\w+): \w+ = ([^;]+);/g)) {
