@@ -50,24 +50,43 @@ export function isBinInt(code: number): boolean {
   return code === op.BININT1 || code === op.BININT2 || code === op.BININT;
 }
 
-function done(o: Op, next: number): number {
-  o.next = next;
-  return next;
-}
+// What follows each opcode: an argument kind per opcode byte. readOp switches on these few kinds
+// rather than on the opcodes: an opcode first met late in a stream (a str of 256 bytes, a
+// FRAME) then runs code that the common ones of its kind have warmed up, instead of making V8
+// deoptimize the decoder (a switch over every opcode was deoptimized at each first sight of a
+// rare one, a cost the scan of an eval dict paid several times).
+const NONE = 0;
+const U8 = 1;
+const U16 = 2;
+const I32 = 3;
+const U32 = 4;
+const F64 = 5;
+const MEMO_NEXT = 6;
+const LEN8 = 7;
+const ULEN32 = 8;
+const ILEN32 = 9;
+const LEN64 = 10;
+const U64 = 11;
+const LINE = 12;
+const LINES2 = 13;
 
-function cut(o: Op, need: number): number {
-  o.need = need;
-  return CUT;
-}
-
-/** The data of a counted opcode: `len` bytes at `data`; CUT (with what it needs) past `end`. */
-function counted(o: Op, p: number, data: number, len: number, end: number): number {
-  o.data = data;
-  o.arg = len;
-  if (len < 0) return done(o, data); // the caller refuses a negative length
-  if (data + len > end) return cut(o, data + len - p);
-  return done(o, data + len);
-}
+const ARG = new Uint8Array(256);
+for (const [kind, codes] of [
+  [U8, [op.BINGET, op.BINPUT, op.BININT1, op.PROTO]],
+  [U16, [op.BININT2]],
+  [I32, [op.BININT]],
+  [U32, [op.LONG_BINGET, op.LONG_BINPUT]],
+  [F64, [op.BINFLOAT]],
+  [MEMO_NEXT, [op.MEMOIZE]],
+  [LEN8, [op.SHORT_BINUNICODE, op.SHORT_BINBYTES, op.SHORT_BINSTRING, op.LONG1]],
+  [ULEN32, [op.BINUNICODE, op.BINBYTES]],
+  [ILEN32, [op.BINSTRING, op.LONG4]],
+  [LEN64, [op.BINUNICODE8, op.BINBYTES8, op.BYTEARRAY8]],
+  [U64, [op.FRAME]],
+  [LINE, [op.INT, op.LONG, op.FLOAT, op.STRING, op.UNICODE, op.GET, op.PUT]],
+  [LINES2, [op.GLOBAL, op.INST]],
+] as const)
+  for (const c of codes) ARG[c] = kind;
 
 /**
  * Decodes the opcode at `p` (before `end`) into `o`: returns where it ends, or CUT when its bytes
@@ -82,83 +101,105 @@ export function readOp(
   memoLen: number,
   o: Op,
 ): number {
-  if (p >= end) return cut(o, 0);
+  o.need = 0;
+  if (p >= end) return CUT;
   const code = buf[p]!;
   o.code = code;
   const a = p + 1;
   const left = end - a;
-  switch (code) {
-    case op.BINGET:
-    case op.BINPUT:
-    case op.BININT1:
-    case op.PROTO:
-      if (left < 1) return cut(o, 2);
-      o.arg = buf[a]!;
-      return done(o, a + 1);
-    case op.LONG_BINGET:
-    case op.LONG_BINPUT:
-      if (left < 4) return cut(o, 5);
-      o.arg = dv.getUint32(a, true);
-      return done(o, a + 4);
-    case op.MEMOIZE:
+  // The argument's fixed part: its width, and the data's length for counted opcodes (-1: none).
+  let width = 0;
+  let len = -1;
+  switch (ARG[code]) {
+    case NONE:
+      break;
+    case U8:
+      width = 1;
+      if (left >= 1) o.arg = buf[a]!;
+      break;
+    case U16:
+      width = 2;
+      if (left >= 2) o.arg = dv.getUint16(a, true);
+      break;
+    case I32:
+      width = 4;
+      if (left >= 4) o.arg = dv.getInt32(a, true);
+      break;
+    case U32:
+      width = 4;
+      if (left >= 4) o.arg = dv.getUint32(a, true);
+      break;
+    case F64:
+      width = 8;
+      if (left >= 8) o.float = dv.getFloat64(a);
+      break;
+    case MEMO_NEXT:
       o.arg = memoLen;
-      return done(o, a);
-    case op.BININT:
-      if (left < 4) return cut(o, 5);
-      o.arg = dv.getInt32(a, true);
-      return done(o, a + 4);
-    case op.BININT2:
-      if (left < 2) return cut(o, 3);
-      o.arg = dv.getUint16(a, true);
-      return done(o, a + 2);
-    case op.BINFLOAT:
-      if (left < 8) return cut(o, 9);
-      o.float = dv.getFloat64(a);
-      return done(o, a + 8);
-    case op.SHORT_BINUNICODE:
-    case op.SHORT_BINBYTES:
-    case op.SHORT_BINSTRING:
-    case op.LONG1:
-      if (left < 1) return cut(o, 2);
-      return counted(o, p, a + 1, buf[a]!, end);
-    case op.BINUNICODE:
-    case op.BINBYTES:
-      if (left < 4) return cut(o, 5);
-      return counted(o, p, a + 4, dv.getUint32(a, true), end);
-    case op.BINSTRING:
-    case op.LONG4:
-      if (left < 4) return cut(o, 5);
-      return counted(o, p, a + 4, dv.getInt32(a, true), end);
-    case op.BINUNICODE8:
-    case op.BINBYTES8:
-    case op.BYTEARRAY8:
-      if (left < 8) return cut(o, 9);
-      return counted(o, p, a + 8, u64(dv, a), end);
-    case op.FRAME:
-      if (left < 8) return cut(o, 9);
-      o.arg = u64(dv, a);
-      return done(o, a + 8);
-    case op.INT:
-    case op.LONG:
-    case op.FLOAT:
-    case op.STRING:
-    case op.UNICODE:
-    case op.GET:
-    case op.PUT:
-    case op.GLOBAL:
-    case op.INST: {
-      // Protocol 0's arguments end at a newline (GLOBAL and INST: two lines, module and name).
-      const nl = lineEnd(buf, a, end);
-      if (nl < 0) return cut(o, 0);
-      o.data = a;
-      o.arg = nl - a;
-      if (code !== op.GLOBAL && code !== op.INST) return done(o, nl + 1);
-      const nl2 = lineEnd(buf, nl + 1, end);
-      return nl2 < 0 ? cut(o, 0) : done(o, nl2 + 1);
-    }
+      break;
+    case LEN8:
+      width = 1;
+      if (left >= 1) len = buf[a]!;
+      break;
+    case ULEN32:
+      width = 4;
+      if (left >= 4) len = dv.getUint32(a, true);
+      break;
+    case ILEN32:
+      // A negative length is the caller's to refuse (o.arg < 0, no data).
+      width = 4;
+      if (left >= 4) {
+        len = dv.getInt32(a, true);
+        if (len < 0) {
+          o.arg = len;
+          o.data = a + 4;
+          o.next = a + 4;
+          return a + 4;
+        }
+      }
+      break;
+    case LEN64:
+      width = 8;
+      if (left >= 8) len = u64(dv, a);
+      break;
+    case U64:
+      width = 8;
+      if (left >= 8) o.arg = u64(dv, a);
+      break;
     default:
-      return done(o, a);
+      return readLines(buf, a, end, o);
   }
+  if (left < width) {
+    o.need = 1 + width;
+    return CUT;
+  }
+  let next = a + width;
+  if (len !== -1) {
+    o.data = next;
+    o.arg = len;
+    if (len > 0) next += len;
+    if (next > end) {
+      o.need = next - p;
+      return CUT;
+    }
+  }
+  o.next = next;
+  return next;
+}
+
+/** Protocol 0's arguments, ending at a newline (GLOBAL and INST: two lines, module and name). */
+function readLines(buf: Uint8Array, a: number, end: number, o: Op): number {
+  const nl = lineEnd(buf, a, end);
+  if (nl < 0) return CUT;
+  o.data = a;
+  o.arg = nl - a;
+  let next = nl + 1;
+  if (ARG[o.code] === LINES2) {
+    const nl2 = lineEnd(buf, next, end);
+    if (nl2 < 0) return CUT;
+    next = nl2 + 1;
+  }
+  o.next = next;
+  return next;
 }
 
 function lineEnd(buf: Uint8Array, from: number, end: number): number {

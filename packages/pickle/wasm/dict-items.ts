@@ -33,22 +33,17 @@ function slot(st: usize, slot: i32): usize {
   return st + ((<usize>slot) << 2);
 }
 
-/** Where the memo op at `q` ends: BINGET/BINPUT take 2 bytes, LONG_BINGET/LONG_BINPUT 5, MEMOIZE 1. */
-function memoOpEnd(q: usize): usize {
+/** The memo index a BINGET or LONG_BINGET at `q` reads, or -1 for another opcode. */
+function memoGet(q: usize): i64 {
   const c = load<u8>(q);
-  return q + (c === BINGET || c === BINPUT ? 2 : c === MEMOIZE ? 1 : 5);
+  if (c === BINGET) return load<u8>(q, 1);
+  if (c === LONG_BINGET) return load<u32>(q, 1);
+  return -1;
 }
 
-/**
- * The memo index of the memo op at `q` (BINGET, LONG_BINGET when `get`; BINPUT, LONG_BINPUT,
- * MEMOIZE at `memoLen` otherwise), or -1 for another opcode.
- */
-function memoOp(q: usize, get: bool, memoLen: u32): i64 {
-  const c = load<u8>(q);
-  if (c === (get ? BINGET : BINPUT)) return load<u8>(q, 1);
-  if (c === (get ? LONG_BINGET : LONG_BINPUT)) return load<u32>(q, 1);
-  if (!get && c === MEMOIZE) return memoLen;
-  return -1;
+/** The size of the memo get at `q` (memoGet's opcodes). */
+function getSize(q: usize): usize {
+  return load<u8>(q) === BINGET ? 2 : 5;
 }
 
 /** The memo's id at index `i`, 0 when unset. */
@@ -69,26 +64,34 @@ export function items(st: usize, buf: usize, p: u32, end: u32, memo: usize, memo
   store<i32>(slot(st, SLOT_REPORT), 0);
   while (p + <u32>ITEM_MAX <= end) {
     let q: usize = buf + p;
-    const k = memoOp(q, true, 0);
+    const k = memoGet(q);
     if (k < 0) break;
-    q = memoOpEnd(q);
+    q += getSize(q);
     if (load<u8>(q) !== EMPTY_DICT) break;
-    q += 1;
-    const put = memoOp(q, false, memoLen);
-    if (put < 0) break;
-    const d = <u32>put;
-    q = memoOpEnd(q);
+    // The dict's memo put: BINPUT, LONG_BINPUT or MEMOIZE.
+    const c = load<u8>(q, 1);
+    let d: u32 = 0;
+    if (c === LONG_BINPUT) {
+      d = load<u32>(q, 2);
+      q += 6;
+    } else if (c === BINPUT) {
+      d = load<u8>(q, 2);
+      q += 3;
+    } else if (c === MEMOIZE) {
+      d = memoLen;
+      q += 2;
+    } else break;
     if (load<u8>(q) !== MARK) break;
     q += 1;
-    const n1 = memoOp(q, true, 0);
+    const n1 = memoGet(q);
     if (n1 < 0) break;
-    q = memoOpEnd(q);
+    q += getSize(q);
     if (load<u8>(q) !== BINFLOAT) break;
     const xAt = <u32>(q + 1 - buf);
     q += 9;
-    const n2 = memoOp(q, true, 0);
+    const n2 = memoGet(q);
     if (n2 < 0) break;
-    q = memoOpEnd(q);
+    q += getSize(q);
     if (load<u8>(q) !== BINFLOAT) break;
     const yAt = <u32>(q + 1 - buf);
     q += 9;
