@@ -115,10 +115,8 @@ function same(got: readonly string[], want: readonly string[], label: string): v
   if (got.length === want.length && got.every((g, i) => g === want[i])) return;
   const i = got.findIndex((g, j) => g !== want[j]);
   const at = i < 0 ? want.length : i;
-  expect({ line: at, got: got[at] }, `${label}: ${got.length} lines, expected ${want.length}`).toEqual({
-    line: at,
-    got: want[at],
-  });
+  const where = `${label}: line ${at} of ${got.length} (expected ${want.length} lines)`;
+  expect(got[at], `${where}\n  got:  ${got[at]}\n  want: ${want[at]}\n`).toBe(want[at]);
 }
 
 /** Every dict and leaf item of a tree as a line: key paths with their types, values exact. */
