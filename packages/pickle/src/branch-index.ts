@@ -1,6 +1,7 @@
 // Random access into big pickled dict trees: byte offsets of the dicts above the leaves, and one decoded alone.
 import { type ByteSource, InputError } from "@convkit/io";
 import { DictTreeScanner } from "./dict-tree.js";
+import { CUT, isBinInt, isMemoGet, isMemoPut, isStr, Op, readOp } from "./opcode-reader.js";
 import * as op from "./opcodes.js";
 import type { PyValue } from "./values.js";
 
@@ -61,20 +62,30 @@ export async function indexDictTree(source: ByteSource, depth: number): Promise<
   };
 }
 
-/** Reads one branch dict; positions are reported from `at` (the branch's stream offset). */
+/**
+ * Reads one branch dict; positions are reported from `at` (the branch's stream offset). Opcodes
+ * are decoded by readOp; the memo is the index's (`memo`, read only) under the branch's own
+ * strings (`local`), whose entries a lookahead undoes through a journal instead of copying them.
+ */
 class BranchReader {
   private p = 0;
   private readonly local = new Map<number, string>();
+  /** Memo indexes `local` set, in order (a lookahead forgets those set after its start). */
+  private readonly journal: number[] = [];
   private readonly dv: DataView;
+  private readonly buf: Buffer;
+  /** The opcode at p, decoded by {@link peek}. */
+  private readonly op = new Op();
 
   constructor(
-    private readonly buf: Uint8Array,
+    bytes: Uint8Array,
     private readonly memo: ReadonlyMap<number, string>,
     private memoLen: number,
     private readonly name: string,
     private readonly at: number,
   ) {
-    this.dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    this.buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+    this.dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
   fail(expected: string): never {
@@ -83,73 +94,57 @@ class BranchReader {
     throw new InputError(this.name, { offset: this.at + this.p }, expected, c);
   }
 
-  /** The next opcode, after any protocol-4 FRAME headers (which may sit between any two opcodes). */
+  /**
+   * Decodes the next opcode into `op` (not consumed: {@link take} does that), after any protocol-4
+   * FRAME headers (which may sit between any two opcodes); -1 at the end of the bytes.
+   */
   peek(): number {
-    while (this.buf[this.p] === op.FRAME) {
-      if (this.p + 9 > this.buf.length) this.fail("a whole FRAME header");
-      this.p += 9;
+    for (;;) {
+      if (this.p >= this.buf.length) return -1;
+      if (readOp(this.buf, this.dv, this.p, this.buf.length, this.memoLen, this.op) === CUT)
+        this.fail("a whole opcode");
+      if (this.op.code !== op.FRAME) return this.op.code;
+      this.p = this.op.next;
     }
-    if (this.p >= this.buf.length) this.fail("more opcodes of the dict");
-    return this.buf[this.p]!;
   }
 
-  need(n: number): void {
-    if (this.p + n > this.buf.length) this.fail(`${n} more bytes`);
+  /** The opcode {@link peek} decoded, consumed. */
+  take(): Op {
+    this.p = this.op.next;
+    return this.op;
+  }
+
+  /** The next opcode, which must be there. */
+  next(what: string): number {
+    const c = this.peek();
+    if (c < 0) this.fail(what);
+    return c;
   }
 
   /** An optional memo put after a value: records strings for the references that follow. */
   memoPut(value: string | undefined): void {
-    const c = this.p < this.buf.length ? this.peek() : -1;
-    let idx: number;
-    if (c === op.BINPUT) {
-      this.need(2);
-      idx = this.buf[this.p + 1]!;
-      this.p += 2;
-    } else if (c === op.LONG_BINPUT) {
-      this.need(5);
-      idx = this.dv.getUint32(this.p + 1, true);
-      this.p += 5;
-    } else if (c === op.MEMOIZE) {
-      idx = this.memoLen;
-      this.p += 1;
-    } else return;
-    if (value !== undefined) this.local.set(idx, value);
-    if (idx >= this.memoLen) this.memoLen = idx + 1;
-  }
-
-  /** A memo reference at p, or undefined when the opcode is another. */
-  memoGet(): string | undefined {
-    const c = this.peek();
-    let idx: number;
-    if (c === op.BINGET) {
-      this.need(2);
-      idx = this.buf[this.p + 1]!;
-      this.p += 2;
-    } else if (c === op.LONG_BINGET) {
-      this.need(5);
-      idx = this.dv.getUint32(this.p + 1, true);
-      this.p += 5;
-    } else return undefined;
-    const s = this.local.get(idx) ?? this.memo.get(idx);
-    if (s === undefined) {
-      this.p -= c === op.BINGET ? 2 : 5;
-      this.fail(`a memo reference to a string (memo index ${idx})`);
+    if (!isMemoPut(this.peek())) return;
+    const idx = this.take().arg;
+    if (value !== undefined) {
+      this.local.set(idx, value);
+      this.journal.push(idx);
     }
-    return s;
+    if (idx >= this.memoLen) this.memoLen = idx + 1;
   }
 
   /** A str (new, with its memo put, or a memo reference), or undefined when the opcode is another. */
   str(): string | undefined {
-    const got = this.memoGet();
-    if (got !== undefined) return got;
-    const c = this.peek();
-    if (c !== op.SHORT_BINUNICODE && c !== op.BINUNICODE) return undefined;
-    const w = c === op.SHORT_BINUNICODE ? 1 : 4;
-    this.need(1 + w);
-    const len = w === 1 ? this.buf[this.p + 1]! : this.dv.getUint32(this.p + 1, true);
-    this.need(1 + w + len);
-    const s = Buffer.from(this.buf.buffer, this.buf.byteOffset + this.p + 1 + w, len).toString("utf8");
-    this.p += 1 + w + len;
+    const c = this.next("more opcodes of the dict");
+    if (isMemoGet(c)) {
+      const idx = this.op.arg;
+      const s = this.local.get(idx) ?? this.memo.get(idx);
+      if (s === undefined) this.fail(`a memo reference to a string (memo index ${idx})`);
+      this.take();
+      return s;
+    }
+    if (!isStr(c)) return undefined;
+    const o = this.take();
+    const s = this.buf.toString("utf8", o.data, o.data + o.arg);
     this.memoPut(s);
     return s;
   }
@@ -158,36 +153,20 @@ class BranchReader {
   key(): PyValue {
     const s = this.str();
     if (s !== undefined) return s;
-    const c = this.peek();
-    if (c === op.BININT1) {
-      this.need(2);
-      this.p += 2;
-      return this.buf[this.p - 1]!;
-    }
-    if (c === op.BININT2) {
-      this.need(3);
-      this.p += 3;
-      return this.dv.getUint16(this.p - 2, true);
-    }
-    if (c === op.BININT) {
-      this.need(5);
-      this.p += 5;
-      return this.dv.getInt32(this.p - 4, true);
-    }
-    return this.fail("a str or int key");
+    if (!isBinInt(this.op.code)) return this.fail("a str or int key");
+    return this.take().arg;
   }
 
   float(): number {
-    if (this.peek() !== op.BINFLOAT) this.fail("a float (BINFLOAT)");
-    this.need(9);
-    this.p += 9;
-    return this.dv.getFloat64(this.p - 8);
+    if (this.next("a float (BINFLOAT)") !== op.BINFLOAT) this.fail("a float (BINFLOAT)");
+    return this.take().float;
   }
 
   /** A leaf: EMPTY_DICT [memo] then its items (name → float), in CPython's batches. */
   leaf(): Map<string, number> {
-    if (this.peek() !== op.EMPTY_DICT) this.fail("a dict of floats (EMPTY_DICT)");
-    this.p++;
+    if (this.next("a dict of floats (EMPTY_DICT)") !== op.EMPTY_DICT)
+      this.fail("a dict of floats (EMPTY_DICT)");
+    this.take();
     this.memoPut(undefined);
     const out = new Map<string, number>();
     this.items(
@@ -210,7 +189,7 @@ class BranchReader {
   private lookahead(probe: () => boolean): boolean {
     const save = this.p;
     const len = this.memoLen;
-    const local = new Map(this.local);
+    const journaled = this.journal.length;
     try {
       return probe();
     } catch {
@@ -218,8 +197,8 @@ class BranchReader {
     } finally {
       this.p = save;
       this.memoLen = len;
-      this.local.clear();
-      for (const [k, v] of local) this.local.set(k, v);
+      // CPython never stores twice at one index, so forgetting an entry restores what was there.
+      while (this.journal.length > journaled) this.local.delete(this.journal.pop()!);
     }
   }
 
@@ -231,23 +210,24 @@ class BranchReader {
    */
   private items(item: () => void, single: () => boolean): void {
     for (;;) {
-      const c = this.p < this.buf.length ? this.peek() : -1;
+      const c = this.peek();
       if (c === op.MARK) {
-        this.p++;
+        this.take();
         let n = 0;
-        while (this.peek() !== op.SETITEMS) {
+        while (this.next("SETITEMS") !== op.SETITEMS) {
           item();
           n++;
         }
-        this.p++;
+        this.take();
         if (n === 1000) continue;
-        if (this.p < this.buf.length && this.peek() === op.MARK) continue;
+        if (this.peek() === op.MARK) continue;
         return;
       }
       if (c >= 0 && single()) {
         item();
-        if (this.peek() !== op.SETITEM) this.fail("SETITEM after a dict's single item");
-        this.p++;
+        if (this.next("SETITEM after a dict's single item") !== op.SETITEM)
+          this.fail("SETITEM after a dict's single item");
+        this.take();
       }
       return;
     }
@@ -255,8 +235,8 @@ class BranchReader {
 
   /** The branch: EMPTY_DICT [memo] then key → leaf items. */
   branch(): Map<PyValue, Map<string, number>> {
-    if (this.peek() !== op.EMPTY_DICT) this.fail("a branch dict (EMPTY_DICT)");
-    this.p++;
+    if (this.next("a branch dict (EMPTY_DICT)") !== op.EMPTY_DICT) this.fail("a branch dict (EMPTY_DICT)");
+    this.take();
     this.memoPut(undefined);
     const out = new Map<PyValue, Map<string, number>>();
     this.items(

@@ -1,12 +1,11 @@
 // The WebAssembly side of DictTreeScanner's hot loop (wasm/dict-items.ts): one instance per scan,
 // its memory laid out as [state block | the bytes being scanned | the memo's string ids].
-import { DICT_ITEMS_WASM } from "./dict-items-wasm.js";
+// The slots and sizes shared with the kernel (wasm/shared.ts, copied into the generated module).
+import * as kernel from "./dict-items-wasm.js";
 
 const PAGE = 1 << 16;
-/** Bytes of the state block (i32 slots, see wasm/dict-items.ts); the scanned bytes follow it. */
-const STATE_BYTES = 256;
 /** How many wanted key ids the state block holds; more make every item go to the caller. */
-const MAX_WANTED = (STATE_BYTES - 32) / 4;
+const MAX_WANTED = kernel.STATE_BYTES / 4 - kernel.SLOT_WANTED_IDS;
 
 // Node's WebAssembly, as much of it as used here (the lib this repo compiles against lacks it).
 interface WasmMemory {
@@ -30,18 +29,18 @@ type ItemsFn = (st: number, buf: number, p: number, end: number, memo: number, m
 export class DictItemsKernel {
   private readonly memory: WasmMemory;
   private readonly itemsFn: ItemsFn;
-  /** The state block's i32 slots: 0 memo length, 1 key id, 2-3 name ids, 4-5 float offsets, 6 taken, 7 wanted count, 8.. wanted ids. */
-  state!: Int32Array;
+  /** The state block's i32 slots (SLOT_* of wasm/shared.ts); read through the getters below. */
+  private state!: Int32Array;
   memo!: Int32Array;
   private bytes!: Uint8Array;
   private bufCap = 0;
-  private memoPtr = STATE_BYTES;
+  private memoPtr = kernel.STATE_BYTES;
   private memoCap = 0;
   /** The buffer whose bytes are in memory now. */
   loaded: Uint8Array | undefined;
 
   constructor(memoCap: number) {
-    compiled ??= new WebAssembly.Module(Buffer.from(DICT_ITEMS_WASM, "base64"));
+    compiled ??= new WebAssembly.Module(Buffer.from(kernel.DICT_ITEMS_WASM, "base64"));
     const instance = new WebAssembly.Instance(compiled, {});
     this.memory = instance.exports.memory as WasmMemory;
     this.itemsFn = instance.exports.items as ItemsFn;
@@ -59,15 +58,16 @@ export class DictItemsKernel {
   private views(): void {
     const b = this.memory.buffer;
     this.bytes = new Uint8Array(b);
-    this.state = new Int32Array(b, 0, STATE_BYTES / 4);
+    this.state = new Int32Array(b, 0, kernel.STATE_BYTES / 4);
     this.memo = new Int32Array(b, this.memoPtr, this.memoCap);
   }
 
   /** Copies `buf` in (the memo moves up when the bytes need more room). */
   load(buf: Uint8Array): void {
     if (buf.length > this.bufCap) {
-      const bufCap = Math.max(buf.length, 2 * this.bufCap, 1 << 20);
-      const memoPtr = STATE_BYTES + bufCap;
+      // A multiple of 8: the memo after the bytes is an Int32Array, which must be aligned.
+      const bufCap = Math.ceil(Math.max(buf.length, 2 * this.bufCap, 1 << 20) / 8) * 8;
+      const memoPtr = kernel.STATE_BYTES + bufCap;
       this.ensure(memoPtr + this.memoCap * 4);
       const bytes = new Uint8Array(this.memory.buffer);
       bytes.copyWithin(memoPtr, this.memoPtr, this.memoPtr + this.memoCap * 4);
@@ -75,7 +75,7 @@ export class DictItemsKernel {
       this.memoPtr = memoPtr;
       this.views();
     }
-    this.bytes.set(buf, STATE_BYTES);
+    this.bytes.set(buf, kernel.STATE_BYTES);
     this.loaded = buf;
   }
 
@@ -93,19 +93,50 @@ export class DictItemsKernel {
   setWanted(ids: Int32Array | undefined, n: number): void {
     const st = this.state;
     if (ids === undefined || n > MAX_WANTED) {
-      st[7] = -1;
+      st[kernel.SLOT_WANTED_COUNT] = -1;
       return;
     }
-    for (let i = 0; i < n; i++) st[8 + i] = ids[i]!;
-    st[7] = n;
+    for (let i = 0; i < n; i++) st[kernel.SLOT_WANTED_IDS + i] = ids[i]!;
+    st[kernel.SLOT_WANTED_COUNT] = n;
   }
 
   /**
    * Runs the kernel over the loaded bytes from `p` (see wasm/dict-items.ts): the position where
-   * it stopped; `state[6]` says whether on an item to report (its ids and offsets in the state).
+   * it stopped. Then {@link memoLength} is the memo's length, and {@link report} says whether it
+   * stopped on an item to report (its ids and float offsets in the getters below).
    */
   items(p: number, end: number, memoLen: number): number {
-    this.state[0] = memoLen;
-    return this.itemsFn(0, STATE_BYTES, p, end, this.memoPtr, this.memoCap);
+    this.state[kernel.SLOT_MEMO_LEN] = memoLen;
+    return this.itemsFn(0, kernel.STATE_BYTES, p, end, this.memoPtr, this.memoCap);
+  }
+
+  get memoLength(): number {
+    return this.state[kernel.SLOT_MEMO_LEN]!;
+  }
+
+  get report(): boolean {
+    return this.state[kernel.SLOT_REPORT] === 1;
+  }
+
+  /** The reported item's key: a string id. */
+  get keyId(): number {
+    return this.state[kernel.SLOT_KEY_ID]!;
+  }
+
+  get name1Id(): number {
+    return this.state[kernel.SLOT_NAME1_ID]!;
+  }
+
+  get name2Id(): number {
+    return this.state[kernel.SLOT_NAME2_ID]!;
+  }
+
+  /** Where the reported item's first float (8 bytes, big-endian) is in the loaded bytes. */
+  get value1At(): number {
+    return this.state[kernel.SLOT_VALUE1_AT]!;
+  }
+
+  get value2At(): number {
+    return this.state[kernel.SLOT_VALUE2_AT]!;
   }
 }

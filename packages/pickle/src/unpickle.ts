@@ -1,6 +1,18 @@
 // Reading pickles without executing anything: a resumable opcode machine fed chunk by chunk.
 import { type ByteSource, InputError, openPayload } from "@convkit/io";
+import { CUT, Op, readOp } from "./opcode-reader.js";
 import * as op from "./opcodes.js";
+import {
+  construct,
+  DataConstructor,
+  decodeLong,
+  decodeSurrogatePass,
+  parseIntText,
+  rawUnicodeEscape,
+  SAFE_GLOBALS,
+  typeName,
+  unescapePythonBytes,
+} from "./unpickle-values.js";
 import { PyFloat, PyTuple, type PyValue } from "./values.js";
 
 /** Options of the pickle reader. */
@@ -12,44 +24,6 @@ export interface UnpickleOptions {
 type Utf8Buffer = Buffer & { utf8Slice(start: number, end: number): string };
 
 const NEED_MORE = Symbol("need more");
-
-/**
- * The only globals a pickle may name: the data constructors CPython itself emits for bytes,
- * bytearray, set and frozenset under protocols 0-3. They are interpreted here, never imported.
- */
-class DataConstructor {
-  constructor(readonly kind: "encode" | "set" | "bytearray" | "bytes") {}
-}
-const SAFE_GLOBALS = new Map<string, DataConstructor>([
-  ["_codecs.encode", new DataConstructor("encode")],
-  ["builtins.set", new DataConstructor("set")],
-  ["__builtin__.set", new DataConstructor("set")],
-  ["builtins.frozenset", new DataConstructor("set")],
-  ["__builtin__.frozenset", new DataConstructor("set")],
-  ["builtins.bytearray", new DataConstructor("bytearray")],
-  ["__builtin__.bytearray", new DataConstructor("bytearray")],
-  ["builtins.bytes", new DataConstructor("bytes")],
-  ["__builtin__.bytes", new DataConstructor("bytes")],
-]);
-
-function construct(c: DataConstructor, args: PyValue[]): PyValue | undefined {
-  const [a, enc] = args;
-  const fromText = (s: string) => Buffer.from(s, "latin1");
-  switch (c.kind) {
-    case "encode":
-      return typeof a === "string" && (enc === "latin1" || enc === "latin-1") ? fromText(a) : undefined;
-    case "bytes":
-    case "bytearray":
-      if (a === undefined) return Buffer.alloc(0);
-      if (typeof a === "string" && (enc === "latin1" || enc === "latin-1")) return fromText(a);
-      if (a instanceof Uint8Array) return Buffer.from(a);
-      if (Array.isArray(a) && a.every((x) => typeof x === "number")) return Buffer.from(a as number[]);
-      return undefined;
-    case "set":
-      if (a === undefined) return new Set();
-      return Array.isArray(a) ? new Set(a) : undefined;
-  }
-}
 
 /** Incremental unpickler: `feed` bytes, `finish` when the input ends. */
 export class Unpickler {
@@ -67,6 +41,7 @@ export class Unpickler {
   private stopped = false;
   private value: PyValue = null;
   private proto = 0;
+  private readonly op = new Op();
 
   constructor(
     private readonly name: string,
@@ -164,70 +139,40 @@ export class Unpickler {
     const end = buf.length;
     const stack = this.stack;
     const memo = this.memo;
+    const o = this.op;
     const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
     let pos = this.pos;
     let start = pos;
     try {
       while (pos < end) {
         start = pos;
-        const code = buf[pos++]!;
+        if (readOp(buf, dv, pos, end, this.memoSize, o) === CUT) {
+          this.need = o.need;
+          throw NEED_MORE;
+        }
+        pos = o.next;
+        const code = o.code;
         switch (code) {
-          case op.BINUNICODE: {
-            if (end - pos < 4) throw NEED_MORE;
-            const n = buf.readUInt32LE(pos);
-            if (end - pos - 4 < n) {
-              this.need = 5 + n;
-              throw NEED_MORE;
-            }
-            stack.push(this.str(pos + 4, pos + 4 + n));
-            pos += 4 + n;
+          case op.BINUNICODE:
+          case op.SHORT_BINUNICODE:
+          case op.BINUNICODE8:
+            stack.push(this.str(o.data, o.data + o.arg));
             break;
-          }
-          case op.SHORT_BINUNICODE: {
-            if (end - pos < 1) throw NEED_MORE;
-            const n = buf[pos]!;
-            if (end - pos - 1 < n) throw NEED_MORE;
-            stack.push(this.str(pos + 1, pos + 1 + n));
-            pos += 1 + n;
+          case op.BINFLOAT:
+            stack.push(this.options.keepFloats ? this.float(o.float) : o.float);
             break;
-          }
-          case op.BINFLOAT: {
-            if (end - pos < 8) throw NEED_MORE;
-            const f = dv.getFloat64(pos);
-            stack.push(this.options.keepFloats ? this.float(f) : f);
-            pos += 8;
-            break;
-          }
-          case op.BINGET: {
-            if (end - pos < 1) throw NEED_MORE;
-            const idx = buf[pos]!;
-            const v = idx < memo.length ? memo[idx] : undefined;
-            if (v === undefined) this.memoGet(start, idx);
-            else stack.push(v);
-            pos += 1;
-            break;
-          }
+          case op.BINGET:
           case op.LONG_BINGET: {
-            if (end - pos < 4) throw NEED_MORE;
-            const idx = dv.getUint32(pos, true);
+            const idx = o.arg;
             const v = idx < memo.length ? memo[idx] : undefined;
             if (v === undefined) this.memoGet(start, idx);
             else stack.push(v);
-            pos += 4;
             break;
           }
           case op.BINPUT:
-            if (end - pos < 1) throw NEED_MORE;
-            this.memoPut(buf[pos]!, this.top(start));
-            pos += 1;
-            break;
           case op.LONG_BINPUT:
-            if (end - pos < 4) throw NEED_MORE;
-            this.memoPut(dv.getUint32(pos, true), this.top(start));
-            pos += 4;
-            break;
           case op.MEMOIZE:
-            this.memoPut(this.memoSize, this.top(start));
+            this.memoPut(o.arg, this.top(start));
             break;
           case op.EMPTY_DICT:
             stack.push(new Map());
@@ -278,40 +223,15 @@ export class Unpickler {
             break;
           }
           case op.BININT1:
-            if (end - pos < 1) throw NEED_MORE;
-            stack.push(buf[pos]!);
-            pos += 1;
-            break;
           case op.BININT2:
-            if (end - pos < 2) throw NEED_MORE;
-            stack.push(buf.readUInt16LE(pos));
-            pos += 2;
-            break;
           case op.BININT:
-            if (end - pos < 4) throw NEED_MORE;
-            stack.push(buf.readInt32LE(pos));
-            pos += 4;
+            stack.push(o.arg);
             break;
-          case op.LONG1: {
-            if (end - pos < 1) throw NEED_MORE;
-            const n = buf[pos]!;
-            if (end - pos - 1 < n) throw NEED_MORE;
-            stack.push(decodeLong(buf, pos + 1, n));
-            pos += 1 + n;
+          case op.LONG1:
+          case op.LONG4:
+            if (o.arg < 0) this.fail(this.base + start, "a non-negative LONG4 length", `${o.arg}`);
+            stack.push(decodeLong(buf, o.data, o.arg));
             break;
-          }
-          case op.LONG4: {
-            if (end - pos < 4) throw NEED_MORE;
-            const n = buf.readInt32LE(pos);
-            if (n < 0) this.fail(this.base + start, "a non-negative LONG4 length", `${n}`);
-            if (end - pos - 4 < n) {
-              this.need = 5 + n;
-              throw NEED_MORE;
-            }
-            stack.push(decodeLong(buf, pos + 4, n));
-            pos += 4 + n;
-            break;
-          }
           case op.NONE:
             stack.push(null);
             break;
@@ -364,63 +284,27 @@ export class Unpickler {
             stack.push(new Set(this.popMark(start)));
             break;
           case op.SHORT_BINBYTES:
-          case op.SHORT_BINSTRING: {
-            if (end - pos < 1) throw NEED_MORE;
-            const n = buf[pos]!;
-            if (end - pos - 1 < n) throw NEED_MORE;
-            const bytes = buf.subarray(pos + 1, pos + 1 + n);
-            stack.push(
-              code === op.SHORT_BINSTRING ? bytes.toString("latin1") : Uint8Array.prototype.slice.call(bytes),
-            );
-            pos += 1 + n;
-            break;
-          }
+          case op.SHORT_BINSTRING:
           case op.BINBYTES:
-          case op.BINSTRING: {
-            if (end - pos < 4) throw NEED_MORE;
-            const n = code === op.BINSTRING ? buf.readInt32LE(pos) : buf.readUInt32LE(pos);
-            if (n < 0) this.fail(this.base + start, "a non-negative BINSTRING length", `${n}`);
-            if (end - pos - 4 < n) {
-              this.need = 5 + n;
-              throw NEED_MORE;
-            }
-            const bytes = buf.subarray(pos + 4, pos + 4 + n);
-            stack.push(
-              code === op.BINSTRING ? bytes.toString("latin1") : Uint8Array.prototype.slice.call(bytes),
-            );
-            pos += 4 + n;
-            break;
-          }
-          case op.BINUNICODE8:
+          case op.BINSTRING:
           case op.BINBYTES8:
           case op.BYTEARRAY8: {
-            if (end - pos < 8) throw NEED_MORE;
-            const n = Number(buf.readBigUInt64LE(pos));
-            if (end - pos - 8 < n) {
-              this.need = 9 + n;
-              throw NEED_MORE;
-            }
+            if (o.arg < 0) this.fail(this.base + start, "a non-negative BINSTRING length", `${o.arg}`);
+            const bytes = buf.subarray(o.data, o.data + o.arg);
             stack.push(
-              code === op.BINUNICODE8
-                ? this.str(pos + 8, pos + 8 + n)
-                : Uint8Array.prototype.slice.call(buf.subarray(pos + 8, pos + 8 + n)),
+              code === op.SHORT_BINSTRING || code === op.BINSTRING
+                ? bytes.toString("latin1")
+                : Uint8Array.prototype.slice.call(bytes),
             );
-            pos += 8 + n;
             break;
           }
-          case op.FRAME: {
-            if (end - pos < 8) throw NEED_MORE;
-            const n = Number(buf.readBigUInt64LE(pos));
-            pos += 8;
-            this.frameEnd = this.base + pos + n;
+          case op.FRAME:
+            this.frameEnd = this.base + pos + o.arg;
             break;
-          }
           case op.PROTO:
-            if (end - pos < 1) throw NEED_MORE;
-            this.proto = buf[pos]!;
+            this.proto = o.arg;
             if (this.proto > 5)
               this.fail(this.base + start, "pickle protocol 0 to 5", `protocol ${this.proto}`);
-            pos += 1;
             break;
           case op.STOP:
             this.value = this.pop(start) as PyValue;
@@ -445,21 +329,14 @@ export class Unpickler {
             break;
           default: {
             // Text opcodes of protocol 0 carry a newline-terminated argument.
-            const textOps = TEXT_OPS.get(code);
-            if (textOps !== undefined) {
-              const nl = buf.indexOf(0x0a, pos);
-              if (nl < 0) throw NEED_MORE;
-              const arg = buf.toString("latin1", pos, nl);
-              pos = nl + 1;
-              this.textOp(code, arg, start, buf);
+            if (TEXT_OPS.has(code)) {
+              this.textOp(code, buf.toString("latin1", o.data, o.data + o.arg), start);
               break;
             }
             if (code === op.GLOBAL || code === op.STACK_GLOBAL) {
-              const g = this.safeGlobal(code, buf, pos);
-              if (g === NEED_MORE) throw NEED_MORE;
-              if (g) {
-                pos = g.pos;
-                stack.push(g.ctor);
+              const ctor = this.safeGlobal(code, buf, o);
+              if (ctor) {
+                stack.push(ctor);
                 break;
               }
             }
@@ -476,7 +353,7 @@ export class Unpickler {
               }
             }
             const name = op.EXECUTING.get(code);
-            if (name !== undefined) this.refuse(code, name, start, buf, pos);
+            if (name !== undefined) this.refuse(code, name, start, buf, o);
             this.fail(this.base + start, "a pickle opcode", `byte 0x${code.toString(16).padStart(2, "0")}`);
           }
         }
@@ -489,41 +366,37 @@ export class Unpickler {
     }
   }
 
-  private safeGlobal(
-    code: number,
-    buf: Buffer,
-    pos: number,
-  ): { ctor: DataConstructor; pos: number } | undefined | typeof NEED_MORE {
+  /** GLOBAL's or STACK_GLOBAL's module and name, when both are known. */
+  private globalName(code: number, buf: Buffer, o: Op): string | undefined {
     if (code === op.STACK_GLOBAL) {
       const n = this.stack.at(-1);
       const m = this.stack.at(-2);
-      const ctor = typeof n === "string" && typeof m === "string" ? SAFE_GLOBALS.get(`${m}.${n}`) : undefined;
-      if (!ctor) return undefined;
-      this.stack.length -= 2;
-      return { ctor, pos };
+      return typeof n === "string" && typeof m === "string" ? `${m}.${n}` : undefined;
     }
-    const a = buf.indexOf(0x0a, pos);
-    const b = a < 0 ? -1 : buf.indexOf(0x0a, a + 1);
-    if (b < 0) return NEED_MORE;
-    const ctor = SAFE_GLOBALS.get(`${buf.toString("latin1", pos, a)}.${buf.toString("latin1", a + 1, b)}`);
-    return ctor ? { ctor, pos: b + 1 } : undefined;
+    const at = o.data + o.arg;
+    return `${buf.toString("latin1", o.data, at)}.${buf.toString("latin1", at + 1, o.next - 1)}`;
   }
 
-  private refuse(code: number, name: string, start: number, buf: Buffer, pos: number): never {
-    let what = name;
-    if (code === op.GLOBAL || code === op.INST) {
-      const a = buf.indexOf(0x0a, pos);
-      const b = a < 0 ? -1 : buf.indexOf(0x0a, a + 1);
-      if (b > 0) what = `${name} ${buf.toString("latin1", pos, a)}.${buf.toString("latin1", a + 1, b)}`;
-    } else if (code === op.STACK_GLOBAL) {
-      const n = this.stack.at(-1);
-      const m = this.stack.at(-2);
-      if (typeof n === "string" && typeof m === "string") what = `${name} ${m}.${n}`;
-    }
-    this.fail(this.base + start, "plain data (no class may be imported or called)", what);
+  private safeGlobal(code: number, buf: Buffer, o: Op): DataConstructor | undefined {
+    const name = this.globalName(code, buf, o);
+    const ctor = name === undefined ? undefined : SAFE_GLOBALS.get(name);
+    if (ctor && code === op.STACK_GLOBAL) this.stack.length -= 2;
+    return ctor;
   }
 
-  private textOp(code: number, arg: string, start: number, buf: Buffer): void {
+  private refuse(code: number, name: string, start: number, buf: Buffer, o: Op): never {
+    const what =
+      code === op.GLOBAL || code === op.INST || code === op.STACK_GLOBAL
+        ? this.globalName(code, buf, o)
+        : undefined;
+    this.fail(
+      this.base + start,
+      "plain data (no class may be imported or called)",
+      what === undefined ? name : `${name} ${what}`,
+    );
+  }
+
+  private textOp(code: number, arg: string, start: number): void {
     const at = this.base + start;
     switch (code) {
       case op.INT:
@@ -559,109 +432,19 @@ export class Unpickler {
       case op.PUT:
         this.memoPut(Number.parseInt(arg, 10), this.top(start));
         return;
-      default:
-        void buf;
     }
   }
 }
 
-const TEXT_OPS = new Map<number, true>([
-  [op.INT, true],
-  [op.LONG, true],
-  [op.FLOAT, true],
-  [op.STRING, true],
-  [op.UNICODE, true],
-  [op.GET, true],
-  [op.PUT, true],
+const TEXT_OPS: ReadonlySet<number> = new Set([
+  op.INT,
+  op.LONG,
+  op.FLOAT,
+  op.STRING,
+  op.UNICODE,
+  op.GET,
+  op.PUT,
 ]);
-
-function typeName(v: unknown): string {
-  if (v instanceof Map) return "a dict";
-  if (typeof v === "number") return Number.isInteger(v) ? "an int" : "a float";
-  if (Array.isArray(v)) return "a list";
-  if (v === null) return "None";
-  return typeof v;
-}
-
-function parseIntText(s: string, bad: () => never): number | bigint {
-  if (!/^[-+]?\d+$/.test(s)) bad();
-  const n = Number(s);
-  return Number.isSafeInteger(n) ? n : BigInt(s);
-}
-
-/** Little-endian two's complement, as LONG1/LONG4 store ints. */
-function decodeLong(buf: Buffer, start: number, n: number): number | bigint {
-  if (n === 0) return 0;
-  if (n <= 6) return buf.readIntLE(start, n);
-  let v = 0n;
-  for (let i = n - 1; i >= 0; i--) v = (v << 8n) | BigInt(buf[start + i]!);
-  if (buf[start + n - 1]! & 0x80) v -= 1n << BigInt(8 * n);
-  return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
-}
-
-function decodeSurrogatePass(bytes: Buffer, name: string, offset: number): string {
-  let out = "";
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i]!;
-    let cp: number;
-    let len: number;
-    if (b < 0x80) [cp, len] = [b, 1];
-    else if (b >> 5 === 6) [cp, len] = [((b & 0x1f) << 6) | (bytes[i + 1]! & 0x3f), 2];
-    else if (b >> 4 === 14)
-      [cp, len] = [((b & 0x0f) << 12) | ((bytes[i + 1]! & 0x3f) << 6) | (bytes[i + 2]! & 0x3f), 3];
-    else if (b >> 3 === 30)
-      [cp, len] = [
-        ((b & 0x07) << 18) |
-          ((bytes[i + 1]! & 0x3f) << 12) |
-          ((bytes[i + 2]! & 0x3f) << 6) |
-          (bytes[i + 3]! & 0x3f),
-        4,
-      ];
-    else
-      throw new InputError(
-        name,
-        { offset: offset + i },
-        "UTF-8 text in a str opcode",
-        `byte 0x${b.toString(16)}`,
-      );
-    if (i + len > bytes.length)
-      throw new InputError(name, { offset: offset + i }, "a complete UTF-8 sequence", "its end");
-    out += String.fromCodePoint(cp);
-    i += len;
-  }
-  return out;
-}
-
-function unescapePythonBytes(arg: string, bad: () => never): string {
-  const q = arg[0];
-  if ((q !== "'" && q !== '"') || arg.length < 2 || arg[arg.length - 1] !== q) bad();
-  const body = arg.slice(1, -1);
-  const simple: Record<string, string> = {
-    n: "\n",
-    t: "\t",
-    r: "\r",
-    "\\": "\\",
-    "'": "'",
-    '"': '"',
-    a: "\x07",
-    b: "\b",
-    f: "\f",
-    v: "\v",
-  };
-  return body.replace(/\\(x[0-9a-fA-F]{2}|[0-7]{1,3}|.)/g, (_, e: string) => {
-    if (e[0] === "x") return String.fromCharCode(Number.parseInt(e.slice(1), 16));
-    if (/^[0-7]/.test(e)) return String.fromCharCode(Number.parseInt(e, 8));
-    return simple[e] ?? `\\${e}`;
-  });
-}
-
-function rawUnicodeEscape(bytes: Buffer): string {
-  const s = bytes.toString("latin1");
-  return s.replace(/\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})/g, (_, a?: string, b?: string) =>
-    String.fromCodePoint(Number.parseInt((a ?? b)!, 16)),
-  );
-}
 
 /** Unpickles a complete buffer. */
 export function loadPickle(bytes: Uint8Array, name = "<pickle>", options: UnpickleOptions = {}): PyValue {

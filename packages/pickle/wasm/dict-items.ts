@@ -2,7 +2,20 @@
 // dict is a million leaf items of one fixed shape; read by JIT-compiled JavaScript, a cold process
 // spends most of its scan warming the loop up, while WebAssembly runs at full speed from its first
 // item. `node wasm/build.mjs` compiles this into src/dict-items-wasm.ts (committed; a test checks
-// it is what this source compiles to).
+// it is what this source and shared.ts compile to). It reads one item shape only; every other
+// opcode is left to the scanner, which decodes through src/opcode-reader.ts.
+import {
+  ITEM_MAX,
+  SLOT_KEY_ID,
+  SLOT_MEMO_LEN,
+  SLOT_NAME1_ID,
+  SLOT_NAME2_ID,
+  SLOT_REPORT,
+  SLOT_VALUE1_AT,
+  SLOT_VALUE2_AT,
+  SLOT_WANTED_COUNT,
+  SLOT_WANTED_IDS,
+} from "./shared";
 
 // Pickle opcodes (see src/opcodes.ts).
 const MARK: u8 = 0x28;
@@ -15,13 +28,10 @@ const MEMOIZE: u8 = 0x94;
 const BINFLOAT: u8 = 0x47;
 const SETITEMS: u8 = 0x75;
 
-/** The most bytes one item takes (every memo op long): FIXED_ITEM_MAX in src/dict-tree.ts. */
-const ITEM_MAX: u32 = 5 + 1 + 5 + 1 + 5 + 9 + 5 + 9 + 1;
-
-// The state block shared with JavaScript (i32 slots at `st`):
-// 0 memo length (in and out); 1 key id, 2 and 3 the names' ids, 4 and 5 the floats' offsets (of
-// the item taken last); 6 whether the call ended on an item to report (1) or on one it does not
-// take (0); 7 how many wanted key ids follow at 8.. (-1: every item is to report).
+/** The address of state slot `slot`. */
+function slot(st: usize, slot: i32): usize {
+  return st + ((<usize>slot) << 2);
+}
 
 /** The memo index a BINGET or LONG_BINGET at `q` reads, or -1 for another opcode. */
 function memoGet(q: usize): i64 {
@@ -49,15 +59,16 @@ function memoAt(memo: usize, memoLen: u32, i: i64): i32 {
  * memo index beyond `memoCap`); returns the position where it stopped.
  */
 export function items(st: usize, buf: usize, p: u32, end: u32, memo: usize, memoCap: u32): u32 {
-  let memoLen = load<u32>(st);
-  const want = load<i32>(st, 28);
-  store<i32>(st, 0, 24);
-  while (p + ITEM_MAX <= end) {
+  let memoLen = load<u32>(slot(st, SLOT_MEMO_LEN));
+  const want = load<i32>(slot(st, SLOT_WANTED_COUNT));
+  store<i32>(slot(st, SLOT_REPORT), 0);
+  while (p + <u32>ITEM_MAX <= end) {
     let q: usize = buf + p;
     const k = memoGet(q);
     if (k < 0) break;
     q += getSize(q);
     if (load<u8>(q) !== EMPTY_DICT) break;
+    // The dict's memo put: BINPUT, LONG_BINPUT or MEMOIZE.
     const c = load<u8>(q, 1);
     let d: u32 = 0;
     if (c === LONG_BINPUT) {
@@ -95,17 +106,17 @@ export function items(st: usize, buf: usize, p: u32, end: u32, memo: usize, memo
     if (d >= memoLen) memoLen = d + 1;
     p = <u32>(q + 1 - buf);
     let hit = want < 0;
-    for (let i = 0; i < want && !hit; i++) hit = load<i32>(st + 32 + ((<usize>i) << 2)) === key;
+    for (let i = 0; i < want && !hit; i++) hit = load<i32>(slot(st, SLOT_WANTED_IDS + i)) === key;
     if (hit) {
-      store<i32>(st, key, 4);
-      store<i32>(st, r1, 8);
-      store<i32>(st, r2, 12);
-      store<u32>(st, xAt, 16);
-      store<u32>(st, yAt, 20);
-      store<i32>(st, 1, 24);
+      store<i32>(slot(st, SLOT_KEY_ID), key);
+      store<i32>(slot(st, SLOT_NAME1_ID), r1);
+      store<i32>(slot(st, SLOT_NAME2_ID), r2);
+      store<u32>(slot(st, SLOT_VALUE1_AT), xAt);
+      store<u32>(slot(st, SLOT_VALUE2_AT), yAt);
+      store<i32>(slot(st, SLOT_REPORT), 1);
       break;
     }
   }
-  store<u32>(st, memoLen);
+  store<u32>(slot(st, SLOT_MEMO_LEN), memoLen);
   return p;
 }

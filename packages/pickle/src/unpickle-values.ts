@@ -1,0 +1,131 @@
+// What the general reader (unpickle.ts) makes of opcode arguments beyond their bytes: the data
+// constructors a pickle may name, protocol 0's text arguments, LONG's bytes, surrogate-passing
+// UTF-8. Values only: no opcode is decoded here (that is opcode-reader.ts's job).
+import { InputError } from "@convkit/io";
+import type { PyValue } from "./values.js";
+
+/**
+ * The only globals a pickle may name: the data constructors CPython itself emits for bytes,
+ * bytearray, set and frozenset under protocols 0-3. They are interpreted here, never imported.
+ */
+export class DataConstructor {
+  constructor(readonly kind: "encode" | "set" | "bytearray" | "bytes") {}
+}
+export const SAFE_GLOBALS = new Map<string, DataConstructor>([
+  ["_codecs.encode", new DataConstructor("encode")],
+  ["builtins.set", new DataConstructor("set")],
+  ["__builtin__.set", new DataConstructor("set")],
+  ["builtins.frozenset", new DataConstructor("set")],
+  ["__builtin__.frozenset", new DataConstructor("set")],
+  ["builtins.bytearray", new DataConstructor("bytearray")],
+  ["__builtin__.bytearray", new DataConstructor("bytearray")],
+  ["builtins.bytes", new DataConstructor("bytes")],
+  ["__builtin__.bytes", new DataConstructor("bytes")],
+]);
+
+export function construct(c: DataConstructor, args: PyValue[]): PyValue | undefined {
+  const [a, enc] = args;
+  const fromText = (s: string) => Buffer.from(s, "latin1");
+  switch (c.kind) {
+    case "encode":
+      return typeof a === "string" && (enc === "latin1" || enc === "latin-1") ? fromText(a) : undefined;
+    case "bytes":
+    case "bytearray":
+      if (a === undefined) return Buffer.alloc(0);
+      if (typeof a === "string" && (enc === "latin1" || enc === "latin-1")) return fromText(a);
+      if (a instanceof Uint8Array) return Buffer.from(a);
+      if (Array.isArray(a) && a.every((x) => typeof x === "number")) return Buffer.from(a as number[]);
+      return undefined;
+    case "set":
+      if (a === undefined) return new Set();
+      return Array.isArray(a) ? new Set(a) : undefined;
+  }
+}
+
+export function typeName(v: unknown): string {
+  if (v instanceof Map) return "a dict";
+  if (typeof v === "number") return Number.isInteger(v) ? "an int" : "a float";
+  if (Array.isArray(v)) return "a list";
+  if (v === null) return "None";
+  return typeof v;
+}
+
+export function parseIntText(s: string, bad: () => never): number | bigint {
+  if (!/^[-+]?\d+$/.test(s)) bad();
+  const n = Number(s);
+  return Number.isSafeInteger(n) ? n : BigInt(s);
+}
+
+/** Little-endian two's complement, as LONG1/LONG4 store ints. */
+export function decodeLong(buf: Buffer, start: number, n: number): number | bigint {
+  if (n === 0) return 0;
+  if (n <= 6) return buf.readIntLE(start, n);
+  let v = 0n;
+  for (let i = n - 1; i >= 0; i--) v = (v << 8n) | BigInt(buf[start + i]!);
+  if (buf[start + n - 1]! & 0x80) v -= 1n << BigInt(8 * n);
+  return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+}
+
+export function decodeSurrogatePass(bytes: Buffer, name: string, offset: number): string {
+  let out = "";
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    let cp: number;
+    let len: number;
+    if (b < 0x80) [cp, len] = [b, 1];
+    else if (b >> 5 === 6) [cp, len] = [((b & 0x1f) << 6) | (bytes[i + 1]! & 0x3f), 2];
+    else if (b >> 4 === 14)
+      [cp, len] = [((b & 0x0f) << 12) | ((bytes[i + 1]! & 0x3f) << 6) | (bytes[i + 2]! & 0x3f), 3];
+    else if (b >> 3 === 30)
+      [cp, len] = [
+        ((b & 0x07) << 18) |
+          ((bytes[i + 1]! & 0x3f) << 12) |
+          ((bytes[i + 2]! & 0x3f) << 6) |
+          (bytes[i + 3]! & 0x3f),
+        4,
+      ];
+    else
+      throw new InputError(
+        name,
+        { offset: offset + i },
+        "UTF-8 text in a str opcode",
+        `byte 0x${b.toString(16)}`,
+      );
+    if (i + len > bytes.length)
+      throw new InputError(name, { offset: offset + i }, "a complete UTF-8 sequence", "its end");
+    out += String.fromCodePoint(cp);
+    i += len;
+  }
+  return out;
+}
+
+export function unescapePythonBytes(arg: string, bad: () => never): string {
+  const q = arg[0];
+  if ((q !== "'" && q !== '"') || arg.length < 2 || arg[arg.length - 1] !== q) bad();
+  const body = arg.slice(1, -1);
+  const simple: Record<string, string> = {
+    n: "\n",
+    t: "\t",
+    r: "\r",
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    a: "\x07",
+    b: "\b",
+    f: "\f",
+    v: "\v",
+  };
+  return body.replace(/\\(x[0-9a-fA-F]{2}|[0-7]{1,3}|.)/g, (_, e: string) => {
+    if (e[0] === "x") return String.fromCharCode(Number.parseInt(e.slice(1), 16));
+    if (/^[0-7]/.test(e)) return String.fromCharCode(Number.parseInt(e, 8));
+    return simple[e] ?? `\\${e}`;
+  });
+}
+
+export function rawUnicodeEscape(bytes: Buffer): string {
+  const s = bytes.toString("latin1");
+  return s.replace(/\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})/g, (_, a?: string, b?: string) =>
+    String.fromCodePoint(Number.parseInt((a ?? b)!, 16)),
+  );
+}
