@@ -4,7 +4,7 @@
 // writer and by a hand assembler of CPython's opcode streams (protocols 2-5, memo gets and puts of
 // every width, framing), cut into random chunks. No ../shared and no Python needed (one extra
 // test cross-checks CPython's own pickles when python3 is there).
-import { HAS_PYTHON, python, rng } from "@convkit/test-helpers";
+import { python, requires, rng } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { indexDictTree, readDictBranch } from "./branch-index.js";
 import { DictTreeScanner, UnsupportedShape } from "./dict-tree.js";
@@ -186,7 +186,7 @@ describe("indexDictTree + readDictBranch against loadPickle (random trees, seede
   });
 });
 
-describe.runIf(HAS_PYTHON)("scanner and BranchReader on CPython's own pickles (python3)", () => {
+requires("python3").describe("scanner and BranchReader on CPython's own pickles (python3)", () => {
   it("random trees pickled by CPython with protocols 2-5 (seeds 601-612)", async () => {
     const cases: { tree: Tree; depth: number }[] = [];
     for (let seed = 601; seed <= 612; seed++) {
