@@ -1,7 +1,7 @@
 // convkit-trec-eval: trec_eval's measures, flags and output layout over TREC qrels and runs.
 import { defineCommand } from "@convkit/cli";
 import { InputError, UsageError } from "@convkit/io";
-import { formatTrecEval, loadQrels, loadRun, MEASURES, parseMeasures, trecEval } from "@convkit/trec-eval";
+import { evaluateRunFile, formatTrecEval, loadByteQrels, MEASURES, parseMeasures } from "@convkit/trec-eval";
 
 /** The `convkit-trec-eval` command. */
 export const trecEvalCommand = defineCommand({
@@ -60,9 +60,8 @@ export const trecEvalCommand = defineCommand({
     } catch (e) {
       throw new UsageError(`convkit-trec-eval: ${(e as Error).message}`);
     }
-    const qrels = await loadQrels(qrelsPath!);
-    const { run, tag } = await loadRun(runPath!);
-    const result = trecEval(run, qrels, specs, {
+    const qrels = await loadByteQrels(qrelsPath!);
+    const { result, tag } = await evaluateRunFile(qrels, runPath!, specs, {
       relevanceLevel: o.l,
       maxDocs: o.M,
       allTopics: o.c,

@@ -6,9 +6,11 @@ export {
   type MeasureSpec,
   parseMeasures,
   type TrecEvalOptions,
+  type TopicResult,
   type TrecEvalResult,
   trecEval,
 } from "./evaluate.js";
+export { evaluateRunFile, type RunEvaluation } from "./evaluate-files.js";
 export {
   type JudgedRanking,
   judgeRanking,
@@ -19,6 +21,7 @@ export {
 } from "./judged-ranking.js";
 export { loadQrels, loadRun } from "./load.js";
 export { log2Int } from "./log2.js";
+export { ByteQrels, loadByteQrels } from "./qrels-bytes.js";
 export {
   averagePrecision,
   ndcgAt,

@@ -1,0 +1,129 @@
+// trec_eval over files, the fast way: qrels and run read as bytes (qrels-bytes.ts, run-bytes.ts),
+// each topic judged and measured as soon as its lines are in, so memory holds one topic of the
+// run, not the run. The result equals the plain path's (loadQrels + loadRun + trecEval): where
+// the bytes are odd the plain path is run instead, and its errors are the ones users see.
+import { InputError, openInput, readAll, readLineUnits, strcmpOrder } from "@convkit/io";
+import {
+  MISSING_TOPIC_RANKING,
+  summarize,
+  type TopicResult,
+  type TrecEvalOptions,
+  type TrecEvalResult,
+  topicResult,
+  trecEval,
+} from "./evaluate.js";
+import { ByteJudge } from "./judge-bytes.js";
+import { judgeRanking } from "./judged-ranking.js";
+import { Declined } from "./line-fields.js";
+import { loadRun } from "./load.js";
+import type { MeasureSpec } from "./measure-specs.js";
+import { type ByteQrels, bytesSource } from "./qrels-bytes.js";
+import { Interleaved, RunScanner } from "./run-bytes.js";
+
+/** A run's evaluation and its tag (trec_eval's runid: the first line's). */
+export interface RunEvaluation {
+  result: TrecEvalResult;
+  tag: string | undefined;
+  /** How the run was read: streamed by topic, buffered (topics interleaved), or by the plain path. */
+  route: "stream" | "buffered" | "plain";
+}
+
+/** Bytes read at a time: whole lines, about this much (readLineUnits). */
+const UNIT_BYTES = 1 << 20;
+
+/** Evaluates the run at `runPath` (or `-`) against qrels read with loadByteQrels, as trecEval would. */
+export async function evaluateRunFile(
+  qrels: ByteQrels,
+  runPath: string,
+  specs: readonly MeasureSpec[],
+  options: TrecEvalOptions = {},
+  /** Bytes read at a time (tests make it small, so lines and topics straddle reads). */
+  unitBytes = UNIT_BYTES,
+): Promise<RunEvaluation> {
+  const level = options.relevanceLevel ?? 1;
+  const file = runPath === "-" ? "<stdin>" : runPath;
+  // stdin cannot be read twice (a second pass, buffered or plain): it is kept whole.
+  const stdin = runPath === "-" ? await readAll(await openInput("-")) : undefined;
+  const units = (): AsyncIterable<Uint8Array> | Uint8Array[] =>
+    stdin ? [hasBom(stdin) ? stdin.subarray(3) : stdin] : readLineUnits(runPath, unitBytes);
+
+  const pass = async (buffered: boolean) => {
+    const judge = new ByteJudge(qrels, level, options.maxDocs, options.runFile);
+    const topics: TopicResult[] = [];
+    const failures: { qid: string; error: unknown }[] = [];
+    const scanner = new RunScanner(qrels, file, buffered, (t) => {
+      try {
+        topics.push(topicResult(t.qid, judge.judge(t), false, specs, level));
+      } catch (error) {
+        // The plain path reads the whole run before judging: an error here counts only if no
+        // line is bad, and then the first in its (qid) order.
+        failures.push({ qid: t.qid, error });
+      }
+    });
+    // One read ahead: the next unit is read (in libuv's pool) while this one is scanned.
+    const it = toAsync(units())[Symbol.asyncIterator]();
+    let next = it.next();
+    let done = false;
+    try {
+      for (;;) {
+        const r = await next;
+        if (r.done) break;
+        next = it.next();
+        scanner.feed(Buffer.from(r.value.buffer, r.value.byteOffset, r.value.length));
+      }
+      done = true;
+    } finally {
+      // Stopped early (a pass to redo): let the read in flight end, then close the file.
+      if (!done)
+        await next.then(
+          () => it.return?.(),
+          () => undefined,
+        );
+    }
+    scanner.end();
+    return { topics, failures, tag: scanner.tag, seen: scanner.seen };
+  };
+
+  let r: Awaited<ReturnType<typeof pass>>;
+  let route: RunEvaluation["route"] = "stream";
+  try {
+    try {
+      r = await pass(false);
+    } catch (e) {
+      if (!(e instanceof Interleaved)) throw e;
+      route = "buffered";
+      r = await pass(true);
+    }
+  } catch (e) {
+    if (!(e instanceof Declined || e instanceof InputError)) throw e;
+    const { run, tag } = await loadRun(runPath, stdin ? bytesSource(file, stdin) : undefined);
+    return { result: trecEval(run, qrels.toMaps(), specs, options), tag, route: "plain" };
+  }
+  if (r.failures.length > 0) throw r.failures.reduce((a, b) => (strcmpOrder(b.qid, a.qid) < 0 ? b : a)).error;
+  const topics = r.topics;
+  if (options.allTopics)
+    qrels.qids.forEach((qid, t) => {
+      if (r.seen.has(qid)) return;
+      const ranking = judgeRanking(MISSING_TOPIC_RANKING, qrels.topicMap(t), {
+        relevanceLevel: level,
+        maxDocs: options.maxDocs,
+        file: options.runFile,
+        qid,
+      });
+      topics.push(topicResult(qid, ranking, true, specs, level));
+    });
+  topics.sort((a, b) => strcmpOrder(a.qid, b.qid));
+  return {
+    result: summarize(topics, specs, level, options.allTopics ? qrels.positive : undefined),
+    tag: r.tag,
+    route,
+  };
+}
+
+async function* toAsync<T>(xs: AsyncIterable<T> | T[]): AsyncIterable<T> {
+  yield* xs;
+}
+
+function hasBom(b: Uint8Array): boolean {
+  return b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
+}
