@@ -83,29 +83,24 @@ export class ByteJudge {
         file: this.runFile,
         qid: t.qid,
       });
-    const { scores, bytes, starts } = t;
-    // trecOrder on bytes: score descending, then docno descending by strcmp. The same comparisons
-    // in the same initial (file) order through the same Array sort as the plain path's: the same
-    // permutation, NaN scores included.
-    const order: number[] = new Array(t.n);
-    for (let i = 0; i < t.n; i++) order[i] = i;
-    order.sort((a, b) => {
-      const x = scores[a]!;
-      const y = scores[b]!;
-      if (x > y) return -1;
-      if (x < y) return 1;
-      return compareBytes(bytes, starts[b]!, starts[b + 1]!, bytes, starts[a]!, starts[a + 1]!);
-    });
+    const { bytes, starts, hashes } = t;
+    const order = rankOrder(t);
     const n = this.maxDocs !== undefined && t.n > this.maxDocs ? this.maxDocs : t.n;
     const q = this.qrels;
     q.activate(t.topic);
+    const { mark, gradeAt, stamp } = q;
     const grades = new Int32Array(n);
     let numRelRet = 0;
     for (let r = 0; r < n; r++) {
       const i = order[r]!;
-      const g = q.gradeOf(q.docnos.find(bytes, starts[i]!, starts[i + 1]!, t.hashes[i]!));
-      grades[r] = g === undefined ? NONPOOL : g < 0 ? UNJUDGED : g;
-      if (g !== undefined && g >= this.level) numRelRet++;
+      const id = q.docnos.find(bytes, starts[i]!, starts[i + 1]!, hashes[i]!);
+      if (id < 0 || mark[id] !== stamp) {
+        grades[r] = NONPOOL;
+        continue;
+      }
+      const g = gradeAt[id]!;
+      grades[r] = g < 0 ? UNJUDGED : g;
+      if (g >= this.level) numRelRet++;
     }
     return { grades, ...gradeHistogram(q.topicGrades(t.topic), this.level), numRelRet };
   }
@@ -135,5 +130,65 @@ export class ByteJudge {
       this.slots[k] = i;
     }
     return false;
+  }
+}
+
+/** trecOrder on bytes: score descending, then docno descending by strcmp (b before a: negative). */
+function compareEntries(t: TopicEntries, a: number, b: number): number {
+  const x = t.scores[a]!;
+  const y = t.scores[b]!;
+  if (x > y) return -1;
+  if (x < y) return 1;
+  return compareBytes(t.bytes, t.starts[b]!, t.starts[b + 1]!, t.bytes, t.starts[a]!, t.starts[a + 1]!);
+}
+
+/**
+ * Entry indices in trec_eval's order. With no docno twice and no NaN score the comparator is a
+ * strict total order, so any correct sort gives the one permutation the plain path's Array sort
+ * gives: a run already in score order (as runs are written) only has its ties put in docno order.
+ * Otherwise (a NaN makes the comparator no order at all) the plain path's sort itself, from the
+ * same file order, with the same comparisons: the same permutation.
+ */
+export function rankOrder(t: TopicEntries): ArrayLike<number> {
+  const { scores, n } = t;
+  let ranked = true;
+  for (let i = 0; i < n; i++) {
+    const x = scores[i]!;
+    if (x !== x || (i > 0 && scores[i - 1]! < x)) {
+      ranked = false;
+      break;
+    }
+  }
+  if (!ranked) {
+    const order: number[] = new Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    return order.sort((a, b) => compareEntries(t, a, b));
+  }
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  for (let g = 0; g < n; ) {
+    let e = g + 1;
+    while (e < n && scores[e] === scores[g]) e++;
+    if (e - g > 1) sortTies(t, order, g, e);
+    g = e;
+  }
+  return order;
+}
+
+/** Sorts order[g, e) (equal scores) by docno descending: insertion for the usual few, else Array sort. */
+function sortTies(t: TopicEntries, order: Int32Array, g: number, e: number): void {
+  if (e - g > 24) {
+    const part = Array.from(order.subarray(g, e)).sort((a, b) => compareEntries(t, a, b));
+    order.set(part, g);
+    return;
+  }
+  for (let i = g + 1; i < e; i++) {
+    const v = order[i]!;
+    let j = i - 1;
+    while (j >= g && compareEntries(t, order[j]!, v) > 0) {
+      order[j + 1] = order[j]!;
+      j--;
+    }
+    order[j + 1] = v;
   }
 }

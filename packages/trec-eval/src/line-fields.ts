@@ -103,14 +103,17 @@ export function smallInteger(buf: Uint8Array, s: number, e: number): number {
 /** Exact powers of ten as doubles (10^0 … 10^22 are all exactly representable). */
 const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
 
+/** Where {@link parseScore} puts the value (a double returned through a slot, not boxed per line). */
+export const SCORE = new Float64Array(1);
+
 /**
- * A score field as fields.ts's floatField reads it (Python's float(): correctly rounded), or
- * undefined where that refuses it. Fast case: at most 15 significant digits and a decimal
+ * Reads a score field as fields.ts's floatField reads it (Python's float(): correctly rounded)
+ * into SCORE[0]; false where that refuses it. Fast case: at most 15 significant digits and a decimal
  * exponent within ±22, where digits / 10^k (or × 10^k) is one correctly rounded operation on
  * exact operands, so equal to the correctly rounded decimal (Clinger's fast path). The rest
  * (inf, nan, long mantissas, large exponents, anything odd) goes to the plain parser.
  */
-export function parseScore(buf: Uint8Array, s: number, e: number): number | undefined {
+export function parseScore(buf: Uint8Array, s: number, e: number): boolean {
   let i = s;
   const neg = buf[i] === 45;
   if (neg || buf[i] === 43) i++;
@@ -151,9 +154,13 @@ export function parseScore(buf: Uint8Array, s: number, e: number): number | unde
   const k = exp - fracDigits;
   if (k < -22 || k > 22) return slowScore(buf, s, e);
   const v = k < 0 ? m / POW10[-k]! : m * POW10[k]!;
-  return neg ? -v : v;
+  SCORE[0] = neg ? -v : v;
+  return true;
 }
 
-function slowScore(buf: Uint8Array, s: number, e: number): number | undefined {
-  return parseFloatStrict(Buffer.from(buf.buffer, buf.byteOffset + s, e - s).toString("latin1"));
+function slowScore(buf: Uint8Array, s: number, e: number): boolean {
+  const v = parseFloatStrict(Buffer.from(buf.buffer, buf.byteOffset + s, e - s).toString("latin1"));
+  if (v === undefined) return false;
+  SCORE[0] = v;
+  return true;
 }

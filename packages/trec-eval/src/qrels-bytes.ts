@@ -11,10 +11,10 @@ import { loadQrels } from "./load.js";
 export class ByteQrels {
   /** Judgments with a grade > 0 (trec_eval's summary num_rel under -c). */
   readonly positive: number;
-  /** Lookup marks: docno id → the activation it was judged in (see {@link activate}). */
-  private mark: Int32Array;
-  private gradeAt: Float64Array;
-  private stamp = 0;
+  /** Lookup marks: docno id → the activation it was judged in (see {@link activate}): judged in the active topic iff mark[id] === stamp, with grade gradeAt[id]. */
+  readonly mark: Int32Array;
+  readonly gradeAt: Float64Array;
+  stamp = 0;
   /** Read by the plain path (loadQrels), the bytes being odd or wrong. */
   fromPlain = false;
 
@@ -42,18 +42,13 @@ export class ByteQrels {
     return this.indexCache.get(qid) ?? -1;
   }
 
-  /** Makes topic t's judgments the ones {@link gradeOf} answers from (a stamp: nothing is cleared). */
+  /** Makes topic t's judgments the marked ones (a new stamp: nothing is cleared). */
   activate(t: number): void {
     const s = ++this.stamp;
     for (let j = this.offsets[t]!; j < this.offsets[t + 1]!; j++) {
       this.mark[this.docIds[j]!] = s;
       this.gradeAt[this.docIds[j]!] = this.grades[j]!;
     }
-  }
-
-  /** The active topic's grade of docno id `id` (-1 for none), or undefined when it is not judged there. */
-  gradeOf(id: number): number | undefined {
-    return id >= 0 && this.mark[id] === this.stamp ? this.gradeAt[id] : undefined;
   }
 
   /** Topic t's grades (the histogram's input). */

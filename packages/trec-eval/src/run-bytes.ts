@@ -7,7 +7,7 @@
 import { runEntryOf } from "@convkit/formats";
 import { hashBytes } from "./byte-table.js";
 import { TopicEntries } from "./judge-bytes.js";
-import { Declined, isInteger, parseScore, scanLine, textFields } from "./line-fields.js";
+import { Declined, isInteger, parseScore, SCORE, scanLine, textFields } from "./line-fields.js";
 import type { ByteQrels } from "./qrels-bytes.js";
 
 /** A judged topic met again after others: the run is not grouped by topic. */
@@ -49,8 +49,8 @@ export class RunScanner {
         continue;
       }
       if (nf < 6 || !isInteger(buf, F[7]!, F[8]!)) throw new Declined("not a run line");
-      const score = parseScore(buf, F[9]!, F[10]!);
-      if (score === undefined) throw new Declined("not a score");
+      if (!parseScore(buf, F[9]!, F[10]!)) throw new Declined("not a score");
+      const score = SCORE[0]!;
       if (this.tag === undefined) this.tag = buf.toString("latin1", F[11]!, F[12]!);
       const qs = F[1]!;
       const qe = F[2]!;
