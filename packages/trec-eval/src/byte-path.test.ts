@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { parseFloatStrict } from "@convkit/formats";
 import { rng } from "@convkit/test-helpers";
 import { afterAll, describe, expect, it } from "vitest";
-import { evaluateRunFile } from "./evaluate-files.js";
+import { evaluateRunFile, formatRunEvaluation } from "./evaluate-files.js";
 import { formatTrecEval, type TrecEvalOptions, trecEval } from "./evaluate.js";
 import { parseScore, SCORE } from "./line-fields.js";
 import { loadQrels, loadRun } from "./load.js";
@@ -150,10 +150,10 @@ describe("byte path = plain path", () => {
       });
       const fast = await outcome(async () => {
         const qrels = await loadByteQrels(q);
-        const { result, tag, route } = await evaluateRunFile(qrels, run, specs, options, unit);
-        const key = `${qrels.fromPlain ? "plain" : "bytes"} qrels, ${route} run`;
+        const ev = await evaluateRunFile(qrels, run, specs, { ...options, perTopicLines: true }, unit);
+        const key = `${qrels.fromPlain ? "plain" : "bytes"} qrels, ${ev.route} run`;
         routes.set(key, (routes.get(key) ?? 0) + 1);
-        return formatTrecEval(result, { perTopic: true, runid: tag });
+        return formatRunEvaluation(ev, true);
       });
       if (!plain.startsWith("ok")) errors++;
       expect(fast, `case ${c} (${JSON.stringify(options)}, unit ${unit})`).toBe(plain);

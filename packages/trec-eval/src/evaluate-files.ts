@@ -4,13 +4,16 @@
 // the bytes are odd the plain path is run instead, and its errors are the ones users see.
 import { InputError, openInput, readAll, readLineUnits, strcmpOrder } from "@convkit/io";
 import {
+  emptyTemplate,
+  formatSummary,
+  formatTopicLines,
   MISSING_TOPIC_RANKING,
-  summarize,
+  summaryValues,
   type TopicResult,
   type TrecEvalOptions,
-  type TrecEvalResult,
   topicResult,
   trecEval,
+  type Value,
 } from "./evaluate.js";
 import { ByteJudge } from "./judge-bytes.js";
 import { judgeRanking } from "./judged-ranking.js";
@@ -20,9 +23,30 @@ import type { MeasureSpec } from "./measure-specs.js";
 import { type ByteQrels, bytesSource } from "./qrels-bytes.js";
 import { Interleaved, RunScanner } from "./run-bytes.js";
 
-/** A run's evaluation and its tag (trec_eval's runid: the first line's). */
+/** One topic as the byte path keeps it: its values as numbers (in the template's order), and its -q lines when asked for. */
+export interface TopicValues {
+  qid: string;
+  values: Float64Array;
+  lines: string;
+}
+
+/** Options: trec_eval's, and whether to keep each topic's -q lines. */
+export interface FileEvalOptions extends TrecEvalOptions {
+  perTopicLines?: boolean;
+}
+
+/**
+ * A run's evaluation: trecEval's result, each topic kept as numbers and text rather than an
+ * object per value (the -q -m all_trec values of 1,000 topics were 100,000 objects), and the
+ * run's tag (trec_eval's runid: the first line's).
+ */
 export interface RunEvaluation {
-  result: TrecEvalResult;
+  /** In strcmp order of qids. */
+  topics: TopicValues[];
+  /** A topic's values' names and kinds. */
+  template: readonly Value[];
+  summary: Value[];
+  runid: boolean;
   tag: string | undefined;
   /** How the run was read: streamed by topic, buffered (topics interleaved), or by the plain path. */
   route: "stream" | "buffered" | "plain";
@@ -36,7 +60,7 @@ export async function evaluateRunFile(
   qrels: ByteQrels,
   runPath: string,
   specs: readonly MeasureSpec[],
-  options: TrecEvalOptions = {},
+  options: FileEvalOptions = {},
   /** Bytes read at a time (tests make it small, so lines and topics straddle reads). */
   unitBytes = UNIT_BYTES,
 ): Promise<RunEvaluation> {
@@ -47,13 +71,18 @@ export async function evaluateRunFile(
   const units = (): AsyncIterable<Uint8Array> | Uint8Array[] =>
     stdin ? [hasBom(stdin) ? stdin.subarray(3) : stdin] : readLineUnits(runPath, unitBytes);
 
+  let template: Value[] | undefined;
+  const keep = (tr: TopicResult) => {
+    template ??= tr.values;
+    return compact(tr, options.perTopicLines === true);
+  };
   const pass = async (buffered: boolean) => {
     const judge = new ByteJudge(qrels, level, options.maxDocs, options.runFile);
-    const topics: TopicResult[] = [];
+    const topics: TopicValues[] = [];
     const failures: { qid: string; error: unknown }[] = [];
     const scanner = new RunScanner(qrels, file, buffered, (t) => {
       try {
-        topics.push(topicResult(t.qid, judge.judge(t), false, specs, level));
+        topics.push(keep(topicResult(t.qid, judge.judge(t), false, specs, level)));
       } catch (error) {
         // The plain path reads the whole run before judging: an error here counts only if no
         // line is bad, and then the first in its (qid) order.
@@ -97,7 +126,15 @@ export async function evaluateRunFile(
   } catch (e) {
     if (!(e instanceof Declined || e instanceof InputError)) throw e;
     const { run, tag } = await loadRun(runPath, stdin ? bytesSource(file, stdin) : undefined);
-    return { result: trecEval(run, qrels.toMaps(), specs, options), tag, route: "plain" };
+    const result = trecEval(run, qrels.toMaps(), specs, options);
+    return {
+      topics: result.topics.map((t) => compact(t, options.perTopicLines === true)),
+      template: result.topics[0]?.values ?? emptyTemplate(specs, level),
+      summary: result.summary,
+      runid: result.runid,
+      tag,
+      route: "plain",
+    };
   }
   if (r.failures.length > 0) throw r.failures.reduce((a, b) => (strcmpOrder(b.qid, a.qid) < 0 ? b : a)).error;
   const topics = r.topics;
@@ -110,14 +147,36 @@ export async function evaluateRunFile(
         file: options.runFile,
         qid,
       });
-      topics.push(topicResult(qid, ranking, true, specs, level));
+      topics.push(keep(topicResult(qid, ranking, true, specs, level)));
     });
   topics.sort((a, b) => strcmpOrder(a.qid, b.qid));
+  const positive = options.allTopics ? qrels.positive : undefined;
+  const summary = summaryValues(template ?? emptyTemplate(specs, level), topics.length, positive, (i) => {
+    let sum = 0;
+    for (const t of topics) sum += t.values[i]!;
+    return sum;
+  });
   return {
-    result: summarize(topics, specs, level, options.allTopics ? qrels.positive : undefined),
+    topics,
+    template: template ?? emptyTemplate(specs, level),
+    summary,
+    runid: specs.some((m) => m.name === "runid"),
     tag: r.tag,
     route,
   };
+}
+
+/** What trec_eval prints for an evaluation (formatTrecEval's text). */
+export function formatRunEvaluation(ev: RunEvaluation, perTopic: boolean): string {
+  let s = "";
+  if (perTopic) for (const t of ev.topics) s += t.lines;
+  return s + formatSummary(ev.summary, ev.runid, ev.tag);
+}
+
+function compact(t: TopicResult, lines: boolean): TopicValues {
+  const values = new Float64Array(t.values.length);
+  for (let i = 0; i < values.length; i++) values[i] = t.values[i]!.value;
+  return { qid: t.qid, values, lines: lines ? formatTopicLines(t) : "" };
 }
 
 async function* toAsync<T>(xs: AsyncIterable<T> | T[]): AsyncIterable<T> {

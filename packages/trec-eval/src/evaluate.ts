@@ -293,12 +293,33 @@ export function summarize(
   level: number,
   positiveJudgments: number | undefined,
 ): TrecEvalResult {
-  const numQ = topics.length;
-  const template = topics[0]?.values ?? topicValues(judgeRanking([], new Map(), {}), specs, level);
-  const summary = template.flatMap((v, i) => {
-    if (v.text !== undefined) return []; // relstring: per topic only
+  const template = topics[0]?.values ?? emptyTemplate(specs, level);
+  const summary = summaryValues(template, topics.length, positiveJudgments, (i) => {
     let sum = 0;
     for (const t of topics) sum += t.values[i]!.value;
+    return sum;
+  });
+  return { topics, summary, runid: specs.some((m) => m.name === "runid") };
+}
+
+/** The values a topic would have, as names and kinds when there is no topic (an empty ranking's). */
+export function emptyTemplate(specs: readonly MeasureSpec[], level: number): Value[] {
+  return topicValues(judgeRanking([], new Map(), {}), specs, level);
+}
+
+/**
+ * The summary from the values' names and kinds (`template`, a topic's values) and `sumOf(i)`,
+ * value i summed over the topics in strcmp order of qids.
+ */
+export function summaryValues(
+  template: readonly Value[],
+  numQ: number,
+  positiveJudgments: number | undefined,
+  sumOf: (i: number) => number,
+): Value[] {
+  return template.flatMap((v, i) => {
+    if (v.text !== undefined) return []; // relstring: per topic only
+    const sum = sumOf(i);
     if (v.name === "num_q") return { ...v, value: numQ };
     if (v.name === "num_rel" && positiveJudgments !== undefined) return { ...v, value: positiveJudgments };
     if (v.count) return { ...v, value: sum };
@@ -306,7 +327,6 @@ export function summarize(
     if (v.geometric) return { ...v, value: numQ > 0 ? Math.exp(sum / numQ) : 0 };
     return { ...v, value: numQ > 0 ? sum / numQ : 0 };
   });
-  return { topics, summary, runid: specs.some((m) => m.name === "runid") };
 }
 
 /**
@@ -356,12 +376,22 @@ export function formatTrecEval(
   options: { perTopic?: boolean; runid?: string } = {},
 ): string {
   let s = "";
-  if (options.perTopic)
-    for (const t of result.topics)
-      for (const v of t.values)
-        if (v.text !== undefined) s += `${v.name.padEnd(22, " ")}\t${t.qid}\t'${v.text}'\n`;
-        else if (v.name !== "num_q" && !v.geometric) s += formatTrecLine(v.name, t.qid, v.value, v.count);
-  if (result.runid) s += `${"runid".padEnd(22, " ")}\tall\t${options.runid ?? ""}\n`;
-  for (const v of result.summary) s += formatTrecLine(v.name, "all", v.value, v.count);
+  if (options.perTopic) for (const t of result.topics) s += formatTopicLines(t);
+  return s + formatSummary(result.summary, result.runid, options.runid);
+}
+
+/** A topic's lines under -q. */
+export function formatTopicLines(t: TopicResult): string {
+  let s = "";
+  for (const v of t.values)
+    if (v.text !== undefined) s += `${v.name.padEnd(22, " ")}\t${t.qid}\t'${v.text}'\n`;
+    else if (v.name !== "num_q" && !v.geometric) s += formatTrecLine(v.name, t.qid, v.value, v.count);
+  return s;
+}
+
+/** The summary lines (`runid` first when asked for). */
+export function formatSummary(summary: readonly Value[], runid: boolean, tag: string | undefined): string {
+  let s = runid ? `${"runid".padEnd(22, " ")}\tall\t${tag ?? ""}\n` : "";
+  for (const v of summary) s += formatTrecLine(v.name, "all", v.value, v.count);
   return s;
 }

@@ -7,10 +7,17 @@ export {
   parseMeasures,
   type TrecEvalOptions,
   type TopicResult,
+  type Value,
   type TrecEvalResult,
   trecEval,
 } from "./evaluate.js";
-export { evaluateRunFile, type RunEvaluation } from "./evaluate-files.js";
+export {
+  evaluateRunFile,
+  type FileEvalOptions,
+  formatRunEvaluation,
+  type RunEvaluation,
+  type TopicValues,
+} from "./evaluate-files.js";
 export {
   type JudgedRanking,
   judgeRanking,
