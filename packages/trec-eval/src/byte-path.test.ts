@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { parseFloatStrict } from "@convkit/formats";
 import { rng } from "@convkit/test-helpers";
 import { afterAll, describe, expect, it } from "vitest";
-import { evaluateRunFile, formatRunEvaluation } from "./evaluate-files.js";
 import { formatTrecEval, type TrecEvalOptions, trecEval } from "./evaluate.js";
+import { evaluateRunFile, formatRunEvaluation } from "./evaluate-files.js";
 import { parseScore, SCORE } from "./line-fields.js";
 import { loadQrels, loadRun } from "./load.js";
 import { parseMeasures } from "./measure-specs.js";
@@ -153,7 +153,7 @@ describe("byte path = plain path", () => {
         const ev = await evaluateRunFile(qrels, run, specs, { ...options, perTopicLines: true }, unit);
         const key = `${qrels.fromPlain ? "plain" : "bytes"} qrels, ${ev.route} run`;
         routes.set(key, (routes.get(key) ?? 0) + 1);
-        return formatRunEvaluation(ev, true);
+        return formatRunEvaluation(ev, true).toString("utf8");
       });
       if (!plain.startsWith("ok")) errors++;
       expect(fast, `case ${c} (${JSON.stringify(options)}, unit ${unit})`).toBe(plain);

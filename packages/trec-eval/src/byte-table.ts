@@ -67,14 +67,24 @@ export function growInt32(a: Int32Array, n: number): Int32Array {
  * the bytes in one arena.
  */
 export class ByteTable {
-  bytes: Uint8Array = new Uint8Array(1 << 16);
+  bytes: Uint8Array;
   used = 0;
   /** Start of id i's bytes in `bytes`; its end is starts[i + 1]. */
-  starts: Int32Array = new Int32Array(1025);
+  starts: Int32Array;
   size = 0;
-  private hashes: Int32Array = new Int32Array(1024);
+  private hashes: Int32Array;
   /** id + 1 per slot, 0 empty. */
-  private slots = new Int32Array(2048);
+  private slots: Int32Array;
+
+  /** `expected`: about how many strings will come (sized for them, so no rehash on the way). */
+  constructor(expected = 1024) {
+    let slots = 2048;
+    while (slots < 2 * expected) slots *= 2;
+    this.slots = new Int32Array(slots);
+    this.hashes = new Int32Array(slots >> 1);
+    this.starts = new Int32Array((slots >> 1) + 1);
+    this.bytes = new Uint8Array(Math.max(1 << 16, 8 * expected));
+  }
 
   /** The id of bytes [start, end) of `buf` (`hash` is their {@link hashBytes}), or -1. */
   find(buf: Uint8Array, start: number, end: number, hash: number): number {
@@ -100,8 +110,10 @@ export class ByteTable {
     // A loop, not set(subarray()): a Buffer's subarray is an object per docno.
     for (let i = start, at = this.used; i < end; i++, at++) bytes[at] = buf[i]!;
     this.used += end - start;
-    this.hashes = growInt32(this.hashes, this.size);
-    this.starts = growInt32(this.starts, this.size + 1);
+    if (this.size + 1 > this.hashes.length) {
+      this.hashes = growInt32(this.hashes, this.size);
+      this.starts = growInt32(this.starts, this.size + 1);
+    }
     this.starts[id + 1] = this.used;
     this.hashes[id] = hash;
     const mask = this.slots.length - 1;

@@ -22,13 +22,7 @@ import { loadRun } from "./load.js";
 import type { MeasureSpec } from "./measure-specs.js";
 import { type ByteQrels, bytesSource } from "./qrels-bytes.js";
 import { Interleaved, RunScanner } from "./run-bytes.js";
-
-/** One topic as the byte path keeps it: its values as numbers (in the template's order), and its -q lines when asked for. */
-export interface TopicValues {
-  qid: string;
-  values: Float64Array;
-  lines: string;
-}
+import { compact, type TopicValues } from "./topic-values.js";
 
 /** Options: trec_eval's, and whether to keep each topic's -q lines. */
 export interface FileEvalOptions extends TrecEvalOptions {
@@ -71,18 +65,15 @@ export async function evaluateRunFile(
   const units = (): AsyncIterable<Uint8Array> | Uint8Array[] =>
     stdin ? [hasBom(stdin) ? stdin.subarray(3) : stdin] : readLineUnits(runPath, unitBytes);
 
-  let template: Value[] | undefined;
-  const keep = (tr: TopicResult) => {
-    template ??= tr.values;
-    return compact(tr, options.perTopicLines === true);
-  };
+  const lines = options.perTopicLines === true;
+  const template = emptyTemplate(specs, level); // a topic's value names and kinds: the specs' alone
   const pass = async (buffered: boolean) => {
     const judge = new ByteJudge(qrels, level, options.maxDocs, options.runFile);
     const topics: TopicValues[] = [];
     const failures: { qid: string; error: unknown }[] = [];
     const scanner = new RunScanner(qrels, file, buffered, (t) => {
       try {
-        topics.push(keep(topicResult(t.qid, judge.judge(t), false, specs, level)));
+        topics.push(compact(topicResult(t.qid, judge.judge(t), false, specs, level), lines));
       } catch (error) {
         // The plain path reads the whole run before judging: an error here counts only if no
         // line is bad, and then the first in its (qid) order.
@@ -128,8 +119,8 @@ export async function evaluateRunFile(
     const { run, tag } = await loadRun(runPath, stdin ? bytesSource(file, stdin) : undefined);
     const result = trecEval(run, qrels.toMaps(), specs, options);
     return {
-      topics: result.topics.map((t) => compact(t, options.perTopicLines === true)),
-      template: result.topics[0]?.values ?? emptyTemplate(specs, level),
+      topics: result.topics.map((t) => compact(t, lines)),
+      template,
       summary: result.summary,
       runid: result.runid,
       tag,
@@ -147,18 +138,18 @@ export async function evaluateRunFile(
         file: options.runFile,
         qid,
       });
-      topics.push(keep(topicResult(qid, ranking, true, specs, level)));
+      topics.push(compact(topicResult(qid, ranking, true, specs, level), lines));
     });
   topics.sort((a, b) => strcmpOrder(a.qid, b.qid));
   const positive = options.allTopics ? qrels.positive : undefined;
-  const summary = summaryValues(template ?? emptyTemplate(specs, level), topics.length, positive, (i) => {
+  const summary = summaryValues(template, topics.length, positive, (i) => {
     let sum = 0;
     for (const t of topics) sum += t.values[i]!;
     return sum;
   });
   return {
     topics,
-    template: template ?? emptyTemplate(specs, level),
+    template,
     summary,
     runid: specs.some((m) => m.name === "runid"),
     tag: r.tag,
@@ -166,17 +157,11 @@ export async function evaluateRunFile(
   };
 }
 
-/** What trec_eval prints for an evaluation (formatTrecEval's text). */
-export function formatRunEvaluation(ev: RunEvaluation, perTopic: boolean): string {
-  let s = "";
-  if (perTopic) for (const t of ev.topics) s += t.lines;
-  return s + formatSummary(ev.summary, ev.runid, ev.tag);
-}
-
-function compact(t: TopicResult, lines: boolean): TopicValues {
-  const values = new Float64Array(t.values.length);
-  for (let i = 0; i < values.length; i++) values[i] = t.values[i]!.value;
-  return { qid: t.qid, values, lines: lines ? formatTopicLines(t) : "" };
+/** What trec_eval prints for an evaluation (formatTrecEval's text), as UTF-8 bytes. */
+export function formatRunEvaluation(ev: RunEvaluation, perTopic: boolean): Buffer {
+  const parts: Uint8Array[] = perTopic ? ev.topics.map((t) => t.lines) : [];
+  parts.push(Buffer.from(formatSummary(ev.summary, ev.runid, ev.tag), "utf8"));
+  return Buffer.concat(parts);
 }
 
 async function* toAsync<T>(xs: AsyncIterable<T> | T[]): AsyncIterable<T> {

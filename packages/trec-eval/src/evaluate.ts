@@ -3,6 +3,7 @@
 import { strcmpOrder } from "@convkit/io";
 import { formatFixed } from "@convkit/pynum";
 import { type JudgedRanking, judgeRanking, type Scored, type TopicQrels } from "./judged-ranking.js";
+import { DEFAULT_CUTOFFS, type MeasureSpec, NUMBER_PARAMS } from "./measure-specs.js";
 import {
   averagePrecision,
   averagePrecisionAtCutoffs,
@@ -33,7 +34,6 @@ import {
   unjudgedAt,
   yaap,
 } from "./measures.js";
-import { DEFAULT_CUTOFFS, type MeasureSpec, NUMBER_PARAMS } from "./measure-specs.js";
 
 export { MEASURES, type MeasureSpec, parseMeasures } from "./measure-specs.js";
 
@@ -364,10 +364,18 @@ export function trecEval(
   return summarize(topics, specs, level, positive);
 }
 
+/** Names padded as printed (the same few hundred names on every topic's lines). */
+const padded = new Map<string, string>();
+
 /** One output line in trec_eval's layout (`%-22s\t%s\t%6.4f`, counts as integers). */
 export function formatTrecLine(name: string, qid: string, value: number, count: boolean): string {
   const v = count ? String(value) : formatFixed(value, 4).padStart(6, " ");
-  return `${name.padEnd(22, " ")}\t${qid}\t${v}\n`;
+  let p = padded.get(name);
+  if (p === undefined) {
+    p = `${name.padEnd(22, " ")}\t`;
+    if (padded.size < 10_000) padded.set(name, p);
+  }
+  return `${p}${qid}\t${v}\n`;
 }
 
 /** The text trec_eval prints: per-topic blocks with `-q`, then the summary (`runid` first when asked for). */

@@ -5,18 +5,17 @@ export {
   MEASURES,
   type MeasureSpec,
   parseMeasures,
-  type TrecEvalOptions,
   type TopicResult,
-  type Value,
+  type TrecEvalOptions,
   type TrecEvalResult,
   trecEval,
+  type Value,
 } from "./evaluate.js";
 export {
   evaluateRunFile,
   type FileEvalOptions,
   formatRunEvaluation,
   type RunEvaluation,
-  type TopicValues,
 } from "./evaluate-files.js";
 export {
   type JudgedRanking,
@@ -28,7 +27,6 @@ export {
 } from "./judged-ranking.js";
 export { loadQrels, loadRun } from "./load.js";
 export { log2Int } from "./log2.js";
-export { ByteQrels, loadByteQrels } from "./qrels-bytes.js";
 export {
   averagePrecision,
   ndcgAt,
@@ -38,3 +36,5 @@ export {
   reciprocalRank,
   rPrecision,
 } from "./measures.js";
+export { ByteQrels, loadByteQrels } from "./qrels-bytes.js";
+export type { TopicValues } from "./topic-values.js";

@@ -85,13 +85,18 @@ export class ByteQrels {
 
 /** Judgments as they come, topics in any order, then grouped by topic (file order kept within each). */
 class QrelsBuilder {
-  readonly docnos = new ByteTable();
+  readonly docnos: ByteTable;
   readonly qids: string[] = [];
   private readonly index = new Map<string, number>();
   private n = 0;
   private topicOfJ: Int32Array = new Int32Array(1024);
   private docOfJ: Int32Array = new Int32Array(1024);
   private gradeOfJ = new Float64Array(1024);
+
+  /** `expectedLines`: an estimate (the docno table is sized for it). */
+  constructor(expectedLines = 1024) {
+    this.docnos = new ByteTable(expectedLines);
+  }
 
   topic(qid: string): number {
     let t = this.index.get(qid);
@@ -144,7 +149,8 @@ const F = new Int32Array(1 + 2 * 4);
 
 /** Parses a whole qrels file's bytes (BOM already dropped); Declined where the plain reader must decide. */
 export function parseQrelsBytes(buf: Buffer, file: string): ByteQrels {
-  const b = new QrelsBuilder();
+  // About 20 bytes a qrels line ("301 0 clueweb09-en0000-00-00000 1" is 34).
+  const b = new QrelsBuilder(Math.min(1 << 21, Math.ceil(buf.length / 20)));
   const len = buf.length;
   let qs = -1;
   let qe = -1;
