@@ -68,11 +68,24 @@ function row(job, impl, r, bytes, unit = "records", segmented = undefined) {
 // The convkit tarball installed as users install it (bench/cases/install.mjs): npm into an empty
 // prefix, with npm's cache warm and empty; the installed size in a note.
 function installSection() {
-  const job = "install: the convkit tarball into an empty prefix (npm install -g --prefix DIR convkit-X.Y.Z.tgz)";
+  const job =
+    "install: the convkit tarball into an empty prefix (npm install -g --prefix DIR convkit-X.Y.Z.tgz)";
   const r = runOnce("node", ["bench/cases/install.mjs", "3"]);
   const one = (seconds) => ({ records: 1, seconds, maxRssMiB: undefined, runs: r.runs });
-  row(job, `npm ${execFileSync("npm", ["--version"]).toString().trim()}, npm's cache warm`, one(r.warmSeconds), undefined, "installs");
-  row(job, "npm, empty cache (every dependency downloaded from the registry)", one(r.coldSeconds), undefined, "installs");
+  row(
+    job,
+    `npm ${execFileSync("npm", ["--version"]).toString().trim()}, npm's cache warm`,
+    one(r.warmSeconds),
+    undefined,
+    "installs",
+  );
+  row(
+    job,
+    "npm, empty cache (every dependency downloaded from the registry)",
+    one(r.coldSeconds),
+    undefined,
+    "installs",
+  );
   notes.push(
     `The installed \`convkit\` (its bundle, sample data and third-party dependencies) takes ${(r.installedBytes / 2 ** 20).toFixed(1)} MiB in ${r.installedFiles.toLocaleString("en-US")} files; the tarball ${(r.tarballBytes / 2 ** 10).toFixed(0)} KiB. No dependency compiles anything (no node-gyp).`,
   );

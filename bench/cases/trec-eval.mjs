@@ -13,7 +13,10 @@ import { generateTrecEval } from "../gen-trec-eval.mjs";
 
 /** trec_eval's binary, built when only its source is here; or why there is none. */
 export function trecEvalBinary(work) {
-  if (process.env.TREC_EVAL) return existsSync(process.env.TREC_EVAL) ? { bin: process.env.TREC_EVAL } : { why: `TREC_EVAL=${process.env.TREC_EVAL} does not exist` };
+  if (process.env.TREC_EVAL)
+    return existsSync(process.env.TREC_EVAL)
+      ? { bin: process.env.TREC_EVAL }
+      : { why: `TREC_EVAL=${process.env.TREC_EVAL} does not exist` };
   const src = process.env.TREC_EVAL_SRC ?? join(work, "trec_eval-src");
   const bin = join(src, "trec_eval");
   if (existsSync(bin)) return { bin };
@@ -30,8 +33,14 @@ export function trecEvalBinary(work) {
 
 const SHAPES = [
   ["grid", "1,000 topics × 1,000 documents, 150,000 graded judgments (issue #31's run)"],
-  ["msmarco", "MS MARCO passage-shaped: 1,200 topics × 1,000 passages, BM25 scores at 4 decimals (ties), TREC DL-style graded qrels for 2 topics in 3"],
-  ["clueweb", "ClueWeb22-shaped, not tuned on: 900 iKAT-style topics, depth 1–1,000, tab-separated, log-probability scores, negative grades"],
+  [
+    "msmarco",
+    "MS MARCO passage-shaped: 1,200 topics × 1,000 passages, BM25 scores at 4 decimals (ties), TREC DL-style graded qrels for 2 topics in 3",
+  ],
+  [
+    "clueweb",
+    "ClueWeb22-shaped, not tuned on: 900 iKAT-style topics, depth 1–1,000, tab-separated, log-probability scores, negative grades",
+  ],
 ];
 const MODES = [
   ["default measures", []],
@@ -66,7 +75,10 @@ export async function trecEvalRows(root, work, runs = 5) {
         ["convkit trec-eval", "node", ["apps/convkit/bin/convkit.js", "trec-eval", ...flags, qrels, run]],
       ];
       const got = impls.map(() => []);
-      for (let i = 0; i < runs; i++) impls.forEach(([, cmd, args], k) => got[k].push(once(cmd, args, root)));
+      for (let i = 0; i < runs; i++)
+        impls.forEach(([, cmd, args], k) => {
+          got[k].push(once(cmd, args, root));
+        });
       impls.forEach(([impl], k) => {
         const g = got[k];
         out.rows.push({
@@ -80,10 +92,14 @@ export async function trecEvalRows(root, work, runs = 5) {
           bytes: statSync(run).size,
         });
       });
-      if (te.bin && !got[0][0].stdout.equals(got[1][0].stdout))
+      if (te.bin && got[1].some((x, i) => !x.stdout.equals(got[0][i].stdout)))
         out.notes.push(`trec_eval rows: convkit's output differs from trec_eval's on ${shape}, ${mode}.`);
+      for (const g of got) for (const x of g) x.stdout = undefined;
     }
   }
-  if (te.bin) out.notes.push("trec_eval rows: every convkit output above is byte-identical to trec_eval's (checked each time).");
+  if (te.bin)
+    out.notes.push(
+      "trec_eval rows: every convkit output above is byte-identical to trec_eval's (each run's stdout against the trec_eval run beside it).",
+    );
   return out;
 }

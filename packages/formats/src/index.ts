@@ -65,8 +65,8 @@ export { joinToucheQrels, readArgsMe, readToucheTopics, toucheGain } from "./tou
 export {
   formatRunLine,
   formatScore,
-  rankTopic,
   qrelsEntryOf,
+  rankTopic,
   readQrels,
   readRun,
   runEntryOf,

@@ -29,7 +29,8 @@ describe("Python numerics", () => {
       xs.push(x, Math.round(x * 10000) / 10000, r(), 1 / (1 + Math.floor(r() * 1000)));
     }
     for (const x of xs)
-      for (const d of [0, 1, 2, 4, 6, 9, 12]) expect(formatFixed(x, d), `${x} to ${d}`).toBe(formatFixedExact(x, d));
+      for (const d of [0, 1, 2, 4, 6, 9, 12])
+        expect(formatFixed(x, d), `${x} to ${d}`).toBe(formatFixedExact(x, d));
   });
 
   it("ratioToDouble rounds once, ties to even", () => {

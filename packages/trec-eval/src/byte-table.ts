@@ -106,7 +106,8 @@ export class ByteTable {
     if (found >= 0) return found;
     const id = this.size++;
     if (this.size * 2 > this.slots.length) this.rehash();
-    const bytes = (this.bytes = growBytes(this.bytes, this.used, end - start));
+    this.bytes = growBytes(this.bytes, this.used, end - start);
+    const bytes = this.bytes;
     // A loop, not set(subarray()): a Buffer's subarray is an object per docno.
     for (let i = start, at = this.used; i < end; i++, at++) bytes[at] = buf[i]!;
     this.used += end - start;

@@ -287,7 +287,7 @@ export function topicResult(
  * the floating-point sums depend on). `positiveJudgments`: under -c, the qrels' judgments with a
  * grade > 0 (trec_eval's summary num_rel then, whatever -l says); undefined otherwise.
  */
-export function summarize(
+function summarize(
   topics: TopicResult[],
   specs: readonly MeasureSpec[],
   level: number,

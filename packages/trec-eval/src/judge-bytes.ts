@@ -149,12 +149,12 @@ function compareEntries(t: TopicEntries, a: number, b: number): number {
  * Otherwise (a NaN makes the comparator no order at all) the plain path's sort itself, from the
  * same file order, with the same comparisons: the same permutation.
  */
-export function rankOrder(t: TopicEntries): ArrayLike<number> {
+function rankOrder(t: TopicEntries): ArrayLike<number> {
   const { scores, n } = t;
   let ranked = true;
   for (let i = 0; i < n; i++) {
     const x = scores[i]!;
-    if (x !== x || (i > 0 && scores[i - 1]! < x)) {
+    if (Number.isNaN(x) || (i > 0 && scores[i - 1]! < x)) {
       ranked = false;
       break;
     }

@@ -30,7 +30,11 @@ export function scanLine(buf: Uint8Array, pos: number, len: number, f: Int32Arra
   let special = false;
   for (;;) {
     let c = 0;
-    while (i < len && ((c = buf[i]!) === 32 || c === 9)) i++;
+    while (i < len) {
+      c = buf[i]!;
+      if (c !== 32 && c !== 9) break;
+      i++;
+    }
     if (i >= len || c === 10) break;
     const s = i;
     while (i < len) {
@@ -122,19 +126,21 @@ export function parseScore(buf: Uint8Array, s: number, e: number): boolean {
   let intDigits = 0;
   let fracDigits = 0;
   let c = 0;
-  while (i < e && (c = buf[i]! - 48) >>> 0 <= 9) {
+  for (; i < e; i++) {
+    c = buf[i]! - 48;
+    if (c >>> 0 > 9) break;
     if (m !== 0 || c !== 0) digits++;
     m = m * 10 + c;
     intDigits++;
-    i++;
   }
   if (i < e && buf[i] === 46) {
     i++;
-    while (i < e && (c = buf[i]! - 48) >>> 0 <= 9) {
+    for (; i < e; i++) {
+      c = buf[i]! - 48;
+      if (c >>> 0 > 9) break;
       if (m !== 0 || c !== 0) digits++;
       m = m * 10 + c;
       fracDigits++;
-      i++;
     }
   }
   let exp = 0;
@@ -143,9 +149,10 @@ export function parseScore(buf: Uint8Array, s: number, e: number): boolean {
     const eneg = buf[i] === 45;
     if (eneg || buf[i] === 43) i++;
     const es = i;
-    while (i < e && (c = buf[i]! - 48) >>> 0 <= 9 && i - es < 6) {
+    for (; i < e && i - es < 6; i++) {
+      c = buf[i]! - 48;
+      if (c >>> 0 > 9) break;
       exp = exp * 10 + c;
-      i++;
     }
     if (i === es) return slowScore(buf, s, e);
     if (eneg) exp = -exp;

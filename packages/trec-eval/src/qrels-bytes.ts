@@ -148,7 +148,7 @@ class QrelsBuilder {
 const F = new Int32Array(1 + 2 * 4);
 
 /** Parses a whole qrels file's bytes (BOM already dropped); Declined where the plain reader must decide. */
-export function parseQrelsBytes(buf: Buffer, file: string): ByteQrels {
+function parseQrelsBytes(buf: Buffer, file: string): ByteQrels {
   // About 20 bytes a qrels line ("301 0 clueweb09-en0000-00-00000 1" is 34).
   const b = new QrelsBuilder(Math.min(1 << 21, Math.ceil(buf.length / 20)));
   const len = buf.length;
