@@ -5,6 +5,7 @@ import { cpus, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compareInputs } from "./cases/compare-inputs.mjs";
+import { trecEvalRows } from "./cases/trec-eval.mjs";
 import { generateArgsMe } from "./gen-args-me.mjs";
 import { corpusPaths, readCorpusMeta } from "./gen-web-corpus.mjs";
 
@@ -90,16 +91,24 @@ function installSection() {
   );
 }
 
-// BENCH_ONLY=ikat|install: only that section, its table rows and notes printed (BENCHMARKS.md untouched).
+// convkit trec-eval beside trec_eval's binary (bench/cases/trec-eval.mjs: how the binary is found
+// or built, and the generated runs), alternating, medians of 5; CPU (user+sys) in the impl cell.
+async function trecEvalSection() {
+  const { rows: got, notes: more } = await trecEvalRows(ROOT, WORK, 5);
+  for (const r of got) row(r.job, `${r.impl} (CPU ${r.cpu.toFixed(2)} s)`, r, r.bytes, "lines");
+  notes.push(...more);
+}
+
+// BENCH_ONLY=ikat|install|trec-eval: only that section, its table rows and notes printed (BENCHMARKS.md untouched).
 if (process.env.BENCH_ONLY) {
-  const sections = { ikat: ikatSection, install: installSection };
+  const sections = { ikat: ikatSection, install: installSection, "trec-eval": trecEvalSection };
   const section = sections[process.env.BENCH_ONLY];
   if (!section) throw new Error(`BENCH_ONLY: one of ${Object.keys(sections).join(", ")}`);
-  section();
+  await section();
   const f = (x, d = 0) => (x === undefined ? "" : fmtIkat(x, d));
   for (const r of rows)
     process.stdout.write(
-      `| ${r.job} | ${r.impl} | ${f(r.n)} ${r.unit} | ${f(r.seconds, 3)} | ${f(r.rate)} |  |  | ${f(r.rss)} | ${r.runs} |\n`,
+      `| ${r.job} | ${r.impl} | ${f(r.n)} ${r.unit} | ${f(r.seconds, 3)} | ${f(r.rate)} | ${r.mbps === undefined ? "" : f(r.mbps, 1)} |  | ${f(r.rss)} | ${r.runs} |\n`,
     );
   for (const n of notes) process.stdout.write(`\n${n}\n`);
   for (const r of rows.filter((x) => x.job.startsWith("iKAT passage-id database")))
@@ -716,6 +725,7 @@ function fmtIkat(x, d) {
   return x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
 }
 ikatSection();
+await trecEvalSection();
 // Touché: the TIRA command's two streaming passes over the generated args.me file above, 50
 // topics that all match most arguments (a worst case for scoring), DirichletLM.
 row(

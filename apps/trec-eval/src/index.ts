@@ -1,7 +1,13 @@
 // convkit-trec-eval: trec_eval's measures, flags and output layout over TREC qrels and runs.
 import { defineCommand } from "@convkit/cli";
 import { InputError, messageOf, UsageError } from "@convkit/io";
-import { formatTrecEval, loadQrels, loadRun, MEASURES, parseMeasures, trecEval } from "@convkit/trec-eval";
+import {
+  evaluateRunFile,
+  formatRunEvaluation,
+  loadByteQrels,
+  MEASURES,
+  parseMeasures,
+} from "@convkit/trec-eval";
 
 /** The `convkit-trec-eval` command. */
 export const trecEvalCommand = defineCommand({
@@ -60,22 +66,22 @@ export const trecEvalCommand = defineCommand({
     } catch (e) {
       throw new UsageError(`convkit-trec-eval: ${messageOf(e)}`);
     }
-    const qrels = await loadQrels(qrelsPath!);
-    const { run, tag } = await loadRun(runPath!);
-    const result = trecEval(run, qrels, specs, {
+    const qrels = await loadByteQrels(qrelsPath!);
+    const ev = await evaluateRunFile(qrels, runPath!, specs, {
       relevanceLevel: o.l,
       maxDocs: o.M,
       allTopics: o.c,
       runFile: runPath,
+      perTopicLines: o.q,
     });
-    if (result.topics.length === 0)
+    if (ev.topics.length === 0)
       throw new InputError(
         runPath === "-" ? "<stdin>" : runPath!,
         {},
         `topics judged in ${qrelsPath}`,
         "none (trec_eval: No queries with both results and relevance info)",
       );
-    process.stdout.write(formatTrecEval(result, { perTopic: o.q, runid: tag }));
+    process.stdout.write(formatRunEvaluation(ev, o.q));
     return 0;
   },
 });

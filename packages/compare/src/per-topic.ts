@@ -2,7 +2,7 @@
 import { basename } from "node:path";
 import { clariqScorer } from "@convkit/clariq-eval";
 import { InputError, openInput, readLineBatches, UsageError } from "@convkit/io";
-import { loadQrels, loadRun, parseMeasures, trecEval } from "@convkit/trec-eval";
+import { evaluateRunFile, loadByteQrels, parseMeasures } from "@convkit/trec-eval";
 
 /** One run's values: measure → topic → value. */
 export type RunValues = Map<string, Map<string, number>>;
@@ -75,15 +75,16 @@ export async function trecPerTopic(
   } catch (e) {
     throw new UsageError(`convkit-compare: ${(e as Error).message}`);
   }
-  const qrels = await loadQrels(qrelsPath);
+  // trec_eval's byte path (the qrels read once, each run streamed topic by topic).
+  const qrels = await loadByteQrels(qrelsPath);
   const out: RunValues[] = [];
   for (const path of runPaths) {
-    const { run } = await loadRun(path);
-    const result = trecEval(run, qrels, specs, { allTopics, runFile: path });
+    const ev = await evaluateRunFile(qrels, path, specs, { allTopics, runFile: path });
     const values: RunValues = new Map();
-    for (const t of result.topics)
-      for (const v of t.values)
-        if (!v.count && v.text === undefined && v.name !== "runid") put(values, v.name, t.qid, v.value);
+    for (const t of ev.topics)
+      ev.template.forEach((v, i) => {
+        if (!v.count && v.text === undefined && v.name !== "runid") put(values, v.name, t.qid, t.values[i]!);
+      });
     if (values.size === 0)
       throw new InputError(path === "-" ? "<stdin>" : path, {}, `topics judged in ${qrelsPath}`, "none");
     out.push(values);

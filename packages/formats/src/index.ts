@@ -65,9 +65,11 @@ export { joinToucheQrels, readArgsMe, readToucheTopics, toucheGain } from "./tou
 export {
   formatRunLine,
   formatScore,
+  qrelsEntryOf,
   rankTopic,
   readQrels,
   readRun,
+  runEntryOf,
   type TrecReadOptions,
   writeQrels,
   writeRun,

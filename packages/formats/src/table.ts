@@ -1,5 +1,12 @@
 // Opening line formats: decompress, split lines, parse delimited rows, in batches.
-import { type DelimitedOptions, openInput, parseDelimited, type Row, readLineBatches } from "@convkit/io";
+import {
+  type ByteSource,
+  type DelimitedOptions,
+  openInput,
+  parseDelimited,
+  type Row,
+  readLineBatches,
+} from "@convkit/io";
 
 /** Rows of a delimited file (any compression), in batches. */
 export async function* rowsOf(path: string, options: DelimitedOptions = {}): AsyncIterable<Row[]> {
@@ -9,13 +16,14 @@ export async function* rowsOf(path: string, options: DelimitedOptions = {}): Asy
 
 /**
  * Rows of a whitespace-separated file as trec_eval splits them (runs of spaces/tabs, blank lines
- * skipped); with `comments`, also lines starting with `#` (trec_eval 10 skips those).
+ * skipped); with `comments`, also lines starting with `#` (trec_eval 10 skips those). `source`: bytes
+ * already open (decompressed), read instead of `path`.
  */
 export async function* whitespaceRowsOf(
   path: string,
-  options: { comments?: boolean } = {},
+  options: { comments?: boolean; source?: ByteSource } = {},
 ): AsyncIterable<Row[]> {
-  const src = await openInput(path);
+  const src = options.source ?? (await openInput(path));
   for await (const b of readLineBatches(src)) {
     const rows: Row[] = [];
     for (let i = 0; i < b.lines.length; i++) {

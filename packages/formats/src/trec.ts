@@ -1,5 +1,5 @@
 // TREC run and qrels files, read as trec_eval reads them and written in trec_eval's own order.
-import { formatPyFloat, trecOrder, type WriteOptions } from "@convkit/io";
+import { type ByteSource, formatPyFloat, type Row, trecOrder, type WriteOptions } from "@convkit/io";
 import { expectWidth, floatField, intField } from "./fields.js";
 import { writeLines } from "./lines.js";
 import type { QrelsEntry, RunEntry } from "./records.js";
@@ -8,39 +8,51 @@ import { displayName, mapRows, whitespaceRowsOf } from "./table.js";
 /** How trec_eval itself reads: `#` comment lines skipped, and a run line's fields after the sixth ignored. */
 export interface TrecReadOptions {
   trecEval?: boolean;
+  /** The bytes to read instead of opening `path` (already decompressed; `path` then only names them). */
+  source?: ByteSource;
 }
 
 /** Qrels lines `qid iter docno rel` (whitespace-separated; rel an integer, may be negative). */
 export function readQrels(path: string, options: TrecReadOptions = {}): AsyncIterable<QrelsEntry[]> {
   const file = displayName(path);
-  return mapRows(whitespaceRowsOf(path, { comments: options.trecEval }), (row) => {
-    expectWidth(file, row, 4, "whitespace-separated fields (qid iter docno rel)");
-    const f = row.fields;
-    return {
-      qid: f[0]!,
-      iter: f[1]!,
-      docno: f[2]!,
-      rel: intField(file, row, 3, "an integer relevance grade"),
-    };
-  });
+  return mapRows(whitespaceRowsOf(path, { comments: options.trecEval, source: options.source }), (row) =>
+    qrelsEntryOf(file, row),
+  );
+}
+
+/** One qrels row as {@link readQrels} reads it (an InputError naming `file` when it is not one). */
+export function qrelsEntryOf(file: string, row: Row): QrelsEntry {
+  expectWidth(file, row, 4, "whitespace-separated fields (qid iter docno rel)");
+  const f = row.fields;
+  return {
+    qid: f[0]!,
+    iter: f[1]!,
+    docno: f[2]!,
+    rel: intField(file, row, 3, "an integer relevance grade"),
+  };
 }
 
 /** Run lines `qid Q0 docno rank score tag`; the rank column is kept but, as in trec_eval, means nothing. */
 export function readRun(path: string, options: TrecReadOptions = {}): AsyncIterable<RunEntry[]> {
   const file = displayName(path);
-  return mapRows(whitespaceRowsOf(path, { comments: options.trecEval }), (row) => {
-    if (!options.trecEval || row.fields.length < 6)
-      expectWidth(file, row, 6, "whitespace-separated fields (qid Q0 docno rank score tag)");
-    const f = row.fields;
-    return {
-      qid: f[0]!,
-      q0: f[1]!,
-      docno: f[2]!,
-      rank: intField(file, row, 3, "an integer rank"),
-      score: floatField(file, row, 4, "a numeric score"),
-      tag: f[5]!,
-    };
-  });
+  return mapRows(whitespaceRowsOf(path, { comments: options.trecEval, source: options.source }), (row) =>
+    runEntryOf(file, row, options),
+  );
+}
+
+/** One run row as {@link readRun} reads it (an InputError naming `file` when it is not one). */
+export function runEntryOf(file: string, row: Row, options: TrecReadOptions = {}): RunEntry {
+  if (!options.trecEval || row.fields.length < 6)
+    expectWidth(file, row, 6, "whitespace-separated fields (qid Q0 docno rank score tag)");
+  const f = row.fields;
+  return {
+    qid: f[0]!,
+    q0: f[1]!,
+    docno: f[2]!,
+    rank: intField(file, row, 3, "an integer rank"),
+    score: floatField(file, row, 4, "a numeric score"),
+    tag: f[5]!,
+  };
 }
 
 /** trec_eval's order within a topic: score descending, ties by docno descending (byte-wise). */

@@ -1,7 +1,21 @@
 // Python's fixed-point formatting ('{:.4f}'.format(x)): exact decimal value, ties to even.
 
-/** `format(x, '.Nf')` as Python prints it (JS toFixed rounds exact ties up; Python to even). */
+/**
+ * `%.{digits}f` of a double as C and Python print it: the exact value rounded half to even.
+ * Fast path: JS's toFixed rounds the exact value too (|x| < 1e21), but a tie up; a double is a
+ * tie at `digits` places exactly when x·2^(digits+1) is an odd integer (x = (2k+1)/(2·10^d) must
+ * be dyadic, so 5^d divides 2k+1), and -0 prints its sign: those go to formatFixedExact.
+ */
 export function formatFixed(x: number, digits: number): string {
+  if (digits <= 20 && Math.abs(x) < 1e21 && x !== 0) {
+    const y = x * 2 ** (digits + 1);
+    if (!Number.isInteger(y) || y % 2 === 0) return x.toFixed(digits);
+  }
+  return formatFixedExact(x, digits);
+}
+
+/** {@link formatFixed}'s plain reference: the exact decimal expansion, rounded half to even by hand. */
+export function formatFixedExact(x: number, digits: number): string {
   if (Number.isNaN(x)) return "nan";
   if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
   // toFixed(100) is the exact decimal expansion of the double for |x| < 1e21 and these magnitudes.

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { python, requires } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { numpyArgsort } from "./argsort.js";
-import { formatFixed } from "./format.js";
+import { formatFixed, formatFixedExact } from "./format.js";
 import { pythonMean, ratioToDouble } from "./mean.js";
 
 function rng(seed: number) {
@@ -14,6 +14,25 @@ function rng(seed: number) {
 }
 
 describe("Python numerics", () => {
+  it("formatFixed's toFixed fast path equals its exact reference (seeded: random doubles, ties, -0)", () => {
+    const r = rng(2024);
+    // (The reference takes |x| < 1e21, as the measures give.)
+    const xs: number[] = [0, -0, 9.99e20, -9.99e20, 5e-324, -5e-324, Number.NaN, Infinity, -Infinity];
+    for (let d = 0; d <= 12; d++)
+      for (let k = 0; k < 100; k++) {
+        // Exact ties at d places are the odd multiples of 2^-(d+1); also their neighbours.
+        const tie = (2 * Math.floor(r() * 1e6) + 1) / 2 ** (d + 1);
+        xs.push(tie, -tie, tie + tie * 2 ** -52, tie - tie * 2 ** -52);
+      }
+    for (let k = 0; k < 3000; k++) {
+      const x = (r() - 0.5) * 10 ** Math.floor(r() * 30 - 12);
+      xs.push(x, Math.round(x * 10000) / 10000, r(), 1 / (1 + Math.floor(r() * 1000)));
+    }
+    for (const x of xs)
+      for (const d of [0, 1, 2, 4, 6, 9, 12])
+        expect(formatFixed(x, d), `${x} to ${d}`).toBe(formatFixedExact(x, d));
+  });
+
   it("ratioToDouble rounds once, ties to even", () => {
     expect(ratioToDouble(1n, 3n)).toBe(1 / 3);
     expect(ratioToDouble(2n ** 53n + 1n, 1n)).toBe(2 ** 53);

@@ -3,6 +3,7 @@
 import { strcmpOrder } from "@convkit/io";
 import { formatFixed } from "@convkit/pynum";
 import { type JudgedRanking, judgeRanking, type Scored, type TopicQrels } from "./judged-ranking.js";
+import { DEFAULT_CUTOFFS, type MeasureSpec, NUMBER_PARAMS } from "./measure-specs.js";
 import {
   averagePrecision,
   averagePrecisionAtCutoffs,
@@ -34,179 +35,10 @@ import {
   yaap,
 } from "./measures.js";
 
-/** A measure family and its parameters, as `-m P.5,10` names it. */
-export interface MeasureSpec {
-  readonly name: string;
-  /** Cutoffs (document counts) or levels (fractions), ascending; absent: the measure's defaults. */
-  readonly cutoffs?: readonly number[];
-  /** The parameter text as given (`11pt_avg_.25,.5,.75` prints it). */
-  readonly paramText?: string;
-  /** Numbers of a measure taking a list of them (utility's four coefficients, relstring's length). */
-  readonly numbers?: readonly number[];
-  /** `name=value` parameters (ndcg's `1=3,2=9` gains, rbp's `p=0.95`). */
-  readonly pairs?: readonly (readonly [string, number])[];
-}
-
-const RANKS = [5, 10, 15, 20, 30, 100, 200, 500, 1000];
-const TENTHS = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
-const DEFAULT_CUTOFFS: Record<string, readonly number[]> = {
-  P: RANKS,
-  recall: RANKS,
-  ndcg_cut: RANKS,
-  map_cut: RANKS,
-  relative_P: RANKS,
-  recip_rank_cut: [10, 100],
-  success: [1, 5, 10],
-  iprec_at_recall: TENTHS,
-  "11pt_avg": TENTHS,
-  Rprec_mult: [0.2, 0.4, 0.6, 0.8, 1, 1.2, 1.4, 1.6, 1.8, 2],
-  set_F: [1],
-  unj: [5, 10, 20],
-};
-/** Measures whose parameters are fractions (the others in DEFAULT_CUTOFFS take document counts). */
-const FRACTION_PARAMS = new Set(["iprec_at_recall", "11pt_avg", "Rprec_mult", "set_F"]);
-/** Measures taking a list of numbers, with their defaults and how many they need. */
-const NUMBER_PARAMS: Record<string, { defaults: readonly number[]; count: number }> = {
-  utility: { defaults: [1, -1, 0, 0], count: 4 },
-  relstring: { defaults: [10], count: 1 },
-};
-/** Measures taking `name=value` parameters (gains per grade; rbp's persistence `p`). */
-const PAIR_PARAMS = new Set(["dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg", "G", "rbp", "rbp_resid"]);
-
-/**
- * The measures convkit computes, in trec_eval's measure table order (te_trec_measures), which is
- * the order it prints them in whatever the command line's order. recip_rank_cut is not
- * trec_eval's (pytrec_eval and ClariQ use it); it sits after recip_rank.
- */
-export const MEASURES = [
-  "runid",
-  "num_q",
-  "num_ret",
-  "num_rel",
-  "num_rel_ret",
-  "map",
-  "gm_map",
-  "Rprec",
-  "bpref",
-  "recip_rank",
-  "recip_rank_cut",
-  "iprec_at_recall",
-  "P",
-  "relstring",
-  "recall",
-  "infAP",
-  "gm_bpref",
-  "Rprec_mult",
-  "utility",
-  "11pt_avg",
-  "binG",
-  "G",
-  "dcg",
-  "ideal_dcg",
-  "ndcg",
-  "ndcg_rel",
-  "Rndcg",
-  "ndcg_cut",
-  "map_cut",
-  "relative_P",
-  "success",
-  "set_P",
-  "set_relative_P",
-  "set_recall",
-  "set_map",
-  "set_F",
-  "num_nonrel_judged_ret",
-  "yaap",
-  "rbp",
-  "rbp_resid",
-  "unj",
-] as const;
-/** trec_eval's default set (`official`): its table from runid to P. */
-const OFFICIAL = MEASURES.slice(0, MEASURES.indexOf("P") + 1).filter((m) => m !== "recip_rank_cut");
-/** trec_eval's `all_trec`: its table but recip_rank_cut (not trec_eval's), dcg, ideal_dcg and yaap. */
-const NOT_ALL_TREC = new Set(["recip_rank_cut", "dcg", "ideal_dcg", "yaap"]);
-const ALL_TREC = MEASURES.filter((m) => !NOT_ALL_TREC.has(m));
-
-/**
- * Parses `-m` values (`P.5,10`, `iprec_at_recall..1,.5`, `official`, `all_trec`) into trec_eval's
- * order; a measure named twice is computed once, with its cutoffs merged.
- */
-export function parseMeasures(specs: readonly string[]): MeasureSpec[] {
-  const merged = new Map<string, MeasureSpec>();
-  for (const m of parseMeasureList(specs)) {
-    const prev = merged.get(m.name);
-    // Cutoffs named twice are merged; other parameters: the first given wins (trec_eval takes
-    // the first -m naming the measure with parameters, wherever a bare one is).
-    if (!(m.name in DEFAULT_CUTOFFS))
-      merged.set(m.name, prev?.paramText !== undefined || m.paramText === undefined ? (prev ?? m) : m);
-    else if (!prev || (!m.cutoffs && !prev.cutoffs)) merged.set(m.name, prev ?? m);
-    else {
-      const all = new Set([
-        ...(prev.cutoffs ?? DEFAULT_CUTOFFS[m.name] ?? []),
-        ...(m.cutoffs ?? DEFAULT_CUTOFFS[m.name] ?? []),
-      ]);
-      merged.set(m.name, { name: m.name, cutoffs: [...all].sort((x, y) => x - y), paramText: m.paramText });
-    }
-  }
-  const order = (name: string) => (MEASURES as readonly string[]).indexOf(name);
-  return [...merged.values()].sort((x, y) => order(x.name) - order(y.name));
-}
-
-function parseMeasureList(specs: readonly string[]): MeasureSpec[] {
-  const out: MeasureSpec[] = [];
-  for (const s of specs.length ? specs : ["official"]) {
-    if (s === "official") out.push(...OFFICIAL.map((name) => ({ name })));
-    else if (s === "all_trec") out.push(...ALL_TREC.map((name) => ({ name })));
-    else {
-      const dot = s.indexOf(".");
-      const name = dot < 0 ? s : s.slice(0, dot);
-      const params = dot < 0 ? undefined : s.slice(dot + 1);
-      if (!(MEASURES as readonly string[]).includes(name))
-        throw new RangeError(`unknown measure ${JSON.stringify(name)} (known: ${MEASURES.join(", ")})`);
-      if (params === undefined || params === "") {
-        out.push({ name });
-        continue;
-      }
-      const numbers = NUMBER_PARAMS[name];
-      if (numbers) {
-        // trec_eval reads these with atof: negative coefficients are fine.
-        const values = params.split(",").map(Number);
-        if (values.some((v) => !Number.isFinite(v)) || values.length !== numbers.count)
-          throw new RangeError(`${name} takes ${numbers.count} number${numbers.count > 1 ? "s" : ""}: ${s}`);
-        out.push({ name, numbers: values, paramText: params });
-        continue;
-      }
-      if (PAIR_PARAMS.has(name)) {
-        const pairs = params.split(",").map((x) => {
-          const eq = x.indexOf("=");
-          const v = Number(x.slice(eq + 1));
-          if (eq <= 0 || x.slice(eq + 1) === "" || !Number.isFinite(v))
-            throw new RangeError(`${name} takes name=value parameters (e.g. 1=3,2=9): ${s}`);
-          return [x.slice(0, eq), v] as const;
-        });
-        out.push({ name, pairs, paramText: params });
-        continue;
-      }
-      if (!(name in DEFAULT_CUTOFFS)) throw new RangeError(`${name} takes no parameters: ${s}`);
-      const fraction = FRACTION_PARAMS.has(name);
-      const values = params.split(",").map((x) => {
-        // trec_eval reads counts with atol (`23.4` is 23) and fractions with atof.
-        const v = fraction ? Number(x) : Number.parseInt(x, 10);
-        if (!Number.isFinite(v) || v < 0 || (!fraction && v === 0))
-          throw new RangeError(
-            `${name} takes ${fraction ? "non-negative numbers" : "positive integers"}: ${s}`,
-          );
-        return v;
-      });
-      if (name === "set_F" && values.length !== 1) throw new RangeError(`set_F takes one parameter: ${s}`);
-      out.push({ name, cutoffs: [...new Set(values)].sort((x, y) => x - y), paramText: params });
-    }
-  }
-  return out;
-}
+export { MEASURES, type MeasureSpec, parseMeasures } from "./measure-specs.js";
 
 /** One printed value: name (`P_5`), and how it prints. */
-interface Value {
+export interface Value {
   name: string;
   value: number;
   /** An integer count (printed as one); else a float, `%6.4f`. */
@@ -412,16 +244,95 @@ export interface TrecEvalOptions {
 
 /** Per-topic values (qids in strcmp order) and the averages over the evaluated topics. */
 export interface TrecEvalResult {
-  topics: { qid: string; values: Value[] }[];
+  topics: TopicResult[];
   summary: Value[];
   /** Whether `runid` was asked for (it is in the default set): its line heads the summary. */
   runid: boolean;
 }
 
 /** trec_eval's stand-in ranking for a topic the run lacks, under -c (its `bogus_ranking`). */
-const MISSING_TOPIC_RANKING: readonly Scored[] = [{ docno: "ceci_nest_pas_un_docno", score: 1 }];
+export const MISSING_TOPIC_RANKING: readonly Scored[] = [{ docno: "ceci_nest_pas_un_docno", score: 1 }];
 
-/** Evaluates a run against qrels as trec_eval: topics without qrels are ignored. */
+/** One evaluated topic: its values in the order of the specs. */
+export interface TopicResult {
+  qid: string;
+  values: Value[];
+}
+
+/**
+ * One topic's values. `missing`: the run lacks the topic and `ranking` is -c's stand-in (judged
+ * on {@link MISSING_TOPIC_RANKING}), after which trec_eval resets some values.
+ */
+export function topicResult(
+  qid: string,
+  ranking: JudgedRanking,
+  missing: boolean,
+  specs: readonly MeasureSpec[],
+  level: number,
+): TopicResult {
+  const values = topicValues(ranking, specs, level);
+  // trec_eval's clean-up after the stand-in ranking: by exact name (a `utility_2,-1,0,0` or
+  // `relstring_20` keeps its stand-in value), unj_* by prefix.
+  if (missing)
+    for (const v of values) {
+      if (v.name === "num_ret" || v.name === "utility" || v.name === "rbp_resid" || v.name.startsWith("unj"))
+        v.value = 0;
+      else if (v.name === "relstring") v.text = "";
+    }
+  return { qid, values };
+}
+
+/**
+ * The summary over topics already in strcmp order of qids (the order trec_eval sums in, which
+ * the floating-point sums depend on). `positiveJudgments`: under -c, the qrels' judgments with a
+ * grade > 0 (trec_eval's summary num_rel then, whatever -l says); undefined otherwise.
+ */
+function summarize(
+  topics: TopicResult[],
+  specs: readonly MeasureSpec[],
+  level: number,
+  positiveJudgments: number | undefined,
+): TrecEvalResult {
+  const template = topics[0]?.values ?? emptyTemplate(specs, level);
+  const summary = summaryValues(template, topics.length, positiveJudgments, (i) => {
+    let sum = 0;
+    for (const t of topics) sum += t.values[i]!.value;
+    return sum;
+  });
+  return { topics, summary, runid: specs.some((m) => m.name === "runid") };
+}
+
+/** The values a topic would have, as names and kinds when there is no topic (an empty ranking's). */
+export function emptyTemplate(specs: readonly MeasureSpec[], level: number): Value[] {
+  return topicValues(judgeRanking([], new Map(), {}), specs, level);
+}
+
+/**
+ * The summary from the values' names and kinds (`template`, a topic's values) and `sumOf(i)`,
+ * value i summed over the topics in strcmp order of qids.
+ */
+export function summaryValues(
+  template: readonly Value[],
+  numQ: number,
+  positiveJudgments: number | undefined,
+  sumOf: (i: number) => number,
+): Value[] {
+  return template.flatMap((v, i) => {
+    if (v.text !== undefined) return []; // relstring: per topic only
+    const sum = sumOf(i);
+    if (v.name === "num_q") return { ...v, value: numQ };
+    if (v.name === "num_rel" && positiveJudgments !== undefined) return { ...v, value: positiveJudgments };
+    if (v.count) return { ...v, value: sum };
+    // gm_map: the exp of the mean of per-topic logs (a topic scored on -c's stand-in ranking counts log(MIN_GEO_MEAN)).
+    if (v.geometric) return { ...v, value: numQ > 0 ? Math.exp(sum / numQ) : 0 };
+    return { ...v, value: numQ > 0 ? sum / numQ : 0 };
+  });
+}
+
+/**
+ * Evaluates a run against qrels as trec_eval: topics without qrels are ignored. The plain
+ * reference of the byte path (evaluate-files.ts), which must give the same result.
+ */
 export function trecEval(
   run: ReadonlyMap<string, readonly Scored[]>,
   qrels: ReadonlyMap<string, TopicQrels>,
@@ -436,56 +347,35 @@ export function trecEval(
   );
   const topics = qids.map((qid) => {
     const results = run.get(qid);
-    const values = topicValues(
-      judgeRanking(results ?? MISSING_TOPIC_RANKING, qrels.get(qid)!, {
-        relevanceLevel: level,
-        maxDocs: options.maxDocs,
-        file: options.runFile,
-        qid,
-      }),
-      specs,
-      level,
-    );
-    // trec_eval's clean-up after the stand-in ranking: by exact name (a `utility_2,-1,0,0` or
-    // `relstring_20` keeps its stand-in value), unj_* by prefix.
-    if (!results)
-      for (const v of values) {
-        if (
-          v.name === "num_ret" ||
-          v.name === "utility" ||
-          v.name === "rbp_resid" ||
-          v.name.startsWith("unj")
-        )
-          v.value = 0;
-        else if (v.name === "relstring") v.text = "";
-      }
-    return { qid, values };
+    const ranking = judgeRanking(results ?? MISSING_TOPIC_RANKING, qrels.get(qid)!, {
+      relevanceLevel: level,
+      maxDocs: options.maxDocs,
+      file: options.runFile,
+      qid,
+    });
+    return topicResult(qid, ranking, !results, specs, level);
   });
-  const numQ = topics.length;
-  const template = topics[0]?.values ?? topicValues(judgeRanking([], new Map(), {}), specs, level);
-  const summary = template.flatMap((v, i) => {
-    if (v.text !== undefined) return []; // relstring: per topic only
-    let sum = 0;
-    for (const t of topics) sum += t.values[i]!.value;
-    if (v.name === "num_q") return { ...v, value: numQ };
-    // trec_eval's summary num_rel under -c counts every judgment with a grade > 0, whatever -l says.
-    if (v.name === "num_rel" && options.allTopics) {
-      let n = 0;
-      for (const q of qrels.values()) for (const g of q.values()) if (g > 0) n++;
-      return { ...v, value: n };
-    }
-    if (v.count) return { ...v, value: sum };
-    // gm_map: the exp of the mean of per-topic logs (a topic scored on -c's stand-in ranking counts log(MIN_GEO_MEAN)).
-    if (v.geometric) return { ...v, value: numQ > 0 ? Math.exp(sum / numQ) : 0 };
-    return { ...v, value: numQ > 0 ? sum / numQ : 0 };
-  });
-  return { topics, summary, runid: specs.some((m) => m.name === "runid") };
+  // trec_eval's summary num_rel under -c counts every judgment with a grade > 0, whatever -l says.
+  let positive: number | undefined;
+  if (options.allTopics) {
+    positive = 0;
+    for (const q of qrels.values()) for (const g of q.values()) if (g > 0) positive++;
+  }
+  return summarize(topics, specs, level, positive);
 }
+
+/** Names padded as printed (the same few hundred names on every topic's lines). */
+const padded = new Map<string, string>();
 
 /** One output line in trec_eval's layout (`%-22s\t%s\t%6.4f`, counts as integers). */
 export function formatTrecLine(name: string, qid: string, value: number, count: boolean): string {
   const v = count ? String(value) : formatFixed(value, 4).padStart(6, " ");
-  return `${name.padEnd(22, " ")}\t${qid}\t${v}\n`;
+  let p = padded.get(name);
+  if (p === undefined) {
+    p = `${name.padEnd(22, " ")}\t`;
+    if (padded.size < 10_000) padded.set(name, p);
+  }
+  return `${p}${qid}\t${v}\n`;
 }
 
 /** The text trec_eval prints: per-topic blocks with `-q`, then the summary (`runid` first when asked for). */
@@ -494,12 +384,22 @@ export function formatTrecEval(
   options: { perTopic?: boolean; runid?: string } = {},
 ): string {
   let s = "";
-  if (options.perTopic)
-    for (const t of result.topics)
-      for (const v of t.values)
-        if (v.text !== undefined) s += `${v.name.padEnd(22, " ")}\t${t.qid}\t'${v.text}'\n`;
-        else if (v.name !== "num_q" && !v.geometric) s += formatTrecLine(v.name, t.qid, v.value, v.count);
-  if (result.runid) s += `${"runid".padEnd(22, " ")}\tall\t${options.runid ?? ""}\n`;
-  for (const v of result.summary) s += formatTrecLine(v.name, "all", v.value, v.count);
+  if (options.perTopic) for (const t of result.topics) s += formatTopicLines(t);
+  return s + formatSummary(result.summary, result.runid, options.runid);
+}
+
+/** A topic's lines under -q. */
+export function formatTopicLines(t: TopicResult): string {
+  let s = "";
+  for (const v of t.values)
+    if (v.text !== undefined) s += `${v.name.padEnd(22, " ")}\t${t.qid}\t'${v.text}'\n`;
+    else if (v.name !== "num_q" && !v.geometric) s += formatTrecLine(v.name, t.qid, v.value, v.count);
+  return s;
+}
+
+/** The summary lines (`runid` first when asked for). */
+export function formatSummary(summary: readonly Value[], runid: boolean, tag: string | undefined): string {
+  let s = runid ? `${"runid".padEnd(22, " ")}\tall\t${tag ?? ""}\n` : "";
+  for (const v of summary) s += formatTrecLine(v.name, "all", v.value, v.count);
   return s;
 }

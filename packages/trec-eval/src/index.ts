@@ -5,10 +5,18 @@ export {
   MEASURES,
   type MeasureSpec,
   parseMeasures,
+  type TopicResult,
   type TrecEvalOptions,
   type TrecEvalResult,
   trecEval,
+  type Value,
 } from "./evaluate.js";
+export {
+  evaluateRunFile,
+  type FileEvalOptions,
+  formatRunEvaluation,
+  type RunEvaluation,
+} from "./evaluate-files.js";
 export {
   type JudgedRanking,
   judgeRanking,
@@ -28,3 +36,5 @@ export {
   reciprocalRank,
   rPrecision,
 } from "./measures.js";
+export { ByteQrels, loadByteQrels } from "./qrels-bytes.js";
+export type { TopicValues } from "./topic-values.js";

@@ -57,10 +57,18 @@ export function judgeRanking(
     grades[i] = g === undefined ? NONPOOL : g < 0 ? UNJUDGED : g;
     if (g !== undefined && g >= level) numRelRet++;
   });
+  return { grades, ...gradeHistogram(qrels.values(), level), numRelRet };
+}
+
+/** A topic's judged documents per grade (grades >= 0) and how many count as relevant at `level`. */
+export function gradeHistogram(
+  qrelsGrades: Iterable<number>,
+  level: number,
+): { relLevels: number[]; numRel: number } {
   const relLevels: number[] = [];
-  for (const g of qrels.values()) if (g >= 0) relLevels[g] = (relLevels[g] ?? 0) + 1;
+  for (const g of qrelsGrades) if (g >= 0) relLevels[g] = (relLevels[g] ?? 0) + 1;
   for (let i = 0; i < relLevels.length; i++) relLevels[i] ??= 0;
   let numRel = 0;
   for (let g = level; g < relLevels.length; g++) numRel += relLevels[g]!;
-  return { grades, relLevels, numRel, numRelRet };
+  return { relLevels, numRel };
 }

@@ -1,12 +1,17 @@
-// Runs and qrels files into the maps the measures take (trec_eval's reading; duplicate judgments refused).
+// Runs and qrels files into the maps the measures take (trec_eval's reading; duplicate judgments
+// refused): the plain reference of the byte path (qrels-bytes.ts, run-bytes.ts). `source`: bytes
+// already read (stdin), read instead of opening `path`.
 import { readQrels, readRun } from "@convkit/formats";
-import { InputError } from "@convkit/io";
+import { type ByteSource, InputError } from "@convkit/io";
 import type { Scored } from "./judged-ranking.js";
 
 /** A qrels file as qid → docno → grade. */
-export async function loadQrels(path: string): Promise<Map<string, Map<string, number>>> {
+export async function loadQrels(
+  path: string,
+  source?: ByteSource,
+): Promise<Map<string, Map<string, number>>> {
   const out = new Map<string, Map<string, number>>();
-  for await (const batch of readQrels(path, { trecEval: true })) {
+  for await (const batch of readQrels(path, { trecEval: true, source })) {
     for (const q of batch) {
       let m = out.get(q.qid);
       if (!m) {
@@ -29,10 +34,11 @@ export async function loadQrels(path: string): Promise<Map<string, Map<string, n
 /** A run file as qid → scored documents (file order; trec_eval sorts them itself). */
 export async function loadRun(
   path: string,
+  source?: ByteSource,
 ): Promise<{ run: Map<string, Scored[]>; tag: string | undefined }> {
   const run = new Map<string, Scored[]>();
   let tag: string | undefined;
-  for await (const batch of readRun(path, { trecEval: true })) {
+  for await (const batch of readRun(path, { trecEval: true, source })) {
     for (const e of batch) {
       tag ??= e.tag;
       let l = run.get(e.qid);
