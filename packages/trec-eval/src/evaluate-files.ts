@@ -6,10 +6,8 @@ import { InputError, openInput, readAll, readLineUnits, strcmpOrder } from "@con
 import {
   emptyTemplate,
   formatSummary,
-  formatTopicLines,
   MISSING_TOPIC_RANKING,
   summaryValues,
-  type TopicResult,
   type TrecEvalOptions,
   topicResult,
   trecEval,
