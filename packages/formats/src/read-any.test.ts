@@ -10,7 +10,7 @@ import { readAny } from "./read-any.js";
 // The whole-file readers, spied on: whether one has started is seen directly, not by waiting.
 vi.mock(import("./ikat.js"), async (original) => {
   const m = await original();
-  return { ...m, readIkatTopics: vi.fn(m.readIkatTopics), readIkatRun: vi.fn(m.readIkatRun) };
+  return { ...m, readIkatTopics: vi.fn(m.readIkatTopics), readIkatRunTurns: vi.fn(m.readIkatRunTurns) };
 });
 vi.mock(import("./qulac.js"), async (original) => {
   const m = await original();
@@ -20,7 +20,7 @@ vi.mock(import("./qulac.js"), async (original) => {
 const readers = {
   "ikat-topics": () => ikat.readIkatTopics,
   "qulac-json": () => qulac.readQulacJson,
-  "ikat-run": () => ikat.readIkatRun,
+  "ikat-run": () => ikat.readIkatRunTurns,
 } as const;
 
 describe("readAny", () => {
