@@ -1,4 +1,5 @@
 // The API's answer types, route by route (api.ts pairs them with the routes): pure, shared with the page.
+import type { PairResult } from "@convkit/compare";
 
 interface Page<T> {
   total: number;
@@ -167,21 +168,23 @@ export interface EvalContextView {
   metrics: EvalMetric[];
 }
 
-interface PairRow {
-  measure: string;
-  a: string;
-  b: string;
-  n: number;
-  mean_a: number;
-  mean_b: number;
-  mean_diff: number;
-  p: number;
-  p_adjusted: number;
-  reject: boolean;
-  wins: number;
-  ties: number;
-  losses: number;
-}
+/** One pair as the Runs view shows it: convkit-compare's own result, the fields its table needs. */
+type PairRow = Pick<
+  PairResult,
+  | "measure"
+  | "a"
+  | "b"
+  | "n"
+  | "mean_a"
+  | "mean_b"
+  | "mean_diff"
+  | "p"
+  | "p_adjusted"
+  | "reject"
+  | "wins"
+  | "ties"
+  | "losses"
+>;
 
 interface RunsSummary {
   comparison: {
