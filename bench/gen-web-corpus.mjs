@@ -66,7 +66,7 @@ function overlapStart(a, b) {
 }
 
 /** iKAT documents rebuilt from their official passages (documents in order of first appearance). */
-function ikatDocuments(path) {
+export function ikatDocuments(path) {
   const byDoc = new Map();
   for (const line of readFileSync(path, "utf8").split("\n")) {
     if (line.trim() === "") continue;
