@@ -74,7 +74,7 @@ function isPyDigit(c: string): boolean {
 }
 
 /** spaCy's `word_shape`: letters as x/X, digits as d, other characters as themselves, runs cut after 4; LONG from 100 characters. */
-function wordShape(text: string): string {
+export function wordShape(text: string): string {
   const chars = [...text];
   if (chars.length >= 100) return "LONG";
   let shape = "";
@@ -103,7 +103,12 @@ function wordShape(text: string): string {
 
 /** The norm spaCy gives a lexeme: the pipeline's table, spaCy's base norms, else Python's `lower()`. */
 export function lexemeNormOf(orth: string, lexemeNorm: ReadonlyMap<string, string>): string {
-  return lexemeNorm.get(hashKey(stringId(orth))) ?? BASE_NORMS.get(orth) ?? orth.toLowerCase();
+  return lexemeNorm.get(hashKey(stringId(orth))) ?? fallbackNorm(orth);
+}
+
+/** The norm of a lexeme the pipeline's table does not have: spaCy's base norms, else Python's `lower()`. */
+export function fallbackNorm(orth: string): string {
+  return BASE_NORMS.get(orth) ?? orth.toLowerCase();
 }
 
 /** The string-valued attributes of a lexeme, as the strings spaCy hashes. */

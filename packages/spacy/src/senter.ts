@@ -5,13 +5,16 @@
 //
 // Restructured for speed, not approximated: what depends only on a token's lexicon entry and its
 // trailing space (the embedding, and each window position's share of the first encoder layer) is
-// computed once per entry and kept in a record; the per-token layers run in a WebAssembly SIMD
-// kernel (simd.ts). Float sums run in another order than numpy/BLAS, which moves scores in their
-// last bits only: a decision could differ only where S and I are within float32 rounding.
+// computed once per entry and kept in a record. The WebAssembly SIMD kernel (senter-kernel.ts,
+// wasm/senter.ts) computes records and the per-token layers; the plain JavaScript below is its
+// reference and the way for other architectures. Float sums run in another order than
+// numpy/BLAS, which moves scores in their last bits only: a decision could differ only where S
+// and I are within float32 rounding.
 import type { HashEmbedTable, MaxoutNorm, SenterWeights } from "./folder.js";
 import { hashId128, type U64 } from "./hashing.js";
-import { attributeIds, lexemeNormOf, lexemeStrings } from "./lexeme.js";
-import { type SenterKernel, senterKernel } from "./simd.js";
+import { attributeIds, fallbackNorm, lexemeNormOf, lexemeStrings, wordShape } from "./lexeme.js";
+import { SenterKernel } from "./senter-kernel.js";
+import { stringId } from "./symbols.js";
 import type { Lexicon, TokenizedText } from "./tokenizer.js";
 
 /** Layer norm's variance epsilon in thinc. */
@@ -61,8 +64,20 @@ function affine(
 /** Tokens per block of a long text (what bounds the kernel's per-text memory). */
 const BLOCK_TOKENS = 1 << 16;
 
-/** Feature keys cached before the caches are emptied (the lexicon is then renewed with them). */
-export const ENTRY_CACHE_LIMIT = 1 << 14;
+/**
+ * Feature keys cached before the caches are emptied (the lexicon is then renewed with them). Large:
+ * on text that never repeats, a small cache recomputes the same words after every renewal. The
+ * kernel's records (448 bytes a key) are reused after a renewal, never allocated afresh.
+ */
+export const ENTRY_CACHE_LIMIT = 1 << 17;
+
+/** A `lexeme_norm` table (spaCy string hash as `hi:lo` hex → norm) as the kernel's (orth id, norm id) pairs. */
+function normPairs(lexemeNorm: ReadonlyMap<string, string>): [U64, U64][] {
+  return [...lexemeNorm].map(([key, norm]) => {
+    const [hi, lo] = key.split(":");
+    return [{ hi: Number.parseInt(hi!, 16), lo: Number.parseInt(lo!, 16) }, stringId(norm)];
+  });
+}
 
 /** How the senter computes: `simd` (the default where WebAssembly SIMD runs) or plain JavaScript. */
 export interface SenterOptions {
@@ -83,6 +98,12 @@ export class Senter {
   private slots = 0;
   private readonly kernel: SenterKernel | undefined;
   private readonly blockTokens: number;
+  /** New entries waiting for the kernel: slot, trailing space, fixed norm, and 3 strings each. */
+  private pendingSlots = new Int32Array(1024);
+  private pendingSpacy = new Uint8Array(1024);
+  private pendingFixed = new Uint8Array(1024);
+  private readonly pendingStrings: string[] = [];
+  private pending = 0;
   /** Records without the kernel: per slot, the embedding then the first layer's projections (thinc's row order). */
   private records = new Float32Array(0);
   private readonly recordFloats: number;
@@ -110,7 +131,7 @@ export class Senter {
     this.concat = new Float32Array(w.mix.nI);
     this.scratch = new Float64Array(Math.max(w.mix.nO * w.mix.nP, this.r1));
     this.embedding = new Float64Array(this.width);
-    this.kernel = options.simd === false ? undefined : senterKernel(w);
+    this.kernel = options.simd === false ? undefined : SenterKernel.for(w, normPairs(lexemeNorm));
     this.blockTokens = options.blockTokens ?? BLOCK_TOKENS;
   }
 
@@ -136,15 +157,41 @@ export class Senter {
     const known = this.slotOf[key]!;
     if (known >= 0) return known;
     const s = this.slots++;
-    const kernel = this.kernel;
-    if (kernel) {
-      kernel.reserveSlots(s + 1);
-      const concat = new Float32Array(kernel.memory.buffer, kernel.concatAt, this.w.mix.nI);
-      this.embed(lex, spacy, concat);
-      kernel.entry(s);
-    } else this.computeRecord(lex, spacy, s);
+    if (this.kernel) this.queue(lex, spacy, s);
+    else this.computeRecord(lex, spacy, s);
     this.slotOf[key] = s;
     return s;
+  }
+
+  /** A new entry for the kernel, computed at the next {@link flush}. */
+  private queue(lex: number, spacy: number, s: number): void {
+    const n = this.pending++;
+    if (n === this.pendingSlots.length) {
+      const grow = <T extends Int32Array | Uint8Array>(a: T, make: (k: number) => T): T => {
+        const g = make(2 * n);
+        g.set(a);
+        return g;
+      };
+      this.pendingSlots = grow(this.pendingSlots, (k) => new Int32Array(k));
+      this.pendingSpacy = grow(this.pendingSpacy, (k) => new Uint8Array(k));
+      this.pendingFixed = grow(this.pendingFixed, (k) => new Uint8Array(k));
+    }
+    const entry = this.lexicon.entries[lex]!;
+    this.pendingSlots[n] = s;
+    this.pendingSpacy[n] = spacy;
+    this.pendingFixed[n] = entry.norm === undefined ? 0 : 1;
+    this.pendingStrings[3 * n] = entry.orth;
+    this.pendingStrings[3 * n + 1] = entry.norm ?? fallbackNorm(entry.orth);
+    this.pendingStrings[3 * n + 2] = wordShape(entry.orth);
+  }
+
+  /** The queued entries' records, computed by the kernel in one call. */
+  private flush(kernel: SenterKernel): void {
+    if (this.pending === 0) return;
+    kernel.reserveSlots(this.slots);
+    kernel.entries(this.pendingSlots, this.pendingSpacy, this.pendingStrings, this.pendingFixed, this.pending);
+    this.pending = 0;
+    this.pendingStrings.length = 0;
   }
 
   /** The concatenated hash embeddings of an entry's attributes (thinc's HashEmbed, one table after another). */
@@ -202,44 +249,68 @@ export class Senter {
 
   /**
    * Sentence starts of a tokenized text: `out[i]` = 1 where token i starts a sentence (the first
-   * token always does). `scores`, if given, receives each token's I and S scores (2 per token),
-   * computed in plain JavaScript.
+   * token always does). `scores`, if given, receives each token's I and S scores (2 per token):
+   * only from the plain path (`simd: false`).
    */
   predict(tokens: TokenizedText, scores?: Float64Array): Uint8Array {
+    if (scores && this.kernel) throw new Error("I and S scores come from the plain path only (simd: false)");
     if (tokens.length === 0) return new Uint8Array(0);
-    return this.kernel && !scores ? this.predictSimd(tokens, this.kernel) : this.predictJs(tokens, scores);
+    if (this.kernel && !scores) {
+      const out = new Uint8Array(tokens.length);
+      this.marginsSimd(tokens, this.kernel, (t, margin) => {
+        out[t] = margin > 0 ? 1 : 0;
+      });
+      out[0] = 1;
+      return out;
+    }
+    return this.predictJs(tokens, scores);
   }
 
-  private predictSimd(tokens: TokenizedText, kernel: SenterKernel): Uint8Array {
-    const n = tokens.length;
-    const out = new Uint8Array(n);
-    // Long texts in blocks: a token's decision depends on `pad` tokens on each side only, so a
-    // block computed with that many neighbours on each side gives the same decisions, in bounded memory.
-    const block = this.blockTokens;
-    for (let from = 0; from < n; from += block)
-      this.predictBlock(tokens, from, Math.min(n, from + block), kernel, out);
-    out[0] = 1;
+  /**
+   * S − I of every token, from the path in use (the kernel's float32, or the plain path's float64):
+   * what the decisions compare with 0, for tests of one path against the other.
+   */
+  margins(tokens: TokenizedText): Float64Array {
+    const out = new Float64Array(tokens.length);
+    if (tokens.length === 0) return out;
+    if (this.kernel)
+      this.marginsSimd(tokens, this.kernel, (t, margin) => {
+        out[t] = margin;
+      });
+    else {
+      const scores = new Float64Array(2 * tokens.length);
+      this.predictJs(tokens, scores);
+      for (let t = 0; t < tokens.length; t++) out[t] = scores[2 * t + 1]! - scores[2 * t]!;
+    }
     return out;
   }
 
-  /** Decisions of tokens [from, to) into `out`. */
-  private predictBlock(
+  private marginsSimd(
     tokens: TokenizedText,
-    from: number,
-    to: number,
     kernel: SenterKernel,
-    out: Uint8Array,
+    each: (token: number, margin: number) => void,
   ): void {
     const n = tokens.length;
+    // Long texts in blocks: a token's decision depends on `pad` tokens on each side only, so a
+    // block computed with that many neighbours on each side gives the same decisions, in bounded memory.
+    const block = this.blockTokens;
+    for (let from = 0; from < n; from += block) {
+      const to = Math.min(n, from + block);
+      const margins = this.blockMargins(tokens, from, to, kernel);
+      for (let t = 0; t < to - from; t++) each(from + t, margins[t]!);
+    }
+  }
+
+  /** S − I of tokens [from, to), in the kernel's memory (valid until its next call). */
+  private blockMargins(tokens: TokenizedText, from: number, to: number, kernel: SenterKernel): Float32Array {
+    const n = tokens.length;
     const m = to - from;
-    const width = this.width;
     const win = this.win;
     const layers = this.w.encoder.length;
     // thinc's with_array(pad): `pad` zero rows beyond the text's ends, every layer run over all rows.
     const pad = win * layers;
     const rows = m + 2 * pad;
-    const rowBytes = width * 4;
-    // Records first (they may move the text region), then the rows' slot ids (−1: beyond the text).
+    // The rows' slot ids (−1: beyond the text), then the new entries' records.
     const slotRow = this.reserveRows(rows);
     const lex = tokens.lex;
     const spacy = tokens.spacy;
@@ -253,35 +324,8 @@ export class Senter {
       const known = key < this.slotOf.length ? this.slotOf[key]! : -1;
       slotRow[r] = known >= 0 ? known : this.slot(lex[t]!, spacy[t]!);
     }
-    const slotAt = kernel.textAt();
-    const aAt = slotAt + Math.ceil(((rows + 2 * win) * 4) / 16) * 16;
-    const bAt = aAt + (rows + 2 * win) * rowBytes;
-    const scoreAt = bAt + (rows + 2 * win) * rowBytes;
-    kernel.ensure(scoreAt + m * 4 + 16);
-    const buffer = kernel.memory.buffer;
-    const i32 = new Int32Array(buffer, slotAt, rows + 2 * win);
-    i32.fill(-1);
-    i32.set(slotRow.subarray(0, rows), win);
-    // Zero rows around both row buffers (an earlier, longer text may have left rows there).
-    const f32 = new Float32Array(buffer);
-    for (const at of [aAt, bAt]) {
-      f32.fill(0, at / 4, at / 4 + win * width);
-      f32.fill(0, at / 4 + (win + rows) * width, at / 4 + (2 * win + rows) * width);
-    }
-    let inAt = aAt + win * rowBytes;
-    let outAt = bAt + win * rowBytes;
-    kernel.first(slotAt, rows, inAt);
-    for (let l = 1; l < layers; l++) {
-      // Layer l is needed on the block's rows and win·(layers − 1 − l) rows around them.
-      const skip = pad - win * (layers - 1 - l);
-      kernel.later(l, inAt + skip * rowBytes, rows - 2 * skip, outAt + skip * rowBytes);
-      const t = inAt;
-      inAt = outAt;
-      outAt = t;
-    }
-    kernel.scores(inAt + pad * rowBytes, m, scoreAt);
-    const sc = scoreAt / 4;
-    for (let t = 0; t < m; t++) out[from + t] = f32[sc + t]! > 0 ? 1 : 0;
+    this.flush(kernel);
+    return kernel.margins(slotRow, rows, pad);
   }
 
   private reserveRows(rows: number): Int32Array {
@@ -311,9 +355,7 @@ export class Senter {
     let X = this.X;
     let Y = this.Y;
     const pre = this.pre;
-    // Records live in the kernel's memory when there is one.
-    const kernel = this.kernel;
-    const records = kernel ? new Float32Array(kernel.memory.buffer, kernel.recordsAt) : this.records;
+    const records = this.records;
     const rf = this.recordFloats;
     const first = layers[0]!;
     const r1 = this.r1;
@@ -325,7 +367,7 @@ export class Senter {
         const s = src < 0 || src >= rows ? -1 : slotRow[src]!;
         if (s < 0) continue;
         for (let j = 0; j < r1; j++)
-          pre[j] = pre[j]! + records[s * rf + width + d * r1 + this.fromKernel(j, first)]!;
+          pre[j] = pre[j]! + records[s * rf + width + d * r1 + j]!;
       }
       maxoutNorm(first, pre, 0, X, r * width);
       const s = slotRow[r]!;
@@ -370,10 +412,5 @@ export class Senter {
     }
     out[0] = 1;
     return out;
-  }
-
-  /** Where thinc's row j of a maxout layer sits in a record: the kernel keeps pieces piece-major. */
-  private fromKernel(j: number, layer: MaxoutNorm): number {
-    return this.kernel ? (j % layer.nP) * layer.nO + Math.floor(j / layer.nP) : j;
   }
 }

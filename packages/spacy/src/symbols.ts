@@ -79,3 +79,8 @@ export function stringId(s: string): U64 {
   const symbol = SYMBOLS.get(s);
   return symbol === undefined ? hashString(s) : { hi: 0, lo: symbol };
 }
+
+/** Every built-in symbol as [name, id] (what the WebAssembly kernel's symbol table holds). */
+export function symbolIds(): [string, number][] {
+  return [...SYMBOLS];
+}

@@ -143,8 +143,13 @@ export class SpacyTokenizer {
   private older = new ChunkTable(CACHE_LIMIT);
   /** Phrase-matcher patterns (special cases containing affixes or spaces) as a trie over token texts. */
   private readonly patterns = new Map<string, PatternNode>();
-  /** Per lexicon entry: the trie node of the patterns it starts, null for none, undefined not yet looked at. */
-  private patternStart: (PatternNode | null | undefined)[] = [];
+  /**
+   * Per lexicon entry: 0 not yet looked at, 1 no pattern starts with it, else 2 + the index in
+   * {@link startNodes} of the trie node of the patterns it starts (a typed array: every token
+   * passes here, and a holey array of objects cost more than the rest of the pass).
+   */
+  private patternStart = new Int32Array(1024);
+  private readonly startNodes: PatternNode[] = [];
   /** Buffers reused from text to text. */
   private readonly affixSink = new TokenSink();
   private readonly specialSink = new TokenSink();
@@ -196,7 +201,8 @@ export class SpacyTokenizer {
         Int32Array.from(tokens, (t) => this.lexicon.getSpecial(t)),
       );
     this.rotate();
-    this.patternStart.length = 0;
+    this.patternStart.fill(0);
+    this.startNodes.length = 0;
   }
 
   /** A new generation of the chunk cache, seeded with the special cases. */
@@ -457,14 +463,24 @@ export class SpacyTokenizer {
     if (this.patterns.size === 0) return doc;
     const entries = this.lexicon.entries;
     const orthOf = (i: number) => entries[doc.lex[i]!]!.orth;
+    if (this.patternStart.length < entries.length) {
+      const grown = new Int32Array(Math.max(entries.length, 2 * this.patternStart.length));
+      grown.set(this.patternStart);
+      this.patternStart = grown;
+    }
     const starts = this.patternStart;
     // Matches as [start, end) token spans: every pattern at every start, as spaCy's PhraseMatcher.
     const found: [number, number][] = [];
     for (let i = 0; i < doc.length; i++) {
       const lex = doc.lex[i]!;
-      let node = starts[lex];
-      if (node === undefined) starts[lex] = node = this.patterns.get(entries[lex]!.orth) ?? null;
-      if (node === null) continue;
+      let code = starts[lex]!;
+      if (code === 0) {
+        const first = this.patterns.get(entries[lex]!.orth);
+        if (first) this.startNodes.push(first);
+        starts[lex] = code = first ? this.startNodes.length + 1 : 1;
+      }
+      if (code === 1) continue;
+      let node: PatternNode | undefined = this.startNodes[code - 2];
       for (let j = i + 1; node !== undefined; j++) {
         if (node.ends) found.push([i, j]);
         node = j < doc.length ? node.next.get(orthOf(j)) : undefined;

@@ -1,0 +1,258 @@
+// The JavaScript side of the senter's WebAssembly kernel (wasm/senter.ts, compiled into
+// senter-wasm.ts): the weights laid out as the kernel reads them, the lookup tables its string ids
+// need, a job per new lexicon entry, and the per-token calls. Only for the architecture the kernel
+// is compiled for (every en_core_web_* 3.x senter); any other runs in senter.ts's plain path.
+import type { MaxoutNorm, SenterWeights } from "./folder.js";
+import { hashString, type U64 } from "./hashing.js";
+import * as K from "./senter-wasm.js";
+import { symbolIds } from "./symbols.js";
+
+const PAGE = 65536;
+const ATTR_CODES = { NORM: K.ATTR_NORM, PREFIX: K.ATTR_PREFIX, SUFFIX: K.ATTR_SUFFIX, SHAPE: K.ATTR_SHAPE, SPACY: K.ATTR_SPACY };
+
+interface SenterExports {
+  entries(jobs: number, n: number, scratch: number): void;
+  first(slots: number, rows: number, out: number): void;
+  later(layer: number, input: number, rows: number, out: number, scratch: number): void;
+  scores(input: number, n: number, out: number): void;
+  stringIdAt(at: number, len: number, out: number): void;
+}
+
+let compiled: WebAssembly.Module | undefined;
+
+/** A fresh instance of the kernel (the module compiled once per thread). */
+function wasmModule<T>(_name: string, base64: string): { memory: WebAssembly.Memory; exports: T } {
+  compiled ??= new WebAssembly.Module(Buffer.from(base64, "base64"));
+  const instance = new WebAssembly.Instance(compiled, {});
+  return { memory: instance.exports.memory as WebAssembly.Memory, exports: instance.exports as T };
+}
+
+/** Whether a senter has the kernel's shapes. */
+function fits(w: SenterWeights): boolean {
+  const layer = (l: MaxoutNorm, nI: number, nP = K.PIECES) => l.nO === K.WIDTH && l.nP === nP && l.nI === nI;
+  return (
+    w.width === K.WIDTH &&
+    w.window === K.WINDOW &&
+    w.embeddings.length === K.TABLES &&
+    new Set(w.embeddings.map((e) => e.attr)).size === K.TABLES &&
+    layer(w.mix, K.MIX_IN, K.MIX_PIECES) &&
+    w.encoder.length >= 1 &&
+    w.encoder.length <= K.MAX_LAYERS &&
+    w.encoder.every((l) => layer(l, K.LAYER_IN)) &&
+    w.outW.length === 2 * K.WIDTH &&
+    w.labels.length === 2
+  );
+}
+
+const align = (n: number, to = 16) => Math.ceil(n / to) * to;
+
+/** An open-addressing table of u64 pairs (key 0: empty) at `at`: `pairs` (a power of two) slots. */
+function writeTable(view: DataView, at: number, pairs: number, entries: [U64, U64][]): void {
+  const mask = pairs - 1;
+  for (const [k, v] of entries) {
+    let i = k.lo & mask;
+    while (view.getUint32(at + i * 16, true) !== 0 || view.getUint32(at + i * 16 + 4, true) !== 0)
+      i = (i + 1) & mask;
+    view.setUint32(at + i * 16, k.lo, true);
+    view.setUint32(at + i * 16 + 4, k.hi, true);
+    view.setUint32(at + i * 16 + 8, v.lo, true);
+    view.setUint32(at + i * 16 + 12, v.hi, true);
+  }
+}
+
+const tableSize = (n: number) => {
+  let p = 16;
+  while (p < n * 2) p *= 2;
+  return p;
+};
+
+/** The kernel for one senter (its memory: weights, tables, records, then a text's scratch). */
+export class SenterKernel {
+  private readonly memory: WebAssembly.Memory;
+  private readonly fn: SenterExports;
+  private readonly layers: number;
+  /** Byte address of the scratch `entries` and `later` use. */
+  private readonly scratchAt: number;
+  readonly recordsAt: number;
+  private capacity = 1 << 12;
+  private readonly encoder = new TextEncoder();
+
+  private constructor(w: SenterWeights, lexemeNorm: [U64, U64][]) {
+    const { memory, exports } = wasmModule<SenterExports>("spacy-senter", K.SENTER_WASM);
+    this.memory = memory;
+    this.fn = exports;
+    this.layers = w.encoder.length;
+    let at = align(K.STATIC_END);
+    const tableAt = w.embeddings.map((e) => {
+      const a = at;
+      at = align(at + e.E.length * 4);
+      return a;
+    });
+    const normsPairs = tableSize(lexemeNorm.length);
+    const normsAt = at;
+    at += normsPairs * 16;
+    const symbols = symbolIds().map(([name, id]): [U64, U64] => [hashString(name), { hi: 0, lo: id }]);
+    const symbolsPairs = tableSize(symbols.length);
+    const symbolsAt = at;
+    at += symbolsPairs * 16;
+    this.scratchAt = at;
+    at += align((K.MIX_IN + K.MIX_ROWS) * 4);
+    this.recordsAt = at;
+    this.ensure(this.textAt() + (1 << 20));
+    const buffer = this.memory.buffer;
+    const i32 = new Int32Array(buffer);
+    const f32 = new Float32Array(buffer);
+    w.embeddings.forEach((e, t) => {
+      i32[K.SLOT_TABLE_AT + t] = tableAt[t]!;
+      i32[K.SLOT_TABLE_ROWS + t] = e.rows;
+      i32[K.SLOT_TABLE_SEED + t] = e.seed;
+      i32[K.SLOT_TABLE_ATTR + t] = ATTR_CODES[e.attr];
+      f32.set(e.E, tableAt[t]! / 4);
+    });
+    i32[K.SLOT_RECORDS_AT] = this.recordsAt;
+    i32[K.SLOT_NORMS_AT] = normsAt;
+    i32[K.SLOT_NORMS_MASK] = normsPairs - 1;
+    i32[K.SLOT_SYMBOLS_AT] = symbolsAt;
+    i32[K.SLOT_SYMBOLS_MASK] = symbolsPairs - 1;
+    const view = new DataView(buffer);
+    writeTable(view, normsAt, normsPairs, lexemeNorm);
+    writeTable(view, symbolsAt, symbolsPairs, symbols);
+    const layerAt = (l: MaxoutNorm, wAt: number, bAt: number, gAt: number, betaAt: number) => {
+      const R = l.nO * l.nP;
+      for (let row = 0; row < R; row++) {
+        // thinc's row (output k, piece p) → piece-major.
+        const pm = (row % l.nP) * l.nO + Math.floor(row / l.nP);
+        f32[bAt / 4 + pm] = l.b[row]!;
+        for (let j = 0; j < l.nI; j++) f32[wAt / 4 + j * R + pm] = l.W[row * l.nI + j]!;
+      }
+      f32.set(l.G, gAt / 4);
+      f32.set(l.beta, betaAt / 4);
+    };
+    layerAt(w.mix, K.MIX_W_AT, K.MIX_B_AT, K.MIX_G_AT, K.MIX_BETA_AT);
+    w.encoder.forEach((l, i) => {
+      const base = K.LAYERS_AT + i * K.LAYER_BYTES;
+      const b = base + K.LAYER_IN * K.ROWS * 4;
+      layerAt(l, base, b, b + K.ROWS * 4, b + K.ROWS * 4 + K.WIDTH * 4);
+    });
+    const s = w.labels.indexOf("S");
+    const i = 1 - s;
+    for (let k = 0; k < K.WIDTH; k++)
+      f32[K.SCORE_AT / 4 + k] = w.outW[s * K.WIDTH + k]! - w.outW[i * K.WIDTH + k]!;
+    f32[K.SCORE_AT / 4 + K.WIDTH] = w.outB[s]! - w.outB[i]!;
+  }
+
+  /** The kernel for a senter, or undefined for another architecture. `lexemeNorm`: (orth id, norm id) pairs. */
+  static for(w: SenterWeights, lexemeNorm: [U64, U64][]): SenterKernel | undefined {
+    return fits(w) ? new SenterKernel(w, lexemeNorm) : undefined;
+  }
+
+  get buffer(): ArrayBuffer {
+    return this.memory.buffer;
+  }
+
+  /** Byte address where a text's scratch may start (after the reserved records). */
+  textAt(): number {
+    return this.recordsAt + this.capacity * K.RECORD_BYTES;
+  }
+
+  /** Grows the memory to `bytes` if smaller. */
+  ensure(bytes: number): void {
+    const have = this.memory.buffer.byteLength;
+    if (bytes > have) this.memory.grow(Math.ceil((bytes - have) / PAGE));
+  }
+
+  /** Makes room for `slots` records (the text region moves up). */
+  reserveSlots(slots: number): void {
+    if (slots <= this.capacity) return;
+    this.capacity = Math.max(slots, this.capacity * 2);
+    this.ensure(this.textAt() + (1 << 20));
+  }
+
+  /**
+   * Fills records: `jobs[j]` is (slot, spacy, orth, norm, fixed norm, shape) of a new entry. Strings
+   * and jobs are written at the text region, which is free between texts' blocks.
+   */
+  entries(slots: Int32Array, spacy: Uint8Array, strings: string[], fixed: Uint8Array, n: number): void {
+    let at = this.textAt();
+    const jobsAt = at;
+    at += n * K.JOB_WORDS * 4;
+    let bytes = 0;
+    for (let j = 0; j < 3 * n; j++) bytes += strings[j]!.length * 3;
+    this.ensure(at + bytes + 16);
+    const buffer = this.memory.buffer;
+    const i32 = new Int32Array(buffer, jobsAt, n * K.JOB_WORDS);
+    const u8 = new Uint8Array(buffer);
+    const put = (s: string): number => {
+      const written = this.encoder.encodeInto(s, u8.subarray(at, at + s.length * 3)).written;
+      at += written;
+      return written;
+    };
+    for (let j = 0; j < n; j++) {
+      const o = j * K.JOB_WORDS;
+      i32[o + K.JOB_SLOT] = slots[j]!;
+      i32[o + K.JOB_SPACY] = spacy[j]!;
+      i32[o + K.JOB_ORTH_AT] = at;
+      i32[o + K.JOB_ORTH_LEN] = put(strings[3 * j]!);
+      i32[o + K.JOB_NORM_AT] = at;
+      i32[o + K.JOB_NORM_LEN] = put(strings[3 * j + 1]!);
+      i32[o + K.JOB_SHAPE_AT] = at;
+      i32[o + K.JOB_SHAPE_LEN] = put(strings[3 * j + 2]!);
+      i32[o + K.JOB_NORM_FIXED] = fixed[j]!;
+    }
+    this.fn.entries(jobsAt, n, this.scratchAt);
+  }
+
+  /**
+   * S − I of tokens [pad, rows − pad) of a block whose rows' record slots are `slotRow` (−1: beyond
+   * the text): the encoder over all rows (thinc pads each layer's input), scores of the middle.
+   */
+  margins(slotRow: Int32Array, rows: number, pad: number): Float32Array {
+    const win = K.WINDOW;
+    const rowBytes = K.WIDTH * 4;
+    const slotAt = this.textAt();
+    const aAt = slotAt + align((rows + 2 * win) * 4);
+    const bAt = aAt + (rows + 2 * win) * rowBytes;
+    const scoreAt = bAt + (rows + 2 * win) * rowBytes;
+    const m = rows - 2 * pad;
+    this.ensure(scoreAt + m * 4 + 16);
+    const buffer = this.memory.buffer;
+    const i32 = new Int32Array(buffer, slotAt, rows + 2 * win);
+    i32.fill(-1);
+    i32.set(slotRow.subarray(0, rows), win);
+    // Zero rows around both row buffers (an earlier, longer block may have left rows there).
+    const f32 = new Float32Array(buffer);
+    for (const at of [aAt, bAt]) {
+      f32.fill(0, at / 4, at / 4 + win * K.WIDTH);
+      f32.fill(0, at / 4 + (win + rows) * K.WIDTH, at / 4 + (2 * win + rows) * K.WIDTH);
+    }
+    let inAt = aAt + win * rowBytes;
+    let outAt = bAt + win * rowBytes;
+    this.fn.first(slotAt, rows, inAt);
+    for (let l = 1; l < this.layers; l++) {
+      // Layer l is needed on the block's rows and win·(layers − 1 − l) rows around them.
+      const skip = pad - win * (this.layers - 1 - l);
+      this.fn.later(l, inAt + skip * rowBytes, rows - 2 * skip, outAt + skip * rowBytes, this.scratchAt);
+      const t = inAt;
+      inAt = outAt;
+      outAt = t;
+    }
+    this.fn.scores(inAt + pad * rowBytes, m, scoreAt);
+    return new Float32Array(buffer, scoreAt, m);
+  }
+
+  /** spaCy's StringStore id of a string as the kernel computes it (for tests). */
+  stringId(s: string): U64 {
+    const at = this.textAt();
+    this.ensure(at + s.length * 3 + 16);
+    const u8 = new Uint8Array(this.memory.buffer);
+    const len = this.encoder.encodeInto(s, u8.subarray(at + 8, at + 8 + s.length * 3)).written;
+    this.fn.stringIdAt(at + 8, len, at);
+    const u32 = new Uint32Array(this.memory.buffer, at, 2);
+    return { hi: u32[1]!, lo: u32[0]! };
+  }
+
+  /** A record's floats (the token's vector, then its window shares), for tests. */
+  record(slot: number): Float32Array {
+    return new Float32Array(this.memory.buffer, this.recordsAt + slot * K.RECORD_BYTES, K.RECORD_BYTES / 4);
+  }
+}
