@@ -1,25 +1,16 @@
 // The WebAssembly side of DictTreeScanner's hot loop (wasm/dict-items.ts): one instance per scan,
 // its memory laid out as [state block | the bytes being scanned | the memo's string ids].
 // The slots and sizes shared with the kernel (wasm/shared.ts, copied into the generated module).
+import { committedModule, growMemory, type WasmMemory } from "@convkit/wasm";
 import * as kernel from "./dict-items-wasm.js";
 
-const PAGE = 1 << 16;
 /** How many wanted key ids the state block holds; more make every item go to the caller. */
 const MAX_WANTED = kernel.STATE_BYTES / 4 - kernel.SLOT_WANTED_IDS;
 
-// Node's WebAssembly, as much of it as used here (the lib this repo compiles against lacks it).
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-declare const WebAssembly: {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-};
-
-let compiled: object | undefined;
-
 type ItemsFn = (st: number, buf: number, p: number, end: number, memo: number, memoCap: number) => number;
+
+/** An instance of the kernel (compiled once per thread). */
+const instantiate = committedModule<{ items: ItemsFn }>(kernel.DICT_ITEMS_WASM);
 
 /**
  * The kernel with its memory. The memo lives here (the scanner reads and writes it through
@@ -40,19 +31,13 @@ export class DictItemsKernel {
   loaded: Uint8Array | undefined;
 
   constructor(memoCap: number) {
-    compiled ??= new WebAssembly.Module(Buffer.from(kernel.DICT_ITEMS_WASM, "base64"));
-    const instance = new WebAssembly.Instance(compiled, {});
-    this.memory = instance.exports.memory as WasmMemory;
-    this.itemsFn = instance.exports.items as ItemsFn;
+    const { exports, memory } = instantiate();
+    this.memory = memory;
+    this.itemsFn = exports.items;
     this.memoCap = memoCap;
-    this.ensure(this.memoPtr + memoCap * 4);
+    growMemory(this.memory, this.memoPtr + memoCap * 4);
     this.views();
     this.setWanted(undefined, 0);
-  }
-
-  private ensure(bytes: number): void {
-    const have = this.memory.buffer.byteLength;
-    if (bytes > have) this.memory.grow(Math.ceil((bytes - have) / PAGE));
   }
 
   private views(): void {
@@ -68,7 +53,7 @@ export class DictItemsKernel {
       // A multiple of 8: the memo after the bytes is an Int32Array, which must be aligned.
       const bufCap = Math.ceil(Math.max(buf.length, 2 * this.bufCap, 1 << 20) / 8) * 8;
       const memoPtr = kernel.STATE_BYTES + bufCap;
-      this.ensure(memoPtr + this.memoCap * 4);
+      growMemory(this.memory, memoPtr + this.memoCap * 4);
       const bytes = new Uint8Array(this.memory.buffer);
       bytes.copyWithin(memoPtr, this.memoPtr, this.memoPtr + this.memoCap * 4);
       this.bufCap = bufCap;
@@ -82,7 +67,7 @@ export class DictItemsKernel {
   /** Room for memo indexes below `n` (new entries 0). */
   growMemo(n: number): void {
     const cap = Math.max(n, 2 * this.memoCap);
-    this.ensure(this.memoPtr + cap * 4);
+    growMemory(this.memory, this.memoPtr + cap * 4);
     const old = this.memoCap;
     this.memoCap = cap;
     this.views();

@@ -1,12 +1,9 @@
 // Writes src/dict-items-wasm.ts: wasm/dict-items.ts (AssemblyScript) compiled, as base64, with the
 // constants of wasm/shared.ts that the JavaScript side shares: one source file that tsc, vitest
-// and esbuild bundles all load without a loader. Run it after editing either; the freshness test
-// (dict-items-wasm.test.ts) checks that the committed module is current.
-import { writeFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { dictItemsModule } from "./compile.mjs";
+// and esbuild bundles all load without a loader. Run it (`pnpm --filter @convkit/pickle build:wasm`)
+// after editing either; the freshness test (dict-items-wasm.test.ts) checks that the committed
+// module is current.
+import { writeModule } from "@convkit/wasm/compile";
+import { DICT_ITEMS, DICT_ITEMS_GENERATED } from "./compile.mjs";
 
-const out = fileURLToPath(new URL("../src/dict-items-wasm.ts", import.meta.url));
-const text = await dictItemsModule();
-writeFileSync(out, text);
-console.log(`${out}: ${text.length} characters`);
+await writeModule(DICT_ITEMS_GENERATED, DICT_ITEMS);

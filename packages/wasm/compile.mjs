@@ -1,0 +1,127 @@
+// The build side of convkit's WebAssembly toolchain, for a package's wasm/build.mjs and its
+// freshness test (never imported at run time: AssemblyScript is a devDependency of this package).
+// A kernel is AssemblyScript in <package>/wasm/; compiled here into the TypeScript text of
+// src/<name>-wasm.ts (committed), which holds the module as base64 and the constants of
+// wasm/shared.ts that the JavaScript side shares, so that tsc, vitest and esbuild load it as a
+// plain module and no build needs a compiler.
+import { readFile, writeFile } from "node:fs/promises";
+import { basename, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import asc from "assemblyscript/asc";
+
+/** Flags every kernel is compiled with (stub runtime: no GC; no asserts; abort is a trap). */
+const ASC_FLAGS = ["-O3", "--runtime", "stub", "--noAssert", "--use", "abort="];
+
+/**
+ * The features asc can enable that Node 20 validates only behind a V8 flag, which convkit never
+ * sets (simd, threads and reference-types it runs as they are).
+ */
+const FLAGGED_FEATURES = ["relaxed-simd", "gc", "stringref"];
+
+const path = (p) => (p instanceof URL ? fileURLToPath(p) : p);
+
+/** The bytes of `entry` (in `dir`) compiled by asc; every other file it imports is read from `dir`. */
+async function compile({ dir, entry, extraAscArgs = [] }) {
+  const flagged = extraAscArgs.flatMap((a) => a.split(/[,=]/)).filter((a) => FLAGGED_FEATURES.includes(a));
+  if (flagged.length) throw new Error(`${entry}: ${flagged.join(", ")} needs a V8 flag on Node 20`);
+  let bytes;
+  const { error, stderr } = await asc.main(
+    [entry, "--outFile", entry.replace(/\.ts$/, ".wasm"), ...ASC_FLAGS, ...extraAscArgs],
+    {
+      // Sources from `dir` (asc's own library comes with it); the module kept in memory.
+      readFile: (name, from) => readFile(resolve(dir, from, name), "utf8").catch(() => null),
+      writeFile: (name, contents) => {
+        if (name.endsWith(".wasm")) bytes = contents;
+      },
+      listFiles: () => [],
+    },
+  );
+  if (error) throw new Error(`asc: ${error.message}\n${stderr.toString()}`);
+  if (!bytes) throw new Error(`asc wrote no module for ${entry}`);
+  return bytes;
+}
+
+/**
+ * The integer value of a shared constant's expression: integer literals, earlier constants,
+ * + - * << >> and parentheses (what AssemblyScript and JavaScript compute alike on i32).
+ */
+function evaluate(expr, known, where) {
+  const js = expr.replace(/[A-Za-z_]\w*/g, (name) => {
+    if (!known.has(name)) throw new Error(`${where}: ${name} is not an earlier constant`);
+    return `(${known.get(name)})`;
+  });
+  if (!/^(?:[\d\s+*()-]|<<|>>)+$/.test(js))
+    throw new Error(`${where}: ${expr} is not a constant integer expression`);
+  const value = Function(`"use strict"; return (${js});`)();
+  if (!Number.isInteger(value) || value < -(2 ** 31) || value >= 2 ** 32)
+    throw new Error(`${where}: ${expr} is not a 32-bit integer`);
+  return value;
+}
+
+/**
+ * The shared constants as TypeScript, each with its doc comment. The file may hold only
+ * `/** doc *\/ export const NAME: i32 = expression;` (besides comments and plain declarations),
+ * the expression being integer literals, earlier constants, + - * << >> and parentheses.
+ */
+async function sharedConstants(dir, file) {
+  const text = await readFile(resolve(dir, file), "utf8");
+  const where = `${basename(dir)}/${file}`;
+  const known = new Map();
+  const out = [];
+  for (const m of text.matchAll(/^export\b[^;]*;?/gm)) {
+    const c = /^export const (\w+): (?:i32|u32|i16|u16|i8|u8|isize|usize) = ([^;]+);$/.exec(m[0]);
+    if (!c) throw new Error(`${where}: only \`export const NAME: i32 = expression;\` is shared: ${m[0]}`);
+    const [, name, expr] = c;
+    const before = text.slice(0, m.index);
+    const doc = /\/\*\*(?:(?!\*\/)[\s\S])*\*\/\s*$/
+      .exec(before.slice(before.lastIndexOf("/**")))?.[0]
+      .trimEnd();
+    if (!doc) throw new Error(`${where}: ${name} needs a doc comment (it is copied beside the module)`);
+    const value = evaluate(expr.trim(), known, `${where}: ${name}`);
+    known.set(name, value);
+    out.push(`${doc}\nexport const ${name} = ${value};`);
+  }
+  return out;
+}
+
+/**
+ * The text of src/<name>-wasm.ts for the kernel `entry` in `dir` (a package's wasm/ folder):
+ * a header, the constants of `sharedConstants` (a file in `dir`) with their doc comments, and the
+ * module as base64 in `export const <exportName>`. Compiled with asc -O3 --runtime stub
+ * --noAssert --use abort= and `extraAscArgs` (e.g. ["--enable", "simd"]).
+ */
+export async function compileModule({ dir, entry, sharedConstants: shared, exportName, extraAscArgs = [] }) {
+  dir = path(dir);
+  const folder = basename(dir);
+  const bytes = await compile({ dir, entry, extraAscArgs });
+  const constants = shared === undefined ? [] : await sharedConstants(dir, shared);
+  const from = [`${folder}/${entry}`, ...(shared === undefined ? [] : [`${folder}/${shared}`])];
+  return [
+    `// Generated by ${folder}/build.mjs from ${from.join(" and ")} (AssemblyScript): do not edit.`,
+    ...constants,
+    `/** The kernel: ${folder}/${entry} compiled, as base64. */`,
+    `export const ${exportName} =\n  "${Buffer.from(bytes).toString("base64")}";\n`,
+  ].join("\n");
+}
+
+/** Writes {@link compileModule}'s text to `generatedPath` (a package's wasm/build.mjs). */
+export async function writeModule(generatedPath, options) {
+  const text = await compileModule(options);
+  await writeFile(path(generatedPath), text);
+  console.log(`${path(generatedPath)}: ${text.length} characters`);
+}
+
+/**
+ * The freshness test (inside a vitest test): the committed `generatedPath` is, whole, what
+ * {@link compileModule} makes of `options` now, and this Node validates its module.
+ */
+export async function expectCommittedModuleFresh(generatedPath, options) {
+  const { expect } = await import("vitest");
+  const committed = await readFile(path(generatedPath), "utf8");
+  expect(await compileModule(options), "stale: regenerate it with the package's `build:wasm` script").toBe(
+    committed,
+  );
+  const base64 = new RegExp(`export const ${options.exportName} =\\n {2}"([^"]*)"`).exec(committed)?.[1];
+  expect(base64, `${options.exportName} in ${generatedPath}`).toBeDefined();
+  expect(WebAssembly.validate(Buffer.from(base64, "base64")), "the module validates").toBe(true);
+}
