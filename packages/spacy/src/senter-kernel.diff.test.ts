@@ -80,7 +80,8 @@ function randomString(next: () => number): string {
   if (next() < 0.1) return SPECIAL[Math.floor(next() * SPECIAL.length)]!;
   const n = 1 + Math.floor(next() * (next() < 0.05 ? 120 : 9));
   let s = "";
-  for (let i = 0; i < n; i++) s += PIECES[Math.floor(next() * (i === 0 ? PIECES.length - 2 : PIECES.length))]!;
+  for (let i = 0; i < n; i++)
+    s += PIECES[Math.floor(next() * (i === 0 ? PIECES.length - 2 : PIECES.length))]!;
   return s;
 }
 
@@ -168,6 +169,8 @@ describe("the senter kernel against the plain path", () => {
   it("the kernel's shapes: another architecture gets no kernel (the plain path runs it)", () => {
     const w = randomWeights(41);
     expect(SenterKernel.for({ ...w, window: 2 }, [])).toBeUndefined();
-    expect(SenterKernel.for({ ...w, encoder: [...w.encoder, ...w.encoder, ...w.encoder] }, [])).toBeUndefined();
+    expect(
+      SenterKernel.for({ ...w, encoder: [...w.encoder, ...w.encoder, ...w.encoder] }, []),
+    ).toBeUndefined();
   });
 });

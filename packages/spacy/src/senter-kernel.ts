@@ -2,13 +2,19 @@
 // senter-wasm.ts): the weights laid out as the kernel reads them, the lookup tables its string ids
 // need, a job per new lexicon entry, and the per-token calls. Only for the architecture the kernel
 // is compiled for (every en_core_web_* 3.x senter); any other runs in senter.ts's plain path.
+import { committedModule, growMemory, type WasmMemory } from "@convkit/wasm";
 import type { MaxoutNorm, SenterWeights } from "./folder.js";
 import { hashString, type U64 } from "./hashing.js";
 import * as K from "./senter-wasm.js";
 import { symbolIds } from "./symbols.js";
 
-const PAGE = 65536;
-const ATTR_CODES = { NORM: K.ATTR_NORM, PREFIX: K.ATTR_PREFIX, SUFFIX: K.ATTR_SUFFIX, SHAPE: K.ATTR_SHAPE, SPACY: K.ATTR_SPACY };
+const ATTR_CODES = {
+  NORM: K.ATTR_NORM,
+  PREFIX: K.ATTR_PREFIX,
+  SUFFIX: K.ATTR_SUFFIX,
+  SHAPE: K.ATTR_SHAPE,
+  SPACY: K.ATTR_SPACY,
+};
 
 interface SenterExports {
   entries(jobs: number, n: number, scratch: number): void;
@@ -18,14 +24,7 @@ interface SenterExports {
   stringIdAt(at: number, len: number, out: number): void;
 }
 
-let compiled: WebAssembly.Module | undefined;
-
-/** A fresh instance of the kernel (the module compiled once per thread). */
-function wasmModule<T>(_name: string, base64: string): { memory: WebAssembly.Memory; exports: T } {
-  compiled ??= new WebAssembly.Module(Buffer.from(base64, "base64"));
-  const instance = new WebAssembly.Instance(compiled, {});
-  return { memory: instance.exports.memory as WebAssembly.Memory, exports: instance.exports as T };
-}
+const instantiate = committedModule<SenterExports>(K.SENTER_WASM);
 
 /** Whether a senter has the kernel's shapes. */
 function fits(w: SenterWeights): boolean {
@@ -68,7 +67,7 @@ const tableSize = (n: number) => {
 
 /** The kernel for one senter (its memory: weights, tables, records, then a text's scratch). */
 export class SenterKernel {
-  private readonly memory: WebAssembly.Memory;
+  private readonly memory: WasmMemory;
   private readonly fn: SenterExports;
   private readonly layers: number;
   /** Byte address of the scratch `entries` and `later` use. */
@@ -78,7 +77,7 @@ export class SenterKernel {
   private readonly encoder = new TextEncoder();
 
   private constructor(w: SenterWeights, lexemeNorm: [U64, U64][]) {
-    const { memory, exports } = wasmModule<SenterExports>("spacy-senter", K.SENTER_WASM);
+    const { memory, exports } = instantiate();
     this.memory = memory;
     this.fn = exports;
     this.layers = w.encoder.length;
@@ -157,8 +156,7 @@ export class SenterKernel {
 
   /** Grows the memory to `bytes` if smaller. */
   ensure(bytes: number): void {
-    const have = this.memory.buffer.byteLength;
-    if (bytes > have) this.memory.grow(Math.ceil((bytes - have) / PAGE));
+    growMemory(this.memory, bytes);
   }
 
   /** Makes room for `slots` records (the text region moves up). */

@@ -189,7 +189,13 @@ export class Senter {
   private flush(kernel: SenterKernel): void {
     if (this.pending === 0) return;
     kernel.reserveSlots(this.slots);
-    kernel.entries(this.pendingSlots, this.pendingSpacy, this.pendingStrings, this.pendingFixed, this.pending);
+    kernel.entries(
+      this.pendingSlots,
+      this.pendingSpacy,
+      this.pendingStrings,
+      this.pendingFixed,
+      this.pending,
+    );
     this.pending = 0;
     this.pendingStrings.length = 0;
   }
@@ -366,8 +372,7 @@ export class Senter {
         const src = r + d - win;
         const s = src < 0 || src >= rows ? -1 : slotRow[src]!;
         if (s < 0) continue;
-        for (let j = 0; j < r1; j++)
-          pre[j] = pre[j]! + records[s * rf + width + d * r1 + j]!;
+        for (let j = 0; j < r1; j++) pre[j] = pre[j]! + records[s * rf + width + d * r1 + j]!;
       }
       maxoutNorm(first, pre, 0, X, r * width);
       const s = slotRow[r]!;

@@ -12,7 +12,6 @@ import {
   ATTR_NORM,
   ATTR_PREFIX,
   ATTR_SHAPE,
-  ATTR_SPACY,
   ATTR_SUFFIX,
   JOB_NORM_AT,
   JOB_NORM_FIXED,
@@ -54,7 +53,6 @@ const ROW_BYTES: i32 = WIDTH * 4;
 const SPAN: i32 = 2 * WINDOW + 1;
 const M64: u64 = 0xc6a4a7935bd1e995;
 
-@inline
 function header(slot: i32): i32 {
   return load<i32>(<usize>(slot << 2));
 }
@@ -62,7 +60,7 @@ function header(slot: i32): i32 {
 /** spaCy's `hash_string`: MurmurHash64A of `len` bytes at `p`, seed 1. */
 function murmur64A(p: usize, len: i32): u64 {
   let h: u64 = 1 ^ (<u64>len * M64);
-  const end = p + (<usize>(len & ~7));
+  const end = p + <usize>(len & ~7);
   for (; p < end; p += 8) {
     let k = load<u64>(p);
     k *= M64;
@@ -105,12 +103,10 @@ function stringId(p: usize, len: i32): u64 {
 }
 
 /** Bytes of the UTF-8 sequence led by byte `b`. */
-@inline
 function seqLen(b: u32): i32 {
   return b < 0xc0 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
 }
 
-@inline
 function fmix64(k: u64): u64 {
   k ^= k >> 33;
   k *= 0xff51afd7ed558ccd;
@@ -127,7 +123,7 @@ function embed(table: i32, id: u64, out: usize): void {
   let k1 = id * 0x87c37b91114253d5;
   k1 = rotl<u64>(k1, 31);
   k1 *= 0x4cf5ad432745937f;
-  let h1 = (seed ^ k1) ^ 8;
+  let h1 = seed ^ k1 ^ 8;
   let h2 = seed ^ 8;
   h1 += h2;
   h2 += h1;
@@ -149,19 +145,29 @@ function embed(table: i32, id: u64, out: usize): void {
 }
 
 /** Sum of a vector's four lanes, in lane order. */
-@inline
 function lanes(v: v128): f32 {
-  return f32x4.extract_lane(v, 0) + f32x4.extract_lane(v, 1) + f32x4.extract_lane(v, 2) + f32x4.extract_lane(v, 3);
+  return (
+    f32x4.extract_lane(v, 0) + f32x4.extract_lane(v, 1) + f32x4.extract_lane(v, 2) + f32x4.extract_lane(v, 3)
+  );
 }
 
 /**
  * thinc's Maxout (two pieces, piece-major accumulators a0..a3 | a4..a7) then LayerNorm with gain at
  * `g` and bias at `beta`, stored at `out`; `res`, when not 0, is added afterwards (the residual).
  */
-@inline
 function maxoutNorm(
-  a0: v128, a1: v128, a2: v128, a3: v128, a4: v128, a5: v128, a6: v128, a7: v128,
-  g: usize, beta: usize, res: usize, out: usize,
+  a0: v128,
+  a1: v128,
+  a2: v128,
+  a3: v128,
+  a4: v128,
+  a5: v128,
+  a6: v128,
+  a7: v128,
+  g: usize,
+  beta: usize,
+  res: usize,
+  out: usize,
 ): void {
   let m0 = f32x4.max(a0, a4);
   let m1 = f32x4.max(a1, a5);
@@ -208,7 +214,7 @@ function matVec(w: usize, x: usize, n: i32, acc: usize): void {
   let a5 = v128.load(acc, 80);
   let a6 = v128.load(acc, 96);
   let a7 = v128.load(acc, 112);
-  const end = x + (<usize>n << 2);
+  const end = x + ((<usize>n) << 2);
   for (; x < end; x += 4, w += <usize>ROWS * 4) {
     const xs = f32x4.splat(load<f32>(x));
     a0 = f32x4.add(a0, f32x4.mul(v128.load(w), xs));
@@ -231,13 +237,11 @@ function matVec(w: usize, x: usize, n: i32, acc: usize): void {
 }
 
 /** ROWS floats from `from` to `to`. */
-@inline
 function copyRows(from: usize, to: usize): void {
   for (let q: usize = 0; q < <usize>ROWS * 4; q += 16) v128.store(to + q, v128.load(from + q));
 }
 
 /** maxoutNorm of the ROWS floats at `acc`. */
-@inline
 function maxoutNormAt(acc: usize, g: usize, beta: usize, res: usize, out: usize): void {
   maxoutNorm(
     v128.load(acc),
@@ -270,7 +274,7 @@ function matVecMix(x: usize, acc: usize): void {
   let a10 = v128.load(acc, 160);
   let a11 = v128.load(acc, 176);
   let w = <usize>MIX_W_AT;
-  const end = x + (<usize>MIX_IN << 2);
+  const end = x + ((<usize>MIX_IN) << 2);
   for (; x < end; x += 4, w += <usize>MIX_ROWS * 4) {
     const xs = f32x4.splat(load<f32>(x));
     a0 = f32x4.add(a0, f32x4.mul(v128.load(w), xs));
