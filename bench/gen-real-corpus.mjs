@@ -15,12 +15,15 @@
 // footers, quoted replies, repeated spam) are dropped: every paragraph of the corpus is distinct.
 // Records go out in a seeded shuffle, so any head of the file mixes the sources; `real-MB.jsonl`
 // holds the first MB MiB (`all`: everything), and `real-MB.meta.json` what generation measured:
-// bytes by source, unique bytes, distinct whitespace-separated tokens.
+// bytes by source, unique bytes, distinct whitespace-separated tokens. `writeRealTexts` derives
+// `real-MB.texts.jsonl` from it, what spaCy and `convkit segment sentences` both read: {"id", "text"}
+// a record, the text as the iKAT preset prepares it (`prepareText`: stripped, newlines flattened).
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { prepareText } from "@convkit/segment";
 import { ikatDocuments } from "./gen-web-corpus.mjs";
 
 const VERSION = 1;
@@ -39,6 +42,44 @@ export function readRealCorpusMeta(work, mb) {
   if (!existsSync(input) || !existsSync(meta)) return undefined;
   const m = JSON.parse(readFileSync(meta, "utf8"));
   return m.version === VERSION ? m : undefined;
+}
+
+/** The prepared texts of a corpus ({"id", "text"} JSONL) and their counts. */
+export function realTextsPaths(work, mb) {
+  return { texts: join(work, `real-${mb}mb.texts.jsonl`), meta: join(work, `real-${mb}mb.texts.meta.json`) };
+}
+
+/** The counts of a corpus's texts file, or undefined when it (or its corpus) is missing or older. */
+export function readRealTextsMeta(work, mb) {
+  const corpus = readRealCorpusMeta(work, mb);
+  const { texts, meta } = realTextsPaths(work, mb);
+  if (!corpus || !existsSync(texts) || !existsSync(meta)) return undefined;
+  const m = JSON.parse(readFileSync(meta, "utf8"));
+  return m.version === VERSION && m.docs === corpus.docs ? m : undefined;
+}
+
+/**
+ * Writes `real-MB.texts.jsonl`: each record of `real-MB.jsonl` as {"id": its ClueWeb22-ID, "text":
+ * its Clean-Text as the iKAT preset prepares it}, in corpus order; returns the counts (texts, their
+ * UTF-8 bytes).
+ */
+export function writeRealTexts(work, mb) {
+  const corpus = realCorpusPaths(work, mb);
+  const { texts, meta } = realTextsPaths(work, mb);
+  const lines = [];
+  let textBytes = 0;
+  for (const line of readFileSync(corpus.input, "utf8").split("\n")) {
+    if (!line) continue;
+    const r = JSON.parse(line);
+    const text = prepareText(r["Clean-Text"]);
+    textBytes += Buffer.byteLength(text);
+    lines.push(`${JSON.stringify({ id: r["ClueWeb22-ID"], text })}\n`);
+  }
+  writeFileSync(`${texts}.tmp`, lines.join(""));
+  renameSync(`${texts}.tmp`, texts);
+  const m = { version: VERSION, mb, docs: lines.length, textBytes };
+  writeFileSync(meta, `${JSON.stringify(m, null, 2)}\n`);
+  return m;
 }
 
 /** A dataset package's data folder, installed under bench/ (`pnpm --dir bench install`). */

