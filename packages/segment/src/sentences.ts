@@ -52,11 +52,13 @@ export function encodeSentencesTask(t: SentencesTask): SentencesResult {
       );
     texts++;
     let rec: Record<string, unknown>;
-    if (pipeline) {
+    if (pipeline && t.tokens) {
       const doc = pipeline.doc(r.text);
-      rec = { id: r.id, sentences: doc.sentences };
-      if (t.tokens) Object.assign(rec, { tokens: doc.tokens, ws: doc.ws, sent: doc.sent });
-    } else rec = { id: r.id, sentences: sentenceTexts(r.text, split!(r.text), IKAT) };
+      rec = { id: r.id, sentences: doc.sentences, tokens: doc.tokens, ws: doc.ws, sent: doc.sent };
+    } else if (pipeline)
+      // Sentences alone: no token texts or flag strings built only to be dropped.
+      rec = { id: r.id, sentences: pipeline.sentences(r.text) };
+    else rec = { id: r.id, sentences: sentenceTexts(r.text, split!(r.text), IKAT) };
     out.string(`${JSON.stringify(rec)}\n`);
   });
   return { jsonl: out.take(), texts, lines, inputBytes: t.bytes.data.length };
