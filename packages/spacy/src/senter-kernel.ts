@@ -159,10 +159,14 @@ export class SenterKernel {
     growMemory(this.memory, bytes);
   }
 
-  /** Makes room for `slots` records (the text region moves up). */
+  /**
+   * Makes room for `slots` records (the text region moves up). Growth is by at most 8,192 records
+   * (3.5 MiB) past the first 8,192: the cache stops a little past its limit, and doubling there
+   * would reserve nearly twice the memory it uses.
+   */
   reserveSlots(slots: number): void {
     if (slots <= this.capacity) return;
-    this.capacity = Math.max(slots, this.capacity * 2);
+    this.capacity = Math.max(slots, Math.min(this.capacity * 2, this.capacity + 8192));
     this.ensure(this.textAt() + (1 << 20));
   }
 
