@@ -140,9 +140,9 @@ export class SpacyTokenizer {
    * carry a special case's NORM, so unlike spaCy's lexeme cache this one may also keep chunks
    * that contained special cases.
    */
-  private chunks = new ChunkTable(CACHE_LIMIT);
+  private chunks: ChunkTable;
   /** The generation before `chunks`: its entries move up when used again (hot chunks outlive a rotation). */
-  private older = new ChunkTable(CACHE_LIMIT);
+  private older: ChunkTable;
   /** Phrase-matcher patterns (special cases containing affixes or spaces) as a trie over token texts. */
   private readonly patterns = new Map<string, PatternNode>();
   /**
@@ -156,8 +156,11 @@ export class SpacyTokenizer {
   private readonly affixSink = new TokenSink();
   private readonly specialSink = new TokenSink();
 
-  constructor(rules: TokenizerRules, where: string) {
+  /** `options.cacheLimit`: chunks per cache generation, the special cases included (default 20,000; tests make it tiny, to rotate often). */
+  constructor(rules: TokenizerRules, where: string, options: { cacheLimit?: number } = {}) {
     this.rules = rules;
+    this.chunks = new ChunkTable(options.cacheLimit ?? CACHE_LIMIT);
+    this.older = new ChunkTable(options.cacheLimit ?? CACHE_LIMIT);
     const re = (p: string | null, name: string, extra = "") =>
       p === null ? null : compilePythonRegex(p, `${where} (${name})`, extra);
     this.prefixRe = re(rules.prefixSearch, "prefix_search");

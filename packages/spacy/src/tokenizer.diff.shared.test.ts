@@ -1,0 +1,65 @@
+// Differential test with en_core_web_sm 3.8.0's real tokenizer rules (shared): SpacyTokenizer's fast
+// paths against ReferenceTokenizer, the plain port of spaCy's Tokenizer.__call__, on seeded random
+// texts and the project's seed documents (whole, by paragraph, by line), caches default and tiny.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { requires, rng, shared, spacyModel } from "@convkit/test-helpers";
+import { beforeAll, expect, it } from "vitest";
+import { loadPipelineFolder, type TokenizerRules } from "./folder.js";
+import { mismatches, randomText, shuffled, tokenStrings } from "./testdata/tokenizer-cases.js";
+import { SpacyTokenizer } from "./tokenizer.js";
+import { ReferenceTokenizer } from "./tokenizer-reference.js";
+
+requires("shared").describe(
+  "SpacyTokenizer against the plain reference (en_core_web_sm 3.8.0's rules)",
+  () => {
+    let rules: TokenizerRules;
+    let reference: ReferenceTokenizer;
+    beforeAll(() => {
+      rules = loadPipelineFolder(spacyModel()).tokenizer;
+      reference = new ReferenceTokenizer(rules);
+    });
+
+    /** Every text through tokenizers with the default cache and with tiny generations, twice, shuffled, renewed. */
+    function check(texts: string[], seed: number): void {
+      const r = rng(seed);
+      const want = texts.map((t) => tokenStrings(reference.tokenize(t)));
+      const inOrder = texts.map((_, i) => i);
+      const bad: string[] = [];
+      for (const cacheLimit of [undefined, rules.exceptions.length + 16, rules.exceptions.length + 256]) {
+        const tokenizer = new SpacyTokenizer(
+          rules,
+          "en_core_web_sm",
+          cacheLimit === undefined ? {} : { cacheLimit },
+        );
+        const pass = (name: string, order: readonly number[]) =>
+          bad.push(
+            ...mismatches(tokenizer, texts, want, order, `cacheLimit ${cacheLimit ?? "default"}, ${name}`),
+          );
+        pass("cold", inOrder);
+        pass("warm", inOrder);
+        pass("shuffled", shuffled(r, inOrder));
+        tokenizer.renew();
+        pass("renewed, reversed", inOrder.toReversed());
+      }
+      expect(bad.length, bad.slice(0, 3).join("\n")).toBe(0);
+    }
+
+    it("random texts", () => {
+      const r = rng(0x5eed);
+      check(
+        Array.from({ length: 2000 }, (_, i) => randomText(r, i % 100 === 0 ? 600 : 24)),
+        1,
+      );
+    });
+
+    it("the seed documents: whole, by paragraph, by line", () => {
+      const dir = shared("seeds");
+      const docs = readdirSync(dir)
+        .sort()
+        .map((f) => readFileSync(join(dir, f), "utf8"));
+      expect(docs.length).toBeGreaterThan(0);
+      check([...docs, ...docs.flatMap((d) => d.split(/\n\n+/)), ...docs.flatMap((d) => d.split("\n"))], 2);
+    });
+  },
+);
