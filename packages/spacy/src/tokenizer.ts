@@ -156,7 +156,7 @@ export class SpacyTokenizer {
   private readonly affixSink = new TokenSink();
   private readonly specialSink = new TokenSink();
 
-  /** `options.cacheLimit`: chunks per cache generation, the special cases included (default 20,000; tests make it tiny, to rotate often). */
+  /** `options.cacheLimit`: chunks per cache generation, the special cases included (default {@link CACHE_LIMIT}; tests make it tiny, to rotate often). */
   constructor(rules: TokenizerRules, where: string, options: { cacheLimit?: number } = {}) {
     this.rules = rules;
     this.chunks = new ChunkTable(options.cacheLimit ?? CACHE_LIMIT);
