@@ -3,7 +3,7 @@
 
 import { python, requires, rng } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { compilePythonRegex, translatePythonRegex } from "./pyregex.js";
+import { compilePythonFinditer, compilePythonRegex, translatePythonRegex } from "./pyregex.js";
 
 /** search() span and finditer() spans of each pattern on each string, in code points, by CPython. */
 const PY = `
@@ -28,12 +28,9 @@ function cp(s: string, i: number): number {
 function jsSpans(pattern: string, s: string): [[number, number] | null, [number, number][]] {
   const search = compilePythonRegex(pattern, "test");
   const m = search.exec(s);
-  const all = compilePythonRegex(pattern, "test", "g");
+  const flat = compilePythonFinditer(pattern, "test")(s);
   const spans: [number, number][] = [];
-  for (let x = all.exec(s); x !== null; x = all.exec(s)) {
-    spans.push([cp(s, x.index), cp(s, x.index + x[0].length)]);
-    if (x[0].length === 0) all.lastIndex = x.index + (s.codePointAt(x.index)! > 0xffff ? 2 : 1);
-  }
+  for (let k = 0; k < flat.length; k += 2) spans.push([cp(s, flat[k]!), cp(s, flat[k + 1]!)]);
   return [m ? [cp(s, m.index), cp(s, m.index + m[0].length)] : null, spans];
 }
 
@@ -99,6 +96,14 @@ describe("Python regular expressions in JavaScript", () => {
     "x{,}y",
     "e\\-mail|\\-+",
     "a]|]b",
+    // Empty matches, and what may start where one was (finditer's must_advance).
+    "a*|b",
+    "|a",
+    "a|",
+    "\\b|\\w+",
+    "(?<=\\.)|\\.+",
+    "x*",
+    "\\W*?",
   ];
   const strings = [
     ...randomStrings(600, 5),
@@ -127,6 +132,36 @@ describe("Python regular expressions in JavaScript", () => {
       });
     });
     expect(bad).toEqual([]);
+  });
+
+  it("finditer: after an empty match, a longer match may start at the same place (Python 3.7+)", () => {
+    // [pattern, string, Python's spans as UTF-16 offsets], each checked with CPython 3.11.
+    const cases: [string, string, number[]][] = [
+      ["a*|b", "b", [0, 0, 0, 1, 1, 1]],
+      ["|a", "aa", [0, 0, 0, 1, 1, 1, 1, 2, 2, 2]],
+      ["a|", "aa", [0, 1, 1, 2, 2, 2]],
+      ["b*|a", "ab", [0, 0, 0, 1, 1, 2, 2, 2]],
+      ["a*", "baaa", [0, 0, 1, 4, 4, 4]],
+      ["a??", "aa", [0, 0, 0, 1, 1, 1, 1, 2, 2, 2]],
+      ["\\b|\\w+", "ab cd", [0, 0, 0, 2, 2, 2, 3, 3, 3, 5, 5, 5]],
+      ["\\B|-", "a-b--c", [1, 2, 3, 4, 4, 4, 4, 5]],
+      ["(?=a)|a", "aa", [0, 0, 0, 1, 1, 1, 1, 2]],
+      ["(?<=a)|b", "abab", [1, 1, 1, 2, 3, 3, 3, 4]],
+      ["(?<=\\.)|\\.+", "a..b.", [1, 3, 3, 3, 4, 5, 5, 5]],
+      ["$|\\W*", "a.b$", [0, 0, 1, 2, 2, 2, 3, 4, 4, 4]],
+      // An astral character is one step (two UTF-16 units), and may be what the longer match takes.
+      ["x*", "😀a😀", [0, 0, 2, 2, 3, 3, 5, 5]],
+      ["|😀", "😀", [0, 0, 0, 2, 2, 2]],
+      ["|\\w\\w", "😀ab", [0, 0, 2, 2, 2, 4, 4, 4]],
+      // Never inside a surrogate pair (V8 11.3 tries there when a pattern starts with a lookaround).
+      ["\\B|-", "a😀", [3, 3]],
+      ["(?<![a])[^b]", "a😀", [0, 1]],
+      // Python 3.11's \B never matches in an empty string.
+      ["\\B|-", "", []],
+      ["\\B", " ", [0, 0, 1, 1]],
+    ];
+    for (const [p, s, spans] of cases)
+      expect(compilePythonFinditer(p, "t")(s), `${p} on ${s}`).toEqual(spans);
   });
 
   it("global inline flags become JS flags; Python's $ and . keep their meaning", () => {

@@ -193,7 +193,11 @@ function translateEscape(
       return [`(?:(?<=[${PY_WORD}])(?![${PY_WORD}])|(?<![${PY_WORD}])(?=[${PY_WORD}]))`, 2];
     case "B":
       if (inClass) fail("\\B inside a character class");
-      return [`(?:(?<=[${PY_WORD}])(?=[${PY_WORD}])|(?<![${PY_WORD}])(?![${PY_WORD}]))`, 2];
+      // Python before 3.14: never in an empty string (sre checks that first).
+      return [
+        `(?:(?<=[${PY_WORD}])(?=[${PY_WORD}])|(?<![${PY_WORD}])(?![${PY_WORD}])(?:(?<=[^])|(?=[^])))`,
+        2,
+      ];
     case "A":
       return ["^", 2];
     case "Z":
@@ -245,3 +249,52 @@ export function compilePythonRegex(pattern: string, where: string, extra = ""): 
   const t = translatePythonRegex(pattern, where);
   return new RegExp(t.source, t.flags + extra);
 }
+
+/**
+ * Python's `re.compile(pattern).finditer`: a function giving the matches of a string, left to
+ * right and non-overlapping, as flat [start, end) pairs of UTF-16 offsets. After an empty match
+ * at p, Python 3.7+ (sre's `must_advance`) first takes the first non-empty match starting at p in
+ * backtracking order (`a*|b` on "b": (0,0), (0,1), (1,1)), and only without one searches on from
+ * the next character. JS's exec would give the empty match again, so that step runs the pattern
+ * sticky at p with every empty way through it refused at its end: a capture holds the text after
+ * p, and a match is empty exactly when the text after its end is that text again (`(?!\1$)`; a
+ * shorter rest fails the comparison at once). The capture scans the rest of the string, so a
+ * pattern matching empty at most places of a long string costs quadratic time (spaCy's infix
+ * patterns never match empty).
+ */
+export function compilePythonFinditer(pattern: string, where: string): (s: string) => number[] {
+  const t = translatePythonRegex(pattern, where);
+  const search = new RegExp(t.source, `${t.flags}g`);
+  // The capture shifts the pattern's own groups by one: harmless, backreferences are refused.
+  const nonEmpty = new RegExp(`(?=([^]*))(?:${t.source})(?!\\1$)`, `${t.flags}y`);
+  return (s) => {
+    const out: number[] = [];
+    let from = 0;
+    while (from <= s.length) {
+      search.lastIndex = from;
+      const m = search.exec(s);
+      if (m === null) break;
+      const start = m.index;
+      // V8 (11.3, Node 20) may try, and match at, the middle of a surrogate pair when a pattern
+      // starts with a lookaround; Python's positions are code points: look on from the next one.
+      if (start > 0 && isLowSurrogate(s.charCodeAt(start)) && isHighSurrogate(s.charCodeAt(start - 1))) {
+        from = start + 1;
+        continue;
+      }
+      out.push(start, start + m[0].length);
+      from = start + m[0].length;
+      if (m[0].length > 0) continue;
+      nonEmpty.lastIndex = start;
+      const longer = nonEmpty.exec(s);
+      if (longer !== null) {
+        out.push(start, start + longer[0].length);
+        from = start + longer[0].length;
+      } else if (start === s.length) break;
+      else from = start + (s.codePointAt(start)! > 0xffff ? 2 : 1);
+    }
+    return out;
+  };
+}
+
+const isHighSurrogate = (c: number) => c >= 0xd800 && c < 0xdc00;
+const isLowSurrogate = (c: number) => c >= 0xdc00 && c < 0xe000;
