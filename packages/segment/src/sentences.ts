@@ -2,11 +2,12 @@
 // spaCy's tokens on request; batches go through the same pool as passages.
 import { ByteBuilder, InputError, readLineUnits, UsageError, writeAtomic } from "@convkit/io";
 import { inOrder } from "@convkit/pool";
+import type { SpacyDoc } from "@convkit/spacy";
 import { forEachJsonLine, type JsonlBytes } from "./encode.js";
 import { inFile, UNIT_BYTES } from "./job.js";
 import { IKAT, sentenceTexts } from "./passages.js";
 import { openSegmentPool, UNITS_AHEAD_PER_THREAD } from "./pool.js";
-import { checkSplitter, loadSplitter, spacyPipelineOf, splitterFor } from "./splitters.js";
+import { checkSplitter, loadSplitter, refusedTextError, spacyPipelineOf, splitterFor } from "./splitters.js";
 
 /** One batch of texts (plain data: it crosses to worker threads). */
 export interface SentencesTask {
@@ -53,7 +54,12 @@ export function encodeSentencesTask(t: SentencesTask): SentencesResult {
     texts++;
     let rec: Record<string, unknown>;
     if (pipeline) {
-      const doc = pipeline.doc(r.text);
+      let doc: SpacyDoc;
+      try {
+        doc = pipeline.doc(r.text);
+      } catch (e) {
+        throw refusedTextError(e, t.bytes.file, line, "a text");
+      }
       rec = { id: r.id, sentences: doc.sentences };
       if (t.tokens) Object.assign(rec, { tokens: doc.tokens, ws: doc.ws, sent: doc.sent });
     } else rec = { id: r.id, sentences: sentenceTexts(r.text, split!(r.text), IKAT) };
