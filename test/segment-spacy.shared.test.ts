@@ -1,7 +1,7 @@
 // convkit-segment with spaCy's senter (shared model and goldens): sentences and tokens as spaCy
 // gives them, passages the official way, agreement as spaCy itself scores, bad model folders.
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agreeingPairs, passagePairs, pyStrip, windowPassages } from "@convkit/segment";
 import {
@@ -142,6 +142,38 @@ requires("shared").describe("convkit-segment --splitter spacy (shared model and 
     expect(r.stdout).toBe(
       `spacy\t${spacyItself}/${pairs.length}\t${((100 * spacyItself) / pairs.length).toFixed(1)}%\n`,
     );
+  });
+
+  it("a text with a lone surrogate (spaCy raises UnicodeEncodeError): one line naming file, line and offset, exit 2, no output", () => {
+    // 1,200 lines of ~600 bytes: line 1,000 sits in the second work unit (line numbers cross units).
+    const good = (i: number) =>
+      `${JSON.stringify({ id: `t${i}`, text: `Sentence ${i} is here. ${"word ".repeat(110)}End.` })}\n`;
+    const file = join(dir, "lone.jsonl");
+    writeFileSync(
+      file,
+      Array.from({ length: 1200 }, (_, i) =>
+        i + 1 === 1000 ? '{"id": "x", "text": "  Fine. Then \\ud800 here."}\n' : good(i),
+      ).join(""),
+    );
+    for (const threads of ["1", "2"]) {
+      const out = join(dir, `lone-${threads}`);
+      const common = ["--splitter", "spacy", "--spacy-model", MODEL, "--threads", threads, file, "-o"];
+      const sentences = runCli("segment", ["sentences", ...common, `${out}.jsonl`]);
+      expect(sentences.code, sentences.stderr).toBe(2);
+      expect(sentences.stderr.trim().split("\n")).toHaveLength(1);
+      expect(sentences.stderr).toMatch(
+        /lone\.jsonl:1000: expected a text without a lone surrogate \(spaCy cannot encode one as UTF-8\), found \\ud800 at UTF-16 offset 13$/m,
+      );
+      expect(existsSync(`${out}.jsonl`)).toBe(false);
+      // run: the offset is in the document's text as read (spaCy got it stripped: iKAT's preparation).
+      const run = runCli("segment", ["run", ...common, out]);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr.trim().split("\n")).toHaveLength(1);
+      expect(run.stderr).toMatch(
+        /lone\.jsonl:1000: expected the text of document "x" without a lone surrogate \(spaCy cannot encode one as UTF-8\), found \\ud800 at UTF-16 offset 13$/m,
+      );
+      expect(existsSync(join(out, "lone.jsonl"))).toBe(false);
+    }
   });
 
   it("without a model: today's default, and one note on stderr saying how to get the official passages", () => {

@@ -225,3 +225,56 @@ describe("convkit-segment: bad lines past the first work unit", () => {
     });
   }
 });
+
+describe("convkit-segment sentences: a cap on the length of a text's line", () => {
+  const root = tempDir("seg-cap-");
+  const good = (i: number) =>
+    `${JSON.stringify({ id: `t${i}`, text: `Text ${i}. ${"word ".repeat(60)}End.` })}\n`;
+
+  it("--max-line-bytes: a longer line is one line naming file and line, exit 2, no output; 2 threads alike", () => {
+    // Line 2,500 of ~330-byte lines sits past the first work unit.
+    const file = join(root, "long.jsonl");
+    const lines = Array.from({ length: 3000 }, (_, i) => good(i));
+    lines[2499] = `${JSON.stringify({ id: "long", text: "x".repeat(1000) })}\n`;
+    writeFileSync(file, lines.join(""));
+    for (const threads of ["1", "2"]) {
+      const out = join(root, `long-${threads}.jsonl`);
+      const r = runCli("segment", [
+        "sentences",
+        "--max-line-bytes",
+        "1000",
+        "--threads",
+        threads,
+        file,
+        "-o",
+        out,
+      ]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).toMatch(
+        /long\.jsonl:2500: expected a line \(one text\) of at most 1,000 bytes \(--max-line-bytes\), found a longer one$/m,
+      );
+      expect(existsSync(out)).toBe(false);
+    }
+    // Raised past that line, the same file is read whole.
+    const ok = runCli("segment", ["sentences", "--max-line-bytes", "1100", file]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout.trim().split("\n")).toHaveLength(3000);
+  });
+
+  it("by default, a 256 MiB line (gzip members, 256 KiB on disk, from stdin) is refused at 16 MiB", () => {
+    const member = gzipSync(Buffer.alloc(16 << 20, 0x61));
+    const input = Buffer.concat([
+      gzipSync(`${good(0)}{"id": "big", "text": "`),
+      ...Array.from({ length: 16 }, () => member),
+      gzipSync('"}\n'),
+    ]);
+    const r = runCli("segment", ["sentences", "-"], input);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toMatch(
+      /<stdin>:2: expected a line \(one text\) of at most 16,777,216 bytes \(--max-line-bytes\)/,
+    );
+    expect(r.stdout).toBe("");
+  });
+});

@@ -13,7 +13,14 @@ export {
   UsageError,
 } from "./errors.js";
 export { describeValue, Fields, inputMismatch, type Mismatch } from "./fields.js";
-export { decodeUtf8, type LineBatch, readLineBatches, readLineUnits, readText } from "./lines.js";
+export {
+  decodeUtf8,
+  type LineBatch,
+  type LineCap,
+  readLineBatches,
+  readLineUnits,
+  readText,
+} from "./lines.js";
 export { type ScoredDocno, strcmpOrder, trecOrder } from "./order.js";
 export { formatPyFloat, isPySpace, pythonJsonString } from "./pytext.js";
 export {

@@ -3,11 +3,11 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { readLineUnits, readText } from "./lines.js";
+import { type LineCap, readLineUnits, readText } from "./lines.js";
 
-async function units(path: string, minBytes: number): Promise<Uint8Array[]> {
+async function units(path: string, minBytes: number, cap?: LineCap): Promise<Uint8Array[]> {
   const out: Uint8Array[] = [];
-  for await (const u of readLineUnits(path, minBytes)) out.push(u);
+  for await (const u of readLineUnits(path, minBytes, cap)) out.push(u);
   return out;
 }
 
@@ -94,6 +94,44 @@ describe("readLineUnits", () => {
     const e = join(d, "empty.jsonl");
     writeFileSync(e, "");
     expect(await units(e, 16)).toEqual([]);
+  });
+
+  it("with a cap, a longer line is an InputError at its line; lines up to the cap are read as without one", async () => {
+    const cap = (bytes: number): LineCap => ({ bytes, expected: `a line of at most ${bytes} bytes` });
+    const lines = ["short", "x".repeat(100), "é".repeat(50), "y".repeat(101), "after"];
+    for (const [name, write] of [
+      ["plain.jsonl", (b: Buffer) => b],
+      ["bom.jsonl", (b: Buffer) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), b])],
+      ["capped.jsonl.gz", (b: Buffer) => gzipSync(b)],
+    ] as const) {
+      const f = join(d, name);
+      // Lines 1-3 are at most 100 bytes (the BOM and the `\n` aside); line 4 is 101.
+      writeFileSync(f, write(Buffer.from(`${lines.slice(0, 3).join("\n")}\n`)));
+      expect(Buffer.concat(await units(f, 16, cap(100))).toString(), name).toBe(
+        `${lines.slice(0, 3).join("\n")}\n`,
+      );
+      writeFileSync(f, write(Buffer.from(lines.join("\n"))));
+      for (const unit of [16, 4096])
+        await expect(units(f, unit, cap(100)), name).rejects.toThrow(
+          `${f}:4: expected a line of at most 100 bytes, found a longer one`,
+        );
+      // The last line, without a final newline, is checked too.
+      writeFileSync(f, write(Buffer.from(`a\n${"z".repeat(101)}`)));
+      await expect(units(f, 4096, cap(100)), name).rejects.toThrow(`${f}:2: expected`);
+    }
+  });
+
+  it("with a cap, a line far longer than memory allows is refused once the cap is read (1 GiB, gzip members)", async () => {
+    // 64 gzip members of 16 MiB of "a" each: one line of 1 GiB after a short one, 1 MiB on disk.
+    const member = gzipSync(Buffer.alloc(16 << 20, 0x61));
+    const f = join(d, "huge.jsonl.gz");
+    writeFileSync(f, Buffer.concat([gzipSync("first\n"), ...Array.from({ length: 64 }, () => member)]));
+    const before = process.memoryUsage().arrayBuffers;
+    await expect(units(f, 1 << 19, { bytes: 4 << 20, expected: "a shorter line" })).rejects.toThrow(
+      `${f}:2: expected a shorter line, found a longer one`,
+    );
+    // What was held is about the cap (and gunzip's chunks), not the line.
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(256 << 20);
   });
 
   it("a missing file is an InputError naming it", async () => {

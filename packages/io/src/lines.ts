@@ -112,36 +112,90 @@ function stripCr(lines: string[]): void {
   }
 }
 
+/** A cap on the length of a line (its bytes, a `\r` before the `\n` included), and what the error says was expected. */
+export interface LineCap {
+  bytes: number;
+  /** E.g. `a line of at most 16,777,216 bytes (--max-line-bytes)`. */
+  expected: string;
+}
+
+/**
+ * Line numbers and line lengths of the bytes read, in order: a line past the cap is an
+ * {@link InputError} at its line as soon as the bytes read show it, before the rest of it is read.
+ */
+class LineCapCheck {
+  /** The line the next byte belongs to. */
+  private line = 1;
+  /** Bytes of that line so far. */
+  private length = 0;
+
+  constructor(
+    private readonly name: string,
+    private readonly cap: LineCap,
+  ) {}
+
+  see(bytes: Uint8Array): void {
+    let from = 0;
+    for (let nl = bytes.indexOf(10); nl >= 0; nl = bytes.indexOf(10, from)) {
+      this.check(this.length + nl - from);
+      this.length = 0;
+      this.line++;
+      from = nl + 1;
+    }
+    this.length += bytes.length - from;
+    this.check(this.length);
+  }
+
+  private check(length: number): void {
+    if (length > this.cap.bytes)
+      throw new InputError(this.name, { line: this.line }, this.cap.expected, "a longer one");
+  }
+}
+
 /**
  * A file's bytes in units of whole lines of about `unitBytes` each (a line longer than that comes
  * whole, in a larger unit), every unit in an ArrayBuffer of its own so it can be transferred to a
  * worker thread; a leading UTF-8 BOM is dropped. A plain file is read straight into the units (no
  * copy between chunks and units); a compressed file is decompressed from the same open handle,
- * and stdin (`-`) or split parts go through {@link openInput}.
+ * and stdin (`-`) or split parts go through {@link openInput}. With `cap`, a line longer than
+ * `cap.bytes` is an {@link InputError} at its line, raised once that many bytes of it are read
+ * (it is never held whole); the lines are then counted as they are read.
  */
-export async function* readLineUnits(path: string, unitBytes: number): AsyncIterable<Uint8Array> {
+export async function* readLineUnits(
+  path: string,
+  unitBytes: number,
+  cap?: LineCap,
+): AsyncIterable<Uint8Array> {
   const fh = path === "-" ? undefined : await open(path).catch(() => undefined);
   if (!fh) {
-    yield* streamUnits((await openInput(path)).chunks, unitBytes);
+    const source = await openInput(path);
+    yield* streamUnits(source.chunks, unitBytes, cap && new LineCapCheck(source.name, cap));
     return;
   }
   try {
     const head = new Uint8Array(3);
     const { bytesRead } = await fh.read(head, 0, 3, 0);
-    if (sniffCompression(head.subarray(0, bytesRead)) === "none") yield* plainFileUnits(fh, unitBytes);
-    else yield* streamUnits((await openHandleInput(fh, path)).chunks, unitBytes);
+    const check = cap && new LineCapCheck(path, cap);
+    if (sniffCompression(head.subarray(0, bytesRead)) === "none") yield* plainFileUnits(fh, unitBytes, check);
+    else yield* streamUnits((await openHandleInput(fh, path)).chunks, unitBytes, check);
   } finally {
     await fh.close();
   }
 }
 
 /** Units read with positioned reads into buffers of their own, each cut after its last line end; a line longer than a buffer doubles it. */
-async function* plainFileUnits(fh: FileHandle, unitBytes: number): AsyncIterable<Uint8Array> {
+async function* plainFileUnits(
+  fh: FileHandle,
+  unitBytes: number,
+  check: LineCapCheck | undefined,
+): AsyncIterable<Uint8Array> {
   // Units are overwritten by reads before use: no zero fill (allocUnsafeSlow: an ArrayBuffer of its own).
   let buf: Uint8Array = Buffer.allocUnsafeSlow(unitBytes);
   let filled = 0;
   let position = 0;
   let first = true;
+  // Bytes of `buf` the cap check has seen (it sees them once the BOM is gone).
+  let seen = 0;
   for (;;) {
     const { bytesRead } = await fh.read(buf, filled, buf.length - filled, position);
     position += bytesRead;
@@ -153,6 +207,10 @@ async function* plainFileUnits(fh: FileHandle, unitBytes: number): AsyncIterable
         filled -= 3;
         continue;
       }
+    }
+    if (check && (!first || bytesRead === 0)) {
+      check.see(buf.subarray(seen, filled));
+      seen = filled;
     }
     if (bytesRead === 0) {
       if (filled > 0) yield buf.subarray(0, filled);
@@ -166,12 +224,17 @@ async function* plainFileUnits(fh: FileHandle, unitBytes: number): AsyncIterable
     next.set(buf.subarray(end));
     if (end > 0) yield buf.subarray(0, end);
     filled = tail;
+    seen = tail;
     buf = next;
   }
 }
 
 /** Units from a stream of chunks: collected until large enough, then copied once, cut after the last line end. */
-async function* streamUnits(chunks: AsyncIterable<Uint8Array>, unitBytes: number): AsyncIterable<Uint8Array> {
+async function* streamUnits(
+  chunks: AsyncIterable<Uint8Array>,
+  unitBytes: number,
+  check: LineCapCheck | undefined,
+): AsyncIterable<Uint8Array> {
   let parts: Uint8Array[] = [];
   let size = 0;
   let first = true;
@@ -195,6 +258,7 @@ async function* streamUnits(chunks: AsyncIterable<Uint8Array>, unitBytes: number
       first = false;
       if (startsWithBom(chunk)) chunk = chunk.subarray(3);
     }
+    check?.see(chunk);
     parts.push(chunk);
     size += chunk.length;
     if (size >= unitBytes && chunk.lastIndexOf(10) >= 0) yield cut(false);

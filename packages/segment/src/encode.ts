@@ -8,8 +8,8 @@ import {
   type WebDocument,
 } from "@convkit/formats";
 import { ByteBuilder, InputError } from "@convkit/io";
-import { IKAT, MSMARCO, pyStrip, type SegmentOptions, segmentDocument } from "./passages.js";
-import { splitterFor } from "./splitters.js";
+import { IKAT, MSMARCO, pyStrip, pyStripStart, type SegmentOptions, segmentDocument } from "./passages.js";
+import { refusedTextError, splitterFor } from "./splitters.js";
 
 /** A document to segment. */
 export type SourceDocument = WebDocument;
@@ -55,11 +55,15 @@ export function forEachJsonLine(b: JsonlBytes, visit: (value: unknown, line: num
   return line;
 }
 
-/** The documents of a unit's lines. */
-function unitDocuments(b: JsonlBytes): { docs: SourceDocument[]; lines: number } {
+/** The documents of a unit's lines, and the line of each. */
+function unitDocuments(b: JsonlBytes): { docs: SourceDocument[]; lineOf: number[]; lines: number } {
   const docs: SourceDocument[] = [];
-  const lines = forEachJsonLine(b, (v, line) => docs.push(jsonDocument(b.file, v, line)));
-  return { docs, lines };
+  const lineOf: number[] = [];
+  const lines = forEachJsonLine(b, (v, line) => {
+    docs.push(jsonDocument(b.file, v, line));
+    lineOf.push(line);
+  });
+  return { docs, lineOf, lines };
 }
 
 /** One batch of work (plain data: it crosses to worker threads): documents, or JSONL bytes to parse first. */
@@ -115,11 +119,19 @@ export function encodeSegmentTask(t: SegmentTask): SegmentResult {
   let passages = 0;
   let inputChars = 0;
   let docs = 0;
-  const unit = t.bytes ? unitDocuments(t.bytes) : { docs: t.docs ?? [], lines: 0 };
-  for (const d of unit.docs) {
+  const unit = t.bytes ? unitDocuments(t.bytes) : { docs: t.docs ?? [], lineOf: [], lines: 0 };
+  for (const [k, d] of unit.docs.entries()) {
     inputChars += d.text.length;
     docs++;
-    const ps = segmentDocument(d.text, split, o);
+    let ps: string[];
+    try {
+      ps = segmentDocument(d.text, split, o);
+    } catch (e) {
+      // Only JSON's \u escapes make lone surrogates: TrecWeb's text is decoded UTF-8.
+      if (!t.bytes) throw e;
+      const what = `the text of document ${JSON.stringify(d.id)}`;
+      throw refusedTextError(e, t.bytes.file, unit.lineOf[k]!, what, pyStripStart(d.text));
+    }
     passages += ps.length;
     const url = d.url === undefined ? undefined : pyStrip(d.url);
     for (let k = 0; k < ps.length; k++) {

@@ -31,6 +31,7 @@ export {
 } from "./passages.js";
 export { segmentFileJob, segmentRunJob } from "./queue-jobs.js";
 export {
+  DEFAULT_MAX_LINE_BYTES,
   encodeSentencesTask,
   runSentences,
   type SentencesJobOptions,

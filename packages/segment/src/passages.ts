@@ -2,11 +2,17 @@
 
 import { isPySpace } from "@convkit/io";
 
+/** Where Python's `s.strip()` starts: the length of the leading whitespace. */
+export function pyStripStart(s: string): number {
+  let a = 0;
+  while (a < s.length && isPySpace(s.charCodeAt(a))) a++;
+  return a;
+}
+
 /** Python's `s.strip()`. */
 export function pyStrip(s: string): string {
-  let a = 0;
+  const a = pyStripStart(s);
   let b = s.length;
-  while (a < b && isPySpace(s.charCodeAt(a))) a++;
   while (b > a && isPySpace(s.charCodeAt(b - 1))) b--;
   return a === 0 && b === s.length ? s : s.slice(a, b);
 }
@@ -66,7 +72,10 @@ export const MSMARCO: SegmentOptions = {
   stripSentences: true,
 };
 
-/** The text the chunker splits: newlines flattened (iKAT), stripped, cut to `maxLength` code points. */
+/**
+ * The text the chunker splits: newlines flattened (iKAT), stripped, cut to `maxLength` code
+ * points. Offset k of it is offset `pyStripStart(raw) + k` of the raw text.
+ */
 export function prepareText(raw: string, o: SegmentOptions = IKAT): string {
   // Stripped and cut first: `\r` and `\n` are whitespace of one unit each, so turning them into
   // spaces moves neither the strip nor the cut, and a long text is only scanned as far as it is kept.

@@ -6,7 +6,7 @@ import { forEachJsonLine, type JsonlBytes } from "./encode.js";
 import { inFile, UNIT_BYTES } from "./job.js";
 import { IKAT, sentenceTexts } from "./passages.js";
 import { openSegmentPool, UNITS_AHEAD_PER_THREAD } from "./pool.js";
-import { checkSplitter, loadSplitter, spacyPipelineOf, splitterFor } from "./splitters.js";
+import { checkSplitter, loadSplitter, refusedTextError, spacyPipelineOf, splitterFor } from "./splitters.js";
 
 /** One batch of texts (plain data: it crosses to worker threads). */
 export interface SentencesTask {
@@ -52,17 +52,30 @@ export function encodeSentencesTask(t: SentencesTask): SentencesResult {
       );
     texts++;
     let rec: Record<string, unknown>;
-    if (pipeline && t.tokens) {
-      const doc = pipeline.doc(r.text);
-      rec = { id: r.id, sentences: doc.sentences, tokens: doc.tokens, ws: doc.ws, sent: doc.sent };
-    } else if (pipeline)
-      // Sentences alone: no token texts or flag strings built only to be dropped.
-      rec = { id: r.id, sentences: pipeline.sentences(r.text) };
-    else rec = { id: r.id, sentences: sentenceTexts(r.text, split!(r.text), IKAT) };
+    if (pipeline) {
+      try {
+        if (t.tokens) {
+          const doc = pipeline.doc(r.text);
+          rec = { id: r.id, sentences: doc.sentences, tokens: doc.tokens, ws: doc.ws, sent: doc.sent };
+        }
+        // Sentences alone: no token texts or flag strings built only to be dropped.
+        else rec = { id: r.id, sentences: pipeline.sentences(r.text) };
+      } catch (e) {
+        throw refusedTextError(e, t.bytes.file, line, "a text");
+      }
+    } else rec = { id: r.id, sentences: sentenceTexts(r.text, split!(r.text), IKAT) };
     out.string(`${JSON.stringify(rec)}\n`);
   });
   return { jsonl: out.take(), texts, lines, inputBytes: t.bytes.data.length };
 }
+
+/**
+ * The default cap on a line (one text) of {@link runSentences}: 16 MiB, above any text spaCy
+ * takes (`nlp.max_length`, 1,000,000 characters, at most 12 bytes each however JSON escapes them),
+ * far below a line that would not fit in memory; a longer line is refused as soon as it is read
+ * that far.
+ */
+export const DEFAULT_MAX_LINE_BYTES = 16 << 20;
 
 /** Options of {@link runSentences}. */
 export interface SentencesJobOptions {
@@ -74,6 +87,8 @@ export interface SentencesJobOptions {
   spacyModel?: string;
   tokens?: boolean;
   threads?: number;
+  /** Longest line (one text) read, in bytes; a longer one is bad input (default {@link DEFAULT_MAX_LINE_BYTES}). */
+  maxLineBytes?: number;
   onProgress?: (texts: number, bytes: number) => void;
 }
 
@@ -86,6 +101,11 @@ export async function runSentences(o: SentencesJobOptions): Promise<{ texts: num
   await (threads > 1 ? checkSplitter : loadSplitter)(o.splitter, o.spacyModel);
   const pool = threads > 1 ? await openSegmentPool<SentencesTask, SentencesResult>(threads) : undefined;
   const name = o.input === "-" ? "<stdin>" : o.input;
+  const maxLineBytes = o.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const cap = {
+    bytes: maxLineBytes,
+    expected: `a line (one text) of at most ${maxLineBytes.toLocaleString("en-US")} bytes (--max-line-bytes)`,
+  };
   let texts = 0;
   try {
     await writeAtomic(o.out, async (sink) => {
@@ -104,7 +124,7 @@ export async function runSentences(o: SentencesJobOptions): Promise<{ texts: num
       // Lines of the file before the unit at hand: results come in order, so this numbers its errors.
       let linesBefore = 0;
       for await (const r of inOrder(
-        readLineUnits(o.input, UNIT_BYTES),
+        readLineUnits(o.input, UNIT_BYTES, cap),
         start,
         UNITS_AHEAD_PER_THREAD * threads + 1,
         (e) => inFile(e, linesBefore),

@@ -1,5 +1,5 @@
 // Sentence splitters for the chunker: ICU (Intl.Segmenter, fed in pieces), spaCy's rule-based sentencizer, and convkit's heuristic.
-import { UsageError } from "@convkit/io";
+import { InputError, UsageError } from "@convkit/io";
 import type { SpacyPipeline } from "@convkit/spacy";
 import type { SentenceSplitter } from "./passages.js";
 
@@ -259,6 +259,22 @@ export function spacyPipelineOf(spacyModel: string | undefined): SpacyPipeline {
     throw new UsageError(`the spacy splitter needs a spaCy pipeline folder: ${SPACY_MODEL_HINT}`);
   if (!spacyModule) throw new Error("the spacy splitter is used before loadSplitter");
   return spacyModule.spacyPipeline(spacyModel);
+}
+
+/**
+ * What the spacy splitter throws for a text spaCy refuses (a lone surrogate: spaCy raises
+ * UnicodeEncodeError on it) as bad input at `file` and `line`, the text named by `what`, its
+ * offset shifted by `shift` from the text spaCy got to the text as read. Anything else is
+ * returned as it is.
+ */
+export function refusedTextError(e: unknown, file: string, line: number, what: string, shift = 0): unknown {
+  if (!spacyModule || !(e instanceof spacyModule.LoneSurrogateError)) return e;
+  return new InputError(
+    file,
+    { line },
+    `${what} without a lone surrogate (spaCy cannot encode one as UTF-8)`,
+    `\\u${e.unit.toString(16)} at UTF-16 offset ${e.offset + shift}`,
+  );
 }
 
 /** A splitter by name, synchronously: the rule-based ones, and `spacy` once {@link loadSplitter} ran in this thread. */

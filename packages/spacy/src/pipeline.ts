@@ -19,6 +19,38 @@ export interface SpacyDoc {
   sentences: string[];
 }
 
+/**
+ * A text spaCy refuses: one with a lone surrogate (JSON's "\ud800" escapes make them), which
+ * spaCy's StringStore cannot encode as UTF-8 when it hashes the token that holds it: `nlp(text)`
+ * and `nlp.make_doc(text)` raise UnicodeEncodeError. convkit's hashing would silently encode it
+ * as U+FFFD and go on, so the text is refused here instead, whole, before any token is made.
+ */
+export class LoneSurrogateError extends Error {
+  constructor(
+    /** UTF-16 offset of the first lone surrogate in the text. */
+    readonly offset: number,
+    /** That code unit. */
+    readonly unit: number,
+  ) {
+    super(
+      `the text has a lone surrogate \\u${unit.toString(16)} at UTF-16 offset ${offset}, which spaCy cannot encode as UTF-8 (UnicodeEncodeError)`,
+    );
+    this.name = "LoneSurrogateError";
+  }
+}
+
+/** The offset of the first lone surrogate of a text that is not well-formed UTF-16. */
+function firstLoneSurrogate(text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    const next = text.charCodeAt(i + 1); // NaN past the end
+    if (c < 0xdc00 && next >= 0xdc00 && next <= 0xdfff) i++;
+    else return i;
+  }
+  return -1;
+}
+
 /** A spaCy pipeline folder's tokenizer and senter, ready to run. Not thread-safe: one per thread. */
 export class SpacyPipeline {
   /** `meta.json`'s name and version, e.g. `en_core_web_sm-3.8.0`. */
@@ -38,8 +70,15 @@ export class SpacyPipeline {
     return new SpacyPipeline(dir);
   }
 
-  /** The text's tokens; caches renewed first when they have grown past their bound. */
+  /**
+   * The text's tokens; caches renewed first when they have grown past their bound. A text with a
+   * lone surrogate is a {@link LoneSurrogateError}, as spaCy raises on it.
+   */
   private tokens(text: string): TokenizedText {
+    if (!text.isWellFormed()) {
+      const at = firstLoneSurrogate(text);
+      throw new LoneSurrogateError(at, text.charCodeAt(at));
+    }
     if (
       this.senter.cachedEntries > ENTRY_CACHE_LIMIT ||
       this.tokenizer.lexicon.size > 2 * ENTRY_CACHE_LIMIT

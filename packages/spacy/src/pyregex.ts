@@ -16,7 +16,7 @@ const PY_DIGIT = "\\p{Nd}";
 /** Characters that must be escaped to stand for themselves in a JS `u` pattern. */
 const JS_SYNTAX = new Set([..."^$\\.*+?()[]{}|/-"]);
 
-/** A translated pattern: the JS source and flags (`u`, plus `i` when the Python pattern set IGNORECASE). */
+/** A translated pattern: the JS source and flags (`u`; IGNORECASE is spelled out in the source). */
 export interface TranslatedPattern {
   source: string;
   flags: string;
@@ -26,14 +26,15 @@ export interface TranslatedPattern {
  * Translates a Python 3 `re` pattern (str, default flags) into JS `u`-mode source with the same
  * meaning: `\w \d \s \S \b` with Python's Unicode sets, `$` as "end, or before a final newline",
  * `.` as "anything but newline", `\UXXXXXXXX`, `(?P<n>…)`, `{,n}`, `{,}`, literal `{`/`]`/`[`
- * where Python takes them literally, and global inline flags (`(?u)`, `(?i)`; JS folds case by
- * Unicode's simple case folding, Python by lowercasing: they differ on a few letters such as ı
- * and İ). Constructs JS cannot express the same way (scoped flags, atomic groups, possessive
- * quantifiers, backreferences, `\W` inside a class) are refused rather than approximated.
- * `where` names the pattern in the error.
+ * where Python takes them literally, and global inline flags (`(?u)`, `(?i)`). Under `(?i)` each
+ * letter and class lists the characters Python's sre accepts for it ({@link caseExtras}) rather
+ * than leaving it to JS's `i` flag, which would also fold case in `\w`, `\W`, `\b` and `\B` (JS
+ * counts U+0345 as a word character there, as its folding makes it ι). Constructs JS cannot
+ * express the same way (scoped flags, atomic groups, possessive quantifiers, backreferences, `\W`
+ * inside a class) are refused rather than approximated. `where` names the pattern in the error.
  */
 export function translatePythonRegex(pattern: string, where: string): TranslatedPattern {
-  let flags = "u";
+  let ignoreCase = false;
   let out = "";
   let i = 0;
   const n = pattern.length;
@@ -45,48 +46,82 @@ export function translatePythonRegex(pattern: string, where: string): Translated
     const m = /^\(\?([aiLmsux]+)\)/.exec(pattern.slice(i));
     if (!m) break;
     for (const f of m[1]!) {
-      if (f === "i") flags += flags.includes("i") ? "" : "i";
+      if (f === "i") ignoreCase = true;
       else if (f !== "u") fail(`the inline flag (?${f})`);
     }
     i += m[0].length;
   }
-  let inClass = false;
-  let classStart = 0;
+  /** A character outside a class (`js`, standing for `cp`), with its other cases under IGNORECASE. */
+  const letter = (js: string, cp: number): string => {
+    const extras = ignoreCase ? caseExtras([[cp, cp]]) : "";
+    return extras === "" ? js : `[${js}${extras}]`;
+  };
+  /** One member of a class at `i`: its JS form, and the code point it stands for (none for `\d` and the like). */
+  const classAtom = (): [string, number | undefined] => {
+    if (pattern[i] === "\\") {
+      const [js, len, cp] = translateEscape(pattern, i, true, fail);
+      i += len;
+      return [js, cp];
+    }
+    const cp = pattern.codePointAt(i)!;
+    const ch = String.fromCodePoint(cp);
+    i += ch.length;
+    return [JS_SYNTAX.has(ch) ? `\\${ch}` : ch, cp];
+  };
+  /** The class at `pattern[i] === "["`, read as sre_parse reads it. */
+  const characterClass = (): string => {
+    i++;
+    const negate = pattern[i] === "^";
+    if (negate) i++;
+    const first = i;
+    let members = "";
+    /** The characters the class names, as ranges (a single one as [c, c]), what case applies to. */
+    const named: [number, number][] = [];
+    let items = 0;
+    for (;;) {
+      if (i >= n) fail("an unclosed character class");
+      // A `]` right after `[` or `[^` is a literal in Python.
+      if (pattern[i] === "]" && i > first) break;
+      items++;
+      const [lo, loCp] = classAtom();
+      // `a-z` is a range; a `-` first or last in the class is a literal `-`.
+      if (pattern[i] === "-" && i + 1 < n && pattern[i + 1] !== "]") {
+        i++;
+        const [hi, hiCp] = classAtom();
+        if (loCp === undefined || hiCp === undefined) fail("a character range with a class escape as an end");
+        if (hiCp! < loCp!) fail("a character range out of order");
+        members += `${lo}-${hi}`;
+        named.push([loCp!, hiCp!]);
+      } else {
+        members += lo;
+        if (loCp !== undefined) named.push([loCp, loCp]);
+      }
+    }
+    i++;
+    // One character alone is sre_parse's LITERAL (NOT_LITERAL), which sre lowercases; in a larger
+    // class, CPython 3.11's sre_compile keeps an uppercase astral member as written and compares it
+    // with lowercased characters, so never matches it, where later versions do (gh-126505).
+    if (ignoreCase && items > 1) {
+      const upperAstral = named.find(([a, b]) => a === b && a > 0xffff && lowercase(a) !== a);
+      if (upperAstral)
+        fail(
+          `U+${upperAstral[0].toString(16).toUpperCase()} in a (?i) character class (CPython versions disagree on what it matches)`,
+        );
+    }
+    return `[${negate ? "^" : ""}${members}${ignoreCase ? caseExtras(named) : ""}]`;
+  };
   while (i < n) {
     const c = pattern[i]!;
     if (c === "\\") {
-      const [js, len] = translateEscape(pattern, i, inClass, fail);
-      out += js;
+      const [js, len, cp] = translateEscape(pattern, i, false, fail);
+      out += cp === undefined ? js : letter(js, cp);
       i += len;
       continue;
     }
-    if (inClass) {
-      if (c === "]" && i > classStart) {
-        inClass = false;
-        out += "]";
-      } else if (c === "[" || c === "]") out += `\\${c}`;
-      else if (c === "-" && (i === classStart || pattern[i + 1] === "]")) out += "\\-";
-      else out += literal(c);
-      i++;
-      continue;
-    }
     switch (c) {
-      case "[": {
-        out += "[";
-        i++;
-        if (pattern[i] === "^") {
-          out += "^";
-          i++;
-        }
-        inClass = true;
-        classStart = i;
-        // A `]` right after `[` or `[^` is a literal in Python.
-        if (pattern[i] === "]") {
-          out += "\\]";
-          i++;
-        }
+      case "[":
+        out += characterClass();
         continue;
-      }
       case "$":
         out += "(?=\\n?$)";
         i++;
@@ -146,32 +181,90 @@ export function translatePythonRegex(pattern: string, where: string): Translated
         i++;
         if (pattern[i] === "+") fail("a possessive quantifier");
         continue;
-      default:
-        out += c === "/" ? "\\/" : c;
-        i++;
+      default: {
+        const cp = pattern.codePointAt(i)!;
+        const ch = String.fromCodePoint(cp);
+        out += ch === "/" ? "\\/" : letter(ch, cp);
+        i += ch.length;
+      }
     }
   }
-  if (inClass) fail("an unclosed character class");
   try {
-    new RegExp(out, flags);
+    new RegExp(out, "u");
   } catch (e) {
     fail(`a pattern JavaScript rejects (${(e as Error).message})`);
   }
-  return { source: out, flags };
+  return { source: out, flags: "u" };
 }
 
-/** A character inside a class, unescaped in the Python source: `-` stays the range operator, other syntax characters are escaped. */
-function literal(c: string): string {
-  return c !== "-" && JS_SYNTAX.has(c) ? `\\${c}` : c;
+/** Python's, and sre's, simple lowercase of a character: the first of `str.lower()` (İ → i). */
+function lowercase(cp: number): number {
+  return String.fromCodePoint(cp).toLowerCase().codePointAt(0)!;
 }
 
-/** One escape sequence at `pattern[i] === "\\"`: its JS form and its length in the Python source. */
+/** `\u{…}`: a code point spelled so that it means itself anywhere in a `u` pattern. */
+const codePoint = (cp: number) => `\\u{${cp.toString(16)}}`;
+
+/** i, I, İ and ı: one letter for sre (İ lowercases to i, and its fix-up table pairs i with ı), three for JS. */
+const DOTTED_DOTLESS_I = [0x49, 0x69, 0x130, 0x131];
+
+let casedText: string | undefined;
+
+/**
+ * Every character some case mapping changes (Changes_When_Casemapped), as one string: the
+ * characters case-insensitive matching can add to a letter (checked once against every code
+ * point: none outside it folds with one in it). Built on first use (~0.1 s).
+ */
+function casedCharacters(): string {
+  if (casedText === undefined) {
+    const cwcm = /\p{CWCM}/u;
+    const parts: string[] = [];
+    for (let cp = 0; cp < 0x110000; cp = cp === 0xd7ff ? 0xe000 : cp + 1) {
+      const ch = String.fromCodePoint(cp);
+      if (cwcm.test(ch)) parts.push(ch);
+    }
+    casedText = parts.join("");
+  }
+  return casedText;
+}
+
+/**
+ * What IGNORECASE adds to the characters `named` (ranges): every character Python's sre accepts
+ * for one of them and not one itself, spelled for a class. sre compares lowercases and adds its
+ * `_EXTRA_CASES` (ſ for s, ϐ for β, …); JS's `iu` folding gives the same sets on every character
+ * CPython 3.11 knows except i, I, İ and ı, which sre takes as one letter (checked against CPython
+ * in the tests), so that folding, plus that letter, is the oracle here. Characters newer than the
+ * running CPython's Unicode version fold as Node's Unicode says, as `\w` classifies them.
+ */
+function caseExtras(named: readonly [number, number][]): string {
+  if (named.length === 0) return "";
+  const ranges = named.map(([a, b]) => (a === b ? codePoint(a) : `${codePoint(a)}-${codePoint(b)}`)).join("");
+  const found = new Set<number>();
+  for (const m of casedCharacters().matchAll(new RegExp(`[${ranges}]`, "giu")))
+    found.add(m[0].codePointAt(0)!);
+  if (DOTTED_DOTLESS_I.some((c) => found.has(c))) for (const c of DOTTED_DOTLESS_I) found.add(c);
+  const added = [...found].filter((cp) => !named.some(([a, b]) => a <= cp && cp <= b)).sort((a, b) => a - b);
+  // Runs as ranges: `(?i)[a-z]` adds A-Z, not 26 characters.
+  let extras = "";
+  for (let k = 0; k < added.length; ) {
+    let end = k;
+    while (end + 1 < added.length && added[end + 1] === added[end]! + 1) end++;
+    extras += end > k ? `${codePoint(added[k]!)}-${codePoint(added[end]!)}` : codePoint(added[k]!);
+    k = end + 1;
+  }
+  return extras;
+}
+
+/**
+ * One escape sequence at `pattern[i] === "\\"`: its JS form, its length in the Python source,
+ * and the code point it stands for when it stands for one character.
+ */
 function translateEscape(
   pattern: string,
   i: number,
   inClass: boolean,
   fail: (what: string) => never,
-): [string, number] {
+): [string, number, number?] {
   const e = pattern[i + 1];
   if (e === undefined) fail("a trailing backslash");
   switch (e) {
@@ -189,41 +282,48 @@ function translateEscape(
     case "S":
       return [inClass ? PY_NON_SPACE : `[^${PY_SPACE}]`, 2];
     case "b":
-      if (inClass) return ["\\x08", 2];
+      if (inClass) return ["\\x08", 2, 8];
       return [`(?:(?<=[${PY_WORD}])(?![${PY_WORD}])|(?<![${PY_WORD}])(?=[${PY_WORD}]))`, 2];
     case "B":
       if (inClass) fail("\\B inside a character class");
-      return [`(?:(?<=[${PY_WORD}])(?=[${PY_WORD}])|(?<![${PY_WORD}])(?![${PY_WORD}]))`, 2];
+      // Python before 3.14: never in an empty string (sre checks that first).
+      return [
+        `(?:(?<=[${PY_WORD}])(?=[${PY_WORD}])|(?<![${PY_WORD}])(?![${PY_WORD}])(?:(?<=[^])|(?=[^])))`,
+        2,
+      ];
     case "A":
       return ["^", 2];
     case "Z":
       return ["$", 2];
     case "a":
-      return ["\\x07", 2];
+      return ["\\x07", 2, 7];
     case "f":
     case "n":
     case "r":
     case "t":
     case "v":
-      return [`\\${e}`, 2];
+      return [`\\${e}`, 2, "\f\n\r\t\v".charCodeAt("fnrtv".indexOf(e))];
     case "x": {
       const h = /^[0-9a-fA-F]{2}/.exec(pattern.slice(i + 2));
       if (!h) fail("\\x without two hex digits");
-      return [`\\x${h![0]}`, 4];
+      return [`\\x${h![0]}`, 4, Number.parseInt(h![0], 16)];
     }
     case "u": {
       const h = /^[0-9a-fA-F]{4}/.exec(pattern.slice(i + 2));
       if (!h) fail("\\u without four hex digits");
-      return [`\\u{${h![0]}}`, 6];
+      return [`\\u{${h![0]}}`, 6, Number.parseInt(h![0], 16)];
     }
     case "U": {
       const h = /^[0-9a-fA-F]{8}/.exec(pattern.slice(i + 2));
       if (!h) fail("\\U without eight hex digits");
-      return [`\\u{${Number.parseInt(h![0], 16).toString(16)}}`, 10];
+      const cp = Number.parseInt(h![0], 16);
+      if (cp > 0x10ffff) fail(`\\U${h![0]}, past the last code point`);
+      return [`\\u{${cp.toString(16)}}`, 10, cp];
     }
     case "0": {
       const o = /^[0-7]{0,2}/.exec(pattern.slice(i + 2))![0];
-      return [`\\u{${Number.parseInt(`0${o}`, 8).toString(16)}}`, 2 + o.length];
+      const cp = Number.parseInt(`0${o}`, 8);
+      return [`\\u{${cp.toString(16)}}`, 2 + o.length, cp];
     }
     default:
       // Backreferences (and Python's three-digit octal escapes): refused, see (?P=…).
@@ -234,8 +334,8 @@ function translateEscape(
         const cp = pattern.codePointAt(i + 1)!;
         const ch = String.fromCodePoint(cp);
         // `-` is a syntax character only inside a class (JS rejects `\-` outside one).
-        if (ch === "-" && !inClass) return ["-", 2];
-        return [JS_SYNTAX.has(ch) ? `\\${ch}` : ch, 1 + ch.length];
+        if (ch === "-" && !inClass) return ["-", 2, cp];
+        return [JS_SYNTAX.has(ch) ? `\\${ch}` : ch, 1 + ch.length, cp];
       }
   }
 }
@@ -245,3 +345,52 @@ export function compilePythonRegex(pattern: string, where: string, extra = ""): 
   const t = translatePythonRegex(pattern, where);
   return new RegExp(t.source, t.flags + extra);
 }
+
+/**
+ * Python's `re.compile(pattern).finditer`: a function giving the matches of a string, left to
+ * right and non-overlapping, as flat [start, end) pairs of UTF-16 offsets. After an empty match
+ * at p, Python 3.7+ (sre's `must_advance`) first takes the first non-empty match starting at p in
+ * backtracking order (`a*|b` on "b": (0,0), (0,1), (1,1)), and only without one searches on from
+ * the next character. JS's exec would give the empty match again, so that step runs the pattern
+ * sticky at p with every empty way through it refused at its end: a capture holds the text after
+ * p, and a match is empty exactly when the text after its end is that text again (`(?!\1$)`; a
+ * shorter rest fails the comparison at once). The capture scans the rest of the string, so a
+ * pattern matching empty at most places of a long string costs quadratic time (spaCy's infix
+ * patterns never match empty).
+ */
+export function compilePythonFinditer(pattern: string, where: string): (s: string) => number[] {
+  const t = translatePythonRegex(pattern, where);
+  const search = new RegExp(t.source, `${t.flags}g`);
+  // The capture shifts the pattern's own groups by one: harmless, backreferences are refused.
+  const nonEmpty = new RegExp(`(?=([^]*))(?:${t.source})(?!\\1$)`, `${t.flags}y`);
+  return (s) => {
+    const out: number[] = [];
+    let from = 0;
+    while (from <= s.length) {
+      search.lastIndex = from;
+      const m = search.exec(s);
+      if (m === null) break;
+      const start = m.index;
+      // V8 (11.3, Node 20) may try, and match at, the middle of a surrogate pair when a pattern
+      // starts with a lookaround; Python's positions are code points: look on from the next one.
+      if (start > 0 && isLowSurrogate(s.charCodeAt(start)) && isHighSurrogate(s.charCodeAt(start - 1))) {
+        from = start + 1;
+        continue;
+      }
+      out.push(start, start + m[0].length);
+      from = start + m[0].length;
+      if (m[0].length > 0) continue;
+      nonEmpty.lastIndex = start;
+      const longer = nonEmpty.exec(s);
+      if (longer !== null) {
+        out.push(start, start + longer[0].length);
+        from = start + longer[0].length;
+      } else if (start === s.length) break;
+      else from = start + (s.codePointAt(start)! > 0xffff ? 2 : 1);
+    }
+    return out;
+  };
+}
+
+const isHighSurrogate = (c: number) => c >= 0xd800 && c < 0xdc00;
+const isLowSurrogate = (c: number) => c >= 0xdc00 && c < 0xe000;

@@ -1,12 +1,12 @@
 // spaCy 3.8.16's tokens and senter decisions on the 16,489 golden texts (shared), and its
 // intermediate values (feature ids, norms, shapes, P(S)) on the 400 debug texts.
 
-import { readSpacyGoldens, requires, type SpacyGolden, spacyModel } from "@convkit/test-helpers";
+import { python, readSpacyGoldens, requires, type SpacyGolden, spacyModel } from "@convkit/test-helpers";
 import { beforeAll, expect, it } from "vitest";
 import { loadPipelineFolder } from "./folder.js";
 import { u64ToString } from "./hashing.js";
 import { attributeIds, lexemeNormOf, lexemeStrings } from "./lexeme.js";
-import { SpacyPipeline } from "./pipeline.js";
+import { LoneSurrogateError, SpacyPipeline } from "./pipeline.js";
 import { Senter, type SenterOptions } from "./senter.js";
 import { SpacyTokenizer } from "./tokenizer.js";
 
@@ -125,4 +125,53 @@ requires("shared").describe("spaCy's senter pipeline against spaCy 3.8.16 (share
     expect(bad).toEqual([]);
     expect(worst).toBeLessThan(1e-4);
   });
+
+  it("a text with a lone surrogate is refused, as spaCy raises UnicodeEncodeError on it (spaCy 3.8.16)", () => {
+    // Each text, from JSON with "\ud800"-style escapes, raises in nlp(text) and nlp.make_doc(text).
+    for (const [json, offset] of [
+      ['"ab \\ud800 cd. Next one."', 3],
+      ['"ab\\ud800cd"', 2],
+      ['"x \\udc00"', 2],
+      ['"\\ud83d\\ude00 ok \\ud800\\ud800"', 6],
+      ['"Hello there.  \\udfff"', 14],
+    ] as const) {
+      const text = JSON.parse(json) as string;
+      for (const run of [
+        () => pipeline.doc(text),
+        () => pipeline.sentences(text),
+        () => pipeline.sentenceStarts(text),
+        () => pipeline.tokenize(text),
+      ]) {
+        expect(run, json).toThrow(LoneSurrogateError);
+        expect(run, json).toThrow(
+          `lone surrogate \\u${text.charCodeAt(offset).toString(16)} at UTF-16 offset ${offset},`,
+        );
+      }
+    }
+    // A surrogate pair is one character; the pipeline goes on after a refused text.
+    expect(pipeline.doc(JSON.parse('"\\ud83d\\ude00 ok."') as string).tokens).toEqual(["😀", "ok", "."]);
+  });
 });
+
+requires("shared", "spacy").it(
+  "spaCy itself raises UnicodeEncodeError on a text with a lone surrogate",
+  () => {
+    const py = `
+import json, sys, spacy
+nlp = spacy.load(sys.argv[1], exclude=["parser", "tagger", "ner", "attribute_ruler", "lemmatizer", "tok2vec"])
+nlp.enable_pipe("senter")
+out = []
+for t in ["ab \\\\ud800 cd. Next one.", "x \\\\udc00", "\\\\ud83d\\\\ude00 ok."]:
+    try:
+        out.append([s.text for s in nlp(json.loads('"' + t + '"')).sents])
+    except UnicodeEncodeError as e:
+        out.append(e.reason)
+print(json.dumps(out))
+`;
+    expect(JSON.parse(python(py, undefined, [spacyModel()]))).toEqual([
+      "surrogates not allowed",
+      "surrogates not allowed",
+      ["😀 ok."],
+    ]);
+  },
+);

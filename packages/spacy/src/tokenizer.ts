@@ -6,7 +6,7 @@
 import { isPySpace } from "@convkit/io";
 import { ChunkTable, type ChunkTokens, HASH_START, hashOf, hashStep } from "./chunk-table.js";
 import type { SpecialToken, TokenizerRules } from "./folder.js";
-import { compilePythonRegex } from "./pyregex.js";
+import { compilePythonFinditer, compilePythonRegex } from "./pyregex.js";
 
 /** Tokens of one text: parallel arrays, `lex` indexing the tokenizer's lexicon. */
 export interface TokenizedText {
@@ -130,7 +130,8 @@ export class SpacyTokenizer {
   private readonly rules: TokenizerRules;
   private readonly prefixRe: RegExp | null;
   private readonly suffixRe: RegExp | null;
-  private readonly infixRe: RegExp | null;
+  /** `infix_finditer`: the infixes of a string as flat [start, end) pairs (none without the rule). */
+  private readonly findInfixes: (s: string) => number[];
   private readonly tokenMatchRe: RegExp | null;
   private readonly urlMatchRe: RegExp | null;
   /** Special cases: chunk → lexicon entries of its tokens. */
@@ -165,7 +166,10 @@ export class SpacyTokenizer {
       p === null ? null : compilePythonRegex(p, `${where} (${name})`, extra);
     this.prefixRe = re(rules.prefixSearch, "prefix_search");
     this.suffixRe = re(rules.suffixSearch, "suffix_search");
-    this.infixRe = re(rules.infixFinditer, "infix_finditer", "g");
+    this.findInfixes =
+      rules.infixFinditer === null
+        ? () => []
+        : compilePythonFinditer(rules.infixFinditer, `${where} (infix_finditer)`);
     // `match` anchors at the start only; `y` (sticky) at lastIndex 0 does exactly that.
     this.tokenMatchRe = re(rules.tokenMatch, "token_match", "y");
     this.urlMatchRe = re(rules.urlMatch, "url_match", "y");
@@ -269,19 +273,6 @@ export class SpacyTokenizer {
     if (!this.suffixRe) return 0;
     const m = this.suffixRe.exec(s);
     return m ? m[0].length : 0;
-  }
-
-  /** Python's `finditer`: non-overlapping matches, left to right, as [start, end) pairs. */
-  private findInfixes(s: string): number[] {
-    const re = this.infixRe;
-    if (!re) return [];
-    const out: number[] = [];
-    re.lastIndex = 0;
-    for (let m = re.exec(s); m !== null; m = re.exec(s)) {
-      out.push(m.index, m.index + m[0].length);
-      if (m[0].length === 0) re.lastIndex = m.index + (s.codePointAt(m.index)! > 0xffff ? 2 : 1);
-    }
-    return out;
   }
 
   private matches(re: RegExp | null, s: string): boolean {
