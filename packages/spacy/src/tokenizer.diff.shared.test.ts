@@ -6,8 +6,7 @@ import { join } from "node:path";
 import { requires, rng, shared, spacyModel } from "@convkit/test-helpers";
 import { beforeAll, expect, it } from "vitest";
 import { loadPipelineFolder, type TokenizerRules } from "./folder.js";
-import { mismatches, randomText, shuffled, tokenStrings } from "./testdata/tokenizer-cases.js";
-import { SpacyTokenizer } from "./tokenizer.js";
+import { mismatchesAcrossCaches, randomText, tokenStrings } from "./testdata/tokenizer-cases.js";
 import { ReferenceTokenizer } from "./tokenizer-reference.js";
 
 requires("shared").describe(
@@ -24,24 +23,8 @@ requires("shared").describe(
     function check(texts: string[], seed: number): void {
       const r = rng(seed);
       const want = texts.map((t) => tokenStrings(reference.tokenize(t)));
-      const inOrder = texts.map((_, i) => i);
-      const bad: string[] = [];
-      for (const cacheLimit of [undefined, rules.exceptions.length + 16, rules.exceptions.length + 256]) {
-        const tokenizer = new SpacyTokenizer(
-          rules,
-          "en_core_web_sm",
-          cacheLimit === undefined ? {} : { cacheLimit },
-        );
-        const pass = (name: string, order: readonly number[]) =>
-          bad.push(
-            ...mismatches(tokenizer, texts, want, order, `cacheLimit ${cacheLimit ?? "default"}, ${name}`),
-          );
-        pass("cold", inOrder);
-        pass("warm", inOrder);
-        pass("shuffled", shuffled(r, inOrder));
-        tokenizer.renew();
-        pass("renewed, reversed", inOrder.toReversed());
-      }
+      const specials = rules.exceptions.length;
+      const bad = mismatchesAcrossCaches(rules, texts, want, [undefined, specials + 16, specials + 256], r);
       expect(bad.length, bad.slice(0, 3).join("\n")).toBe(0);
     }
 

@@ -9,9 +9,8 @@ import { rng } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import type { TokenizerRules } from "./folder.js";
 import {
-  mismatches,
+  mismatchesAcrossCaches,
   randomText,
-  shuffled,
   syntheticRules,
   tokenizerStrings,
   tokenStrings,
@@ -96,26 +95,15 @@ describe("SpacyTokenizer against the plain reference (synthetic rules, seeded te
           throw new Error(`the reference loses characters of ${JSON.stringify(text)}`);
         return tokenStrings(tokens);
       });
-      const inOrder = texts.map((_, i) => i);
       const specials = rules.exceptions.length;
-      const bad: string[] = [];
       // The default cache, and generations that hold the special cases and 1, 4 or 64 chunks more.
-      for (const cacheLimit of [undefined, specials + 1, specials + 4, specials + 64]) {
-        const tokenizer = new SpacyTokenizer(
-          rules,
-          "synthetic",
-          cacheLimit === undefined ? {} : { cacheLimit },
-        );
-        const pass = (name: string, order: readonly number[]) =>
-          bad.push(
-            ...mismatches(tokenizer, texts, want, order, `cacheLimit ${cacheLimit ?? "default"}, ${name}`),
-          );
-        pass("cold", inOrder);
-        pass("warm", inOrder);
-        pass("shuffled", shuffled(r, inOrder));
-        tokenizer.renew();
-        pass("renewed, reversed", inOrder.toReversed());
-      }
+      const bad = mismatchesAcrossCaches(
+        rules,
+        texts,
+        want,
+        [undefined, specials + 1, specials + 4, specials + 64],
+        r,
+      );
       expect(bad.length, bad.slice(0, 3).join("\n")).toBe(0);
     });
   }

@@ -3,7 +3,7 @@
 // and a url_match, special cases with affixes, spaces, NORMs and several tokens), random texts over
 // an alphabet that reaches every path of the tokenizer, and tokens written as comparable strings.
 import type { SpecialToken, TokenizerRules } from "../folder.js";
-import type { SpacyTokenizer } from "../tokenizer.js";
+import { SpacyTokenizer } from "../tokenizer.js";
 import type { ReferenceToken } from "../tokenizer-reference.js";
 
 const EMOJI = "[\\U0001F300-\\U0001F64F]";
@@ -346,4 +346,32 @@ export function shuffled<T>(r: Rng, xs: readonly T[]): T[] {
     [out[i], out[j]] = [out[j]!, out[i]!];
   }
   return out;
+}
+
+/**
+ * `texts` through a tokenizer of `rules` for each of `cacheLimits` (undefined: the default), each
+ * time cold, warm, shuffled, then renewed and reversed, against `want`: the mismatches.
+ */
+export function mismatchesAcrossCaches(
+  rules: TokenizerRules,
+  texts: readonly string[],
+  want: readonly (readonly string[])[],
+  cacheLimits: readonly (number | undefined)[],
+  r: Rng,
+): string[] {
+  const inOrder = texts.map((_, i) => i);
+  const bad: string[] = [];
+  for (const cacheLimit of cacheLimits) {
+    const tokenizer = new SpacyTokenizer(rules, "rules", cacheLimit === undefined ? {} : { cacheLimit });
+    const pass = (name: string, order: readonly number[]) =>
+      bad.push(
+        ...mismatches(tokenizer, texts, want, order, `cacheLimit ${cacheLimit ?? "default"}, ${name}`),
+      );
+    pass("cold", inOrder);
+    pass("warm", inOrder);
+    pass("shuffled", shuffled(r, inOrder));
+    tokenizer.renew();
+    pass("renewed, reversed", inOrder.toReversed());
+  }
+  return bad;
 }
