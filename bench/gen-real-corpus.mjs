@@ -20,12 +20,12 @@
 // `real-MB.texts.jsonl` from it, what spaCy and `convkit segment sentences` both read: {"id", "text"}
 // a record, the text as the iKAT preset prepares it (`prepareText`: stripped, newlines flattened).
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { prepareText } from "@convkit/segment";
-import { ikatDocuments } from "./gen-web-corpus.mjs";
+import { ikatDocuments, readGeneratedMeta } from "./gen-web-corpus.mjs";
 
 const VERSION = 1;
 const SEED = 2026;
@@ -40,9 +40,7 @@ export function realCorpusPaths(work, mb) {
 /** The measurements of a generated corpus, or undefined when it is missing or of an older version. */
 export function readRealCorpusMeta(work, mb) {
   const { input, meta } = realCorpusPaths(work, mb);
-  if (!existsSync(input) || !existsSync(meta)) return undefined;
-  const m = JSON.parse(readFileSync(meta, "utf8"));
-  return m.version === VERSION ? m : undefined;
+  return readGeneratedMeta(input, meta, VERSION);
 }
 
 /** The prepared texts of a corpus ({"id", "text"} JSONL) and their counts. */
@@ -54,9 +52,8 @@ export function realTextsPaths(work, mb) {
 export function readRealTextsMeta(work, mb) {
   const corpus = readRealCorpusMeta(work, mb);
   const { texts, meta } = realTextsPaths(work, mb);
-  if (!corpus || !existsSync(texts) || !existsSync(meta)) return undefined;
-  const m = JSON.parse(readFileSync(meta, "utf8"));
-  return m.version === VERSION && m.docs === corpus.docs ? m : undefined;
+  const m = corpus && readGeneratedMeta(texts, meta, VERSION);
+  return m && m.docs === corpus.docs ? m : undefined;
 }
 
 /**

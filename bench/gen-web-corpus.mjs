@@ -50,9 +50,17 @@ export function corpusPaths(work, mb) {
 /** The measurements of a generated corpus, or undefined when it is missing or of an older version. */
 export function readCorpusMeta(work, mb) {
   const { input, meta } = corpusPaths(work, mb);
-  if (!existsSync(input) || !existsSync(meta)) return undefined;
+  return readGeneratedMeta(input, meta, VERSION);
+}
+
+/**
+ * A generated file's measurements (`meta`, written after the file `data`), or undefined when either
+ * is missing or the measurements are of another generator version.
+ */
+export function readGeneratedMeta(data, meta, version) {
+  if (!existsSync(data) || !existsSync(meta)) return undefined;
   const m = JSON.parse(readFileSync(meta, "utf8"));
-  return m.version === VERSION ? m : undefined;
+  return m.version === version ? m : undefined;
 }
 
 /** The text of an official passage without its `\n…\n` wrapper. */
