@@ -321,7 +321,7 @@ function describeDifference(text: string, want: readonly string[], got: readonly
  * `texts` through `tokenizer` in `order`, against `want` (the reference's {@link tokenStrings}): the
  * mismatches, each with the pass's name and where the tokens first differ.
  */
-export function mismatches(
+function mismatches(
   tokenizer: SpacyTokenizer,
   texts: readonly string[],
   want: readonly (readonly string[])[],
@@ -339,7 +339,7 @@ export function mismatches(
 }
 
 /** A shuffled copy of `xs`. */
-export function shuffled<T>(r: Rng, xs: readonly T[]): T[] {
+function shuffled<T>(r: Rng, xs: readonly T[]): T[] {
   const out = [...xs];
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(r() * (i + 1));
