@@ -39,7 +39,9 @@ function fits(w: SenterWeights): boolean {
     w.encoder.length <= K.MAX_LAYERS &&
     w.encoder.every((l) => layer(l, K.LAYER_IN)) &&
     w.outW.length === 2 * K.WIDTH &&
-    w.labels.length === 2
+    w.labels.length === 2 &&
+    w.labels.includes("I") &&
+    w.labels.includes("S")
   );
 }
 
@@ -72,7 +74,7 @@ export class SenterKernel {
   private readonly layers: number;
   /** Byte address of the scratch `entries` and `later` use. */
   private readonly scratchAt: number;
-  readonly recordsAt: number;
+  private readonly recordsAt: number;
   private capacity = 1 << 12;
   private readonly encoder = new TextEncoder();
 
@@ -143,10 +145,6 @@ export class SenterKernel {
   /** The kernel for a senter, or undefined for another architecture. `lexemeNorm`: (orth id, norm id) pairs. */
   static for(w: SenterWeights, lexemeNorm: [U64, U64][]): SenterKernel | undefined {
     return fits(w) ? new SenterKernel(w, lexemeNorm) : undefined;
-  }
-
-  get buffer(): ArrayBuffer {
-    return this.memory.buffer;
   }
 
   /** Byte address where a text's scratch may start (after the reserved records). */
@@ -251,10 +249,5 @@ export class SenterKernel {
     this.fn.stringIdAt(at + 8, len, at);
     const u32 = new Uint32Array(this.memory.buffer, at, 2);
     return { hi: u32[1]!, lo: u32[0]! };
-  }
-
-  /** A record's floats (the token's vector, then its window shares), for tests. */
-  record(slot: number): Float32Array {
-    return new Float32Array(this.memory.buffer, this.recordsAt + slot * K.RECORD_BYTES, K.RECORD_BYTES / 4);
   }
 }
