@@ -3,8 +3,16 @@
 // is keyed by a hash the tokenizer computes while it scans for whitespace, and compares the
 // chunk's characters in place. Open addressing, linear probing; the caller bounds its size.
 
-/** A chunk's tokens: one lexicon entry (most chunks: a number, no allocation), or several. */
-export type ChunkTokens = number | Int32Array;
+/**
+ * What {@link ChunkTable.get} finds: {@link MISS}, a lexicon entry (≥ 0: a chunk of one token, as
+ * most are), or a list of several in the table's {@link ChunkTable.lists} (≤ −2: the list's offset
+ * is −code − 2, its length first, then its entries). Numbers only: nothing is allocated per chunk,
+ * so a long run's tables leave no objects for the garbage collector to copy.
+ */
+export type ChunkCode = number;
+
+/** {@link ChunkTable.get}'s answer for a chunk it does not hold. */
+export const MISS: ChunkCode = -1;
 
 /** FNV-1a step over one UTF-16 unit: what {@link ChunkTable} keys are hashed with. */
 export function hashStep(h: number, c: number): number {
@@ -31,9 +39,11 @@ export class ChunkTable {
   private len = new Int32Array(1024);
   private chars = new Uint16Array(1 << 16);
   private charsUsed = 0;
-  /** The tokens: a single lexicon entry, or −1 and the entries in `many`. */
-  private one = new Int32Array(1024);
-  private many: (Int32Array | undefined)[] = [];
+  /** Each entry's {@link ChunkCode}. */
+  private code = new Int32Array(1024);
+  /** Token lists of chunks of several tokens: a length, then that many lexicon entries. */
+  lists = new Int32Array(1 << 14);
+  private listsUsed = 0;
   size = 0;
 
   /** `capacity`: entries before {@link full} says so (the table keeps its load at most 1/2). */
@@ -50,30 +60,27 @@ export class ChunkTable {
 
   clear(): void {
     this.slots.fill(0);
-    this.many.length = 0;
     this.size = 0;
     this.charsUsed = 0;
+    this.listsUsed = 0;
   }
 
-  /** The tokens of `text[a, b)`, whose hash is `h`, or undefined. */
-  get(text: string, a: number, b: number, h: number): ChunkTokens | undefined {
+  /** The tokens of `text[a, b)`, whose hash is `h`, or {@link MISS}. */
+  get(text: string, a: number, b: number, h: number): ChunkCode {
     const n = b - a;
     for (let i = h & this.mask; ; i = (i + 1) & this.mask) {
       const e = this.slots[i]! - 1;
-      if (e < 0) return undefined;
+      if (e < 0) return MISS;
       if (this.hashes[e] !== h || this.len[e] !== n) continue;
       const at = this.at[e]!;
       let k = 0;
       while (k < n && this.chars[at + k] === text.charCodeAt(a + k)) k++;
-      if (k === n) {
-        const one = this.one[e]!;
-        return one >= 0 ? one : this.many[e];
-      }
+      if (k === n) return this.code[e]!;
     }
   }
 
-  /** Adds `text[a, b)` (hash `h`; not already present) with its tokens. */
-  set(text: string, a: number, b: number, h: number, tokens: ChunkTokens): void {
+  /** Adds `text[a, b)` (hash `h`; not already present) with its tokens, `ids[from, to)`. */
+  set(text: string, a: number, b: number, h: number, ids: Int32Array, from: number, to: number): void {
     const e = this.size++;
     if (e === this.hashes.length) this.growEntries();
     const n = b - a;
@@ -88,10 +95,19 @@ export class ChunkTable {
     this.hashes[e] = h;
     this.at[e] = at;
     this.len[e] = n;
-    if (typeof tokens === "number") this.one[e] = tokens;
+    if (to - from === 1) this.code[e] = ids[from]!;
     else {
-      this.one[e] = -1;
-      this.many[e] = tokens;
+      const need = this.listsUsed + 1 + to - from;
+      if (need > this.lists.length) {
+        const grown = new Int32Array(Math.max(this.lists.length * 2, need));
+        grown.set(this.lists.subarray(0, this.listsUsed));
+        this.lists = grown;
+      }
+      const o = this.listsUsed;
+      this.lists[o] = to - from;
+      for (let k = from; k < to; k++) this.lists[o + 1 + k - from] = ids[k]!;
+      this.listsUsed = need;
+      this.code[e] = -o - 2;
     }
     let i = h & this.mask;
     while (this.slots[i] !== 0) i = (i + 1) & this.mask;
@@ -108,6 +124,6 @@ export class ChunkTable {
     this.hashes = grow(this.hashes);
     this.at = grow(this.at);
     this.len = grow(this.len);
-    this.one = grow(this.one);
+    this.code = grow(this.code);
   }
 }

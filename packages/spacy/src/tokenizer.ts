@@ -4,7 +4,7 @@
 // spanning affixes. spaCy's chunk cache only saves work (it never changes a result), so convkit keeps
 // its own, larger one.
 import { isPySpace } from "@convkit/io";
-import { ChunkTable, type ChunkTokens, HASH_START, hashOf, hashStep } from "./chunk-table.js";
+import { ChunkTable, HASH_START, hashOf, hashStep, MISS } from "./chunk-table.js";
 import type { SpecialToken, TokenizerRules } from "./folder.js";
 import { compilePythonFinditer, compilePythonRegex } from "./pyregex.js";
 
@@ -23,6 +23,25 @@ export interface TokenizedText {
 export interface LexiconEntry {
   orth: string;
   norm: string | undefined;
+}
+
+/**
+ * A copy of `s` that refers to nothing else. V8 cuts a string of 13 units or more out of a longer
+ * one as a view that keeps the whole longer one alive; a lexicon entry made from a slice of a text
+ * would keep that text (kilobytes) until the lexicon is renewed.
+ */
+function ownString(s: string): string {
+  if (s.length < 13) return s;
+  let out = "";
+  for (let i = 0; i < s.length; i += 4096)
+    out += String.fromCharCode.apply(null, codeUnits(s, i, Math.min(s.length, i + 4096)));
+  return out;
+}
+
+function codeUnits(s: string, a: number, b: number): number[] {
+  const out = new Array<number>(b - a);
+  for (let i = a; i < b; i++) out[i - a] = s.charCodeAt(i);
+  return out;
 }
 
 /** Interned token texts (and special-case norm variants) → small ints; what the senter keys its caches by. */
@@ -50,8 +69,9 @@ export class Lexicon {
   get(orth: string): number {
     let id = this.byKey.get(orth);
     if (id === undefined) {
-      id = this.add(orth, undefined);
-      this.byKey.set(orth, id);
+      const own = ownString(orth);
+      id = this.add(own, undefined);
+      this.byKey.set(own, id);
     }
     return id;
   }
@@ -147,8 +167,9 @@ export class SpacyTokenizer {
   /** Phrase-matcher patterns (special cases containing affixes or spaces) as a trie over token texts. */
   private readonly patterns = new Map<string, PatternNode>();
   /**
-   * Per lexicon entry: 0 not yet looked at, 1 no pattern starts with it, else 2 + the index in
-   * {@link startNodes} of the trie node of the patterns it starts (a typed array: every token
+   * Per lexicon entry: 0 not yet looked at, 1 no pattern that could change a token starts with it,
+   * else 2 + 2 × the index in {@link startNodes} of the trie node of the patterns it starts, + 1
+   * when the one-token pattern of that node is a no-op for this entry (a typed array: every token
    * passes here, and a holey array of objects cost more than the rest of the pass).
    */
   private patternStart = new Int32Array(1024);
@@ -220,23 +241,40 @@ export class SpacyTokenizer {
     this.older = this.chunks;
     young.clear();
     for (const [chunk, ids] of this.specials)
-      young.set(chunk, 0, chunk.length, hashOf(chunk, 0, chunk.length), ids.length === 1 ? ids[0]! : ids);
+      young.set(chunk, 0, chunk.length, hashOf(chunk, 0, chunk.length), ids, 0, ids.length);
     this.chunks = young;
   }
 
-  /** The cached tokens of `text[a, b)` (hash `h`), from either generation. */
-  private cached(text: string, a: number, b: number, h: number): ChunkTokens | undefined {
+  /**
+   * Pushes the cached tokens of `text[a, b)` (hash `h`, its first token at `at` in the text) from
+   * either generation; false if neither holds it.
+   */
+  private pushCached(doc: TokenSink, text: string, a: number, b: number, h: number, at: number): boolean {
     const hit = this.chunks.get(text, a, b, h);
-    if (hit !== undefined) return hit;
+    if (hit !== MISS) {
+      this.pushEntries(doc, this.chunks, hit, at);
+      return true;
+    }
     const old = this.older.get(text, a, b, h);
-    if (old !== undefined) this.remember(text, a, b, h, old);
-    return old;
+    if (old === MISS) return false;
+    const before = doc.length;
+    this.pushEntries(doc, this.older, old, at);
+    this.remember(text, a, b, h, doc.lex, before, doc.length);
+    return true;
   }
 
-  /** Caches `text[a, b)` (hash `h`, in neither generation). */
-  private remember(text: string, a: number, b: number, h: number, ids: ChunkTokens): void {
+  /** Caches `text[a, b)` (hash `h`, in neither generation) with its tokens `ids[from, to)`. */
+  private remember(
+    text: string,
+    a: number,
+    b: number,
+    h: number,
+    ids: Int32Array,
+    from: number,
+    to: number,
+  ): void {
     if (this.chunks.full) this.rotate();
-    this.chunks.set(text, a, b, h, ids);
+    this.chunks.set(text, a, b, h, ids, from, to);
   }
 
   /**
@@ -329,45 +367,30 @@ export class SpacyTokenizer {
     h: number,
     withSpecialCases: boolean,
   ): void {
-    if (withSpecialCases) {
-      const hit = this.cached(text, a, b, h);
-      if (hit !== undefined) {
-        this.pushEntries(doc, hit, a);
-        return;
-      }
-    }
+    if (withSpecialCases && this.pushCached(doc, text, a, b, h, a)) return;
     const before = doc.length;
     this.tokenizeSpan(doc, text.slice(a, b), a, withSpecialCases);
-    if (withSpecialCases)
-      this.remember(
-        text,
-        a,
-        b,
-        h,
-        doc.length - before === 1 ? doc.lex[before]! : doc.lex.slice(before, doc.length),
-      );
+    if (withSpecialCases) this.remember(text, a, b, h, doc.lex, before, doc.length);
   }
 
-  private pushEntries(doc: TokenSink, ids: ChunkTokens, at: number): void {
-    if (typeof ids === "number") {
-      doc.push(ids, at);
+  /** Pushes the tokens `code` stands for in `table` (as {@link ChunkTable.get} gives it), the first at `at`. */
+  private pushEntries(doc: TokenSink, table: ChunkTable, code: number, at: number): void {
+    if (code >= 0) {
+      doc.push(code, at);
       return;
     }
+    const lists = table.lists;
+    const o = -code - 2;
     const lengths = this.lexicon.lengths;
-    for (let k = 0; k < ids.length; k++) {
-      doc.push(ids[k]!, at);
-      at += lengths[ids[k]!]!;
+    for (let k = o + 1; k <= o + lists[o]!; k++) {
+      doc.push(lists[k]!, at);
+      at += lengths[lists[k]!]!;
     }
   }
 
   /** spaCy's `_try_specials_and_cache` for the middle of a chunk: pushes its tokens and returns true on a hit. */
   private specialsAndCache(doc: TokenSink, span: string, at: number, withSpecialCases: boolean): boolean {
-    const hit = withSpecialCases
-      ? this.cached(span, 0, span.length, hashOf(span, 0, span.length))
-      : undefined;
-    if (hit === undefined) return false;
-    this.pushEntries(doc, hit, at);
-    return true;
+    return withSpecialCases && this.pushCached(doc, span, 0, span.length, hashOf(span, 0, span.length), at);
   }
 
   /** spaCy's `_tokenize`: affixes peeled, then the middle attached. */
@@ -454,6 +477,18 @@ export class SpacyTokenizer {
     }
   }
 
+  /** {@link patternStart}'s code of a lexicon entry. */
+  private patternStartCode(lex: number): number {
+    const orth = this.lexicon.entries[lex]!.orth;
+    const first = this.patterns.get(orth);
+    if (!first) return 1;
+    const special = first.ends ? this.specials.get(orth) : undefined;
+    const noOp = special !== undefined && special.length === 1 && special[0] === lex;
+    if (noOp && first.next.size === 0) return 1;
+    this.startNodes.push(first);
+    return 2 * this.startNodes.length + (noOp ? 1 : 0);
+  }
+
   /** spaCy's `_apply_special_cases`: special cases found by the phrase matcher over token texts replace their tokens. */
   private applySpecialCases(text: string, doc: TokenSink): TokenSink {
     if (this.patterns.size === 0) return doc;
@@ -466,19 +501,19 @@ export class SpacyTokenizer {
     }
     const starts = this.patternStart;
     // Matches as [start, end) token spans: every pattern at every start, as spaCy's PhraseMatcher.
+    // A one-token match whose special case is that very token changes nothing and, being the
+    // shortest, takes no token from a longer match: it is not collected (spaces and dashes are
+    // such patterns in the English rules, and common).
     const found: [number, number][] = [];
     for (let i = 0; i < doc.length; i++) {
       const lex = doc.lex[i]!;
       let code = starts[lex]!;
-      if (code === 0) {
-        const first = this.patterns.get(entries[lex]!.orth);
-        if (first) this.startNodes.push(first);
-        starts[lex] = code = first ? this.startNodes.length + 1 : 1;
-      }
+      if (code === 0) starts[lex] = code = this.patternStartCode(lex);
       if (code === 1) continue;
-      let node: PatternNode | undefined = this.startNodes[code - 2];
+      let node: PatternNode | undefined = this.startNodes[(code - 2) >> 1];
+      const firstIsNoOp = (code & 1) === 1;
       for (let j = i + 1; node !== undefined; j++) {
-        if (node.ends) found.push([i, j]);
+        if (node.ends && !(firstIsNoOp && j === i + 1)) found.push([i, j]);
         node = j < doc.length ? node.next.get(orthOf(j)) : undefined;
       }
     }
