@@ -101,9 +101,14 @@ export class Lexicon {
   }
 }
 
-/** A node of the special cases' trie: the patterns continuing with each next token text, and whether one ends here. */
+/**
+ * A node of the special cases' trie: the patterns continuing with each next token text, by the
+ * text (`next`) and by the text's {@link SpacyTokenizer} word number (`nextWord`), and whether one
+ * ends here.
+ */
 interface PatternNode {
   next: Map<string, PatternNode>;
+  nextWord: Map<number, PatternNode>;
   ends: boolean;
 }
 
@@ -174,6 +179,13 @@ export class SpacyTokenizer {
    */
   private patternStart = new Int32Array(1024);
   private readonly startNodes: PatternNode[] = [];
+  /** Token texts that continue a pattern (after its first token), numbered from 1. */
+  private readonly patternWords = new Map<string, number>();
+  /**
+   * Per lexicon entry: 0 not yet looked at, else 1 + its text's number in {@link patternWords}
+   * (1: continues no pattern, as nearly every token after a pattern's first does not).
+   */
+  private patternWord = new Int32Array(1024);
   /** Buffers reused from text to text. */
   private readonly affixSink = new TokenSink();
   private readonly specialSink = new TokenSink();
@@ -208,17 +220,23 @@ export class SpacyTokenizer {
       // An empty pattern matches nothing (spaCy's matcher skips it).
       if (doc.length === 0) continue;
       const orths = Array.from(doc.lex.subarray(0, doc.length), (l) => this.lexicon.entries[l]!.orth);
-      let level = this.patterns;
-      let node: PatternNode | undefined;
-      for (const orth of orths) {
-        node = level.get(orth);
-        if (!node) {
-          node = { next: new Map(), ends: false };
-          level.set(orth, node);
-        }
-        level = node.next;
+      let node: PatternNode | undefined = this.patterns.get(orths[0]!);
+      if (!node) {
+        node = { next: new Map(), nextWord: new Map(), ends: false };
+        this.patterns.set(orths[0]!, node);
       }
-      node!.ends = true;
+      for (const orth of orths.slice(1)) {
+        let word = this.patternWords.get(orth);
+        if (word === undefined) this.patternWords.set(orth, (word = this.patternWords.size + 1));
+        let next: PatternNode | undefined = node.next.get(orth);
+        if (!next) {
+          next = { next: new Map(), nextWord: new Map(), ends: false };
+          node.next.set(orth, next);
+          node.nextWord.set(word, next);
+        }
+        node = next;
+      }
+      node.ends = true;
     }
   }
 
@@ -232,6 +250,7 @@ export class SpacyTokenizer {
       );
     this.rotate();
     this.patternStart.fill(0);
+    this.patternWord.fill(0);
     this.startNodes.length = 0;
   }
 
@@ -495,11 +514,16 @@ export class SpacyTokenizer {
     const entries = this.lexicon.entries;
     const orthOf = (i: number) => entries[doc.lex[i]!]!.orth;
     if (this.patternStart.length < entries.length) {
-      const grown = new Int32Array(Math.max(entries.length, 2 * this.patternStart.length));
-      grown.set(this.patternStart);
-      this.patternStart = grown;
+      const grow = (a: Int32Array) => {
+        const grown = new Int32Array(Math.max(entries.length, 2 * a.length));
+        grown.set(a);
+        return grown;
+      };
+      this.patternStart = grow(this.patternStart);
+      this.patternWord = grow(this.patternWord);
     }
     const starts = this.patternStart;
+    const words = this.patternWord;
     // Matches as [start, end) token spans: every pattern at every start, as spaCy's PhraseMatcher.
     // A one-token match whose special case is that very token changes nothing and, being the
     // shortest, takes no token from a longer match: it is not collected (spaces and dashes are
@@ -514,7 +538,11 @@ export class SpacyTokenizer {
       const firstIsNoOp = (code & 1) === 1;
       for (let j = i + 1; node !== undefined; j++) {
         if (node.ends && !(firstIsNoOp && j === i + 1)) found.push([i, j]);
-        node = j < doc.length ? node.next.get(orthOf(j)) : undefined;
+        if (j === doc.length) break;
+        const next = doc.lex[j]!;
+        let word = words[next]!;
+        if (word === 0) words[next] = word = 1 + (this.patternWords.get(entries[next]!.orth) ?? 0);
+        node = word === 1 ? undefined : node.nextWord.get(word - 1);
       }
     }
     if (found.length === 0) return doc;
