@@ -73,32 +73,72 @@ function isPyDigit(c: string): boolean {
   return DECIMAL.test(c) || DIGIT_NOT_DECIMAL.test(c);
 }
 
-/** spaCy's `word_shape`: letters as x/X, digits as d, other characters as themselves, runs cut after 4; LONG from 100 characters. */
+/** What a code point becomes in a word shape: {@link SHAPE_OTHER} (itself), or x, X or d. */
+const SHAPE_OTHER = 0;
+const SHAPE_LOWER = 0x78;
+const SHAPE_UPPER = 0x58;
+const SHAPE_DIGIT = 0x64;
+
+/** A code point's shape class by Python's `isalpha` / `isupper` / `isdigit`. */
+function shapeClassOf(c: string): number {
+  if (ALPHA.test(c)) return UPPER.test(c) ? SHAPE_UPPER : SHAPE_LOWER;
+  return isPyDigit(c) ? SHAPE_DIGIT : SHAPE_OTHER;
+}
+
+/** Shape classes of the BMP's code units, worked out on first sight (+1; 0: not yet). */
+const bmpShapeClass = new Uint8Array(0x10000);
+for (let c = 0; c < 128; c++) bmpShapeClass[c] = shapeClassOf(String.fromCharCode(c)) + 1;
+
+/** The shape's characters (as code units) while one is built: no string per character. */
+const shapeUnits: number[] = [];
+
+/**
+ * spaCy's `word_shape`: letters as x/X, digits as d, other characters as themselves, runs cut
+ * after 4; LONG from 100 characters (code points).
+ */
 export function wordShape(text: string): string {
-  const chars = [...text];
-  if (chars.length >= 100) return "LONG";
-  let shape = "";
-  let last = "";
+  const units = shapeUnits;
+  units.length = 0;
+  let points = 0;
+  let last = -1;
   let seq = 0;
-  for (const c of chars) {
-    let s: string;
-    const code = c.charCodeAt(0);
-    if (code < 128) {
-      if (code >= 97 && code <= 122) s = "x";
-      else if (code >= 65 && code <= 90) s = "X";
-      else if (code >= 48 && code <= 57) s = "d";
-      else s = c;
-    } else if (ALPHA.test(c)) s = UPPER.test(c) ? "X" : "x";
-    else if (isPyDigit(c)) s = "d";
-    else s = c;
-    if (s === last) seq++;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    let width = 1;
+    let cls: number;
+    if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length && isLowSurrogate(text.charCodeAt(i + 1))) {
+      width = 2;
+      cls = shapeClassOf(text.slice(i, i + 2));
+    } else {
+      cls = bmpShapeClass[c]! - 1;
+      if (cls < 0) {
+        cls = shapeClassOf(String.fromCharCode(c));
+        bmpShapeClass[c] = cls + 1;
+      }
+    }
+    points++;
+    // The character a run compares: its class letter, or the character itself (both units of a pair).
+    const key = cls === SHAPE_OTHER ? (width === 2 ? c * 0x10000 + text.charCodeAt(i + 1) : c) : -cls;
+    if (key === last) seq++;
     else {
       seq = 0;
-      last = s;
+      last = key;
     }
-    if (seq < 4) shape += s;
+    if (seq < 4) {
+      if (cls !== SHAPE_OTHER) units.push(cls);
+      else {
+        units.push(c);
+        if (width === 2) units.push(text.charCodeAt(i + 1));
+      }
+    }
+    i += width - 1;
   }
-  return shape;
+  if (points >= 100) return "LONG";
+  return String.fromCharCode.apply(null, units);
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
 }
 
 /** The norm spaCy gives a lexeme: the pipeline's table, spaCy's base norms, else Python's `lower()`. */

@@ -183,7 +183,16 @@ export class SenterKernel {
     const i32 = new Int32Array(buffer, jobsAt, n * K.JOB_WORDS);
     const u8 = new Uint8Array(buffer);
     const put = (s: string): number => {
-      const written = this.encoder.encodeInto(s, u8.subarray(at, at + s.length * 3)).written;
+      // Most token texts are ASCII: copied unit by unit, with no view made per string.
+      let k = 0;
+      while (k < s.length) {
+        const c = s.charCodeAt(k);
+        if (c >= 0x80) break;
+        u8[at + k] = c;
+        k++;
+      }
+      const written =
+        k === s.length ? k : this.encoder.encodeInto(s, u8.subarray(at, at + s.length * 3)).written;
       at += written;
       return written;
     };
