@@ -89,16 +89,16 @@ function shapeClassOf(c: string): number {
 const bmpShapeClass = new Uint8Array(0x10000);
 for (let c = 0; c < 128; c++) bmpShapeClass[c] = shapeClassOf(String.fromCharCode(c)) + 1;
 
-/** The shape's characters (as code units) while one is built: no string per character. */
-const shapeUnits: number[] = [];
+/** Longest word shape in code units (99 code points, each a pair at most); 100 code points are LONG. */
+export const MAX_SHAPE_UNITS = 198;
 
 /**
- * spaCy's `word_shape`: letters as x/X, digits as d, other characters as themselves, runs cut
- * after 4; LONG from 100 characters (code points).
+ * spaCy's `word_shape` of `text` as UTF-16 code units into `out` (room for
+ * {@link MAX_SHAPE_UNITS}): letters as x/X, digits as d, other characters as themselves, runs cut
+ * after 4. Returns the count, or −1 for LONG (100 code points or more).
  */
-export function wordShape(text: string): string {
-  const units = shapeUnits;
-  units.length = 0;
+export function wordShapeInto(text: string, out: Uint16Array): number {
+  let n = 0;
   let points = 0;
   let last = -1;
   let seq = 0;
@@ -116,7 +116,7 @@ export function wordShape(text: string): string {
         bmpShapeClass[c] = cls + 1;
       }
     }
-    points++;
+    if (++points === 100) return -1;
     // The character a run compares: its class letter, or the character itself (both units of a pair).
     const key = cls === SHAPE_OTHER ? (width === 2 ? c * 0x10000 + text.charCodeAt(i + 1) : c) : -cls;
     if (key === last) seq++;
@@ -125,16 +125,23 @@ export function wordShape(text: string): string {
       last = key;
     }
     if (seq < 4) {
-      if (cls !== SHAPE_OTHER) units.push(cls);
+      if (cls !== SHAPE_OTHER) out[n++] = cls;
       else {
-        units.push(c);
-        if (width === 2) units.push(text.charCodeAt(i + 1));
+        out[n++] = c;
+        if (width === 2) out[n++] = text.charCodeAt(i + 1);
       }
     }
     i += width - 1;
   }
-  if (points >= 100) return "LONG";
-  return String.fromCharCode.apply(null, units);
+  return n;
+}
+
+const shapeUnits = new Uint16Array(MAX_SHAPE_UNITS);
+
+/** spaCy's `word_shape` as a string (see {@link wordShapeInto}). */
+export function wordShape(text: string): string {
+  const n = wordShapeInto(text, shapeUnits);
+  return n < 0 ? "LONG" : String.fromCharCode.apply(null, shapeUnits.subarray(0, n) as unknown as number[]);
 }
 
 function isLowSurrogate(c: number): boolean {

@@ -5,6 +5,7 @@
 import { committedModule, growMemory, type WasmMemory } from "@convkit/wasm";
 import type { MaxoutNorm, SenterWeights } from "./folder.js";
 import { hashString, type U64 } from "./hashing.js";
+import { MAX_SHAPE_UNITS, wordShapeInto } from "./lexeme.js";
 import * as K from "./senter-wasm.js";
 import { symbolIds } from "./symbols.js";
 
@@ -47,6 +48,32 @@ function fits(w: SenterWeights): boolean {
 
 const align = (n: number, to = 16) => Math.ceil(n / to) * to;
 
+/** UTF-8 of `units[0, n)` (well-formed UTF-16, a word shape's) at `u8[at]`; the bytes written. */
+function utf8FromUnits(units: Uint16Array, n: number, u8: Uint8Array, at: number): number {
+  const start = at;
+  for (let k = 0; k < n; k++) {
+    let c = units[k]!;
+    if (c < 0x80) u8[at++] = c;
+    else if (c < 0x800) {
+      u8[at++] = 0xc0 | (c >> 6);
+      u8[at++] = 0x80 | (c & 0x3f);
+    } else if (c >= 0xd800 && c < 0xdc00 && k + 1 < n && units[k + 1]! >= 0xdc00 && units[k + 1]! < 0xe000) {
+      c = 0x10000 + ((c - 0xd800) << 10) + (units[++k]! - 0xdc00);
+      u8[at++] = 0xf0 | (c >> 18);
+      u8[at++] = 0x80 | ((c >> 12) & 0x3f);
+      u8[at++] = 0x80 | ((c >> 6) & 0x3f);
+      u8[at++] = 0x80 | (c & 0x3f);
+    } else {
+      // A lone surrogate as TextEncoder writes it: U+FFFD.
+      if (c >= 0xd800 && c < 0xe000) c = 0xfffd;
+      u8[at++] = 0xe0 | (c >> 12);
+      u8[at++] = 0x80 | ((c >> 6) & 0x3f);
+      u8[at++] = 0x80 | (c & 0x3f);
+    }
+  }
+  return at - start;
+}
+
 /** An open-addressing table of u64 pairs (key 0: empty) at `at`: `pairs` (a power of two) slots. */
 function writeTable(view: DataView, at: number, pairs: number, entries: [U64, U64][]): void {
   const mask = pairs - 1;
@@ -77,6 +104,8 @@ export class SenterKernel {
   private readonly recordsAt: number;
   private capacity = 1 << 12;
   private readonly encoder = new TextEncoder();
+  /** A word shape's code units on their way into the kernel's memory. */
+  private readonly shape = new Uint16Array(MAX_SHAPE_UNITS);
 
   private constructor(w: SenterWeights, lexemeNorm: [U64, U64][]) {
     const { memory, exports } = instantiate();
@@ -169,16 +198,18 @@ export class SenterKernel {
   }
 
   /**
-   * Fills records: `jobs[j]` is (slot, spacy, orth, norm, fixed norm, shape) of a new entry. Strings
-   * and jobs are written at the text region, which is free between texts' blocks.
+   * Fills records: job j is a new entry's slot, trailing space, text and norm (`strings[2j]`,
+   * `strings[2j + 1]`), whether the norm is a special case's, and its shape (computed here, from
+   * the text, straight into the kernel's memory). Strings and jobs are written at the text region,
+   * which is free between texts' blocks.
    */
   entries(slots: Int32Array, spacy: Uint8Array, strings: string[], fixed: Uint8Array, n: number): void {
     let at = this.textAt();
     const jobsAt = at;
     at += n * K.JOB_WORDS * 4;
     let bytes = 0;
-    for (let j = 0; j < 3 * n; j++) bytes += strings[j]!.length * 3;
-    this.ensure(at + bytes + 16);
+    for (let j = 0; j < 2 * n; j++) bytes += strings[j]!.length * 3;
+    this.ensure(at + bytes + n * MAX_SHAPE_UNITS * 3 + 16);
     const buffer = this.memory.buffer;
     const i32 = new Int32Array(buffer, jobsAt, n * K.JOB_WORDS);
     const u8 = new Uint8Array(buffer);
@@ -196,16 +227,20 @@ export class SenterKernel {
       at += written;
       return written;
     };
+    const shape = this.shape;
     for (let j = 0; j < n; j++) {
       const o = j * K.JOB_WORDS;
       i32[o + K.JOB_SLOT] = slots[j]!;
       i32[o + K.JOB_SPACY] = spacy[j]!;
       i32[o + K.JOB_ORTH_AT] = at;
-      i32[o + K.JOB_ORTH_LEN] = put(strings[3 * j]!);
+      i32[o + K.JOB_ORTH_LEN] = put(strings[2 * j]!);
       i32[o + K.JOB_NORM_AT] = at;
-      i32[o + K.JOB_NORM_LEN] = put(strings[3 * j + 1]!);
+      i32[o + K.JOB_NORM_LEN] = put(strings[2 * j + 1]!);
+      const units = wordShapeInto(strings[2 * j]!, shape);
       i32[o + K.JOB_SHAPE_AT] = at;
-      i32[o + K.JOB_SHAPE_LEN] = put(strings[3 * j + 2]!);
+      const written = units < 0 ? put("LONG") : utf8FromUnits(shape, units, u8, at);
+      if (units >= 0) at += written;
+      i32[o + K.JOB_SHAPE_LEN] = written;
       i32[o + K.JOB_NORM_FIXED] = fixed[j]!;
     }
     this.fn.entries(jobsAt, n, this.scratchAt);

@@ -12,7 +12,7 @@
 // and I are within float32 rounding.
 import type { HashEmbedTable, MaxoutNorm, SenterWeights } from "./folder.js";
 import { hashId128, type U64 } from "./hashing.js";
-import { attributeIds, fallbackNorm, lexemeNormOf, lexemeStrings, wordShape } from "./lexeme.js";
+import { attributeIds, fallbackNorm, lexemeNormOf, lexemeStrings } from "./lexeme.js";
 import { SenterKernel } from "./senter-kernel.js";
 import { stringId } from "./symbols.js";
 import type { Lexicon, TokenizedText } from "./tokenizer.js";
@@ -100,7 +100,7 @@ export class Senter {
   private slots = 0;
   private readonly kernel: SenterKernel | undefined;
   private readonly blockTokens: number;
-  /** New entries waiting for the kernel: slot, trailing space, fixed norm, and 3 strings each. */
+  /** New entries waiting for the kernel: slot, trailing space, fixed norm, and 2 strings each (text, norm). */
   private pendingSlots = new Int32Array(1024);
   private pendingSpacy = new Uint8Array(1024);
   private pendingFixed = new Uint8Array(1024);
@@ -182,9 +182,8 @@ export class Senter {
     this.pendingSlots[n] = s;
     this.pendingSpacy[n] = spacy;
     this.pendingFixed[n] = entry.norm === undefined ? 0 : 1;
-    this.pendingStrings[3 * n] = entry.orth;
-    this.pendingStrings[3 * n + 1] = entry.norm ?? fallbackNorm(entry.orth);
-    this.pendingStrings[3 * n + 2] = wordShape(entry.orth);
+    this.pendingStrings[2 * n] = entry.orth;
+    this.pendingStrings[2 * n + 1] = entry.norm ?? fallbackNorm(entry.orth);
   }
 
   /** The queued entries' records, computed by the kernel in one call. */
@@ -198,8 +197,8 @@ export class Senter {
       this.pendingFixed,
       this.pending,
     );
+    // The strings stay until overwritten: truncating would drop the array's storage every block.
     this.pending = 0;
-    this.pendingStrings.length = 0;
   }
 
   /** The concatenated hash embeddings of an entry's attributes (thinc's HashEmbed, one table after another). */
