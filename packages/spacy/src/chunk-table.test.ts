@@ -46,4 +46,15 @@ describe("ChunkTable", () => {
     expect(tokens(t, t.get(long, 0, long.length, hashOf(long, 0, long.length)))).toEqual(Array.from(many));
     expect(tokens(t, t.get("w3999", 0, 5, hashOf("w3999", 0, 5)))).toEqual([3999, 4000]);
   });
+
+  it("finds every entry again after growing", () => {
+    const t = new ChunkTable(4);
+    const words = Array.from({ length: 1000 }, (_, i) => `w${i}`);
+    for (const [i, w] of words.entries()) {
+      if (t.full) t.grow();
+      t.set(w, 0, w.length, hashOf(w, 0, w.length), Int32Array.of(i), 0, 1);
+    }
+    expect(words.every((w, i) => t.get(w, 0, w.length, hashOf(w, 0, w.length)) === i)).toBe(true);
+    expect(t.get("w1000", 0, 5, hashOf("w1000", 0, 5))).toBe(MISS);
+  });
 });

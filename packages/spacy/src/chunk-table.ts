@@ -47,11 +47,24 @@ export class ChunkTable {
   size = 0;
 
   /** `capacity`: entries before {@link full} says so (the table keeps its load at most 1/2). */
-  constructor(readonly capacity: number) {
+  constructor(private capacity: number) {
     let n = 16;
     while (n < capacity * 2) n *= 2;
     this.slots = new Int32Array(n);
     this.mask = n - 1;
+  }
+
+  /** Doubles the capacity: the slots are laid out again from the entries' hashes. */
+  grow(): void {
+    this.capacity *= 2;
+    const n = this.slots.length * 2;
+    this.slots = new Int32Array(n);
+    this.mask = n - 1;
+    for (let e = 0; e < this.size; e++) {
+      let i = this.hashes[e]! & this.mask;
+      while (this.slots[i] !== 0) i = (i + 1) & this.mask;
+      this.slots[i] = e + 1;
+    }
   }
 
   get full(): boolean {

@@ -7,10 +7,11 @@ import { rng } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { hashKey, type MaxoutNorm, type SenterWeights } from "./folder.js";
 import { hashString } from "./hashing.js";
+import { Lexicon } from "./lexicon.js";
 import { Senter } from "./senter.js";
 import { SenterKernel } from "./senter-kernel.js";
 import { stringId } from "./symbols.js";
-import { Lexicon, type TokenizedText } from "./tokenizer.js";
+import type { TokenizedText } from "./tokenizer.js";
 
 /**
  * How far the kernel's float32 margin may be from the plain path's float64 one. Each float32

@@ -13,9 +13,10 @@
 import type { HashEmbedTable, MaxoutNorm, SenterWeights } from "./folder.js";
 import { hashId128, type U64 } from "./hashing.js";
 import { attributeIds, fallbackNorm, lexemeNormOf, lexemeStrings } from "./lexeme.js";
+import type { Lexicon } from "./lexicon.js";
 import { SenterKernel } from "./senter-kernel.js";
 import { stringId } from "./symbols.js";
-import type { Lexicon, TokenizedText } from "./tokenizer.js";
+import type { TokenizedText } from "./tokenizer.js";
 
 /** Layer norm's variance epsilon in thinc. */
 const LN_EPS = 1e-8;

@@ -5,7 +5,8 @@
 // its own, larger one.
 import { isPySpace } from "@convkit/io";
 import { ChunkTable, HASH_START, hashOf, hashStep, MISS } from "./chunk-table.js";
-import type { SpecialToken, TokenizerRules } from "./folder.js";
+import type { TokenizerRules } from "./folder.js";
+import { Lexicon } from "./lexicon.js";
 import { compilePythonFinditer, compilePythonRegex } from "./pyregex.js";
 
 /** Tokens of one text: parallel arrays, `lex` indexing the tokenizer's lexicon. */
@@ -17,88 +18,6 @@ export interface TokenizedText {
   start: Int32Array;
   /** 1 where a single space follows the token (spaCy's `whitespace_`). */
   spacy: Uint8Array;
-}
-
-/** A lexicon entry: a token text, plus the NORM a special case gave it (undefined: the lexeme's own). */
-export interface LexiconEntry {
-  orth: string;
-  norm: string | undefined;
-}
-
-/**
- * A copy of `s` that refers to nothing else. V8 cuts a string of 13 units or more out of a longer
- * one as a view that keeps the whole longer one alive; a lexicon entry made from a slice of a text
- * would keep that text (kilobytes) until the lexicon is renewed.
- */
-function ownString(s: string): string {
-  if (s.length < 13) return s;
-  let out = "";
-  for (let i = 0; i < s.length; i += 4096)
-    out += String.fromCharCode.apply(null, codeUnits(s, i, Math.min(s.length, i + 4096)));
-  return out;
-}
-
-function codeUnits(s: string, a: number, b: number): number[] {
-  const out = new Array<number>(b - a);
-  for (let i = a; i < b; i++) out[i - a] = s.charCodeAt(i);
-  return out;
-}
-
-/** Interned token texts (and special-case norm variants) → small ints; what the senter keys its caches by. */
-export class Lexicon {
-  readonly entries: LexiconEntry[] = [];
-  /** UTF-16 length of each entry's text. */
-  lengths = new Int32Array(1024);
-  private readonly byKey = new Map<string, number>();
-  /** Special-case tokens with a NORM of their own, by text and norm (apart: no token text can reach them). */
-  private readonly specialByKey = new Map<string, Map<string, number>>();
-
-  private add(orth: string, norm: string | undefined): number {
-    const id = this.entries.length;
-    this.entries.push({ orth, norm });
-    if (id === this.lengths.length) {
-      const grown = new Int32Array(id * 2);
-      grown.set(this.lengths);
-      this.lengths = grown;
-    }
-    this.lengths[id] = orth.length;
-    return id;
-  }
-
-  /** The entry of a plain token text. */
-  get(orth: string): number {
-    let id = this.byKey.get(orth);
-    if (id === undefined) {
-      const own = ownString(orth);
-      id = this.add(own, undefined);
-      this.byKey.set(own, id);
-    }
-    return id;
-  }
-
-  /** The entry of a special case's token (its NORM, if the rule sets one, makes it a separate entry). */
-  getSpecial(t: SpecialToken): number {
-    if (t.norm === undefined) return this.get(t.orth);
-    const norms = this.specialByKey.get(t.orth) ?? new Map<string, number>();
-    this.specialByKey.set(t.orth, norms);
-    let id = norms.get(t.norm);
-    if (id === undefined) {
-      id = this.add(t.orth, t.norm);
-      norms.set(t.norm, id);
-    }
-    return id;
-  }
-
-  get size(): number {
-    return this.entries.length;
-  }
-
-  /** Forgets every entry (ids are reused from 0). */
-  clear(): void {
-    this.entries.length = 0;
-    this.byKey.clear();
-    this.specialByKey.clear();
-  }
 }
 
 /**
@@ -161,6 +80,11 @@ export class SpacyTokenizer {
   private readonly urlMatchRe: RegExp | null;
   /** Special cases: chunk → lexicon entries of its tokens. */
   private readonly specials = new Map<string, Int32Array>();
+  /** The special cases' chunks, looked up in place (see {@link isSpecial}). */
+  private specialChunks = new ChunkTable(16);
+  /** Lengths of the affixes peeled off a chunk, outermost first (see {@link tokenizeSpan}). */
+  private prefixLengths = new Int32Array(64);
+  private suffixLengths = new Int32Array(64);
   /**
    * Chunk texts → lexicon entries: the special cases, then every chunk tokenized so far. Entries
    * carry a special case's NORM, so unlike spaCy's lexeme cache this one may also keep chunks
@@ -248,6 +172,9 @@ export class SpacyTokenizer {
         chunk,
         Int32Array.from(tokens, (t) => this.lexicon.getSpecial(t)),
       );
+    this.specialChunks = new ChunkTable(this.specials.size);
+    for (const [chunk, ids] of this.specials)
+      this.specialChunks.set(chunk, 0, chunk.length, hashOf(chunk, 0, chunk.length), ids, 0, ids.length);
     this.rotate();
     this.patternStart.fill(0);
     this.patternWord.fill(0);
@@ -407,92 +334,92 @@ export class SpacyTokenizer {
     }
   }
 
-  /** spaCy's `_try_specials_and_cache` for the middle of a chunk: pushes its tokens and returns true on a hit. */
-  private specialsAndCache(doc: TokenSink, span: string, at: number, withSpecialCases: boolean): boolean {
-    return withSpecialCases && this.pushCached(doc, span, 0, span.length, hashOf(span, 0, span.length), at);
+  /** Whether `s[a, b)` is a special case's chunk. */
+  private isSpecial(s: string, a: number, b: number): boolean {
+    return this.specialChunks.get(s, a, b, hashOf(s, a, b)) !== MISS;
   }
 
-  /** spaCy's `_tokenize`: affixes peeled, then the middle attached. */
+  /**
+   * spaCy's `_tokenize`: affixes peeled, then the middle attached. The chunk is `span` (at `at` in
+   * the text); what is left of it is the window `span[lo, hi)`, and the peeled affixes are kept as
+   * lengths, so that only the regular expressions get strings.
+   */
   private tokenizeSpan(doc: TokenSink, span: string, at: number, withSpecialCases: boolean): void {
-    const prefixes: string[] = [];
-    const suffixes: string[] = [];
-    let s = span;
+    if (span.length > this.prefixLengths.length) {
+      this.prefixLengths = new Int32Array(span.length);
+      this.suffixLengths = new Int32Array(span.length);
+    }
+    let prefixes = 0;
+    let suffixes = 0;
+    let lo = 0;
+    let hi = span.length;
     let lastSize = -1;
-    while (s.length > 0 && s.length !== lastSize) {
+    while (hi > lo && hi - lo !== lastSize) {
+      const s = span.slice(lo, hi);
       if (this.matches(this.tokenMatchRe, s)) break;
-      if (withSpecialCases && this.specials.has(s)) break;
-      lastSize = s.length;
+      if (withSpecialCases && this.isSpecial(span, lo, hi)) break;
+      lastSize = hi - lo;
       const pre = this.findPrefix(s);
-      let prefix = "";
-      let minusPre = "";
-      if (pre !== 0) {
-        prefix = s.slice(0, pre);
-        minusPre = s.slice(pre);
-        if (minusPre.length > 0 && withSpecialCases && this.specials.has(minusPre)) {
-          s = minusPre;
-          prefixes.push(prefix);
-          break;
-        }
+      if (pre !== 0 && hi > lo + pre && withSpecialCases && this.isSpecial(span, lo + pre, hi)) {
+        this.prefixLengths[prefixes++] = pre;
+        lo += pre;
+        break;
       }
-      const suf = this.findSuffix(s.slice(pre));
-      let suffix = "";
-      let minusSuf = "";
-      if (suf !== 0) {
-        suffix = s.slice(s.length - suf);
-        minusSuf = s.slice(0, s.length - suf);
-        if (minusSuf.length > 0 && withSpecialCases && this.specials.has(minusSuf)) {
-          s = minusSuf;
-          suffixes.push(suffix);
-          break;
-        }
+      const suf = this.findSuffix(pre === 0 ? s : span.slice(lo + pre, hi));
+      if (suf !== 0 && hi - suf > lo && withSpecialCases && this.isSpecial(span, lo, hi - suf)) {
+        this.suffixLengths[suffixes++] = suf;
+        hi -= suf;
+        break;
       }
-      if (pre !== 0 && suf !== 0 && pre + suf <= s.length) {
-        s = s.slice(pre, s.length - suf);
-        prefixes.push(prefix);
-        suffixes.push(suffix);
+      if (pre !== 0 && suf !== 0 && pre + suf <= hi - lo) {
+        this.prefixLengths[prefixes++] = pre;
+        this.suffixLengths[suffixes++] = suf;
+        lo += pre;
+        hi -= suf;
       } else if (pre !== 0) {
-        s = minusPre;
-        prefixes.push(prefix);
+        this.prefixLengths[prefixes++] = pre;
+        lo += pre;
       } else if (suf !== 0) {
-        s = minusSuf;
-        suffixes.push(suffix);
+        this.suffixLengths[suffixes++] = suf;
+        hi -= suf;
       }
     }
     // _attach_tokens
     const lexicon = this.lexicon;
-    for (const p of prefixes) {
-      doc.push(lexicon.get(p), at);
-      at += p.length;
+    let p = 0;
+    for (let k = 0; k < prefixes; k++) {
+      doc.push(lexicon.getRange(span, p, p + this.prefixLengths[k]!), at + p);
+      p += this.prefixLengths[k]!;
     }
-    if (s.length > 0) {
-      if (this.specialsAndCache(doc, s, at, withSpecialCases)) at += s.length;
-      else if (this.matches(this.tokenMatchRe, s) || this.matches(this.urlMatchRe, s)) {
-        doc.push(lexicon.get(s), at);
-        at += s.length;
+    if (hi > lo) {
+      if (withSpecialCases && this.pushCached(doc, span, lo, hi, hashOf(span, lo, hi), at + lo)) {
+        // The middle was a special case or a chunk seen before.
       } else {
-        const infixes = this.findInfixes(s);
-        if (infixes.length === 0) {
-          doc.push(lexicon.get(s), at);
-          at += s.length;
-        } else {
+        const s = span.slice(lo, hi);
+        if (this.matches(this.tokenMatchRe, s) || this.matches(this.urlMatchRe, s))
+          doc.push(lexicon.getRange(span, lo, hi), at + lo);
+        else {
+          const infixes = this.findInfixes(s);
           let start = 0;
           for (let k = 0; k < infixes.length; k += 2) {
             const infixStart = infixes[k]!;
             const infixEnd = infixes[k + 1]!;
             if (infixStart === 0) continue;
-            if (infixStart !== start) doc.push(lexicon.get(s.slice(start, infixStart)), at + start);
+            if (infixStart !== start)
+              doc.push(lexicon.getRange(span, lo + start, lo + infixStart), at + lo + start);
             if (infixStart !== infixEnd)
-              doc.push(lexicon.get(s.slice(infixStart, infixEnd)), at + infixStart);
+              doc.push(lexicon.getRange(span, lo + infixStart, lo + infixEnd), at + lo + infixStart);
             start = infixEnd;
           }
-          if (start < s.length) doc.push(lexicon.get(s.slice(start)), at + start);
-          at += s.length;
+          if (start < hi - lo) doc.push(lexicon.getRange(span, lo + start, hi), at + lo + start);
         }
       }
     }
-    for (let k = suffixes.length - 1; k >= 0; k--) {
-      doc.push(lexicon.get(suffixes[k]!), at);
-      at += suffixes[k]!.length;
+    // The suffixes, innermost first: the last one peeled is next to the middle.
+    let q = hi;
+    for (let k = suffixes - 1; k >= 0; k--) {
+      doc.push(lexicon.getRange(span, q, q + this.suffixLengths[k]!), at + q);
+      q += this.suffixLengths[k]!;
     }
   }
 

@@ -1,0 +1,96 @@
+// The tokenizer's lexicon: every token text (and special-case NORM variant) seen since the last
+// renewal, as a small integer that the senter keys its caches by. Texts are looked up in place, as
+// ranges of the string they occur in (hashed as the chunk cache hashes them), so a token seen before
+// costs no string.
+import { ChunkTable, hashOf, MISS } from "./chunk-table.js";
+import type { SpecialToken } from "./folder.js";
+
+/** A lexicon entry: a token text, plus the NORM a special case gave it (undefined: the lexeme's own). */
+export interface LexiconEntry {
+  orth: string;
+  norm: string | undefined;
+}
+
+/** Code units of a string being copied by {@link ownString}, a block at a time. */
+const copyUnits = new Uint16Array(4096);
+
+/**
+ * `s[a, b)` as a string that refers to nothing else. V8 cuts a string of 13 units or more out of a
+ * longer one as a view that keeps the whole longer one alive; a lexicon entry made from a slice of
+ * a text would keep that text (kilobytes) until the lexicon is renewed.
+ */
+function ownString(s: string, a: number, b: number): string {
+  if (b - a < 13) return s.slice(a, b);
+  let out = "";
+  for (let from = a; from < b; from += copyUnits.length) {
+    const to = Math.min(b, from + copyUnits.length);
+    for (let i = from; i < to; i++) copyUnits[i - from] = s.charCodeAt(i);
+    out += String.fromCharCode.apply(null, copyUnits.subarray(0, to - from) as unknown as number[]);
+  }
+  return out;
+}
+
+/** Interned token texts (and special-case norm variants) → small ints; what the senter keys its caches by. */
+export class Lexicon {
+  readonly entries: LexiconEntry[] = [];
+  /** UTF-16 length of each entry's text. */
+  lengths = new Int32Array(1024);
+  /** Plain token texts → their entries (grown as the lexicon grows). */
+  private readonly index = new ChunkTable(1 << 12);
+  private readonly one = new Int32Array(1);
+  /** Special-case tokens with a NORM of their own, by text and norm (apart: no token text can reach them). */
+  private readonly specialByKey = new Map<string, Map<string, number>>();
+
+  private add(orth: string, norm: string | undefined): number {
+    const id = this.entries.length;
+    this.entries.push({ orth, norm });
+    if (id === this.lengths.length) {
+      const grown = new Int32Array(id * 2);
+      grown.set(this.lengths);
+      this.lengths = grown;
+    }
+    this.lengths[id] = orth.length;
+    return id;
+  }
+
+  /** The entry of a plain token text. */
+  get(orth: string): number {
+    return this.getRange(orth, 0, orth.length);
+  }
+
+  /** The entry of the plain token text `s[a, b)`. */
+  getRange(s: string, a: number, b: number): number {
+    const h = hashOf(s, a, b);
+    const known = this.index.get(s, a, b, h);
+    if (known !== MISS) return known;
+    const id = this.add(ownString(s, a, b), undefined);
+    if (this.index.full) this.index.grow();
+    this.one[0] = id;
+    this.index.set(s, a, b, h, this.one, 0, 1);
+    return id;
+  }
+
+  /** The entry of a special case's token (its NORM, if the rule sets one, makes it a separate entry). */
+  getSpecial(t: SpecialToken): number {
+    if (t.norm === undefined) return this.get(t.orth);
+    const norms = this.specialByKey.get(t.orth) ?? new Map<string, number>();
+    this.specialByKey.set(t.orth, norms);
+    let id = norms.get(t.norm);
+    if (id === undefined) {
+      id = this.add(t.orth, t.norm);
+      norms.set(t.norm, id);
+    }
+    return id;
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  /** Forgets every entry (ids are reused from 0). */
+  clear(): void {
+    this.entries.length = 0;
+    this.index.clear();
+    this.specialByKey.clear();
+  }
+}
