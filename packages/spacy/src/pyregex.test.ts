@@ -130,6 +130,11 @@ describe("Python regular expressions in JavaScript", () => {
     "(?<=\\.)|\\.+",
     "x*",
     "\\W*?",
+    // Every alternative anchored at the end (spaCy's suffixes): compiled as one group before the anchor.
+    "a$|b$|\\.\\.+$",
+    "(?<=[0-9])%$|'s$|s$|\\'$",
+    "ab$|a$|b$",
+    "a$|a\\n$",
   ];
   const strings = [
     ...randomStrings(600, 5),
@@ -142,6 +147,9 @@ describe("Python regular expressions in JavaScript", () => {
     "AbC",
     "ẞ",
     "😀é",
+    "1%\n",
+    "it's",
+    "ab..",
     "",
   ];
 

