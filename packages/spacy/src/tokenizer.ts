@@ -151,7 +151,10 @@ export class SpacyTokenizer {
       }
       for (const orth of orths.slice(1)) {
         let word = this.patternWords.get(orth);
-        if (word === undefined) this.patternWords.set(orth, (word = this.patternWords.size + 1));
+        if (word === undefined) {
+          word = this.patternWords.size + 1;
+          this.patternWords.set(orth, word);
+        }
         let next: PatternNode | undefined = node.next.get(orth);
         if (!next) {
           next = { next: new Map(), nextWord: new Map(), ends: false };
