@@ -1,7 +1,8 @@
 // The tokenizer's chunk cache: chunk text → its tokens' lexicon entries. A Map keyed by strings
 // made every lookup cut the chunk out of the text (an allocation) and hash it again; this table
 // is keyed by a hash the tokenizer computes while it scans for whitespace, and compares the
-// chunk's characters in place. Open addressing, linear probing; the caller bounds its size.
+// chunk's characters in place. Open addressing, linear probing; the caller bounds its size (the
+// chunk cache) or grows it (the lexicon's index).
 
 /**
  * What {@link ChunkTable.get} finds: {@link MISS}, a lexicon entry (≥ 0: a chunk of one token, as

@@ -22,7 +22,7 @@ export interface TokenizedText {
 
 /**
  * A node of the special cases' trie: the patterns continuing with each next token text, by the
- * text (`next`) and by the text's {@link SpacyTokenizer} word number (`nextWord`), and whether one
+ * text (`next`) and by its number among the texts that continue patterns (`nextWord`), and whether one
  * ends here.
  */
 interface PatternNode {
