@@ -207,9 +207,10 @@ export class SenterKernel {
     let at = this.textAt();
     const jobsAt = at;
     at += n * K.JOB_WORDS * 4;
+    // At most 3 UTF-8 bytes per UTF-16 unit; a shape has no more units than its text (or is LONG).
     let bytes = 0;
-    for (let j = 0; j < 2 * n; j++) bytes += strings[j]!.length * 3;
-    this.ensure(at + bytes + n * MAX_SHAPE_UNITS * 3 + 16);
+    for (let j = 0; j < n; j++) bytes += (2 * strings[2 * j]!.length + strings[2 * j + 1]!.length) * 3 + 4;
+    this.ensure(at + bytes + 16);
     const buffer = this.memory.buffer;
     const i32 = new Int32Array(buffer, jobsAt, n * K.JOB_WORDS);
     const u8 = new Uint8Array(buffer);
