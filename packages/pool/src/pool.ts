@@ -16,12 +16,6 @@ export interface TaskPoolOptions {
   /** Caps each worker's old-generation heap (V8 otherwise lets it grow lazily). */
   maxOldGenerationSizeMb?: number;
   /**
-   * Caps each worker's young generation: for tasks whose objects die young, a small nursery is
-   * collected often and cheaply, and its pages stay in the cache (V8's default grows to tens of MB
-   * per worker).
-   */
-  maxYoungGenerationSizeMb?: number;
-  /**
    * Tasks a worker may hold at once (default 1). 2 lets a finished worker start its next task
    * while the main thread, busy writing, has not yet handed one out.
    */
@@ -46,12 +40,9 @@ export async function openTaskPool<Task, Result>(o: TaskPoolOptions): Promise<Ta
     concurrentTasksPerWorker: o.tasksPerWorker ?? 1,
     recordTiming: false,
     ...(o.workerData === undefined ? {} : { workerData: o.workerData }),
-    resourceLimits: {
-      ...(o.maxOldGenerationSizeMb === undefined ? {} : { maxOldGenerationSizeMb: o.maxOldGenerationSizeMb }),
-      ...(o.maxYoungGenerationSizeMb === undefined
-        ? {}
-        : { maxYoungGenerationSizeMb: o.maxYoungGenerationSizeMb }),
-    },
+    ...(o.maxOldGenerationSizeMb === undefined
+      ? {}
+      : { resourceLimits: { maxOldGenerationSizeMb: o.maxOldGenerationSizeMb } }),
   });
   return {
     threads: o.threads,

@@ -12,8 +12,5 @@ export function openSegmentPool<Task, Result>(threads: number): Promise<TaskPool
     // A second task waits in each worker's queue: a finished task does not wait for the main
     // thread (busy writing, and sharing the cores) to hand out the next one.
     tasksPerWorker: 2,
-    // A unit's strings die with it, and the tokenizer keeps its caches in typed arrays: a 4 MB
-    // nursery was faster than V8's default on the real-text bench, and 40 MB smaller per worker.
-    maxYoungGenerationSizeMb: 4,
   });
 }
