@@ -1,13 +1,16 @@
 // AssemblyScript: spaCy's senter (thinc's Tok2Vec + softmax Tagger) for the one architecture of
 // shared.ts, as WebAssembly SIMD. `node wasm/build.mjs` compiles it into src/senter-wasm.ts
-// (committed; a test checks it is what this source and shared.ts compile to).
+// (committed; a test checks it is what this source, norm.ts and shared.ts compile to).
 //
 // Per new lexicon entry (`entries`): the string ids spaCy's StringStore gives its attributes
 // (MurmurHash64A, native 64-bit here), thinc's HashEmbed rows (MurmurHash3 x64_128 of each id),
 // the mixing maxout + layer norm, and the entry's share of the first encoder layer at each window
 // position: a record. Per token (`first`, `later`, `scores`): the encoder from the records, and
-// S − I. Only IEEE operations (no relaxed SIMD): every CPU computes the same bits. Sums run in a
-// fixed order (bias first, then inputs in order), the order src/senter.ts's plain path also uses.
+// S − I; each layer's maxout and layer norm are norm.ts's. Only IEEE operations (no relaxed SIMD):
+// every CPU computes the same bits. Sums run in a fixed order (bias first, then inputs in order),
+// the order src/senter.ts's plain path also uses.
+
+import { lanes, maxoutAt, maxoutNorm, normRows } from "./norm";
 import {
   ATTR_NORM,
   ATTR_PREFIX,
@@ -144,63 +147,6 @@ function embed(table: i32, id: u64, out: usize): void {
   }
 }
 
-/** Sum of a vector's four lanes, in lane order. */
-function lanes(v: v128): f32 {
-  return (
-    f32x4.extract_lane(v, 0) + f32x4.extract_lane(v, 1) + f32x4.extract_lane(v, 2) + f32x4.extract_lane(v, 3)
-  );
-}
-
-/**
- * thinc's Maxout (two pieces, piece-major accumulators a0..a3 | a4..a7) then LayerNorm with gain at
- * `g` and bias at `beta`, stored at `out`; `res`, when not 0, is added afterwards (the residual).
- */
-function maxoutNorm(
-  a0: v128,
-  a1: v128,
-  a2: v128,
-  a3: v128,
-  a4: v128,
-  a5: v128,
-  a6: v128,
-  a7: v128,
-  g: usize,
-  beta: usize,
-  res: usize,
-  out: usize,
-): void {
-  let m0 = f32x4.max(a0, a4);
-  let m1 = f32x4.max(a1, a5);
-  let m2 = f32x4.max(a2, a6);
-  let m3 = f32x4.max(a3, a7);
-  const mean = lanes(f32x4.add(f32x4.add(f32x4.add(m0, m1), m2), m3)) / <f32>WIDTH;
-  const mv = f32x4.splat(mean);
-  m0 = f32x4.sub(m0, mv);
-  m1 = f32x4.sub(m1, mv);
-  m2 = f32x4.sub(m2, mv);
-  m3 = f32x4.sub(m3, mv);
-  let sq = f32x4.mul(m0, m0);
-  sq = f32x4.add(sq, f32x4.mul(m1, m1));
-  sq = f32x4.add(sq, f32x4.mul(m2, m2));
-  sq = f32x4.add(sq, f32x4.mul(m3, m3));
-  const inv = <f32>1 / Mathf.sqrt(lanes(sq) / <f32>WIDTH + <f32>1e-8);
-  const iv = f32x4.splat(inv);
-  m0 = f32x4.add(f32x4.mul(f32x4.mul(m0, iv), v128.load(g)), v128.load(beta));
-  m1 = f32x4.add(f32x4.mul(f32x4.mul(m1, iv), v128.load(g, 16)), v128.load(beta, 16));
-  m2 = f32x4.add(f32x4.mul(f32x4.mul(m2, iv), v128.load(g, 32)), v128.load(beta, 32));
-  m3 = f32x4.add(f32x4.mul(f32x4.mul(m3, iv), v128.load(g, 48)), v128.load(beta, 48));
-  if (res !== 0) {
-    m0 = f32x4.add(m0, v128.load(res));
-    m1 = f32x4.add(m1, v128.load(res, 16));
-    m2 = f32x4.add(m2, v128.load(res, 32));
-    m3 = f32x4.add(m3, v128.load(res, 48));
-  }
-  v128.store(out, m0);
-  v128.store(out, m1, 16);
-  v128.store(out, m2, 32);
-  v128.store(out, m3, 48);
-}
-
 /**
  * acc += Wᵀ·x, acc being ROWS floats at `acc`: `n` inputs at `x` (f32), W input-major at `w` (ROWS
  * floats an input), in input order. The sums stay in locals (registers) through the loop.
@@ -239,24 +185,6 @@ function matVec(w: usize, x: usize, n: i32, acc: usize): void {
 /** ROWS floats from `from` to `to`. */
 function copyRows(from: usize, to: usize): void {
   for (let q: usize = 0; q < <usize>ROWS * 4; q += 16) v128.store(to + q, v128.load(from + q));
-}
-
-/** maxoutNorm of the ROWS floats at `acc`. */
-function maxoutNormAt(acc: usize, g: usize, beta: usize, res: usize, out: usize): void {
-  maxoutNorm(
-    v128.load(acc),
-    v128.load(acc, 16),
-    v128.load(acc, 32),
-    v128.load(acc, 48),
-    v128.load(acc, 64),
-    v128.load(acc, 80),
-    v128.load(acc, 96),
-    v128.load(acc, 112),
-    g,
-    beta,
-    res,
-    out,
-  );
 }
 
 /** The mixing layer: acc (MIX_ROWS floats at `acc`) += Wᵀ·x over MIX_IN inputs, in input order. */
@@ -396,10 +324,13 @@ export function first(slots: usize, rows: i32, out: usize): void {
       a6 = f32x4.add(a6, v128.load(p, 96));
       a7 = f32x4.add(a7, v128.load(p, 112));
     }
-    const own = load<i32>(at + <usize>(WINDOW << 2));
-    const res = own >= 0 ? recordsAt + <usize>(own * RECORD_BYTES) : 0;
-    maxoutNorm(a0, a1, a2, a3, a4, a5, a6, a7, g, beta, res, out + <usize>(r * ROW_BYTES));
+    const row = out + <usize>(r * ROW_BYTES);
+    v128.store(row, f32x4.max(a0, a4));
+    v128.store(row, f32x4.max(a1, a5), 16);
+    v128.store(row, f32x4.max(a2, a6), 32);
+    v128.store(row, f32x4.max(a3, a7), 48);
   }
+  normRows(out, rows, g, beta, slots, recordsAt, 0);
 }
 
 /**
@@ -415,8 +346,9 @@ export function later(layer: i32, input: usize, rows: i32, out: usize, scratch: 
     const row = input + <usize>(r * ROW_BYTES);
     copyRows(b, scratch);
     matVec(w, row - <usize>(WINDOW * ROW_BYTES), LAYER_IN, scratch);
-    maxoutNormAt(scratch, g, beta, row, out + <usize>(r * ROW_BYTES));
+    maxoutAt(scratch, out + <usize>(r * ROW_BYTES));
   }
+  normRows(out, rows, g, beta, 0, 0, input);
 }
 
 /** S − I of `n` rows at `input` into f32 at `out`. */
