@@ -337,6 +337,12 @@ export class SpacyTokenizer {
     }
   }
 
+  /** Whether either generation of the chunk cache holds `s[a, b)`. */
+  private isCached(s: string, a: number, b: number): boolean {
+    const h = hashOf(s, a, b);
+    return this.chunks.get(s, a, b, h) !== MISS || this.older.get(s, a, b, h) !== MISS;
+  }
+
   /** Whether `s[a, b)` is a special case's chunk. */
   private isSpecial(s: string, a: number, b: number): boolean {
     return this.specialChunks.get(s, a, b, hashOf(s, a, b)) !== MISS;
@@ -358,6 +364,10 @@ export class SpacyTokenizer {
     let hi = span.length;
     let lastSize = -1;
     while (hi > lo && hi - lo !== lastSize) {
+      // What is left after a peel tokenizes as it would as a chunk of its own (the loop looks at
+      // the window alone), so a window cached as a chunk ends the peeling: the middle below takes
+      // its cached tokens. On real text the word inside punctuation usually is one.
+      if (withSpecialCases && lastSize !== -1 && this.isCached(span, lo, hi)) break;
       const s = span.slice(lo, hi);
       if (this.matches(this.tokenMatchRe, s)) break;
       if (withSpecialCases && this.isSpecial(span, lo, hi)) break;
