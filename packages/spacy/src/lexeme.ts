@@ -5,6 +5,7 @@
 import { hashKey } from "./folder.js";
 import type { U64 } from "./hashing.js";
 import { stringId } from "./symbols.js";
+import { isHighSurrogate, isLowSurrogate, unitsToString } from "./utf16.js";
 
 /**
  * spaCy's BASE_NORMS (spacy/lang/norm_exceptions.py, MIT): norms every language gets for quotes,
@@ -106,7 +107,7 @@ export function wordShapeInto(text: string, out: Uint16Array): number {
     const c = text.charCodeAt(i);
     let width = 1;
     let cls: number;
-    if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length && isLowSurrogate(text.charCodeAt(i + 1))) {
+    if (isHighSurrogate(c) && i + 1 < text.length && isLowSurrogate(text.charCodeAt(i + 1))) {
       width = 2;
       cls = shapeClassOf(text.slice(i, i + 2));
     } else {
@@ -141,11 +142,7 @@ const shapeUnits = new Uint16Array(MAX_SHAPE_UNITS);
 /** spaCy's `word_shape` as a string (see {@link wordShapeInto}). */
 export function wordShape(text: string): string {
   const n = wordShapeInto(text, shapeUnits);
-  return n < 0 ? "LONG" : String.fromCharCode.apply(null, shapeUnits.subarray(0, n) as unknown as number[]);
-}
-
-function isLowSurrogate(c: number): boolean {
-  return c >= 0xdc00 && c <= 0xdfff;
+  return n < 0 ? "LONG" : unitsToString(shapeUnits, n);
 }
 
 /** The norm spaCy gives a lexeme: the pipeline's table, spaCy's base norms, else Python's `lower()`. */
@@ -175,14 +172,10 @@ export function lexemeStrings(orth: string, norm: string): LexemeStrings {
   let cut = orth.length;
   for (let k = 0; k < 3 && cut > 0; k++) {
     const lo = orth.charCodeAt(cut - 1);
-    cut -= lo >= 0xdc00 && lo <= 0xdfff && cut >= 2 && isHighSurrogate(orth.charCodeAt(cut - 2)) ? 2 : 1;
+    cut -= isLowSurrogate(lo) && cut >= 2 && isHighSurrogate(orth.charCodeAt(cut - 2)) ? 2 : 1;
   }
   suffix = orth.slice(cut);
   return { norm, prefix, suffix, shape: wordShape(orth) };
-}
-
-function isHighSurrogate(c: number): boolean {
-  return c >= 0xd800 && c <= 0xdbff;
 }
 
 /** The uint64 ids spaCy's `doc.to_array` gives the string attributes (their hashes, or symbol ids). */

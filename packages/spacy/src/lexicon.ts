@@ -4,30 +4,12 @@
 // costs no string.
 import { ChunkTable, hashOf, MISS } from "./chunk-table.js";
 import type { SpecialToken } from "./folder.js";
+import { ownString } from "./utf16.js";
 
 /** A lexicon entry: a token text, plus the NORM a special case gave it (undefined: the lexeme's own). */
 export interface LexiconEntry {
   orth: string;
   norm: string | undefined;
-}
-
-/** Code units of a string being copied by {@link ownString}, a block at a time. */
-const copyUnits = new Uint16Array(4096);
-
-/**
- * `s[a, b)` as a string that refers to nothing else. V8 cuts a string of 13 units or more out of a
- * longer one as a view that keeps the whole longer one alive; a lexicon entry made from a slice of
- * a text would keep that text (kilobytes) until the lexicon is renewed.
- */
-function ownString(s: string, a: number, b: number): string {
-  if (b - a < 13) return s.slice(a, b);
-  let out = "";
-  for (let from = a; from < b; from += copyUnits.length) {
-    const to = Math.min(b, from + copyUnits.length);
-    for (let i = from; i < to; i++) copyUnits[i - from] = s.charCodeAt(i);
-    out += String.fromCharCode.apply(null, copyUnits.subarray(0, to - from) as unknown as number[]);
-  }
-  return out;
 }
 
 /** Interned token texts (and special-case norm variants) → small ints; what the senter keys its caches by. */
@@ -58,9 +40,8 @@ export class Lexicon {
     return this.getRange(orth, 0, orth.length);
   }
 
-  /** The entry of the plain token text `s[a, b)`. */
-  getRange(s: string, a: number, b: number): number {
-    const h = hashOf(s, a, b);
+  /** The entry of the plain token text `s[a, b)`, whose hash (`hashOf`) the caller may know already. */
+  getRange(s: string, a: number, b: number, h = hashOf(s, a, b)): number {
     const known = this.index.get(s, a, b, h);
     if (known !== MISS) return known;
     const id = this.add(ownString(s, a, b), undefined);

@@ -4,6 +4,7 @@ import { loadPipelineFolder } from "./folder.js";
 import { translatePythonRegex } from "./pyregex.js";
 import { ENTRY_CACHE_LIMIT, Senter } from "./senter.js";
 import { SpacyTokenizer, type TokenizedText } from "./tokenizer.js";
+import { isHighSurrogate, isLowSurrogate } from "./utf16.js";
 
 /** What spaCy gives for one text. */
 export interface SpacyDoc {
@@ -43,9 +44,8 @@ export class LoneSurrogateError extends Error {
 function firstLoneSurrogate(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c < 0xd800 || c > 0xdfff) continue;
-    const next = text.charCodeAt(i + 1); // NaN past the end
-    if (c < 0xdc00 && next >= 0xdc00 && next <= 0xdfff) i++;
+    if (!isHighSurrogate(c) && !isLowSurrogate(c)) continue;
+    if (isHighSurrogate(c) && isLowSurrogate(text.charCodeAt(i + 1))) i++;
     else return i;
   }
   return -1;

@@ -2,6 +2,7 @@
 // the same strings at the same places. spaCy stores its tokenizer rules as Python pattern source;
 // the escapes, classes and anchors below are where the two dialects differ.
 import { InputError } from "@convkit/io";
+import { isHighSurrogate, isLowSurrogate } from "./utf16.js";
 
 /** Python's `str.isspace()` set, which `\s` means in a Python str pattern (JS `\s` has U+FEFF and lacks U+001C–U+001F, U+0085). */
 const PY_SPACE = "\\t-\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
@@ -428,6 +429,3 @@ export function compilePythonFinditer(pattern: string, where: string): (s: strin
     return out;
   };
 }
-
-const isHighSurrogate = (c: number) => c >= 0xd800 && c < 0xdc00;
-const isLowSurrogate = (c: number) => c >= 0xdc00 && c < 0xe000;

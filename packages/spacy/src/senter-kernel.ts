@@ -8,6 +8,7 @@ import { hashString, type U64 } from "./hashing.js";
 import { MAX_SHAPE_UNITS, wordShapeInto } from "./lexeme.js";
 import * as K from "./senter-wasm.js";
 import { symbolIds } from "./symbols.js";
+import { isHighSurrogate, isLowSurrogate } from "./utf16.js";
 
 const ATTR_CODES = {
   NORM: K.ATTR_NORM,
@@ -57,7 +58,7 @@ function utf8FromUnits(units: Uint16Array, n: number, u8: Uint8Array, at: number
     else if (c < 0x800) {
       u8[at++] = 0xc0 | (c >> 6);
       u8[at++] = 0x80 | (c & 0x3f);
-    } else if (c >= 0xd800 && c < 0xdc00 && k + 1 < n && units[k + 1]! >= 0xdc00 && units[k + 1]! < 0xe000) {
+    } else if (isHighSurrogate(c) && k + 1 < n && isLowSurrogate(units[k + 1]!)) {
       c = 0x10000 + ((c - 0xd800) << 10) + (units[++k]! - 0xdc00);
       u8[at++] = 0xf0 | (c >> 18);
       u8[at++] = 0x80 | ((c >> 12) & 0x3f);
@@ -65,7 +66,7 @@ function utf8FromUnits(units: Uint16Array, n: number, u8: Uint8Array, at: number
       u8[at++] = 0x80 | (c & 0x3f);
     } else {
       // A lone surrogate as TextEncoder writes it: U+FFFD.
-      if (c >= 0xd800 && c < 0xe000) c = 0xfffd;
+      if (isHighSurrogate(c) || isLowSurrogate(c)) c = 0xfffd;
       u8[at++] = 0xe0 | (c >> 12);
       u8[at++] = 0x80 | ((c >> 6) & 0x3f);
       u8[at++] = 0x80 | (c & 0x3f);

@@ -405,12 +405,14 @@ export class SpacyTokenizer {
       p += this.prefixLengths[k]!;
     }
     if (hi > lo) {
-      if (withSpecialCases && this.pushCached(doc, span, lo, hi, hashOf(span, lo, hi), at + lo)) {
+      // The middle's hash, for the chunk cache and, when the middle is one token, the lexicon.
+      const h = hashOf(span, lo, hi);
+      if (withSpecialCases && this.pushCached(doc, span, lo, hi, h, at + lo)) {
         // The middle was a special case or a chunk seen before.
       } else {
         const s = span.slice(lo, hi);
         if (this.matches(this.tokenMatchRe, s) || this.matches(this.urlMatchRe, s))
-          doc.push(lexicon.getRange(span, lo, hi), at + lo);
+          doc.push(lexicon.getRange(span, lo, hi, h), at + lo);
         else {
           const infixes = this.findInfixes(s);
           let start = 0;
@@ -424,7 +426,8 @@ export class SpacyTokenizer {
               doc.push(lexicon.getRange(span, lo + infixStart, lo + infixEnd), at + lo + infixStart);
             start = infixEnd;
           }
-          if (start < hi - lo) doc.push(lexicon.getRange(span, lo + start, hi), at + lo + start);
+          if (start < hi - lo)
+            doc.push(lexicon.getRange(span, lo + start, hi, start === 0 ? h : undefined), at + lo + start);
         }
       }
     }
