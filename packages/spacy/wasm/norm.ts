@@ -45,21 +45,11 @@ export function maxoutNorm(
   sq = f32x4.add(sq, f32x4.mul(m2, m2));
   sq = f32x4.add(sq, f32x4.mul(m3, m3));
   const inv = <f32>1 / Mathf.sqrt(lanes(sq) / <f32>WIDTH + <f32>1e-8);
-  const iv = f32x4.splat(inv);
-  m0 = f32x4.add(f32x4.mul(f32x4.mul(m0, iv), v128.load(g)), v128.load(beta));
-  m1 = f32x4.add(f32x4.mul(f32x4.mul(m1, iv), v128.load(g, 16)), v128.load(beta, 16));
-  m2 = f32x4.add(f32x4.mul(f32x4.mul(m2, iv), v128.load(g, 32)), v128.load(beta, 32));
-  m3 = f32x4.add(f32x4.mul(f32x4.mul(m3, iv), v128.load(g, 48)), v128.load(beta, 48));
-  if (res !== 0) {
-    m0 = f32x4.add(m0, v128.load(res));
-    m1 = f32x4.add(m1, v128.load(res, 16));
-    m2 = f32x4.add(m2, v128.load(res, 32));
-    m3 = f32x4.add(m3, v128.load(res, 48));
-  }
   v128.store(out, m0);
   v128.store(out, m1, 16);
   v128.store(out, m2, 32);
   v128.store(out, m3, 48);
+  scaleRow(out, inv, g, beta, res);
 }
 
 /** The maxout of the ROWS floats at `acc` (two pieces, piece-major), stored as WIDTH floats at `out`. */
