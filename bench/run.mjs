@@ -211,9 +211,19 @@ function segmentSection() {
     const spacyOut = join(SEGMENT_WORK, `sentences-${SPACY_MB}-spacy.jsonl`);
     const convkitOut = join(SEGMENT_WORK, `sentences-${SPACY_MB}-convkit.jsonl`);
     const n = readRealTextsMeta(SEGMENT_WORK, SPACY_MB).docs;
-    const peer = measureProcess(
-      "python3",
-      ["bench/py/spacy_senter.py", SPACY_MODEL, texts, "sentences", spacyOut],
+    // In turn, run for run: the ratio of the two is the headline, and this machine's speed drifts.
+    const [peer, cli] = measureProcessesInTurn(
+      [
+        ["python3", ["bench/py/spacy_senter.py", SPACY_MODEL, texts, "sentences", spacyOut]],
+        [
+          "node",
+          [
+            "apps/convkit/bin/convkit.js",
+            ...["segment", "sentences", "--splitter", "spacy", "--spacy-model", SPACY_MODEL],
+            ...["--threads", "1", texts, "-o", convkitOut],
+          ],
+        ],
+      ],
       3,
     );
     segRow(
@@ -222,15 +232,6 @@ function segmentSection() {
       `${spacyImpl}: bench/py/spacy_senter.py, nlp(text) a line, json.dumps`,
       { ...peer, records: n },
       SPACY_MB,
-    );
-    const cli = measureProcess(
-      "node",
-      [
-        "apps/convkit/bin/convkit.js",
-        ...["segment", "sentences", "--splitter", "spacy", "--spacy-model", SPACY_MODEL],
-        ...["--threads", "1", texts, "-o", convkitOut],
-      ],
-      3,
     );
     segRow(
       "whole-convkit",
@@ -328,6 +329,8 @@ function segmentTable() {
     "time the splitting alone; whole-process rows and segment jobs time everything from start to exit",
     "(segment jobs: `runSegmentation` in its process, CPU from process.cpuUsage, the pool's threads",
     "included; whole processes: /usr/bin/time's user+sys). Medians of the runs shown, each column on its own.",
+    "The two whole-process rows run in turn, run for run (spaCy, convkit, spaCy, …), so that both medians",
+    "come from the same minutes: this machine's speed drifts by tens of percent between runs minutes apart.",
     ...segNotes.flatMap((n) => ["", n]),
   ];
 }
@@ -680,25 +683,38 @@ row(
 // is here and the tool is at $CLARIQ_EVAL_TOOL or bench/.work/clariq_eval_tool.py (ClariQ's
 // repository has no license, so it is not vendored: take src/clariq_eval_tool.py from
 // github.com/aliannejadi/ClariQ). Both read the same plain .pkl; their stdout must be equal.
-function measureProcess(cmd, args, runs) {
-  let stdout;
-  const rs = Array.from({ length: runs }, () => {
-    const r = spawnSync("/usr/bin/time", ["-f", "%e %M %U %S", cmd, ...args], {
-      cwd: ROOT,
-      maxBuffer: 1 << 26,
-    });
-    if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed: ${r.stderr}`);
-    stdout = r.stdout.toString();
-    const [secs, kb, user, sys] = r.stderr.toString().trim().split("\n").at(-1).split(" ").map(Number);
-    return { seconds: secs, maxRssMiB: kb / 1024, cpuSeconds: user + sys };
+/** One run of a process under /usr/bin/time: wall seconds, peak RSS, CPU (user+sys) and its stdout. */
+function runProcessOnce(cmd, args) {
+  const r = spawnSync("/usr/bin/time", ["-f", "%e %M %U %S", cmd, ...args], {
+    cwd: ROOT,
+    maxBuffer: 1 << 26,
   });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed: ${r.stderr}`);
+  const [secs, kb, user, sys] = r.stderr.toString().trim().split("\n").at(-1).split(" ").map(Number);
+  return { seconds: secs, maxRssMiB: kb / 1024, cpuSeconds: user + sys, stdout: r.stdout.toString() };
+}
+/** Medians of runs of one process (each column on its own), and the last run's stdout. */
+function summarizeRuns(rs) {
   return {
     seconds: median(rs.map((r) => r.seconds)),
     cpuSeconds: median(rs.map((r) => r.cpuSeconds)),
     maxRssMiB: median(rs.map((r) => r.maxRssMiB)),
-    runs,
-    stdout,
+    runs: rs.length,
+    stdout: rs.at(-1).stdout,
   };
+}
+function measureProcess(cmd, args, runs) {
+  return summarizeRuns(Array.from({ length: runs }, () => runProcessOnce(cmd, args)));
+}
+/**
+ * Processes ([cmd, args] each) measured in turn, run for run (a, b, a, b, …): on a machine whose
+ * speed drifts, each one's median comes from the same minutes as the others', so their ratio holds.
+ */
+function measureProcessesInTurn(processes, runs) {
+  const rs = processes.map(() => []);
+  for (let i = 0; i < runs; i++)
+    for (const [k, [cmd, args]] of processes.entries()) rs[k].push(runProcessOnce(cmd, args));
+  return rs.map(summarizeRuns);
 }
 /** A convkit CLI as a whole process. */
 const measureCli = (args, runs) => measureProcess("node", args, runs);
