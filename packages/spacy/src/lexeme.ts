@@ -142,7 +142,7 @@ const shapeUnits = new Uint16Array(MAX_SHAPE_UNITS);
 /** spaCy's `word_shape` as a string (see {@link wordShapeInto}). */
 export function wordShape(text: string): string {
   const n = wordShapeInto(text, shapeUnits);
-  return n < 0 ? "LONG" : unitsToString(shapeUnits, n);
+  return n < 0 ? "LONG" : unitsToString(shapeUnits, 0, n);
 }
 
 /** The norm spaCy gives a lexeme: the pipeline's table, spaCy's base norms, else Python's `lower()`. */

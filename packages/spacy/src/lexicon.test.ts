@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { Lexicon } from "./lexicon.js";
+import { unitsOf } from "./utf16.js";
 
 describe("Lexicon", () => {
   it("gives a text one entry however it is looked up (whole or as a range), in order of first sight", () => {
     const lexicon = new Lexicon();
-    const text = "the cat, the hat";
+    const text = unitsOf("the cat, the hat");
     expect(lexicon.getRange(text, 0, 3)).toBe(0);
     expect(lexicon.getRange(text, 4, 7)).toBe(1);
     expect(lexicon.get("the")).toBe(0);
@@ -18,7 +19,7 @@ describe("Lexicon", () => {
     const words = Array.from({ length: 20_000 }, (_, i) => `word-${i}-${"x".repeat(i % 17)}`);
     const ids = words.map((w) => lexicon.get(w));
     expect(ids).toEqual(words.map((_, i) => i));
-    expect(words.every((w, i) => lexicon.getRange(` ${w} `, 1, w.length + 1) === i)).toBe(true);
+    expect(words.every((w, i) => lexicon.getRange(unitsOf(` ${w} `), 1, w.length + 1) === i)).toBe(true);
     expect(lexicon.entries.map((e) => e.orth)).toEqual(words);
     lexicon.clear();
     expect(lexicon.size).toBe(0);

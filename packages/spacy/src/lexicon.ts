@@ -1,10 +1,10 @@
 // The tokenizer's lexicon: every token text (and special-case NORM variant) seen since the last
 // renewal, as a small integer that the senter keys its caches by. Texts are looked up in place, as
-// ranges of the string they occur in (hashed as the chunk cache hashes them), so a token seen before
-// costs no string.
+// ranges of the code units of the text they occur in (hashed as the chunk cache hashes them), so a
+// token seen before costs no string.
 import { ChunkTable, hashOf, MISS } from "./chunk-table.js";
 import type { SpecialToken } from "./folder.js";
-import { ownString } from "./utf16.js";
+import { UnitBuffer, unitsToString } from "./utf16.js";
 
 /** A lexicon entry: a token text, plus the NORM a special case gave it (undefined: the lexeme's own). */
 export interface LexiconEntry {
@@ -20,6 +20,8 @@ export class Lexicon {
   /** Plain token texts → their entries (grown as the lexicon grows). */
   private readonly index = new ChunkTable(1 << 12);
   private readonly one = new Int32Array(1);
+  /** A plain text looked up whole ({@link get}), as code units. */
+  private readonly scratch = new UnitBuffer();
   /** Special-case tokens with a NORM of their own, by text and norm (apart: no token text can reach them). */
   private readonly specialByKey = new Map<string, Map<string, number>>();
 
@@ -37,17 +39,17 @@ export class Lexicon {
 
   /** The entry of a plain token text. */
   get(orth: string): number {
-    return this.getRange(orth, 0, orth.length);
+    return this.getRange(this.scratch.load(orth), 0, orth.length);
   }
 
-  /** The entry of the plain token text `s[a, b)`, whose hash (`hashOf`) the caller may know already. */
-  getRange(s: string, a: number, b: number, h = hashOf(s, a, b)): number {
-    const known = this.index.get(s, a, b, h);
+  /** The entry of the plain token text `units[a, b)`, whose hash (`hashOf`) the caller may know already. */
+  getRange(units: Uint16Array, a: number, b: number, h = hashOf(units, a, b)): number {
+    const known = this.index.get(units, a, b, h);
     if (known !== MISS) return known;
-    const id = this.add(ownString(s, a, b), undefined);
+    const id = this.add(unitsToString(units, a, b), undefined);
     if (this.index.full) this.index.grow();
     this.one[0] = id;
-    this.index.set(s, a, b, h, this.one, 0, 1);
+    this.index.set(units, a, b, h, this.one, 0, 1);
     return id;
   }
 

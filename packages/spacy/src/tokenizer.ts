@@ -8,6 +8,7 @@ import { ChunkTable, HASH_START, hashOf, hashStep, MISS } from "./chunk-table.js
 import type { TokenizerRules } from "./folder.js";
 import { Lexicon } from "./lexicon.js";
 import { compilePythonFinditer, compilePythonRegex } from "./pyregex.js";
+import { UnitBuffer, unitsOf } from "./utf16.js";
 
 /** Tokens of one text: parallel arrays, `lex` indexing the tokenizer's lexicon. */
 export interface TokenizedText {
@@ -80,6 +81,11 @@ export class SpacyTokenizer {
   private readonly urlMatchRe: RegExp | null;
   /** Special cases: chunk → lexicon entries of its tokens. */
   private readonly specials = new Map<string, Int32Array>();
+  /** The special cases as chunk tables take them: code units, hash, lexicon entries. */
+  private specialKeys: [units: Uint16Array, hash: number, ids: Int32Array][] = [];
+  /** The code units of the text being tokenized: every cache and lexicon lookup reads ranges of them. */
+  private readonly text16 = new UnitBuffer();
+  private units: Uint16Array = this.text16.units;
   /** The special cases' chunks, looked up in place (see {@link isSpecial}). */
   private specialChunks = new ChunkTable(16);
   /** Lengths of the affixes peeled off a chunk, outermost first (see {@link tokenizeSpan}). */
@@ -175,9 +181,13 @@ export class SpacyTokenizer {
         chunk,
         Int32Array.from(tokens, (t) => this.lexicon.getSpecial(t)),
       );
+    this.specialKeys = [...this.specials].map(([chunk, ids]) => {
+      const units = unitsOf(chunk);
+      return [units, hashOf(units, 0, units.length), ids];
+    });
     this.specialChunks = new ChunkTable(this.specials.size);
-    for (const [chunk, ids] of this.specials)
-      this.specialChunks.set(chunk, 0, chunk.length, hashOf(chunk, 0, chunk.length), ids, 0, ids.length);
+    for (const [units, h, ids] of this.specialKeys)
+      this.specialChunks.set(units, 0, units.length, h, ids, 0, ids.length);
     this.rotate();
     this.patternStart.fill(0);
     this.patternWord.fill(0);
@@ -189,41 +199,33 @@ export class SpacyTokenizer {
     const young = this.older;
     this.older = this.chunks;
     young.clear();
-    for (const [chunk, ids] of this.specials)
-      young.set(chunk, 0, chunk.length, hashOf(chunk, 0, chunk.length), ids, 0, ids.length);
+    for (const [units, h, ids] of this.specialKeys) young.set(units, 0, units.length, h, ids, 0, ids.length);
     this.chunks = young;
   }
 
   /**
-   * Pushes the cached tokens of `text[a, b)` (hash `h`, its first token at `at` in the text) from
-   * either generation; false if neither holds it.
+   * Pushes the cached tokens of the text's `[a, b)` (hash `h`), the first at `a`, from either
+   * generation; false if neither holds it.
    */
-  private pushCached(doc: TokenSink, text: string, a: number, b: number, h: number, at: number): boolean {
-    const hit = this.chunks.get(text, a, b, h);
+  private pushCached(doc: TokenSink, a: number, b: number, h: number): boolean {
+    const units = this.units;
+    const hit = this.chunks.get(units, a, b, h);
     if (hit !== MISS) {
-      this.pushEntries(doc, this.chunks, hit, at);
+      this.pushEntries(doc, this.chunks, hit, a);
       return true;
     }
-    const old = this.older.get(text, a, b, h);
+    const old = this.older.get(units, a, b, h);
     if (old === MISS) return false;
     const before = doc.length;
-    this.pushEntries(doc, this.older, old, at);
-    this.remember(text, a, b, h, doc.lex, before, doc.length);
+    this.pushEntries(doc, this.older, old, a);
+    this.remember(a, b, h, doc.lex, before, doc.length);
     return true;
   }
 
-  /** Caches `text[a, b)` (hash `h`, in neither generation) with its tokens `ids[from, to)`. */
-  private remember(
-    text: string,
-    a: number,
-    b: number,
-    h: number,
-    ids: Int32Array,
-    from: number,
-    to: number,
-  ): void {
+  /** Caches the text's `[a, b)` (hash `h`, in neither generation) with its tokens `ids[from, to)`. */
+  private remember(a: number, b: number, h: number, ids: Int32Array, from: number, to: number): void {
     if (this.chunks.full) this.rotate();
-    this.chunks.set(text, a, b, h, ids, from, to);
+    this.chunks.set(this.units, a, b, h, ids, from, to);
   }
 
   /**
@@ -276,12 +278,14 @@ export class SpacyTokenizer {
   private tokenizeAffixes(text: string, withSpecialCases: boolean, doc: TokenSink): TokenSink {
     doc.length = 0;
     const n = text.length;
+    const units = this.text16.load(text);
+    this.units = units;
     let start = 0;
     let i = 0;
     // The chunk's cache key, hashed as it is scanned.
     let h = HASH_START;
     while (i < n) {
-      const c = text.charCodeAt(i);
+      const c = units[i]!;
       // Most characters: printable ASCII other than the space.
       if ((c > 32 && c < 0x85) || !isPySpace(c)) {
         h = hashStep(h, c);
@@ -290,7 +294,7 @@ export class SpacyTokenizer {
       }
       let a = i;
       let b = i + 1;
-      while (b < n && isPySpace(text.charCodeAt(b))) b++;
+      while (b < n && isPySpace(units[b]!)) b++;
       if (a > start) {
         this.chunk(doc, text, start, a, h, withSpecialCases);
         if (c === 32) {
@@ -299,7 +303,7 @@ export class SpacyTokenizer {
         }
       }
       // The rest of the run is a token (a run that ends the text too: its token has no trailing space).
-      if (b > a) this.chunk(doc, text, a, b, hashOf(text, a, b), withSpecialCases);
+      if (b > a) this.chunk(doc, text, a, b, hashOf(units, a, b), withSpecialCases);
       start = i = b;
       h = HASH_START;
     }
@@ -316,10 +320,10 @@ export class SpacyTokenizer {
     h: number,
     withSpecialCases: boolean,
   ): void {
-    if (withSpecialCases && this.pushCached(doc, text, a, b, h, a)) return;
+    if (withSpecialCases && this.pushCached(doc, a, b, h)) return;
     const before = doc.length;
-    this.tokenizeSpan(doc, text.slice(a, b), a, withSpecialCases);
-    if (withSpecialCases) this.remember(text, a, b, h, doc.lex, before, doc.length);
+    this.tokenizeSpan(doc, text, a, b, withSpecialCases);
+    if (withSpecialCases) this.remember(a, b, h, doc.lex, before, doc.length);
   }
 
   /** Pushes the tokens `code` stands for in `table` (as {@link ChunkTable.get} gives it), the first at `at`. */
@@ -337,49 +341,57 @@ export class SpacyTokenizer {
     }
   }
 
-  /** Whether either generation of the chunk cache holds `s[a, b)`. */
-  private isCached(s: string, a: number, b: number): boolean {
-    const h = hashOf(s, a, b);
-    return this.chunks.get(s, a, b, h) !== MISS || this.older.get(s, a, b, h) !== MISS;
+  /** Whether either generation of the chunk cache holds the text's `[a, b)`. */
+  private isCached(a: number, b: number): boolean {
+    const units = this.units;
+    const h = hashOf(units, a, b);
+    return this.chunks.get(units, a, b, h) !== MISS || this.older.get(units, a, b, h) !== MISS;
   }
 
-  /** Whether `s[a, b)` is a special case's chunk. */
-  private isSpecial(s: string, a: number, b: number): boolean {
-    return this.specialChunks.get(s, a, b, hashOf(s, a, b)) !== MISS;
+  /** Whether the text's `[a, b)` is a special case's chunk. */
+  private isSpecial(a: number, b: number): boolean {
+    const units = this.units;
+    return this.specialChunks.get(units, a, b, hashOf(units, a, b)) !== MISS;
   }
 
   /**
-   * spaCy's `_tokenize`: affixes peeled, then the middle attached. The chunk is `span` (at `at` in
-   * the text); what is left of it is the window `span[lo, hi)`, and the peeled affixes are kept as
-   * lengths, so that only the regular expressions get strings.
+   * spaCy's `_tokenize` of the chunk `text[start, end)`: affixes peeled, then the middle attached.
+   * What is left of the chunk is the window `[lo, hi)` (offsets in the text), and the peeled affixes
+   * are kept as lengths, so that only the regular expressions get strings.
    */
-  private tokenizeSpan(doc: TokenSink, span: string, at: number, withSpecialCases: boolean): void {
-    if (span.length > this.prefixLengths.length) {
-      this.prefixLengths = new Int32Array(span.length);
-      this.suffixLengths = new Int32Array(span.length);
+  private tokenizeSpan(
+    doc: TokenSink,
+    text: string,
+    start: number,
+    end: number,
+    withSpecialCases: boolean,
+  ): void {
+    if (end - start > this.prefixLengths.length) {
+      this.prefixLengths = new Int32Array(end - start);
+      this.suffixLengths = new Int32Array(end - start);
     }
     let prefixes = 0;
     let suffixes = 0;
-    let lo = 0;
-    let hi = span.length;
+    let lo = start;
+    let hi = end;
     let lastSize = -1;
     while (hi > lo && hi - lo !== lastSize) {
       // What is left after a peel tokenizes as it would as a chunk of its own (the loop looks at
       // the window alone), so a window cached as a chunk ends the peeling: the middle below takes
       // its cached tokens. On real text the word inside punctuation usually is one.
-      if (withSpecialCases && lastSize !== -1 && this.isCached(span, lo, hi)) break;
-      const s = span.slice(lo, hi);
+      if (withSpecialCases && lastSize !== -1 && this.isCached(lo, hi)) break;
+      const s = text.slice(lo, hi);
       if (this.matches(this.tokenMatchRe, s)) break;
-      if (withSpecialCases && this.isSpecial(span, lo, hi)) break;
+      if (withSpecialCases && this.isSpecial(lo, hi)) break;
       lastSize = hi - lo;
       const pre = this.findPrefix(s);
-      if (pre !== 0 && hi > lo + pre && withSpecialCases && this.isSpecial(span, lo + pre, hi)) {
+      if (pre !== 0 && hi > lo + pre && withSpecialCases && this.isSpecial(lo + pre, hi)) {
         this.prefixLengths[prefixes++] = pre;
         lo += pre;
         break;
       }
-      const suf = this.findSuffix(pre === 0 ? s : span.slice(lo + pre, hi));
-      if (suf !== 0 && hi - suf > lo && withSpecialCases && this.isSpecial(span, lo, hi - suf)) {
+      const suf = this.findSuffix(pre === 0 ? s : text.slice(lo + pre, hi));
+      if (suf !== 0 && hi - suf > lo && withSpecialCases && this.isSpecial(lo, hi - suf)) {
         this.suffixLengths[suffixes++] = suf;
         hi -= suf;
         break;
@@ -399,42 +411,40 @@ export class SpacyTokenizer {
     }
     // _attach_tokens
     const lexicon = this.lexicon;
-    let p = 0;
+    const units = this.units;
+    let p = start;
     for (let k = 0; k < prefixes; k++) {
-      doc.push(lexicon.getRange(span, p, p + this.prefixLengths[k]!), at + p);
+      doc.push(lexicon.getRange(units, p, p + this.prefixLengths[k]!), p);
       p += this.prefixLengths[k]!;
     }
     if (hi > lo) {
       // The middle's hash, for the chunk cache and, when the middle is one token, the lexicon.
-      const h = hashOf(span, lo, hi);
-      if (withSpecialCases && this.pushCached(doc, span, lo, hi, h, at + lo)) {
+      const h = hashOf(units, lo, hi);
+      if (withSpecialCases && this.pushCached(doc, lo, hi, h)) {
         // The middle was a special case or a chunk seen before.
       } else {
-        const s = span.slice(lo, hi);
+        const s = text.slice(lo, hi);
         if (this.matches(this.tokenMatchRe, s) || this.matches(this.urlMatchRe, s))
-          doc.push(lexicon.getRange(span, lo, hi, h), at + lo);
+          doc.push(lexicon.getRange(units, lo, hi, h), lo);
         else {
           const infixes = this.findInfixes(s);
-          let start = 0;
+          let from = lo;
           for (let k = 0; k < infixes.length; k += 2) {
-            const infixStart = infixes[k]!;
-            const infixEnd = infixes[k + 1]!;
-            if (infixStart === 0) continue;
-            if (infixStart !== start)
-              doc.push(lexicon.getRange(span, lo + start, lo + infixStart), at + lo + start);
-            if (infixStart !== infixEnd)
-              doc.push(lexicon.getRange(span, lo + infixStart, lo + infixEnd), at + lo + infixStart);
-            start = infixEnd;
+            const infixStart = lo + infixes[k]!;
+            const infixEnd = lo + infixes[k + 1]!;
+            if (infixStart === lo) continue;
+            if (infixStart !== from) doc.push(lexicon.getRange(units, from, infixStart), from);
+            if (infixStart !== infixEnd) doc.push(lexicon.getRange(units, infixStart, infixEnd), infixStart);
+            from = infixEnd;
           }
-          if (start < hi - lo)
-            doc.push(lexicon.getRange(span, lo + start, hi, start === 0 ? h : undefined), at + lo + start);
+          if (from < hi) doc.push(lexicon.getRange(units, from, hi, from === lo ? h : undefined), from);
         }
       }
     }
     // The suffixes, innermost first: the last one peeled is next to the middle.
     let q = hi;
     for (let k = suffixes - 1; k >= 0; k--) {
-      doc.push(lexicon.getRange(span, q, q + this.suffixLengths[k]!), at + q);
+      doc.push(lexicon.getRange(units, q, q + this.suffixLengths[k]!), q);
       q += this.suffixLengths[k]!;
     }
   }
