@@ -15,7 +15,7 @@ import type { TokenizedText } from "./tokenizer.js";
 
 /**
  * How far the kernel's float32 margin may be from the plain path's float64 one. Each float32
- * operation rounds by at most 2⁻²⁴ relative; the deepest chain (4 embedding adds, 80-term mix, layer
+ * operation rounds by at most 2⁻²⁴ relative; the deepest chain (the mix as 20 projected rows, layer
  * norm, 16-term shares, 3 adds, layer norm, 48-term layer, layer norm, 16-term score) with these
  * weights (|w| ≤ 1, norms of unit variance) stays under 1e-4 with margin to spare: the errors seen
  * are under 1e-5.

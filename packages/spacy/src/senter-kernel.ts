@@ -114,9 +114,10 @@ export class SenterKernel {
     this.fn = exports;
     this.layers = w.encoder.length;
     let at = align(K.STATIC_END);
+    // Each embedding table projected through the mixing layer: MIX_ROWS floats a row.
     const tableAt = w.embeddings.map((e) => {
       const a = at;
-      at = align(at + e.E.length * 4);
+      at = align(at + e.rows * K.MIX_ROWS * 4);
       return a;
     });
     const normsPairs = tableSize(lexemeNorm.length);
@@ -127,7 +128,7 @@ export class SenterKernel {
     const symbolsAt = at;
     at += symbolsPairs * 16;
     this.scratchAt = at;
-    at += align((K.MIX_IN + K.MIX_ROWS) * 4);
+    at += align(Math.max(K.MIX_ROWS, K.ROWS) * 4);
     this.recordsAt = at;
     this.ensure(this.textAt() + (1 << 20));
     const buffer = this.memory.buffer;
@@ -138,7 +139,6 @@ export class SenterKernel {
       i32[K.SLOT_TABLE_ROWS + t] = e.rows;
       i32[K.SLOT_TABLE_SEED + t] = e.seed;
       i32[K.SLOT_TABLE_ATTR + t] = ATTR_CODES[e.attr];
-      f32.set(e.E, tableAt[t]! / 4);
     });
     i32[K.SLOT_RECORDS_AT] = this.recordsAt;
     i32[K.SLOT_NORMS_AT] = normsAt;
@@ -160,6 +160,18 @@ export class SenterKernel {
       f32.set(l.beta, betaAt / 4);
     };
     layerAt(w.mix, K.MIX_W_AT, K.MIX_B_AT, K.MIX_G_AT, K.MIX_BETA_AT);
+    // Row r of table t projected: Σ_i W[t·WIDTH + i]·E_t[r, i] for each of the layer's MIX_ROWS rows
+    // (W as laid out above: input-major, piece-major rows), summed in float64, stored as float32.
+    w.embeddings.forEach((e, t) => {
+      const out = tableAt[t]! / 4;
+      for (let r = 0; r < e.rows; r++)
+        for (let row = 0; row < K.MIX_ROWS; row++) {
+          let sum = 0;
+          for (let i = 0; i < K.WIDTH; i++)
+            sum += f32[K.MIX_W_AT / 4 + (t * K.WIDTH + i) * K.MIX_ROWS + row]! * e.E[r * K.WIDTH + i]!;
+          f32[out + r * K.MIX_ROWS + row] = sum;
+        }
+    });
     w.encoder.forEach((l, i) => {
       const base = K.LAYERS_AT + i * K.LAYER_BYTES;
       const b = base + K.LAYER_IN * K.ROWS * 4;

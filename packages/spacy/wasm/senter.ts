@@ -7,8 +7,11 @@
 // the mixing maxout + layer norm, and the entry's share of the first encoder layer at each window
 // position: a record. Per token (`first`, `later`, `scores`): the encoder from the records, and
 // S − I; each layer's maxout and layer norm are norm.ts's. Only IEEE operations (no relaxed SIMD):
-// every CPU computes the same bits. Sums run in a fixed order (bias first, then inputs in order),
-// the order src/senter.ts's plain path also uses.
+// every CPU computes the same bits. Sums run in a fixed order (bias first, then inputs in order).
+// The mixing layer is linear before its maxout, so each embedding table is held projected through
+// it (a row of the table times the layer's W: MIX_ROWS floats): an entry's mix is its bias plus the
+// projected rows its ids hash to, 20 row sums instead of an 80 × 48 product. The same function as
+// src/senter.ts's plain path (embeddings summed, then the product), rounded in another order.
 
 import { lanes, maxoutAt, maxoutNorm, normRows } from "./norm";
 import {
@@ -32,9 +35,7 @@ import {
   MIX_B_AT,
   MIX_BETA_AT,
   MIX_G_AT,
-  MIX_IN,
   MIX_ROWS,
-  MIX_W_AT,
   RECORD_BYTES,
   ROWS,
   SCORE_AT,
@@ -53,6 +54,7 @@ import {
 } from "./shared";
 
 const ROW_BYTES: i32 = WIDTH * 4;
+const MIX_ROW_BYTES: i32 = MIX_ROWS * 4;
 const SPAN: i32 = 2 * WINDOW + 1;
 const M64: u64 = 0xc6a4a7935bd1e995;
 
@@ -119,8 +121,11 @@ function fmix64(k: u64): u64 {
   return k;
 }
 
-/** Adds thinc's HashEmbed vector of `id` (its four hashed rows, summed in order) into `out`. */
-function embed(table: i32, id: u64, out: usize): void {
+/**
+ * Adds the mixing layer's share of thinc's HashEmbed vector of `id` (its four hashed rows, each
+ * projected through the layer: MIX_ROWS floats a row) into the MIX_ROWS floats at `acc`, rows in order.
+ */
+function addProjected(table: i32, id: u64, acc: usize): void {
   // thinc's MurmurHash3_x86_128_uint64: MurmurHash3 x64_128 of the id's 8 bytes.
   const seed: u64 = <u64>load<u32>(<usize>((SLOT_TABLE_SEED + table) << 2));
   let k1 = id * 0x87c37b91114253d5;
@@ -135,15 +140,16 @@ function embed(table: i32, id: u64, out: usize): void {
   h1 += h2;
   h2 += h1;
   const rows = <u32>header(SLOT_TABLE_ROWS + table);
-  const E = <usize>header(SLOT_TABLE_AT + table);
-  const r0 = E + <usize>((<u32>h1 % rows) * ROW_BYTES);
-  const r1 = E + <usize>((<u32>(h1 >> 32) % rows) * ROW_BYTES);
-  const r2 = E + <usize>((<u32>h2 % rows) * ROW_BYTES);
-  const r3 = E + <usize>((<u32>(h2 >> 32) % rows) * ROW_BYTES);
-  for (let q: usize = 0; q < <usize>ROW_BYTES; q += 16) {
-    let v = f32x4.add(v128.load(r0 + q), v128.load(r1 + q));
+  const P = <usize>header(SLOT_TABLE_AT + table);
+  const r0 = P + <usize>((<u32>h1 % rows) * MIX_ROW_BYTES);
+  const r1 = P + <usize>((<u32>(h1 >> 32) % rows) * MIX_ROW_BYTES);
+  const r2 = P + <usize>((<u32>h2 % rows) * MIX_ROW_BYTES);
+  const r3 = P + <usize>((<u32>(h2 >> 32) % rows) * MIX_ROW_BYTES);
+  for (let q: usize = 0; q < <usize>MIX_ROW_BYTES; q += 16) {
+    let v = f32x4.add(v128.load(acc + q), v128.load(r0 + q));
+    v = f32x4.add(v, v128.load(r1 + q));
     v = f32x4.add(v, v128.load(r2 + q));
-    v128.store(out + q, f32x4.add(v, v128.load(r3 + q)));
+    v128.store(acc + q, f32x4.add(v, v128.load(r3 + q)));
   }
 }
 
@@ -187,51 +193,12 @@ function copyRows(from: usize, to: usize): void {
   for (let q: usize = 0; q < <usize>ROWS * 4; q += 16) v128.store(to + q, v128.load(from + q));
 }
 
-/** The mixing layer: acc (MIX_ROWS floats at `acc`) += Wᵀ·x over MIX_IN inputs, in input order. */
-function matVecMix(x: usize, acc: usize): void {
-  let a0 = v128.load(acc);
-  let a1 = v128.load(acc, 16);
-  let a2 = v128.load(acc, 32);
-  let a3 = v128.load(acc, 48);
-  let a4 = v128.load(acc, 64);
-  let a5 = v128.load(acc, 80);
-  let a6 = v128.load(acc, 96);
-  let a7 = v128.load(acc, 112);
-  let a8 = v128.load(acc, 128);
-  let a9 = v128.load(acc, 144);
-  let a10 = v128.load(acc, 160);
-  let a11 = v128.load(acc, 176);
-  let w = <usize>MIX_W_AT;
-  const end = x + ((<usize>MIX_IN) << 2);
-  for (; x < end; x += 4, w += <usize>MIX_ROWS * 4) {
-    const xs = f32x4.splat(load<f32>(x));
-    a0 = f32x4.add(a0, f32x4.mul(v128.load(w), xs));
-    a1 = f32x4.add(a1, f32x4.mul(v128.load(w, 16), xs));
-    a2 = f32x4.add(a2, f32x4.mul(v128.load(w, 32), xs));
-    a3 = f32x4.add(a3, f32x4.mul(v128.load(w, 48), xs));
-    a4 = f32x4.add(a4, f32x4.mul(v128.load(w, 64), xs));
-    a5 = f32x4.add(a5, f32x4.mul(v128.load(w, 80), xs));
-    a6 = f32x4.add(a6, f32x4.mul(v128.load(w, 96), xs));
-    a7 = f32x4.add(a7, f32x4.mul(v128.load(w, 112), xs));
-    a8 = f32x4.add(a8, f32x4.mul(v128.load(w, 128), xs));
-    a9 = f32x4.add(a9, f32x4.mul(v128.load(w, 144), xs));
-    a10 = f32x4.add(a10, f32x4.mul(v128.load(w, 160), xs));
-    a11 = f32x4.add(a11, f32x4.mul(v128.load(w, 176), xs));
-  }
-  // Maxout over the three pieces (piece-major: vectors q, 4 + q, 8 + q), left as the first four.
-  v128.store(acc, f32x4.max(f32x4.max(a0, a4), a8));
-  v128.store(acc, f32x4.max(f32x4.max(a1, a5), a9), 16);
-  v128.store(acc, f32x4.max(f32x4.max(a2, a6), a10), 32);
-  v128.store(acc, f32x4.max(f32x4.max(a3, a7), a11), 48);
-}
-
 /**
  * Fills the records of `n` new entries described by the jobs at `jobs` (JOB_WORDS i32 each);
- * `scratch` (16-byte aligned) has room for MIX_IN + MIX_ROWS floats.
+ * `scratch` (16-byte aligned) has room for MIX_ROWS floats.
  */
 export function entries(jobs: usize, n: i32, scratch: usize): void {
-  const concatAt = scratch;
-  const acc = scratch + <usize>(MIX_IN * 4);
+  const acc = scratch;
   const zero = f32x4.splat(0);
   const recordsAt = <usize>header(SLOT_RECORDS_AT);
   for (let j = 0; j < n; j++) {
@@ -258,6 +225,8 @@ export function entries(jobs: usize, n: i32, scratch: usize): void {
     const suffixId = stringId(orth + cut, orthLen - cut);
     const shapeId = stringId(<usize>load<i32>(job, JOB_SHAPE_AT * 4), load<i32>(job, JOB_SHAPE_LEN * 4));
     const spacy = <u64>load<i32>(job, JOB_SPACY * 4);
+    // The mixing layer's affine map: its bias, then each table's projected rows.
+    for (let q: usize = 0; q < <usize>MIX_ROW_BYTES; q += 16) v128.store(acc + q, v128.load(MIX_B_AT + q));
     for (let t = 0; t < TABLES; t++) {
       const attr = header(SLOT_TABLE_ATTR + t);
       const id =
@@ -270,17 +239,15 @@ export function entries(jobs: usize, n: i32, scratch: usize): void {
               : attr === ATTR_SHAPE
                 ? shapeId
                 : spacy;
-      embed(t, id, concatAt + <usize>(t * ROW_BYTES));
+      addProjected(t, id, acc);
     }
     const rec = recordsAt + <usize>(load<i32>(job, JOB_SLOT * 4) * RECORD_BYTES);
-    // The mixing layer: maxout and norm of W·concat + b, the token's vector.
-    for (let q: usize = 0; q < <usize>MIX_ROWS * 4; q += 16) v128.store(acc + q, v128.load(MIX_B_AT + q));
-    matVecMix(concatAt, acc);
-    // maxout done: the norm of the four maxima (as pieces of one: max(m, m) = m).
-    const m0 = v128.load(acc);
-    const m1 = v128.load(acc, 16);
-    const m2 = v128.load(acc, 32);
-    const m3 = v128.load(acc, 48);
+    // The mixing layer's maxout over its three pieces (piece-major: vectors q, 4 + q, 8 + q), then
+    // the norm of the four maxima (as pieces of one: max(m, m) = m): the token's vector.
+    const m0 = f32x4.max(f32x4.max(v128.load(acc), v128.load(acc, 64)), v128.load(acc, 128));
+    const m1 = f32x4.max(f32x4.max(v128.load(acc, 16), v128.load(acc, 80)), v128.load(acc, 144));
+    const m2 = f32x4.max(f32x4.max(v128.load(acc, 32), v128.load(acc, 96)), v128.load(acc, 160));
+    const m3 = f32x4.max(f32x4.max(v128.load(acc, 48), v128.load(acc, 112)), v128.load(acc, 176));
     maxoutNorm(m0, m1, m2, m3, m0, m1, m2, m3, MIX_G_AT, MIX_BETA_AT, 0, rec);
     // Its share of the first encoder layer at window position d (W's rows d·WIDTH .. (d+1)·WIDTH),
     // summed from zero: `first` adds the bias.
