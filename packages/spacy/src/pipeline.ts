@@ -6,6 +6,9 @@ import { ENTRY_CACHE_LIMIT, Senter } from "./senter.js";
 import { SpacyTokenizer, type TokenizedText } from "./tokenizer.js";
 import { isHighSurrogate, isLowSurrogate } from "./utf16.js";
 
+/** Lexicon entries before the tokenizer starts afresh (strings and chunks: small beside the records). */
+const LEXICON_LIMIT = 1 << 17;
+
 /** What spaCy gives for one text. */
 export interface SpacyDoc {
   /** Token texts (`[t.text for t in doc]`). */
@@ -79,13 +82,13 @@ export class SpacyPipeline {
       const at = firstLoneSurrogate(text);
       throw new LoneSurrogateError(at, text.charCodeAt(at));
     }
-    if (
-      this.senter.cachedEntries > ENTRY_CACHE_LIMIT ||
-      this.tokenizer.lexicon.size > 2 * ENTRY_CACHE_LIMIT
-    ) {
+    // The senter's records are the larger memory (448 bytes a key): when they are full, only they
+    // start afresh. The lexicon (and the chunk cache keyed by its entries) goes on, so the words
+    // seen so far are not tokenized again by the affix rules, the costly part of an unseen chunk.
+    if (this.tokenizer.lexicon.size > LEXICON_LIMIT) {
       this.tokenizer.renew();
       this.senter.clear();
-    }
+    } else if (this.senter.cachedEntries > ENTRY_CACHE_LIMIT) this.senter.makeRoom();
     return this.tokenizer.tokenize(text);
   }
 

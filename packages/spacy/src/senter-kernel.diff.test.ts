@@ -167,6 +167,24 @@ describe("the senter kernel against the plain path", () => {
     for (const t of texts) expect(Array.from(fast.predict(t))).toEqual(Array.from(plain.predict(t)));
   });
 
+  it("keeps decisions through makeRoom() (the first slots kept in place, the rest reused)", () => {
+    const next = rng(32);
+    const w = randomWeights(32);
+    const { lexicon, norms } = randomLexicon(next, 12_000);
+    const fast = new Senter(w, lexicon, norms);
+    const plain = new Senter(w, lexicon, norms, { simd: false });
+    // Past the kept slots, so that makeRoom both keeps and forgets entries.
+    const texts = Array.from({ length: 40 }, () => randomTokens(next, lexicon, 600));
+    const before = texts.map((t) => Array.from(fast.margins(t)));
+    expect(fast.cachedEntries).toBeGreaterThan(10_000);
+    fast.makeRoom();
+    expect(fast.cachedEntries).toBe(8192);
+    fast.margins(randomTokens(next, lexicon, 3000));
+    const after = [...texts].reverse().map((t) => Array.from(fast.margins(t))).reverse();
+    expect(after).toEqual(before);
+    for (const t of texts.slice(0, 5)) expect(Array.from(fast.predict(t))).toEqual(Array.from(plain.predict(t)));
+  });
+
   it("the kernel's shapes: another architecture gets no kernel (the plain path runs it)", () => {
     const w = randomWeights(41);
     expect(SenterKernel.for({ ...w, window: 2 }, [])).toBeUndefined();

@@ -74,6 +74,9 @@ const BLOCK_TOKENS = 1 << 16;
  */
 export const ENTRY_CACHE_LIMIT = 1 << 16;
 
+/** Records {@link Senter.makeRoom} keeps: about 4 MiB of them. */
+const KEPT_SLOTS = 1 << 13;
+
 /** A `lexeme_norm` table (spaCy string hash as `hi:lo` hex → norm) as the kernel's (orth id, norm id) pairs. */
 function normPairs(lexemeNorm: ReadonlyMap<string, string>): [U64, U64][] {
   return [...lexemeNorm].map(([key, norm]) => {
@@ -138,7 +141,7 @@ export class Senter {
     this.blockTokens = options.blockTokens ?? BLOCK_TOKENS;
   }
 
-  /** Entries whose features are cached (the caller renews the lexicon past {@link ENTRY_CACHE_LIMIT}). */
+  /** Entries whose features are cached (the caller makes room past {@link ENTRY_CACHE_LIMIT}). */
   get cachedEntries(): number {
     return this.slots;
   }
@@ -147,6 +150,18 @@ export class Senter {
   clear(): void {
     this.slotOf.fill(-1);
     this.slots = 0;
+  }
+
+  /**
+   * Makes room: forgets every cached feature but those of the first {@link KEPT_SLOTS} slots, the
+   * first keys seen, which on running text are its commonest words (the, of, punctuation) and
+   * would be computed again at once. Kept records stay in their slots, so nothing is copied.
+   */
+  makeRoom(): void {
+    const keep = Math.min(KEPT_SLOTS, this.slots);
+    const slotOf = this.slotOf;
+    for (let k = 0; k < slotOf.length; k++) if (slotOf[k]! >= keep) slotOf[k] = -1;
+    this.slots = keep;
   }
 
   /** The record slot of a token's features, computed on first use. */
