@@ -180,9 +180,13 @@ describe("the senter kernel against the plain path", () => {
     fast.makeRoom();
     expect(fast.cachedEntries).toBe(8192);
     fast.margins(randomTokens(next, lexicon, 3000));
-    const after = [...texts].reverse().map((t) => Array.from(fast.margins(t))).reverse();
+    const after = [...texts]
+      .reverse()
+      .map((t) => Array.from(fast.margins(t)))
+      .reverse();
     expect(after).toEqual(before);
-    for (const t of texts.slice(0, 5)) expect(Array.from(fast.predict(t))).toEqual(Array.from(plain.predict(t)));
+    for (const t of texts.slice(0, 5))
+      expect(Array.from(fast.predict(t))).toEqual(Array.from(plain.predict(t)));
   });
 
   it("the kernel's shapes: another architecture gets no kernel (the plain path runs it)", () => {

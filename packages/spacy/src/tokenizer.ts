@@ -2,24 +2,16 @@
 // whitespace splitting where only a single ' ' is absorbed, special cases, prefix/suffix peeling,
 // token_match / url_match, infixes, and the final phrase-matcher pass that applies special cases
 // spanning affixes. spaCy's chunk cache only saves work (it never changes a result), so convkit keeps
-// its own, larger one.
-import { isPySpace } from "@convkit/io";
-import { ChunkTable, HASH_START, hashOf, hashStep, MISS } from "./chunk-table.js";
+// its own, larger one. The splitting and the cache run in WebAssembly (wasm/chunks.ts, over the
+// text's code units); a chunk the cache does not hold comes back here for the affix rules, which
+// are regular expressions.
+import { ChunkKernel, type TokenizedText } from "./chunk-kernel.js";
+import * as K from "./chunks-wasm.js";
 import type { TokenizerRules } from "./folder.js";
 import { Lexicon } from "./lexicon.js";
 import { compilePythonFinditer, compilePythonRegex } from "./pyregex.js";
-import { UnitBuffer, unitsOf } from "./utf16.js";
 
-/** Tokens of one text: parallel arrays, `lex` indexing the tokenizer's lexicon. */
-export interface TokenizedText {
-  length: number;
-  /** Lexicon entry of each token (its text, and a special case's NORM where one was set). */
-  lex: Int32Array;
-  /** UTF-16 offset of each token in the text. */
-  start: Int32Array;
-  /** 1 where a single space follows the token (spaCy's `whitespace_`). */
-  spacy: Uint8Array;
-}
+export type { TokenizedText } from "./chunk-kernel.js";
 
 /**
  * A node of the special cases' trie: the patterns continuing with each next token text, by the
@@ -72,7 +64,11 @@ const CACHE_LIMIT = 131_072;
 
 /** The tokenizer of one pipeline. Not thread-safe; one per worker. */
 export class SpacyTokenizer {
-  readonly lexicon = new Lexicon();
+  readonly lexicon: Lexicon;
+  /** The text being tokenized, its pieces, tokens and every chunk table. */
+  private readonly kernel: ChunkKernel;
+  /** A piece as {@link ChunkKernel.piece} gives it. */
+  private readonly pieceBuffer = new Int32Array(3);
   private readonly rules: TokenizerRules;
   private readonly prefixRe: RegExp | null;
   private readonly suffixRe: RegExp | null;
@@ -80,26 +76,16 @@ export class SpacyTokenizer {
   private readonly findInfixes: (s: string) => number[];
   private readonly tokenMatchRe: RegExp | null;
   private readonly urlMatchRe: RegExp | null;
-  /** Special cases: chunk → lexicon entries of its tokens. */
+  /**
+   * Special cases: chunk → lexicon entries of its tokens. The kernel keeps them as chunks too, and
+   * seeds each generation of its chunk cache with them (chunk texts → lexicon entries: the special
+   * cases, then every chunk tokenized so far; entries carry a special case's NORM, so unlike spaCy's
+   * lexeme cache this one may also keep chunks that contained special cases).
+   */
   private readonly specials = new Map<string, Int32Array>();
-  /** The special cases as chunk tables take them: code units, hash, lexicon entries. */
-  private specialKeys: [units: Uint16Array, hash: number, ids: Int32Array][] = [];
-  /** The code units of the text being tokenized: every cache and lexicon lookup reads ranges of them. */
-  private readonly text16 = new UnitBuffer();
-  private units: Uint16Array = this.text16.units;
-  /** The special cases' chunks, looked up in place (see {@link isSpecial}). */
-  private specialChunks = new ChunkTable(16);
   /** Lengths of the affixes peeled off a chunk, outermost first (see {@link tokenizeSpan}). */
   private prefixLengths = new Int32Array(64);
   private suffixLengths = new Int32Array(64);
-  /**
-   * Chunk texts → lexicon entries: the special cases, then every chunk tokenized so far. Entries
-   * carry a special case's NORM, so unlike spaCy's lexeme cache this one may also keep chunks
-   * that contained special cases.
-   */
-  private chunks: ChunkTable;
-  /** The generation before `chunks`: its entries move up when used again (hot chunks outlive a rotation). */
-  private older: ChunkTable;
   /** Phrase-matcher patterns (special cases containing affixes or spaces) as a trie over token texts. */
   private readonly patterns = new Map<string, PatternNode>();
   /**
@@ -117,15 +103,14 @@ export class SpacyTokenizer {
    * (1: continues no pattern, as nearly every token after a pattern's first does not).
    */
   private patternWord = new Int32Array(1024);
-  /** Buffers reused from text to text. */
-  private readonly affixSink = new TokenSink();
+  /** Where tokens go when special cases spanning several of them replace some (reused from text to text). */
   private readonly specialSink = new TokenSink();
 
   /** `options.cacheLimit`: chunks per cache generation, the special cases included (default {@link CACHE_LIMIT}; tests make it tiny, to rotate often). */
   constructor(rules: TokenizerRules, where: string, options: { cacheLimit?: number } = {}) {
     this.rules = rules;
-    this.chunks = new ChunkTable(options.cacheLimit ?? CACHE_LIMIT);
-    this.older = new ChunkTable(options.cacheLimit ?? CACHE_LIMIT);
+    this.kernel = new ChunkKernel(options.cacheLimit ?? CACHE_LIMIT);
+    this.lexicon = new Lexicon(this.kernel);
     const re = (p: string | null, name: string, extra = "") =>
       p === null ? null : compilePythonRegex(p, `${where} (${name})`, extra);
     this.prefixRe = re(rules.prefixSearch, "prefix_search");
@@ -147,7 +132,7 @@ export class SpacyTokenizer {
         !chunk.includes(" ")
       )
         continue;
-      const doc = this.tokenizeAffixes(chunk, false, new TokenSink());
+      const doc = this.tokenizeAffixes(chunk, false);
       // An empty pattern matches nothing (spaCy's matcher skips it).
       if (doc.length === 0) continue;
       const orths = Array.from(doc.lex.subarray(0, doc.length), (l) => this.lexicon.entries[l]!.orth);
@@ -176,57 +161,19 @@ export class SpacyTokenizer {
 
   private internSpecials(): void {
     this.specials.clear();
-    this.chunks.clear();
+    const fn = this.kernel.fn;
+    for (const t of [K.T_FIRST, K.T_SECOND, K.T_SPECIAL]) fn.clearTable(t);
     for (const [chunk, tokens] of this.rules.exceptions)
       this.specials.set(
         chunk,
         Int32Array.from(tokens, (t) => this.lexicon.getSpecial(t)),
       );
-    this.specialKeys = [...this.specials].map(([chunk, ids]) => {
-      const units = unitsOf(chunk);
-      return [units, hashOf(units, 0, units.length), ids];
-    });
-    this.specialChunks = new ChunkTable(this.specials.size);
-    for (const [units, h, ids] of this.specialKeys)
-      this.specialChunks.set(units, 0, units.length, h, ids, 0, ids.length);
-    this.rotate();
+    for (const [chunk, ids] of this.specials) this.kernel.addSpecial(chunk, ids, this.lexicon.lengths);
+    // A fresh generation holds the special cases.
+    fn.rotate();
     this.patternStart.fill(0);
     this.patternWord.fill(0);
     this.startNodes.length = 0;
-  }
-
-  /** A new generation of the chunk cache, seeded with the special cases. */
-  private rotate(): void {
-    const young = this.older;
-    this.older = this.chunks;
-    young.clear();
-    for (const [units, h, ids] of this.specialKeys) young.set(units, 0, units.length, h, ids, 0, ids.length);
-    this.chunks = young;
-  }
-
-  /**
-   * Pushes the cached tokens of the text's `[a, b)` (hash `h`), the first at `a`, from either
-   * generation; false if neither holds it.
-   */
-  private pushCached(doc: TokenSink, a: number, b: number, h: number): boolean {
-    const units = this.units;
-    const hit = this.chunks.get(units, a, b, h);
-    if (hit !== MISS) {
-      this.pushEntries(doc, this.chunks, hit, a);
-      return true;
-    }
-    const old = this.older.get(units, a, b, h);
-    if (old === MISS) return false;
-    const before = doc.length;
-    this.pushEntries(doc, this.older, old, a);
-    this.remember(a, b, h, doc.lex, before, doc.length);
-    return true;
-  }
-
-  /** Caches the text's `[a, b)` (hash `h`, in neither generation) with its tokens `ids[from, to)`. */
-  private remember(a: number, b: number, h: number, ids: Int32Array, from: number, to: number): void {
-    if (this.chunks.full) this.rotate();
-    this.chunks.set(this.units, a, b, h, ids, from, to);
   }
 
   /**
@@ -243,9 +190,7 @@ export class SpacyTokenizer {
    * own and are overwritten by the next call.
    */
   tokenize(text: string): TokenizedText {
-    const doc = this.tokenizeAffixes(text, true, this.affixSink);
-    const out = this.applySpecialCases(text, doc);
-    return { length: out.length, lex: out.lex, start: out.start, spacy: out.spacy };
+    return this.applySpecialCases(text, this.tokenizeAffixes(text, true));
   }
 
   /** Token texts (the lexicon entries' orths). */
@@ -274,85 +219,28 @@ export class SpacyTokenizer {
   /**
    * spaCy's `_tokenize_affixes`: whitespace runs split the text; after a chunk, a run's first
    * character, if it is ' ', becomes the chunk's trailing space and the rest of the run a token of
-   * its own (a leading run is a token whole); each chunk through the cache or the rules.
+   * its own (a leading run is a token whole); each chunk through the cache or the rules. The kernel
+   * splits and looks up; the chunks it does not hold come back one at a time.
    */
-  private tokenizeAffixes(text: string, withSpecialCases: boolean, doc: TokenSink): TokenSink {
-    doc.length = 0;
-    const n = text.length;
-    const units = this.text16.load(text);
-    this.units = units;
-    let start = 0;
-    let i = 0;
-    // The chunk's cache key, hashed as it is scanned.
-    let h = HASH_START;
-    while (i < n) {
-      const c = units[i]!;
-      // Most characters: printable ASCII other than the space.
-      if ((c > 32 && c < 0x85) || !isPySpace(c)) {
-        h = hashStep(h, c);
-        i++;
-        continue;
-      }
-      let a = i;
-      let b = i + 1;
-      while (b < n && isPySpace(units[b]!)) b++;
-      if (a > start) {
-        this.chunk(doc, text, start, a, h, withSpecialCases);
-        if (c === 32) {
-          doc.spacy[doc.length - 1] = 1;
-          a++;
-        }
-      }
-      // The rest of the run is a token (a run that ends the text too: its token has no trailing space).
-      if (b > a) this.chunk(doc, text, a, b, hashOf(units, a, b), withSpecialCases);
-      start = i = b;
-      h = HASH_START;
+  private tokenizeAffixes(text: string, withSpecialCases: boolean): TokenizedText {
+    const kernel = this.kernel;
+    const fn = kernel.fn;
+    kernel.loadText(text);
+    const piece = this.pieceBuffer;
+    let k = fn.scan(text.length, withSpecialCases ? 1 : 0);
+    const pieces = kernel.pieces;
+    while (k >= 0) {
+      kernel.piece(k, piece);
+      const a = piece[0]!;
+      const end = piece[1]!;
+      const b = end < 0 ? ~end : end;
+      const before = kernel.tokenCount;
+      this.tokenizeSpan(text, a, b, withSpecialCases);
+      if (withSpecialCases) fn.settleChunk(a, b, piece[2]!, before);
+      if (end < 0) fn.spaceAfterLast();
+      k = withSpecialCases ? fn.resolve(k + 1) : k + 1 < pieces ? k + 1 : -1;
     }
-    if (start < n) this.chunk(doc, text, start, n, h, withSpecialCases);
-    return doc;
-  }
-
-  /** One whitespace-delimited chunk (or whitespace run) `text[a, b)`, hash `h`: cache, else the affix rules. */
-  private chunk(
-    doc: TokenSink,
-    text: string,
-    a: number,
-    b: number,
-    h: number,
-    withSpecialCases: boolean,
-  ): void {
-    if (withSpecialCases && this.pushCached(doc, a, b, h)) return;
-    const before = doc.length;
-    this.tokenizeSpan(doc, text, a, b, withSpecialCases);
-    if (withSpecialCases) this.remember(a, b, h, doc.lex, before, doc.length);
-  }
-
-  /** Pushes the tokens `code` stands for in `table` (as {@link ChunkTable.get} gives it), the first at `at`. */
-  private pushEntries(doc: TokenSink, table: ChunkTable, code: number, at: number): void {
-    if (code >= 0) {
-      doc.push(code, at);
-      return;
-    }
-    const lists = table.lists;
-    const o = -code - 2;
-    const lengths = this.lexicon.lengths;
-    for (let k = o + 1; k <= o + lists[o]!; k++) {
-      doc.push(lists[k]!, at);
-      at += lengths[lists[k]!]!;
-    }
-  }
-
-  /** Whether either generation of the chunk cache holds the text's `[a, b)`. */
-  private isCached(a: number, b: number): boolean {
-    const units = this.units;
-    const h = hashOf(units, a, b);
-    return this.chunks.get(units, a, b, h) !== MISS || this.older.get(units, a, b, h) !== MISS;
-  }
-
-  /** Whether the text's `[a, b)` is a special case's chunk. */
-  private isSpecial(a: number, b: number): boolean {
-    const units = this.units;
-    return this.specialChunks.get(units, a, b, hashOf(units, a, b)) !== MISS;
+    return kernel.tokens();
   }
 
   /**
@@ -360,13 +248,8 @@ export class SpacyTokenizer {
    * What is left of the chunk is the window `[lo, hi)` (offsets in the text), and the peeled affixes
    * are kept as lengths, so that only the regular expressions get strings.
    */
-  private tokenizeSpan(
-    doc: TokenSink,
-    text: string,
-    start: number,
-    end: number,
-    withSpecialCases: boolean,
-  ): void {
+  private tokenizeSpan(text: string, start: number, end: number, withSpecialCases: boolean): void {
+    const fn = this.kernel.fn;
     if (end - start > this.prefixLengths.length) {
       this.prefixLengths = new Int32Array(end - start);
       this.suffixLengths = new Int32Array(end - start);
@@ -380,19 +263,19 @@ export class SpacyTokenizer {
       // What is left after a peel tokenizes as it would as a chunk of its own (the loop looks at
       // the window alone), so a window cached as a chunk ends the peeling: the middle below takes
       // its cached tokens. On real text the word inside punctuation usually is one.
-      if (withSpecialCases && lastSize !== -1 && this.isCached(lo, hi)) break;
+      if (withSpecialCases && lastSize !== -1 && fn.isCached(lo, hi) !== 0) break;
       const s = text.slice(lo, hi);
       if (this.matches(this.tokenMatchRe, s)) break;
-      if (withSpecialCases && this.isSpecial(lo, hi)) break;
+      if (withSpecialCases && fn.isSpecial(lo, hi) !== 0) break;
       lastSize = hi - lo;
       const pre = this.findPrefix(s);
-      if (pre !== 0 && hi > lo + pre && withSpecialCases && this.isSpecial(lo + pre, hi)) {
+      if (pre !== 0 && hi > lo + pre && withSpecialCases && fn.isSpecial(lo + pre, hi) !== 0) {
         this.prefixLengths[prefixes++] = pre;
         lo += pre;
         break;
       }
       const suf = this.findSuffix(pre === 0 ? s : text.slice(lo + pre, hi));
-      if (suf !== 0 && hi - suf > lo && withSpecialCases && this.isSpecial(lo, hi - suf)) {
+      if (suf !== 0 && hi - suf > lo && withSpecialCases && fn.isSpecial(lo, hi - suf) !== 0) {
         this.suffixLengths[suffixes++] = suf;
         hi -= suf;
         break;
@@ -412,21 +295,20 @@ export class SpacyTokenizer {
     }
     // _attach_tokens
     const lexicon = this.lexicon;
-    const units = this.units;
     let p = start;
     for (let k = 0; k < prefixes; k++) {
-      doc.push(lexicon.getRange(units, p, p + this.prefixLengths[k]!), p);
+      fn.push(lexicon.getRange(p, p + this.prefixLengths[k]!), p);
       p += this.prefixLengths[k]!;
     }
     if (hi > lo) {
       // The middle's hash, for the chunk cache and, when the middle is one token, the lexicon.
-      const h = hashOf(units, lo, hi);
-      if (withSpecialCases && this.pushCached(doc, lo, hi, h)) {
+      const h = fn.hashOf(this.kernel.textAt, lo, hi);
+      if (withSpecialCases && fn.pushCached(lo, hi, h) !== 0) {
         // The middle was a special case or a chunk seen before.
       } else {
         const s = text.slice(lo, hi);
         if (this.matches(this.tokenMatchRe, s) || this.matches(this.urlMatchRe, s))
-          doc.push(lexicon.getRange(units, lo, hi, h), lo);
+          fn.push(lexicon.getRange(lo, hi, h), lo);
         else {
           const infixes = this.findInfixes(s);
           let from = lo;
@@ -434,18 +316,18 @@ export class SpacyTokenizer {
             const infixStart = lo + infixes[k]!;
             const infixEnd = lo + infixes[k + 1]!;
             if (infixStart === lo) continue;
-            if (infixStart !== from) doc.push(lexicon.getRange(units, from, infixStart), from);
-            if (infixStart !== infixEnd) doc.push(lexicon.getRange(units, infixStart, infixEnd), infixStart);
+            if (infixStart !== from) fn.push(lexicon.getRange(from, infixStart), from);
+            if (infixStart !== infixEnd) fn.push(lexicon.getRange(infixStart, infixEnd), infixStart);
             from = infixEnd;
           }
-          if (from < hi) doc.push(lexicon.getRange(units, from, hi, from === lo ? h : undefined), from);
+          if (from < hi) fn.push(lexicon.getRange(from, hi, from === lo ? h : undefined), from);
         }
       }
     }
     // The suffixes, innermost first: the last one peeled is next to the middle.
     let q = hi;
     for (let k = suffixes - 1; k >= 0; k--) {
-      doc.push(lexicon.getRange(units, q, q + this.suffixLengths[k]!), q);
+      fn.push(lexicon.getRange(q, q + this.suffixLengths[k]!), q);
       q += this.suffixLengths[k]!;
     }
   }
@@ -463,7 +345,7 @@ export class SpacyTokenizer {
   }
 
   /** spaCy's `_apply_special_cases`: special cases found by the phrase matcher over token texts replace their tokens. */
-  private applySpecialCases(text: string, doc: TokenSink): TokenSink {
+  private applySpecialCases(text: string, doc: TokenizedText): TokenizedText {
     if (this.patterns.size === 0) return doc;
     const entries = this.lexicon.entries;
     const orthOf = (i: number) => entries[doc.lex[i]!]!.orth;

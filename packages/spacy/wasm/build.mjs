@@ -1,8 +1,8 @@
-// Writes src/senter-wasm.ts: wasm/senter.ts (AssemblyScript) compiled, as base64, with the
-// constants of wasm/shared.ts that the JavaScript side shares. Run it (`pnpm --filter
-// @convkit/spacy build:wasm`) after editing either; the freshness test (senter-wasm.test.ts)
-// checks that the committed module is current.
+// Writes src/senter-wasm.ts and src/chunks-wasm.ts: each kernel (AssemblyScript in wasm/) compiled,
+// as base64, with the constants of its shared file that the JavaScript side reads. Run it (`pnpm
+// --filter @convkit/spacy build:wasm`) after editing a kernel; the freshness test
+// (kernels-wasm.test.ts) checks that the committed modules are current.
 import { writeModule } from "@convkit/wasm/compile";
-import { SENTER, SENTER_GENERATED } from "./compile.mjs";
+import { KERNELS } from "./compile.mjs";
 
-await writeModule(SENTER_GENERATED, SENTER);
+for (const { options, generated } of KERNELS) await writeModule(generated, options);

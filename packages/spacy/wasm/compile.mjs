@@ -1,7 +1,8 @@
-// The senter kernel's compile (@convkit/wasm's toolchain), shared by wasm/build.mjs and its freshness test.
+// The package's kernels as @convkit/wasm's toolchain compiles them, shared by wasm/build.mjs and the
+// freshness test (src/kernels-wasm.test.ts).
 
 /** wasm/senter.ts with wasm/shared.ts's constants, as compileModule of @convkit/wasm/compile takes it. */
-export const SENTER = {
+const SENTER = {
   dir: new URL(".", import.meta.url),
   entry: "senter.ts",
   sharedConstants: "shared.ts",
@@ -10,5 +11,17 @@ export const SENTER = {
   extraAscArgs: ["--initialMemory", "1", "--enable", "simd"],
 };
 
-/** Where the compiled kernel is committed. */
-export const SENTER_GENERATED = new URL("../src/senter-wasm.ts", import.meta.url);
+/** wasm/chunks.ts (the tokenizer's scan and chunk cache) with wasm/chunks-shared.ts's constants. */
+const CHUNKS = {
+  dir: new URL(".", import.meta.url),
+  entry: "chunks.ts",
+  sharedConstants: "chunks-shared.ts",
+  exportName: "CHUNKS_WASM",
+  extraAscArgs: ["--initialMemory", "1"],
+};
+
+/** Each kernel and where it is committed. */
+export const KERNELS = [
+  { options: SENTER, generated: new URL("../src/senter-wasm.ts", import.meta.url) },
+  { options: CHUNKS, generated: new URL("../src/chunks-wasm.ts", import.meta.url) },
+];

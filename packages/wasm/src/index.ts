@@ -54,13 +54,15 @@ export function committedModule<Exports>(base64: string): () => WasmKernel<Expor
 }
 
 /**
- * Grows `memory` to hold at least `bytes`: true when it grew (every view of its old buffer is
- * detached then: take them again).
+ * Grows `memory` to hold at least `bytes`, by half its size at least: true when it grew (every view
+ * of its old buffer is detached then: take them again). Each growth is a new buffer, which V8's
+ * garbage collector counts as external memory pressure: growing a page at a time as a kernel's
+ * needs creep up set off a major collection every few growths.
  */
 export function growMemory(memory: WasmMemory, bytes: number): boolean {
   const have = memory.buffer.byteLength;
   if (bytes <= have) return false;
-  memory.grow(Math.ceil((bytes - have) / WASM_PAGE));
+  memory.grow(Math.max(Math.ceil((bytes - have) / WASM_PAGE), Math.floor(have / WASM_PAGE / 2)));
   return true;
 }
 

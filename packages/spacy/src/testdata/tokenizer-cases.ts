@@ -210,7 +210,7 @@ const PIECES = [
   "🎉",
 ];
 /**
- * Chunks whose FNV-1a hashes (over UTF-16 units, what chunk-table.ts keys by today) are equal: one
+ * Chunks whose FNV-1a hashes (over UTF-16 units, what wasm/chunks.ts keys by today) are equal: one
  * the start of the other, or of one length. Under another hash they are ordinary chunks.
  */
 const COLLIDING = [
