@@ -3,11 +3,8 @@
 import { loadPipelineFolder } from "./folder.js";
 import { translatePythonRegex } from "./pyregex.js";
 import { ENTRY_CACHE_LIMIT, Senter } from "./senter.js";
-import { SpacyTokenizer, type TokenizedText } from "./tokenizer.js";
+import { LEXICON_LIMIT, SpacyTokenizer, type TokenizedText } from "./tokenizer.js";
 import { isHighSurrogate, isLowSurrogate } from "./utf16.js";
-
-/** Lexicon entries before the tokenizer starts afresh (strings and chunks: small beside the records). */
-const LEXICON_LIMIT = 1 << 17;
 
 /** What spaCy gives for one text. */
 export interface SpacyDoc {

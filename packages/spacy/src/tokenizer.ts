@@ -62,6 +62,13 @@ class TokenSink {
  */
 const CACHE_LIMIT = 131_072;
 
+/**
+ * Lexicon entries before a pipeline starts the tokenizer afresh (its strings and index are small
+ * beside the senter's records); the lexicon's index is made this size at once, so that it never
+ * leaves the smaller tables of its growth behind in the kernel's memory.
+ */
+export const LEXICON_LIMIT = 131_072;
+
 /** The tokenizer of one pipeline. Not thread-safe; one per worker. */
 export class SpacyTokenizer {
   readonly lexicon: Lexicon;
@@ -109,7 +116,7 @@ export class SpacyTokenizer {
   /** `options.cacheLimit`: chunks per cache generation, the special cases included (default {@link CACHE_LIMIT}; tests make it tiny, to rotate often). */
   constructor(rules: TokenizerRules, where: string, options: { cacheLimit?: number } = {}) {
     this.rules = rules;
-    this.kernel = new ChunkKernel(options.cacheLimit ?? CACHE_LIMIT);
+    this.kernel = new ChunkKernel(options.cacheLimit ?? CACHE_LIMIT, LEXICON_LIMIT);
     this.lexicon = new Lexicon(this.kernel);
     const re = (p: string | null, name: string, extra = "") =>
       p === null ? null : compilePythonRegex(p, `${where} (${name})`, extra);

@@ -70,7 +70,7 @@ export const D_LISTS_CAP: i32 = 6;
 export const D_LISTS_USED: i32 = 7;
 /** Its entries. */
 export const D_SIZE: i32 = 8;
-/** Entries it takes before it is full (its load stays at most 1/2). */
+/** Entries it takes before it is full (its slots are at most 3/4 full). */
 export const D_CAPACITY: i32 = 9;
 /**
  * Byte address of its control bytes, one a slot: 0 for an empty slot, else 0x80 and 7 bits of the

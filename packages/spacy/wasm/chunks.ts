@@ -126,10 +126,10 @@ export function hashOf(units: i32, a: i32, b: i32): i32 {
 
 // Tables.
 
-/** Sets up table `t` with room for `capacity` entries (slots at half load). */
+/** Sets up table `t` with room for `capacity` entries (slots at most 3/4 full). */
 export function createTable(t: i32, capacity: i32): void {
   let slots = 16;
-  while (slots < capacity * 2) slots <<= 1;
+  while (slots * 3 < capacity * 4) slots <<= 1;
   setField(t, D_SLOTS_AT, allocate(slots * SLOT_BYTES));
   setField(t, D_CTRL_AT, allocate(slots));
   setField(t, D_MASK, slots - 1);
@@ -186,7 +186,7 @@ export function get(t: i32, units: i32, a: i32, b: i32, h: i32): i32 {
   const mask = field(t, D_MASK);
   const tag = tagOf(h);
   const from = units + (a << 1);
-  // Up to the first empty slot (a table is at most half full).
+  // Up to the first empty slot (a table is at most 3/4 full; a probe past a slot reads one byte).
   for (let i = h & mask; ; i = (i + 1) & mask) {
     const c = <i32>load<u8>(<usize>(ctrl + i));
     if (c === 0) break;
@@ -226,12 +226,12 @@ function reserveList(t: i32, n: i32): i32 {
 
 /**
  * Adds units [a, b) at `units` (hash `h`; not in table `t`) with `code`; the slot's address. A
- * table past half its slots grows first (a generation of the chunk cache never gets there: it
- * rotates when full, unless its special cases alone overfill it).
+ * table 3/4 full grows first (a generation of the chunk cache never gets there: it rotates when
+ * full, unless its special cases alone overfill it).
  */
 function insert(t: i32, units: i32, a: i32, b: i32, h: i32, code: i32): i32 {
   const n = b - a;
-  if (field(t, D_SIZE) * 2 >= field(t, D_MASK) + 1) grow(t);
+  if (field(t, D_SIZE) * 4 >= (field(t, D_MASK) + 1) * 3) grow(t);
   const s = field(t, D_SLOTS_AT) + freeSlot(t, h) * SLOT_BYTES;
   store<i32>(<usize>s, h, S_HASH * 4);
   store<i32>(<usize>s, n + 1, S_LENGTH * 4);
