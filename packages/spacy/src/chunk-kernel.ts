@@ -84,8 +84,10 @@ export class ChunkKernel {
   /** Copies `s`'s code units to `at` (a byte address with room for them). */
   private write(s: string, at: number): void {
     this.views();
-    // Node's native UTF-16 copy: a few milliseconds for the benchmark's 28 MB, a loop ten times that.
-    if (LITTLE_ENDIAN) this.bytes.write(s, at, "utf16le");
+    // Node's native UTF-16 copy for a text: a few milliseconds for the benchmark's 28 MB, a loop
+    // ten times that; a short string (a special case's, a word looked up whole) by the loop, as
+    // Buffer.write costs microseconds a call in its checks.
+    if (LITTLE_ENDIAN && s.length > 64) this.bytes.write(s, at, "utf16le");
     else for (let i = 0; i < s.length; i++) this.u16[(at >> 1) + i] = s.charCodeAt(i);
   }
 

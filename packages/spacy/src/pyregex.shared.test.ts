@@ -6,6 +6,7 @@ import { python, requires, rng, shared } from "@convkit/test-helpers";
 import { expect, it } from "vitest";
 import { loadPipelineFolder } from "./folder.js";
 import { compilePythonFinditer } from "./pyregex.js";
+import { compileInfixFinder, compileSuffixSearch } from "./regex-shape.js";
 
 const PY = `
 import json, re, sys
@@ -57,6 +58,21 @@ requires("shared", "python3").describe("the model's tokenizer patterns against C
         if (JSON.stringify(spans) !== JSON.stringify(py[i]![j]))
           bad.push(`${["prefix", "suffix", "infix", "url"][i]} ${JSON.stringify(s)}`);
       });
+    });
+    // The tokenizer's shortcuts (regex-shape.ts): the suffix's length from the last units, the
+    // infixes only where a character an infix can consume occurs.
+    const suffix = compileSuffixSearch(rules.suffixSearch!, "tokenizer");
+    const infixes = compileInfixFinder(rules.infixFinditer!, "tokenizer");
+    const units = (s: string, k: number) => [...s].slice(0, k).join("").length;
+    strings.forEach((s, j) => {
+      const first = py[1]![j]![0];
+      const want = first === undefined ? 0 : units(s, first[1]) - units(s, first[0]);
+      if (suffix(s) !== want) bad.push(`suffix shortcut ${JSON.stringify(s)}`);
+      const flat = infixes(s);
+      const spans: [number, number][] = [];
+      for (let k = 0; k < flat.length; k += 2) spans.push([cp(s, flat[k]!), cp(s, flat[k + 1]!)]);
+      if (JSON.stringify(spans) !== JSON.stringify(py[2]![j]))
+        bad.push(`infix shortcut ${JSON.stringify(s)}`);
     });
     expect(strings.length).toBe(5000 + rules.exceptions.length);
     expect(bad).toEqual([]);

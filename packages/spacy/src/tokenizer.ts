@@ -9,7 +9,8 @@ import { ChunkKernel, type TokenizedText } from "./chunk-kernel.js";
 import * as K from "./chunks-wasm.js";
 import type { TokenizerRules } from "./folder.js";
 import { Lexicon } from "./lexicon.js";
-import { compilePythonFinditer, compilePythonRegex } from "./pyregex.js";
+import { compilePythonRegex } from "./pyregex.js";
+import { compileInfixFinder, compileSuffixSearch } from "./regex-shape.js";
 
 export type { TokenizedText } from "./chunk-kernel.js";
 
@@ -78,7 +79,8 @@ export class SpacyTokenizer {
   private readonly pieceBuffer = new Int32Array(3);
   private readonly rules: TokenizerRules;
   private readonly prefixRe: RegExp | null;
-  private readonly suffixRe: RegExp | null;
+  /** `suffix_search`: the length of a string's suffix (0: none, or no rule). */
+  private readonly findSuffix: (s: string) => number;
   /** `infix_finditer`: the infixes of a string as flat [start, end) pairs (none without the rule). */
   private readonly findInfixes: (s: string) => number[];
   private readonly tokenMatchRe: RegExp | null;
@@ -121,11 +123,14 @@ export class SpacyTokenizer {
     const re = (p: string | null, name: string, extra = "") =>
       p === null ? null : compilePythonRegex(p, `${where} (${name})`, extra);
     this.prefixRe = re(rules.prefixSearch, "prefix_search");
-    this.suffixRe = re(rules.suffixSearch, "suffix_search");
+    this.findSuffix =
+      rules.suffixSearch === null
+        ? () => 0
+        : compileSuffixSearch(rules.suffixSearch, `${where} (suffix_search)`);
     this.findInfixes =
       rules.infixFinditer === null
         ? () => []
-        : compilePythonFinditer(rules.infixFinditer, `${where} (infix_finditer)`);
+        : compileInfixFinder(rules.infixFinditer, `${where} (infix_finditer)`);
     // `match` anchors at the start only; `y` (sticky) at lastIndex 0 does exactly that.
     this.tokenMatchRe = re(rules.tokenMatch, "token_match", "y");
     this.urlMatchRe = re(rules.urlMatch, "url_match", "y");
@@ -208,12 +213,6 @@ export class SpacyTokenizer {
   private findPrefix(s: string): number {
     if (!this.prefixRe) return 0;
     const m = this.prefixRe.exec(s);
-    return m ? m[0].length : 0;
-  }
-
-  private findSuffix(s: string): number {
-    if (!this.suffixRe) return 0;
-    const m = this.suffixRe.exec(s);
     return m ? m[0].length : 0;
   }
 

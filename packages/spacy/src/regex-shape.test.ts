@@ -1,0 +1,101 @@
+// The tokenizer's shortcuts through spaCy-style affix patterns (regex-shape.ts) against CPython's
+// `re` (python3 runs here, as on every CI machine): the suffix search's length and the infix
+// finder's spans equal `re.search` and `re.finditer` on seeded random strings, the patterns built
+// to reach every path (bounded and unbounded alternatives, lookbehinds, astral characters, a final
+// newline, patterns that match empty).
+import { python, requires, rng } from "@convkit/test-helpers";
+import { describe, expect, it } from "vitest";
+import { compileInfixFinder, compileSuffixSearch } from "./regex-shape.js";
+
+const PY = `
+import json, re, sys
+d = json.load(sys.stdin)
+print(json.dumps({
+  "suffix": [[(lambda m: [m.start(), m.end()] if m else None)(re.search(p, s)) for s in d["strings"]] for p in d["suffixes"]],
+  "infix": [[[[m.start(), m.end()] for m in re.finditer(p, s)] for s in d["strings"]] for p in d["infixes"]],
+}))
+`;
+
+/** A UTF-16 offset as a code point offset. */
+function cp(s: string, i: number): number {
+  return [...s.slice(0, i)].length;
+}
+
+const ALPHABET = [..."ab1.'s%km-,!?:()", "😀", "é", "\u00a0", "\n", "…", "’", "Σ"];
+
+function randomStrings(n: number, seed: number): string[] {
+  const r = rng(seed);
+  return Array.from({ length: n }, () =>
+    Array.from(
+      { length: Math.floor(r() * (r() < 0.1 ? 40 : 10)) },
+      () => ALPHABET[Math.floor(r() * ALPHABET.length)]!,
+    ).join(""),
+  );
+}
+
+describe("affix searches through a pattern's shape", () => {
+  const suffixes = [
+    // spaCy's form: every alternative anchored at the end, one of them unbounded.
+    "'s$|'S$|\\.\\.+$|…$|,$|(?<=[0-9])%$|(?<=[0-9])(?:km|m|k)$|(?<=[a-z])\\.$|[\\U0001F600-\\U0001F64F]$",
+    // All bounded; a class and `.` that may take an astral character.
+    "[😀a]$|.$|ab$",
+    // An alternative that matches empty (at the end), and one taking a final newline.
+    "(?<=b)$|\\n$|s$",
+    // Repetitions with bounds, and a lazy one.
+    "a{2,3}$|(?:1\\.){1,2}$|b+?$",
+    // A class that may take an astral character, repeated: its matches span up to 4 units.
+    "[😀é]{2}$|x$",
+    // Not every alternative anchored: the plain search.
+    "a|b$",
+  ];
+  const infixes = [
+    "\\.\\.+|…|(?<=[0-9])[+\\-\\*^](?=[0-9-])|(?<=[a-z])\\.(?=[A-Z])|(?<=[a-zA-Z]),(?=[a-zA-Z])|(?<=[a-z])(?:-|--)(?=[a-z])",
+    "[😀]|(?<=a)'",
+    // Matches empty: always run.
+    "(?<=a)(?=b)|-",
+  ];
+  const strings = [...randomStrings(3000, 7), "", "\n", "a\n", "1km", "1.1.", "ab..", "😀😀", "aab"];
+
+  requires("python3").it("give CPython's search length and finditer spans on random strings", () => {
+    const py = JSON.parse(python(PY, JSON.stringify({ suffixes, infixes, strings }))) as {
+      suffix: ([number, number] | null)[][];
+      infix: [number, number][][][];
+    };
+    const bad: string[] = [];
+    suffixes.forEach((p, i) => {
+      const search = compileSuffixSearch(p, "test");
+      strings.forEach((s, j) => {
+        const want = py.suffix[i]![j]!;
+        const got = search(s);
+        // CPython's span in code points as a length in UTF-16 units (an empty match and none: 0).
+        const units = (k: number) => [...s].slice(0, k).join("").length;
+        const wantLength = want === null ? 0 : units(want[1]) - units(want[0]);
+        if (got !== wantLength)
+          bad.push(`suffix ${p} on ${JSON.stringify(s)}: ${got}, CPython ${wantLength}`);
+      });
+    });
+    infixes.forEach((p, i) => {
+      const finder = compileInfixFinder(p, "test");
+      strings.forEach((s, j) => {
+        const flat = finder(s);
+        const spans: [number, number][] = [];
+        for (let k = 0; k < flat.length; k += 2) spans.push([cp(s, flat[k]!), cp(s, flat[k + 1]!)]);
+        if (JSON.stringify(spans) !== JSON.stringify(py.infix[i]![j]))
+          bad.push(`infix ${p} on ${JSON.stringify(s)}`);
+      });
+    });
+    expect(bad).toEqual([]);
+  });
+
+  it("skip a string that holds nothing a match can consume, and only then", () => {
+    // A pattern whose every match needs a '-': a word without one is not searched at all, so a
+    // shortcut that skipped too much would show here as a missing infix.
+    const finder = compileInfixFinder("(?<=[a-z])-(?=[a-z])", "test");
+    expect(finder("well-known")).toEqual([4, 5]);
+    expect(finder("wellknown")).toEqual([]);
+    // Lookbehind characters are not consumed: a pattern that can match empty is always searched.
+    expect(compileInfixFinder("(?<=a)(?=b)", "test")("ab")).toEqual([1, 1]);
+    const suffix = compileSuffixSearch("\\.\\.+$|(?<=[0-9])%$|s$", "test");
+    expect(["a....", "10%", "cats", "cat", "%", "1.."].map(suffix)).toEqual([4, 1, 1, 0, 0, 2]);
+  });
+});

@@ -1,0 +1,229 @@
+// The shape of a translated pattern (pyregex.ts's JS `u` source): the union of its consuming atoms
+// (characters, escapes, classes, `.`) outside lookarounds, as a regular expression of one
+// character; whether it can match the empty string; and the most UTF-16 units a match can span.
+// The tokenizer's affix searches use them to run less of spaCy's large patterns: a string with no
+// character of the union has no non-empty match (most words hold no infix character), and a
+// suffix of at most L units can only start in a string's last L units.
+import {
+  compilePythonFinditer,
+  END,
+  factorEndAnchor,
+  topLevelAlternatives,
+  translatePythonRegex,
+} from "./pyregex.js";
+import { isHighSurrogate, isLowSurrogate } from "./utf16.js";
+
+/** A pattern's consuming atoms (their sources), whether it can match empty, its longest match in units. */
+interface Parsed {
+  atoms: string[];
+  nullable: boolean;
+  longest: number;
+}
+
+/** The shape of `source`, or null when it holds what this parser does not take apart. */
+function parse(source: string): Parsed | null {
+  try {
+    const parser = new Parser(source);
+    const parsed = parser.disjunction();
+    return parser.atEnd ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+class Parser {
+  private i = 0;
+  constructor(private readonly s: string) {}
+
+  get atEnd(): boolean {
+    return this.i === this.s.length;
+  }
+
+  /** Disjunction, up to an unmatched `)` or the end. */
+  disjunction(): Parsed {
+    const atoms: string[] = [];
+    let nullable = false;
+    let longest = 0;
+    for (;;) {
+      const alt = this.alternative();
+      atoms.push(...alt.atoms);
+      nullable ||= alt.nullable;
+      longest = Math.max(longest, alt.longest);
+      if (this.s[this.i] !== "|") return { atoms, nullable, longest };
+      this.i++;
+    }
+  }
+
+  private alternative(): Parsed {
+    const atoms: string[] = [];
+    let nullable = true;
+    let longest = 0;
+    while (this.i < this.s.length && this.s[this.i] !== "|" && this.s[this.i] !== ")") {
+      const term = this.term();
+      atoms.push(...term.atoms);
+      nullable &&= term.nullable;
+      longest += term.longest;
+    }
+    return { atoms, nullable, longest };
+  }
+
+  private term(): Parsed {
+    const s = this.s;
+    const c = s[this.i]!;
+    let atom: Parsed;
+    if (c === "^" || c === "$") {
+      this.i++;
+      return { atoms: [], nullable: true, longest: 0 };
+    }
+    if (c === "\\" && (s[this.i + 1] === "b" || s[this.i + 1] === "B")) {
+      this.i += 2;
+      return { atoms: [], nullable: true, longest: 0 };
+    }
+    if (c === "(") {
+      const lookaround = /^\(\?(?:=|!|<=|<!)/.exec(s.slice(this.i, this.i + 4));
+      const group = lookaround ?? /^\(\?(?::|<[A-Za-z_$][\w$]*>)/.exec(s.slice(this.i, this.i + 64));
+      this.i += group ? group[0].length : 1;
+      const inner = this.disjunction();
+      if (s[this.i] !== ")") throw new Error("unbalanced group");
+      this.i++;
+      // A lookaround consumes nothing, whatever it looks at.
+      if (lookaround) return { atoms: [], nullable: true, longest: 0 };
+      atom = inner;
+    } else if (c === "[") atom = { atoms: [this.classSource()], nullable: false, longest: 2 };
+    else if (c === "\\") {
+      const e = this.escapeSource();
+      // An escape of one BMP character is one unit; a class escape (\p{…}, \d, …) may match two.
+      const bmp =
+        /^\\(?:u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|c[A-Za-z]|[^pPdDwWsSu])$/.test(e) ||
+        /^\\u\{[0-9A-Fa-f]{1,4}\}$/.test(e);
+      atom = { atoms: [e], nullable: false, longest: bmp ? 1 : 2 };
+    } else if (c === "*" || c === "+" || c === "?" || c === "{" || c === ")" || c === "|" || c === "]")
+      throw new Error(`unexpected ${c}`);
+    else {
+      const cp = s.codePointAt(this.i)!;
+      const ch = String.fromCodePoint(cp);
+      this.i += ch.length;
+      // `.` may match an astral character.
+      atom = { atoms: [ch], nullable: false, longest: ch === "." ? 2 : ch.length };
+    }
+    const [min, max] = this.quantifier();
+    return { atoms: atom.atoms, nullable: min === 0 || atom.nullable, longest: atom.longest * max };
+  }
+
+  /** A quantifier's least and most repetitions ([1, 1] when there is none). */
+  private quantifier(): [number, number] {
+    const s = this.s;
+    let bounds: [number, number];
+    const c = s[this.i];
+    if (c === "*" || c === "+" || c === "?") {
+      bounds = [c === "+" ? 1 : 0, c === "?" ? 1 : Number.POSITIVE_INFINITY];
+      this.i++;
+    } else if (c === "{") {
+      const m = /^\{(\d+)(,(\d*))?\}/.exec(s.slice(this.i));
+      if (!m) throw new Error("bad quantifier");
+      const min = Number(m[1]);
+      bounds = [min, m[2] === undefined ? min : m[3] ? Number(m[3]) : Number.POSITIVE_INFINITY];
+      this.i += m[0].length;
+    } else return [1, 1];
+    if (s[this.i] === "?") this.i++;
+    return bounds;
+  }
+
+  private classSource(): string {
+    const s = this.s;
+    const from = this.i;
+    this.i++;
+    while (s[this.i] !== "]") {
+      if (this.i >= s.length) throw new Error("unterminated class");
+      this.i += s[this.i] === "\\" ? 2 : 1;
+    }
+    this.i++;
+    return s.slice(from, this.i);
+  }
+
+  private escapeSource(): string {
+    const s = this.s;
+    const from = this.i;
+    const c = s[this.i + 1];
+    if (c === undefined) throw new Error("trailing backslash");
+    if (/[1-9k]/.test(c)) throw new Error("backreference");
+    const m = /^\\(?:u\{[0-9A-Fa-f]+\}|u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|[pP]\{[^}]*\}|c[A-Za-z])/.exec(
+      s.slice(this.i, this.i + 40),
+    );
+    this.i += m ? m[0].length : 1 + String.fromCodePoint(s.codePointAt(this.i + 1)!).length;
+    return s.slice(from, this.i);
+  }
+}
+
+/**
+ * A one-character regular expression (flags `flags`, `y` added when `sticky`) matching every
+ * character a match of `source` can consume, or null when `source` can match the empty string
+ * (an empty match needs no character) or holds what this parser does not take apart.
+ */
+function consumedCharacters(source: string, flags: string, sticky: boolean): RegExp | null {
+  const parsed = parse(source);
+  if (parsed === null || parsed.nullable || parsed.atoms.length === 0) return null;
+  const union = `(?:${[...new Set(parsed.atoms)].join("|")})`;
+  return new RegExp(union, flags.replace(/[gy]/g, "") + (sticky ? "y" : ""));
+}
+
+/**
+ * Python's `re.compile(pattern).search` for spaCy's `suffix_search` (every alternative anchored at
+ * the end: `A$|B$|…`), as the length of the match (0 for none). Every match ends the string (or
+ * comes before a final newline), so the search is for its leftmost start. The alternatives whose
+ * matches span at most L units can only start in the last L units: they are searched from there
+ * on; the rest (`\.\.+`) over the whole string, and the leftmost start of the two wins. A string
+ * ending with a newline, or a pattern not of this form, gets the plain search.
+ */
+export function compileSuffixSearch(pattern: string, where: string): (s: string) => number {
+  const t = translatePythonRegex(pattern, where);
+  const full = new RegExp(factorEndAnchor(t.source), t.flags);
+  const plain = (s: string) => full.exec(s)?.[0].length ?? 0;
+  const alternatives = topLevelAlternatives(t.source);
+  if (!alternatives.every((a) => a.endsWith(END))) return plain;
+  const shapes = alternatives.map((a) => parse(a));
+  if (shapes.some((p) => p === null)) return plain;
+  const bounded = alternatives.filter((_, k) => Number.isFinite(shapes[k]!.longest));
+  const longest = Math.max(0, ...shapes.map((p) => p!.longest).filter(Number.isFinite));
+  const unbounded = alternatives.filter((_, k) => !Number.isFinite(shapes[k]!.longest));
+  const regex = (alts: string[], flags: string) =>
+    alts.length === 0 ? null : new RegExp(factorEndAnchor(alts.join("|")), t.flags + flags);
+  const tail = regex(bounded, "g");
+  const anywhere = regex(unbounded, "");
+  const last = consumedCharacters(factorEndAnchor(t.source), t.flags, true);
+  return (s) => {
+    const n = s.length;
+    if (n === 0 || s.charCodeAt(n - 1) === 0x0a) return plain(s);
+    // A non-empty match's last character is one a suffix can consume (a surrogate pair is one).
+    if (last !== null) {
+      const pair = n >= 2 && isLowSurrogate(s.charCodeAt(n - 1)) && isHighSurrogate(s.charCodeAt(n - 2));
+      last.lastIndex = pair ? n - 2 : n - 1;
+      if (!last.test(s)) return 0;
+    }
+    let start = n + 1;
+    if (anywhere !== null) start = anywhere.exec(s)?.index ?? start;
+    if (tail !== null) {
+      let from = Math.max(0, n - longest);
+      // Not between the halves of a surrogate pair (Python's positions are code points).
+      if (from > 0 && isLowSurrogate(s.charCodeAt(from)) && isHighSurrogate(s.charCodeAt(from - 1))) from--;
+      if (from < start) {
+        tail.lastIndex = from;
+        const m = tail.exec(s);
+        if (m !== null && m.index < start) start = m.index;
+      }
+    }
+    return start > n ? 0 : n - start;
+  };
+}
+
+/**
+ * Python's `re.compile(pattern).finditer` (compilePythonFinditer's flat [start, end) pairs), asking
+ * first whether the string holds any character a match can consume: most words hold no infix
+ * character, and a string without one has no match (a pattern that can match empty is always run).
+ */
+export function compileInfixFinder(pattern: string, where: string): (s: string) => number[] {
+  const finditer = compilePythonFinditer(pattern, where);
+  const t = translatePythonRegex(pattern, where);
+  const any = consumedCharacters(t.source, t.flags, false);
+  return any === null ? finditer : (s) => (any.test(s) ? finditer(s) : []);
+}
