@@ -76,6 +76,8 @@ export interface SegmentTask {
   splitter: string;
   /** The spaCy pipeline folder of the `spacy` splitter. */
   spacyModel?: string;
+  /** The `spacy` splitter's share of the default cache sizes (1/N for each of N worker threads). */
+  cacheShare?: number;
   formats: PassageFormat[];
   /** MS MARCO: `url\ntitle\n` in front of each passage's contents. */
   urlTitle?: boolean;
@@ -112,7 +114,7 @@ export interface SegmentResult {
 /** Segments a batch and encodes every requested output. */
 export function encodeSegmentTask(t: SegmentTask): SegmentResult {
   const o: SegmentOptions = { ...(t.preset === "ikat" ? IKAT : MSMARCO), ...t.overrides };
-  const split = splitterFor(t.splitter, t.spacyModel);
+  const split = splitterFor(t.splitter, t.spacyModel, t.cacheShare);
   const want = new Set(t.formats);
   // A batch that failed may have left bytes behind.
   for (const b of Object.values(out)) b.clear();

@@ -213,7 +213,13 @@ async function segmentInput(
   const threads = pool?.threads ?? 1;
   const start = (u: Pick<SegmentTask, "bytes" | "docs">) => {
     crash();
-    const task: SegmentTask = { ...taskBase(o), ...u, spare: spare.splice(0, o.formats.length) };
+    const task: SegmentTask = {
+      ...taskBase(o),
+      ...u,
+      // Each worker's caches a share of one thread's: the same memory at any thread count.
+      cacheShare: pool ? 1 / threads : undefined,
+      spare: spare.splice(0, o.formats.length),
+    };
     const transfer = task.bytes ? [task.bytes.data.buffer as ArrayBuffer, ...task.spare!] : task.spare!;
     return pool ? pool.run(task, transfer) : Promise.resolve().then(() => encodeSegmentTask(task));
   };

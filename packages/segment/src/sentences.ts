@@ -14,6 +14,8 @@ export interface SentencesTask {
   bytes: JsonlBytes;
   splitter: string;
   spacyModel?: string;
+  /** The `spacy` splitter's share of the default cache sizes (1/N for each of N worker threads). */
+  cacheShare?: number;
   /** Also write spaCy's `tokens`, `ws` and `sent` (the spacy splitter only). */
   tokens?: boolean;
 }
@@ -32,7 +34,7 @@ export interface SentencesResult {
  */
 export function encodeSentencesTask(t: SentencesTask): SentencesResult {
   const out = new ByteBuilder();
-  const pipeline = t.splitter === "spacy" ? spacyPipelineOf(t.spacyModel) : undefined;
+  const pipeline = t.splitter === "spacy" ? spacyPipelineOf(t.spacyModel, t.cacheShare) : undefined;
   const split = pipeline ? undefined : splitterFor(t.splitter, t.spacyModel);
   let texts = 0;
   const lines = forEachJsonLine(t.bytes, (v, line) => {
@@ -115,6 +117,8 @@ export async function runSentences(o: SentencesJobOptions): Promise<{ texts: num
           bytes: { file: name, data },
           splitter: o.splitter,
           spacyModel: o.spacyModel,
+          // Each worker's caches a share of one thread's: the same memory at any thread count.
+          cacheShare: pool ? 1 / threads : undefined,
           tokens: o.tokens,
         };
         return pool

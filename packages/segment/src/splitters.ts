@@ -233,9 +233,13 @@ let spacyModule: typeof import("@convkit/spacy") | undefined;
  * `spacy` is spaCy's statistical sentence recognizer run from the pipeline folder `spacyModel`
  * (loaded once per thread): with the iKAT preset, the official method.
  */
-export async function loadSplitter(name: string, spacyModel?: string): Promise<SentenceSplitter> {
+export async function loadSplitter(
+  name: string,
+  spacyModel?: string,
+  cacheShare?: number,
+): Promise<SentenceSplitter> {
   if (name === "spacy") spacyModule ??= await import("@convkit/spacy");
-  return splitterFor(name, spacyModel);
+  return splitterFor(name, spacyModel, cacheShare);
 }
 
 /**
@@ -253,12 +257,15 @@ export async function checkSplitter(name: string, spacyModel?: string): Promise<
   spacyModule.checkPipelineFolder(spacyModel);
 }
 
-/** The loaded spaCy pipeline of the `spacy` splitter (after {@link loadSplitter}). */
-export function spacyPipelineOf(spacyModel: string | undefined): SpacyPipeline {
+/**
+ * The loaded spaCy pipeline of the `spacy` splitter (after {@link loadSplitter}); `cacheShare`: its
+ * share of the default cache sizes (1/N in each of N worker threads of one job).
+ */
+export function spacyPipelineOf(spacyModel: string | undefined, cacheShare?: number): SpacyPipeline {
   if (!spacyModel)
     throw new UsageError(`the spacy splitter needs a spaCy pipeline folder: ${SPACY_MODEL_HINT}`);
   if (!spacyModule) throw new Error("the spacy splitter is used before loadSplitter");
-  return spacyModule.spacyPipeline(spacyModel);
+  return spacyModule.spacyPipeline(spacyModel, { cacheShare });
 }
 
 /**
@@ -278,9 +285,9 @@ export function refusedTextError(e: unknown, file: string, line: number, what: s
 }
 
 /** A splitter by name, synchronously: the rule-based ones, and `spacy` once {@link loadSplitter} ran in this thread. */
-export function splitterFor(name: string, spacyModel?: string): SentenceSplitter {
+export function splitterFor(name: string, spacyModel?: string, cacheShare?: number): SentenceSplitter {
   if (name === "spacy") {
-    const pipeline = spacyPipelineOf(spacyModel);
+    const pipeline = spacyPipelineOf(spacyModel, cacheShare);
     return (text) => pipeline.sentenceStarts(text);
   }
   const split = SPLITTERS[name];

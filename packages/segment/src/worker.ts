@@ -7,7 +7,7 @@ import { loadSplitter } from "./splitters.js";
 
 /** Encodes a batch; the encoded bytes are moved to the main thread, not copied. */
 export default taskWorker(async (task: SegmentTask | SentencesTask): Promise<unknown> => {
-  await loadSplitter(task.splitter, task.spacyModel);
+  await loadSplitter(task.splitter, task.spacyModel, task.cacheShare);
   if ("kind" in task && task.kind === "sentences") {
     const r = encodeSentencesTask(task);
     return move({ [transferableSymbol]: [r.jsonl.buffer], [valueSymbol]: r } as never);

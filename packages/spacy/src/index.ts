@@ -4,6 +4,7 @@ export type { SpecialToken, TokenizerRules } from "./folder.js";
 export {
   checkPipelineFolder,
   LoneSurrogateError,
+  type PipelineOptions,
   type SpacyDoc,
   SpacyPipeline,
   spacyPipeline,

@@ -3,7 +3,7 @@
 import { loadPipelineFolder } from "./folder.js";
 import { translatePythonRegex } from "./pyregex.js";
 import { ENTRY_CACHE_LIMIT, Senter } from "./senter.js";
-import { LEXICON_LIMIT, SpacyTokenizer, type TokenizedText } from "./tokenizer.js";
+import { CACHE_LIMIT, LEXICON_LIMIT, SpacyTokenizer, type TokenizedText } from "./tokenizer.js";
 import { isHighSurrogate, isLowSurrogate } from "./utf16.js";
 
 /** What spaCy gives for one text. */
@@ -51,23 +51,49 @@ function firstLoneSurrogate(text: string): number {
   return -1;
 }
 
+/** How a pipeline sizes its caches. */
+export interface PipelineOptions {
+  /**
+   * The share of the default cache sizes this pipeline takes (default 1): each of N threads of
+   * one job takes 1/N, so that a job's caches take about the same memory at any thread count.
+   * Caches never change a result, only how often work is done again.
+   */
+  cacheShare?: number;
+}
+
+/** The smallest cache a share leaves (the senter keeps 8,192 of its entries when it makes room). */
+const MIN_CACHE = 16_384;
+
+/** `limit` times `share`, at least {@link MIN_CACHE}. */
+const shareOf = (limit: number, share: number) => Math.max(MIN_CACHE, Math.round(limit * share));
+
 /** A spaCy pipeline folder's tokenizer and senter, ready to run. Not thread-safe: one per thread. */
 export class SpacyPipeline {
   /** `meta.json`'s name and version, e.g. `en_core_web_sm-3.8.0`. */
   readonly name: string;
   private readonly tokenizer: SpacyTokenizer;
   private readonly senter: Senter;
+  /** Lexicon entries before the tokenizer starts afresh. */
+  private readonly lexiconLimit: number;
+  /** Senter entries before it makes room. */
+  private readonly entryLimit: number;
 
-  private constructor(dir: string) {
+  private constructor(dir: string, options: PipelineOptions) {
     const data = loadPipelineFolder(dir);
+    const share = options.cacheShare ?? 1;
     this.name = data.name;
-    this.tokenizer = new SpacyTokenizer(data.tokenizer, `${dir}/tokenizer`);
+    this.lexiconLimit = shareOf(LEXICON_LIMIT, share);
+    this.entryLimit = shareOf(ENTRY_CACHE_LIMIT, share);
+    this.tokenizer = new SpacyTokenizer(data.tokenizer, `${dir}/tokenizer`, {
+      cacheLimit: shareOf(CACHE_LIMIT, share),
+      lexiconLimit: this.lexiconLimit,
+    });
     this.senter = new Senter(data.senter, this.tokenizer.lexicon, data.lexemeNorm);
   }
 
   /** Loads a pipeline folder (e.g. `en_core_web_sm-3.4.1/` from the model's wheel); bad folders are one InputError. */
-  static load(dir: string): SpacyPipeline {
-    return new SpacyPipeline(dir);
+  static load(dir: string, options: PipelineOptions = {}): SpacyPipeline {
+    return new SpacyPipeline(dir, options);
   }
 
   /**
@@ -82,10 +108,10 @@ export class SpacyPipeline {
     // The senter's records are the larger memory (448 bytes a key): when they are full, only they
     // start afresh. The lexicon (and the chunk cache keyed by its entries) goes on, so the words
     // seen so far are not tokenized again by the affix rules, the costly part of an unseen chunk.
-    if (this.tokenizer.lexicon.size > LEXICON_LIMIT) {
+    if (this.tokenizer.lexicon.size > this.lexiconLimit) {
       this.tokenizer.renew();
       this.senter.clear();
-    } else if (this.senter.cachedEntries > ENTRY_CACHE_LIMIT) this.senter.makeRoom();
+    } else if (this.senter.cachedEntries > this.entryLimit) this.senter.makeRoom();
     return this.tokenizer.tokenize(text);
   }
 
@@ -155,12 +181,13 @@ export function checkPipelineFolder(dir: string): void {
 
 const loaded = new Map<string, SpacyPipeline>();
 
-/** A pipeline loaded once per folder and thread (workers share nothing, so each loads its own). */
-export function spacyPipeline(dir: string): SpacyPipeline {
-  let p = loaded.get(dir);
+/** A pipeline loaded once per folder, cache share and thread (workers share nothing, so each loads its own). */
+export function spacyPipeline(dir: string, options: PipelineOptions = {}): SpacyPipeline {
+  const key = `${options.cacheShare ?? 1}\0${dir}`;
+  let p = loaded.get(key);
   if (!p) {
-    p = SpacyPipeline.load(dir);
-    loaded.set(dir, p);
+    p = SpacyPipeline.load(dir, options);
+    loaded.set(key, p);
   }
   return p;
 }

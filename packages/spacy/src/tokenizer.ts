@@ -61,12 +61,13 @@ class TokenSink {
  * 131,072 340K (the lexicon's renewal at as many entries bounds what a larger one could keep), for
  * 4 MiB more a generation (32-byte slots at half load).
  */
-const CACHE_LIMIT = 131_072;
+export const CACHE_LIMIT = 131_072;
 
 /**
  * Lexicon entries before a pipeline starts the tokenizer afresh (its strings and index are small
- * beside the senter's records); the lexicon's index is made this size at once, so that it never
- * leaves the smaller tables of its growth behind in the kernel's memory.
+ * beside the senter's records, and a renewal sends every word through the affix rules again); the
+ * lexicon's index is made this size at once (`lexiconLimit`), so that it never leaves the smaller
+ * tables of its growth behind in the kernel's memory.
  */
 export const LEXICON_LIMIT = 131_072;
 
@@ -115,10 +116,18 @@ export class SpacyTokenizer {
   /** Where tokens go when special cases spanning several of them replace some (reused from text to text). */
   private readonly specialSink = new TokenSink();
 
-  /** `options.cacheLimit`: chunks per cache generation, the special cases included (default {@link CACHE_LIMIT}; tests make it tiny, to rotate often). */
-  constructor(rules: TokenizerRules, where: string, options: { cacheLimit?: number } = {}) {
+  /**
+   * `options.cacheLimit`: chunks per cache generation, the special cases included (default
+   * {@link CACHE_LIMIT}; tests make it tiny, to rotate often); `options.lexiconLimit`: the size the
+   * lexicon's index is made for (default {@link LEXICON_LIMIT}; it grows past it if need be).
+   */
+  constructor(
+    rules: TokenizerRules,
+    where: string,
+    options: { cacheLimit?: number; lexiconLimit?: number } = {},
+  ) {
     this.rules = rules;
-    this.kernel = new ChunkKernel(options.cacheLimit ?? CACHE_LIMIT, LEXICON_LIMIT);
+    this.kernel = new ChunkKernel(options.cacheLimit ?? CACHE_LIMIT, options.lexiconLimit ?? LEXICON_LIMIT);
     this.lexicon = new Lexicon(this.kernel);
     const re = (p: string | null, name: string, extra = "") =>
       p === null ? null : compilePythonRegex(p, `${where} (${name})`, extra);
