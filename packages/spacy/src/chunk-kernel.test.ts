@@ -2,6 +2,7 @@
 // what a table holds, FNV-1a over code units for the hash. Seeded, no ../shared. The chunk cache's
 // generations, rotation and special cases are checked through the whole tokenizer against the
 // cache-free reference (tokenizer.diff.test.ts).
+import { isPySpace } from "@convkit/io";
 import { rng } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { ChunkKernel, MISS, T_LEXICON } from "./chunk-kernel.js";
@@ -41,6 +42,17 @@ describe("the tokenizer's kernel tables", () => {
         expect(kernel.fn.hashOf(kernel.textAt, piece[0]!, b)).toBe(piece[2]);
       }
     }
+  });
+
+  it("split text where @convkit/io's isPySpace (Python's str.isspace) does, on every code unit", () => {
+    const kernel = new ChunkKernel(64);
+    const differ: number[] = [];
+    for (let c = 0; c < 0x10000; c++) {
+      kernel.loadText(`a${String.fromCharCode(c)}b`);
+      kernel.fn.scan(3, 0);
+      if (kernel.pieces > 1 !== isPySpace(c)) differ.push(c);
+    }
+    expect(differ).toEqual([]);
   });
 
   it("find what a Map finds, through growth, for keys held in the slot and beside it", () => {

@@ -145,6 +145,11 @@ export class ChunkKernel {
     };
   }
 
+  /** Empties the chunk cache's two generations and the special cases' chunks (the lexicon is apart). */
+  clearChunks(): void {
+    for (const t of [K.T_FIRST, K.T_SECOND, K.T_SPECIAL]) this.fn.clearTable(t);
+  }
+
   /** Adds a special case: `chunk`, whose tokens are the lexicon entries `ids` of UTF-16 lengths `lengths`. */
   addSpecial(chunk: string, ids: Int32Array, lengths: Int32Array): void {
     this.loadScratch(chunk);

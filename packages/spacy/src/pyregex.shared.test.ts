@@ -7,6 +7,7 @@ import { expect, it } from "vitest";
 import { loadPipelineFolder } from "./folder.js";
 import { compilePythonFinditer } from "./pyregex.js";
 import { compileInfixFinder, compileSuffixSearch } from "./regex-shape.js";
+import { codePointSpans } from "./testdata/spans.js";
 
 const PY = `
 import json, re, sys
@@ -17,10 +18,6 @@ for p in d["patterns"]:
     out.append([[[m.start(), m.end()] for m in r.finditer(s)] for s in d["strings"]])
 print(json.dumps(out))
 `;
-
-function cp(s: string, i: number): number {
-  return [...s.slice(0, i)].length;
-}
 
 requires("shared", "python3").describe("the model's tokenizer patterns against CPython's re (shared)", () => {
   it("prefix_search, suffix_search, infix_finditer and url_match: the same spans on every special case and 5,000 chunks", () => {
@@ -53,8 +50,7 @@ requires("shared", "python3").describe("the model's tokenizer patterns against C
       const finditer = compilePythonFinditer(p, "tokenizer");
       strings.forEach((s, j) => {
         const flat = finditer(s);
-        const spans: [number, number][] = [];
-        for (let k = 0; k < flat.length; k += 2) spans.push([cp(s, flat[k]!), cp(s, flat[k + 1]!)]);
+        const spans = codePointSpans(s, flat);
         if (JSON.stringify(spans) !== JSON.stringify(py[i]![j]))
           bad.push(`${["prefix", "suffix", "infix", "url"][i]} ${JSON.stringify(s)}`);
       });
@@ -69,8 +65,7 @@ requires("shared", "python3").describe("the model's tokenizer patterns against C
       const want = first === undefined ? 0 : units(s, first[1]) - units(s, first[0]);
       if (suffix(s) !== want) bad.push(`suffix shortcut ${JSON.stringify(s)}`);
       const flat = infixes(s);
-      const spans: [number, number][] = [];
-      for (let k = 0; k < flat.length; k += 2) spans.push([cp(s, flat[k]!), cp(s, flat[k + 1]!)]);
+      const spans = codePointSpans(s, flat);
       if (JSON.stringify(spans) !== JSON.stringify(py[2]![j]))
         bad.push(`infix shortcut ${JSON.stringify(s)}`);
     });

@@ -4,6 +4,7 @@
 import { python, requires, rng } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { compilePythonFinditer, compilePythonRegex, translatePythonRegex } from "./pyregex.js";
+import { codePoint, codePointSpans } from "./testdata/spans.js";
 
 /** search() span and finditer() spans of each pattern on each string, in code points, by CPython. */
 const PY = `
@@ -46,18 +47,12 @@ for p in [r"(?i)\\w", r"(?i)\\W", r"(?i)[\\wk]", r"(?i)[^\\wk]", r"(?i)\\b.", r"
 print(json.dumps({"cased": cased, "known": known, "found": found, "left": left, "whole": whole}))
 `;
 
-/** A UTF-16 offset as a code point offset. */
-function cp(s: string, i: number): number {
-  return [...s.slice(0, i)].length;
-}
-
 function jsSpans(pattern: string, s: string): [[number, number] | null, [number, number][]] {
   const search = compilePythonRegex(pattern, "test");
   const m = search.exec(s);
   const flat = compilePythonFinditer(pattern, "test")(s);
-  const spans: [number, number][] = [];
-  for (let k = 0; k < flat.length; k += 2) spans.push([cp(s, flat[k]!), cp(s, flat[k + 1]!)]);
-  return [m ? [cp(s, m.index), cp(s, m.index + m[0].length)] : null, spans];
+  const spans = codePointSpans(s, flat);
+  return [m ? [codePoint(s, m.index), codePoint(s, m.index + m[0].length)] : null, spans];
 }
 
 /** Characters where Python's and JavaScript's classes differ, and plain ones. */

@@ -397,7 +397,11 @@ export function compilePythonRegex(pattern: string, where: string, extra = ""): 
  * patterns never match empty).
  */
 export function compilePythonFinditer(pattern: string, where: string): (s: string) => number[] {
-  const t = translatePythonRegex(pattern, where);
+  return translatedFinditer(translatePythonRegex(pattern, where));
+}
+
+/** {@link compilePythonFinditer} of a pattern already translated. */
+export function translatedFinditer(t: TranslatedPattern): (s: string) => number[] {
   const search = new RegExp(t.source, `${t.flags}g`);
   // The capture shifts the pattern's own groups by one: harmless, backreferences are refused.
   const nonEmpty = new RegExp(`(?=([^]*))(?:${t.source})(?!\\1$)`, `${t.flags}y`);

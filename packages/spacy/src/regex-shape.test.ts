@@ -6,6 +6,7 @@
 import { python, requires, rng } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { compileInfixFinder, compileSuffixSearch } from "./regex-shape.js";
+import { codePointSpans } from "./testdata/spans.js";
 
 const PY = `
 import json, re, sys
@@ -15,11 +16,6 @@ print(json.dumps({
   "infix": [[[[m.start(), m.end()] for m in re.finditer(p, s)] for s in d["strings"]] for p in d["infixes"]],
 }))
 `;
-
-/** A UTF-16 offset as a code point offset. */
-function cp(s: string, i: number): number {
-  return [...s.slice(0, i)].length;
-}
 
 const ALPHABET = [..."ab1.'s%km-,!?:()", "😀", "é", "\u00a0", "\n", "…", "’", "Σ"];
 
@@ -78,8 +74,7 @@ describe("affix searches through a pattern's shape", () => {
       const finder = compileInfixFinder(p, "test");
       strings.forEach((s, j) => {
         const flat = finder(s);
-        const spans: [number, number][] = [];
-        for (let k = 0; k < flat.length; k += 2) spans.push([cp(s, flat[k]!), cp(s, flat[k + 1]!)]);
+        const spans = codePointSpans(s, flat);
         if (JSON.stringify(spans) !== JSON.stringify(py.infix[i]![j]))
           bad.push(`infix ${p} on ${JSON.stringify(s)}`);
       });

@@ -5,10 +5,10 @@
 // character of the union has no non-empty match (most words hold no infix character), and a
 // suffix of at most L units can only start in a string's last L units.
 import {
-  compilePythonFinditer,
   END,
   factorEndAnchor,
   topLevelAlternatives,
+  translatedFinditer,
   translatePythonRegex,
 } from "./pyregex.js";
 import { isHighSurrogate, isLowSurrogate } from "./utf16.js";
@@ -157,14 +157,17 @@ class Parser {
 
 /**
  * A one-character regular expression (flags `flags`, `y` added when `sticky`) matching every
- * character a match of `source` can consume, or null when `source` can match the empty string
- * (an empty match needs no character) or holds what this parser does not take apart.
+ * character a match of any of `shapes` (the alternatives of a pattern) can consume, or null when
+ * one can match the empty string (an empty match needs no character) or was not taken apart.
  */
-function consumedCharacters(source: string, flags: string, sticky: boolean): RegExp | null {
-  const parsed = parse(source);
-  if (parsed === null || parsed.nullable || parsed.atoms.length === 0) return null;
-  const union = `(?:${[...new Set(parsed.atoms)].join("|")})`;
-  return new RegExp(union, flags.replace(/[gy]/g, "") + (sticky ? "y" : ""));
+function consumedCharacters(shapes: (Parsed | null)[], flags: string, sticky: boolean): RegExp | null {
+  const atoms = new Set<string>();
+  for (const p of shapes) {
+    if (p === null || p.nullable) return null;
+    for (const a of p.atoms) atoms.add(a);
+  }
+  if (atoms.size === 0) return null;
+  return new RegExp(`(?:${[...atoms].join("|")})`, flags.replace(/[gy]/g, "") + (sticky ? "y" : ""));
 }
 
 /**
@@ -190,7 +193,7 @@ export function compileSuffixSearch(pattern: string, where: string): (s: string)
     alts.length === 0 ? null : new RegExp(factorEndAnchor(alts.join("|")), t.flags + flags);
   const tail = regex(bounded, "g");
   const anywhere = regex(unbounded, "");
-  const last = consumedCharacters(factorEndAnchor(t.source), t.flags, true);
+  const last = consumedCharacters(shapes, t.flags, true);
   return (s) => {
     const n = s.length;
     if (n === 0 || s.charCodeAt(n - 1) === 0x0a) return plain(s);
@@ -222,8 +225,8 @@ export function compileSuffixSearch(pattern: string, where: string): (s: string)
  * character, and a string without one has no match (a pattern that can match empty is always run).
  */
 export function compileInfixFinder(pattern: string, where: string): (s: string) => number[] {
-  const finditer = compilePythonFinditer(pattern, where);
   const t = translatePythonRegex(pattern, where);
-  const any = consumedCharacters(t.source, t.flags, false);
+  const finditer = translatedFinditer(t);
+  const any = consumedCharacters([parse(t.source)], t.flags, false);
   return any === null ? finditer : (s) => (any.test(s) ? finditer(s) : []);
 }

@@ -6,7 +6,6 @@
 // text's code units); a chunk the cache does not hold comes back here for the affix rules, which
 // are regular expressions.
 import { ChunkKernel, type TokenizedText } from "./chunk-kernel.js";
-import * as K from "./chunks-wasm.js";
 import type { TokenizerRules } from "./folder.js";
 import { Lexicon } from "./lexicon.js";
 import { compilePythonRegex } from "./pyregex.js";
@@ -182,8 +181,7 @@ export class SpacyTokenizer {
 
   private internSpecials(): void {
     this.specials.clear();
-    const fn = this.kernel.fn;
-    for (const t of [K.T_FIRST, K.T_SECOND, K.T_SPECIAL]) fn.clearTable(t);
+    this.kernel.clearChunks();
     for (const [chunk, tokens] of this.rules.exceptions)
       this.specials.set(
         chunk,
@@ -191,7 +189,7 @@ export class SpacyTokenizer {
       );
     for (const [chunk, ids] of this.specials) this.kernel.addSpecial(chunk, ids, this.lexicon.lengths);
     // A fresh generation holds the special cases.
-    fn.rotate();
+    this.kernel.fn.rotate();
     this.patternStart.fill(0);
     this.patternWord.fill(0);
     this.startNodes.length = 0;

@@ -66,11 +66,11 @@ function setHeader(slot: i32, value: i32): void {
 
 /** Word `word` of table `t`'s descriptor. */
 function field(t: i32, word: i32): i32 {
-  return header(H_TABLES + t * TABLE_WORDS + word);
+  return header(slotOf(t, word));
 }
 
 function setField(t: i32, word: i32, value: i32): void {
-  setHeader(H_TABLES + t * TABLE_WORDS + word, value);
+  setHeader(slotOf(t, word), value);
 }
 
 /** Bytes every region has past its end, which `sameUnits` may read. */
@@ -96,7 +96,35 @@ function reallocate(from: i32, used: i32, bytes: i32): i32 {
   return at;
 }
 
-/** Python's `str.isspace()` for one code unit (what splits a text into chunks). */
+/** `cap` doubled until it is at least `n`. */
+function doubled(cap: i32, n: i32): i32 {
+  let grown = cap * 2;
+  while (grown < n) grown *= 2;
+  return grown;
+}
+
+/**
+ * Makes the region whose address and capacity are in header slots `atSlot` and `capSlot` hold `n`
+ * items of `size` bytes, its first `used` items kept: a region that grows moves to fresh memory.
+ */
+function reserveRegion(atSlot: i32, capSlot: i32, n: i32, size: i32, used: i32): void {
+  const cap = header(capSlot);
+  if (n <= cap) return;
+  const grown = doubled(cap, n);
+  setHeader(atSlot, reallocate(header(atSlot), used * size, grown * size));
+  setHeader(capSlot, grown);
+}
+
+/** The header slot of word `word` of table `t`'s descriptor. */
+function slotOf(t: i32, word: i32): i32 {
+  return H_TABLES + t * TABLE_WORDS + word;
+}
+
+/**
+ * Python's `str.isspace()` for one code unit (what splits a text into chunks): @convkit/io's
+ * `isPySpace`, which the kernel cannot call per unit; chunk-kernel.test.ts checks that the two
+ * agree on every code unit.
+ */
 function isPySpace(c: i32): bool {
   if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x1f);
   if (c < 0x85) return false;
@@ -213,13 +241,7 @@ function freeSlot(t: i32, h: i32): i32 {
 /** Room for `n` more i32 in table `t`'s lists; the offset where they go. */
 function reserveList(t: i32, n: i32): i32 {
   const used = field(t, D_LISTS_USED);
-  const cap = field(t, D_LISTS_CAP);
-  if (used + n > cap) {
-    let grown = cap * 2;
-    while (grown < used + n) grown *= 2;
-    setField(t, D_LISTS_AT, reallocate(field(t, D_LISTS_AT), used << 2, grown << 2));
-    setField(t, D_LISTS_CAP, grown);
-  }
+  reserveRegion(slotOf(t, D_LISTS_AT), slotOf(t, D_LISTS_CAP), used + n, 4, used);
   setField(t, D_LISTS_USED, used + n);
   return used;
 }
@@ -239,13 +261,7 @@ function insert(t: i32, units: i32, a: i32, b: i32, h: i32, code: i32): i32 {
   if (n <= INLINE_UNITS) memory.copy(<usize>(s + S_INLINE * 4), <usize>(units + (a << 1)), <usize>(n << 1));
   else {
     const used = field(t, D_CHARS_USED);
-    const cap = field(t, D_CHARS_CAP);
-    if (used + n > cap) {
-      let grown = cap * 2;
-      while (grown < used + n) grown *= 2;
-      setField(t, D_CHARS_AT, reallocate(field(t, D_CHARS_AT), used << 1, grown << 1));
-      setField(t, D_CHARS_CAP, grown);
-    }
+    reserveRegion(slotOf(t, D_CHARS_AT), slotOf(t, D_CHARS_CAP), used + n, 2, used);
     memory.copy(<usize>(field(t, D_CHARS_AT) + (used << 1)), <usize>(units + (a << 1)), <usize>(n << 1));
     store<i32>(<usize>s, used, S_AT * 4);
     setField(t, D_CHARS_USED, used + n);
@@ -282,8 +298,8 @@ function grow(t: i32): void {
 function reserveTokens(n: i32): void {
   const cap = header(H_TOKENS_CAP);
   if (n <= cap) return;
-  let grown = cap * 2;
-  while (grown < n) grown *= 2;
+  // Three regions of one capacity.
+  const grown = doubled(cap, n);
   const used = header(H_TOKENS);
   setHeader(H_LEX_AT, reallocate(header(H_LEX_AT), used << 2, grown << 2));
   setHeader(H_START_AT, reallocate(header(H_START_AT), used << 2, grown << 2));
@@ -418,18 +434,9 @@ export function settleChunk(a: i32, b: i32, h: i32, from: i32): void {
 
 /** Room for a text of `n` code units (its units, pieces and tokens); the units' byte address. */
 export function reserveText(n: i32): i32 {
-  if (n > header(H_UNITS_CAP)) {
-    let grown = header(H_UNITS_CAP) * 2;
-    while (grown < n) grown *= 2;
-    setHeader(H_UNITS_AT, allocate(grown << 1));
-    setHeader(H_UNITS_CAP, grown);
-  }
-  if (n + 1 > header(H_PIECES_CAP)) {
-    let grown = header(H_PIECES_CAP) * 2;
-    while (grown < n + 1) grown *= 2;
-    setHeader(H_PIECES_AT, allocate(grown * PIECE_INTS * 4));
-    setHeader(H_PIECES_CAP, grown);
-  }
+  // The last text's units and pieces are not kept.
+  reserveRegion(H_UNITS_AT, H_UNITS_CAP, n, 2, 0);
+  reserveRegion(H_PIECES_AT, H_PIECES_CAP, n + 1, PIECE_INTS * 4, 0);
   setHeader(H_TOKENS, 0);
   reserveTokens(n + 16);
   return header(H_UNITS_AT);
@@ -437,12 +444,7 @@ export function reserveText(n: i32): i32 {
 
 /** Room for `n` code units of scratch; their byte address. */
 export function reserveScratch(n: i32): i32 {
-  if (n > header(H_SCRATCH_CAP)) {
-    let grown = header(H_SCRATCH_CAP) * 2;
-    while (grown < n) grown *= 2;
-    setHeader(H_SCRATCH_AT, allocate(grown << 1));
-    setHeader(H_SCRATCH_CAP, grown);
-  }
+  reserveRegion(H_SCRATCH_AT, H_SCRATCH_CAP, n, 2, 0);
   return header(H_SCRATCH_AT);
 }
 
