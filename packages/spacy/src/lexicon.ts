@@ -16,6 +16,15 @@ export class Lexicon {
   readonly entries: LexiconEntry[] = [];
   /** UTF-16 length of each entry's text. */
   lengths = new Int32Array(1024);
+  /**
+   * What the tokenizer and the senter note about each entry, side by side ({@link noteWords} Int32
+   * words an entry, each user's at the offset {@link claimNotes} gave it; 0 when new): every
+   * token's entry is looked up by both, and this way the second finds its cache line already read
+   * (apart, each was a cache miss on most tokens of real text).
+   */
+  notes = new Int32Array(0);
+  /** Words an entry has in {@link notes}. */
+  noteWords = 0;
   /** Special-case tokens with a NORM of their own, by text and norm (apart: no token text can reach them). */
   private readonly specialByKey = new Map<string, Map<string, number>>();
 
@@ -29,9 +38,28 @@ export class Lexicon {
       const grown = new Int32Array(id * 2);
       grown.set(this.lengths);
       this.lengths = grown;
+      this.layNotes(this.noteWords);
     }
     this.lengths[id] = orth.length;
     return id;
+  }
+
+  /** The notes laid out again, `words` an entry, room for as many entries as {@link lengths}. */
+  private layNotes(words: number): void {
+    const notes = new Int32Array(this.lengths.length * words);
+    if (words === this.noteWords) notes.set(this.notes.subarray(0, this.entries.length * words));
+    else
+      for (let e = 0; e < this.entries.length; e++)
+        notes.set(this.notes.subarray(e * this.noteWords, (e + 1) * this.noteWords), e * words);
+    this.notes = notes;
+    this.noteWords = words;
+  }
+
+  /** `words` more words of notes an entry, all 0, for a user of the lexicon: their offset in an entry's. */
+  claimNotes(words: number): number {
+    const at = this.noteWords;
+    this.layNotes(at + words);
+    return at;
   }
 
   /** The entry of the code units [a, b) at byte address `at` of the kernel's memory, hash `h`. */
@@ -73,8 +101,9 @@ export class Lexicon {
     return this.entries.length;
   }
 
-  /** Forgets every entry (ids are reused from 0). */
+  /** Forgets every entry and its notes (ids are reused from 0). */
   clear(): void {
+    this.notes.fill(0, 0, this.entries.length * this.noteWords);
     this.entries.length = 0;
     this.kernel.fn.clearTable(T_LEXICON);
     this.specialByKey.clear();

@@ -99,9 +99,13 @@ export class Senter {
   private readonly span: number;
   /** Rows of the first encoder layer's affine map (nO·nP). */
   private readonly r1: number;
-  /** Per feature key (lexicon entry·2 + trailing space): its record slot, or −1. */
-  private slotOf = new Int32Array(0);
+  /** Record slots given out. */
   private slots = 0;
+  /**
+   * Where this senter's two notes on each lexicon entry are ({@link Lexicon.notes}): the record
+   * slot + 1 of the entry's features without a trailing space, then with one (0: none).
+   */
+  private readonly slotNotes: number;
   private readonly kernel: SenterKernel | undefined;
   private readonly blockTokens: number;
   /** New entries waiting for the kernel: slot, trailing space, fixed norm, and 2 strings each (text, norm). */
@@ -128,6 +132,7 @@ export class Senter {
     private readonly lexemeNorm: ReadonlyMap<string, string>,
     options: SenterOptions = {},
   ) {
+    this.slotNotes = lexicon.claimNotes(2);
     this.width = w.width;
     this.win = w.window;
     this.span = 2 * w.window + 1;
@@ -148,8 +153,19 @@ export class Senter {
 
   /** Forgets every cached feature (the lexicon's entries are about to be renumbered). */
   clear(): void {
-    this.slotOf.fill(-1);
-    this.slots = 0;
+    this.forgetSlots(0);
+  }
+
+  /** Forgets the features of every slot from `keep` on. */
+  private forgetSlots(keep: number): void {
+    const notes = this.lexicon.notes;
+    const stride = this.lexicon.noteWords;
+    const end = this.lexicon.size * stride;
+    for (let k = this.slotNotes; k < end; k += stride) {
+      if (notes[k]! > keep) notes[k] = 0;
+      if (notes[k + 1]! > keep) notes[k + 1] = 0;
+    }
+    this.slots = keep;
   }
 
   /**
@@ -158,26 +174,18 @@ export class Senter {
    * would be computed again at once. Kept records stay in their slots, so nothing is copied.
    */
   makeRoom(): void {
-    const keep = Math.min(KEPT_SLOTS, this.slots);
-    const slotOf = this.slotOf;
-    for (let k = 0; k < slotOf.length; k++) if (slotOf[k]! >= keep) slotOf[k] = -1;
-    this.slots = keep;
+    this.forgetSlots(Math.min(KEPT_SLOTS, this.slots));
   }
 
   /** The record slot of a token's features, computed on first use. */
   private slot(lex: number, spacy: number): number {
-    const key = lex * 2 + spacy;
-    if (key >= this.slotOf.length) {
-      const grown = new Int32Array(Math.max(key + 1, this.slotOf.length * 2, 4096)).fill(-1);
-      grown.set(this.slotOf);
-      this.slotOf = grown;
-    }
-    const known = this.slotOf[key]!;
-    if (known >= 0) return known;
+    const note = lex * this.lexicon.noteWords + this.slotNotes + spacy;
+    const known = this.lexicon.notes[note]!;
+    if (known > 0) return known - 1;
     const s = this.slots++;
     if (this.kernel) this.queue(lex, spacy, s);
     else this.computeRecord(lex, spacy, s);
-    this.slotOf[key] = s;
+    this.lexicon.notes[note] = s + 1;
     return s;
   }
 
@@ -337,15 +345,17 @@ export class Senter {
     const slotRow = this.reserveRows(rows);
     const lex = tokens.lex;
     const spacy = tokens.spacy;
+    const notes = this.lexicon.notes;
+    const stride = this.lexicon.noteWords;
+    const slotNotes = this.slotNotes;
     for (let r = 0; r < rows; r++) {
       const t = from - pad + r;
       if (t < 0 || t >= n) {
         slotRow[r] = -1;
         continue;
       }
-      const key = lex[t]! * 2 + spacy[t]!;
-      const known = key < this.slotOf.length ? this.slotOf[key]! : -1;
-      slotRow[r] = known >= 0 ? known : this.slot(lex[t]!, spacy[t]!);
+      const known = notes[lex[t]! * stride + slotNotes + spacy[t]!]!;
+      slotRow[r] = known > 0 ? known - 1 : this.slot(lex[t]!, spacy[t]!);
     }
     this.flush(kernel);
     return kernel.margins(slotRow, rows, pad);

@@ -98,20 +98,19 @@ export class SpacyTokenizer {
   /** Phrase-matcher patterns (special cases containing affixes or spaces) as a trie over token texts. */
   private readonly patterns = new Map<string, PatternNode>();
   /**
-   * Per lexicon entry: 0 not yet looked at, 1 no pattern that could change a token starts with it,
-   * else 2 + 2 × the index in {@link startNodes} of the trie node of the patterns it starts, + 1
-   * when the one-token pattern of that node is a no-op for this entry (a typed array: every token
-   * passes here, and a holey array of objects cost more than the rest of the pass).
+   * Where this tokenizer's two notes on each lexicon entry are ({@link Lexicon.notes}; a note in a
+   * typed array: every token passes here, and a holey array of objects cost more than the rest of
+   * the pass). The first, on the patterns the entry starts: 0 not yet looked at, 1 no pattern that
+   * could change a token starts with it, else 2 + 2 × the index in {@link startNodes} of the trie
+   * node of the patterns it starts, + 1 when the one-token pattern of that node is a no-op for this
+   * entry. The second, on the patterns it continues: 0 not yet looked at, else 1 + its text's
+   * number in {@link patternWords} (1: continues no pattern, as nearly every token after a
+   * pattern's first does not).
    */
-  private patternStart = new Int32Array(1024);
+  private readonly patternNotes: number;
   private readonly startNodes: PatternNode[] = [];
   /** Token texts that continue a pattern (after its first token), numbered from 1. */
   private readonly patternWords = new Map<string, number>();
-  /**
-   * Per lexicon entry: 0 not yet looked at, else 1 + its text's number in {@link patternWords}
-   * (1: continues no pattern, as nearly every token after a pattern's first does not).
-   */
-  private patternWord = new Int32Array(1024);
   /** Where tokens go when special cases spanning several of them replace some (reused from text to text). */
   private readonly specialSink = new TokenSink();
 
@@ -128,6 +127,7 @@ export class SpacyTokenizer {
     this.rules = rules;
     this.kernel = new ChunkKernel(options.cacheLimit ?? CACHE_LIMIT, options.lexiconLimit ?? LEXICON_LIMIT);
     this.lexicon = new Lexicon(this.kernel);
+    this.patternNotes = this.lexicon.claimNotes(2);
     const re = (p: string | null, name: string, extra = "") =>
       p === null ? null : compilePythonRegex(p, `${where} (${name})`, extra);
     this.prefixRe = re(rules.prefixSearch, "prefix_search");
@@ -190,8 +190,7 @@ export class SpacyTokenizer {
     for (const [chunk, ids] of this.specials) this.kernel.addSpecial(chunk, ids, this.lexicon.lengths);
     // A fresh generation holds the special cases.
     this.kernel.fn.rotate();
-    this.patternStart.fill(0);
-    this.patternWord.fill(0);
+    // The entries' pattern notes point into startNodes: they went with the lexicon's last clear.
     this.startNodes.length = 0;
   }
 
@@ -345,7 +344,7 @@ export class SpacyTokenizer {
     }
   }
 
-  /** {@link patternStart}'s code of a lexicon entry. */
+  /** The first pattern note of a lexicon entry (see {@link patternNotes}). */
   private patternStartCode(lex: number): number {
     const orth = this.lexicon.entries[lex]!.orth;
     const first = this.patterns.get(orth);
@@ -362,17 +361,10 @@ export class SpacyTokenizer {
     if (this.patterns.size === 0) return doc;
     const entries = this.lexicon.entries;
     const orthOf = (i: number) => entries[doc.lex[i]!]!.orth;
-    if (this.patternStart.length < entries.length) {
-      const grow = (a: Int32Array) => {
-        const grown = new Int32Array(Math.max(entries.length, 2 * a.length));
-        grown.set(a);
-        return grown;
-      };
-      this.patternStart = grow(this.patternStart);
-      this.patternWord = grow(this.patternWord);
-    }
-    const starts = this.patternStart;
-    const words = this.patternWord;
+    const notes = this.lexicon.notes;
+    const stride = this.lexicon.noteWords;
+    const startNote = this.patternNotes;
+    const wordNote = startNote + 1;
     // Matches as [start, end) token spans: every pattern at every start, as spaCy's PhraseMatcher.
     // A one-token match whose special case is that very token changes nothing and, being the
     // shortest, takes no token from a longer match: it is not collected (spaces and dashes are
@@ -380,8 +372,8 @@ export class SpacyTokenizer {
     const found: [number, number][] = [];
     for (let i = 0; i < doc.length; i++) {
       const lex = doc.lex[i]!;
-      let code = starts[lex]!;
-      if (code === 0) starts[lex] = code = this.patternStartCode(lex);
+      let code = notes[lex * stride + startNote]!;
+      if (code === 0) notes[lex * stride + startNote] = code = this.patternStartCode(lex);
       if (code === 1) continue;
       let node: PatternNode | undefined = this.startNodes[(code - 2) >> 1];
       const firstIsNoOp = (code & 1) === 1;
@@ -389,8 +381,9 @@ export class SpacyTokenizer {
         if (node.ends && !(firstIsNoOp && j === i + 1)) found.push([i, j]);
         if (j === doc.length) break;
         const next = doc.lex[j]!;
-        let word = words[next]!;
-        if (word === 0) words[next] = word = 1 + (this.patternWords.get(entries[next]!.orth) ?? 0);
+        const at = next * stride + wordNote;
+        let word = notes[at]!;
+        if (word === 0) notes[at] = word = 1 + (this.patternWords.get(entries[next]!.orth) ?? 0);
         node = word === 1 ? undefined : node.nextWord.get(word - 1);
       }
     }

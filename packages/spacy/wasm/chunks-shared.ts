@@ -32,6 +32,8 @@ export const H_YOUNG: i32 = 11;
 export const H_SCRATCH_AT: i32 = 12;
 /** Code units the scratch region holds. */
 export const H_SCRATCH_CAP: i32 = 13;
+/** A sum of the slots `touchSlots` reads (kept so that the reads are not optimised away). */
+export const H_TOUCHED: i32 = 14;
 /** The first table's descriptor (TABLE_WORDS slots a table). */
 export const H_TABLES: i32 = 16;
 
