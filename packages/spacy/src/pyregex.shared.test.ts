@@ -6,7 +6,7 @@ import { python, requires, rng, shared } from "@convkit/test-helpers";
 import { expect, it } from "vitest";
 import { loadPipelineFolder } from "./folder.js";
 import { compilePythonFinditer } from "./pyregex.js";
-import { compileInfixFinder, compileSuffixSearch } from "./regex-shape.js";
+import { compileInfixFinder, compileMatch, compileSuffixSearch } from "./regex-shape.js";
 import { codePointSpans } from "./testdata/spans.js";
 
 const PY = `
@@ -56,9 +56,10 @@ requires("shared", "python3").describe("the model's tokenizer patterns against C
       });
     });
     // The tokenizer's shortcuts (regex-shape.ts): the suffix's length from the last units, the
-    // infixes only where a character an infix can consume occurs.
+    // infixes only where a character an infix can consume occurs, url_match only on a string with a '.'.
     const suffix = compileSuffixSearch(rules.suffixSearch!, "tokenizer");
     const infixes = compileInfixFinder(rules.infixFinditer!, "tokenizer");
+    const url = compileMatch(rules.urlMatch!, "tokenizer");
     const units = (s: string, k: number) => [...s].slice(0, k).join("").length;
     strings.forEach((s, j) => {
       const first = py[1]![j]![0];
@@ -68,7 +69,11 @@ requires("shared", "python3").describe("the model's tokenizer patterns against C
       const spans = codePointSpans(s, flat);
       if (JSON.stringify(spans) !== JSON.stringify(py[2]![j]))
         bad.push(`infix shortcut ${JSON.stringify(s)}`);
+      // url_match is anchored at both ends: a match at all is `re.match`.
+      if (url(s) !== py[3]![j]!.length > 0) bad.push(`url shortcut ${JSON.stringify(s)}`);
     });
+    // Real URLs among the strings: the shortcut was asked to say yes too.
+    expect(strings.filter(url).length).toBeGreaterThan(0);
     expect(strings.length).toBe(5000 + rules.exceptions.length);
     expect(bad).toEqual([]);
   });

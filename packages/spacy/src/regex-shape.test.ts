@@ -1,11 +1,11 @@
 // The tokenizer's shortcuts through spaCy-style affix patterns (regex-shape.ts) against CPython's
-// `re` (python3 runs here, as on every CI machine): the suffix search's length and the infix
-// finder's spans equal `re.search` and `re.finditer` on seeded random strings, the patterns built
+// `re` (python3 runs here, as on every CI machine): the suffix search's length, the infix finder's
+// spans and the whole-string match equal `re.search`, `re.finditer` and `re.match` on seeded random strings, the patterns built
 // to reach every path (bounded and unbounded alternatives, lookbehinds, astral characters, a final
 // newline, patterns that match empty).
 import { python, requires, rng } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { compileInfixFinder, compileSuffixSearch } from "./regex-shape.js";
+import { compileInfixFinder, compileMatch, compileSuffixSearch } from "./regex-shape.js";
 import { codePointSpans } from "./testdata/spans.js";
 
 const PY = `
@@ -14,6 +14,7 @@ d = json.load(sys.stdin)
 print(json.dumps({
   "suffix": [[(lambda m: [m.start(), m.end()] if m else None)(re.search(p, s)) for s in d["strings"]] for p in d["suffixes"]],
   "infix": [[[[m.start(), m.end()] for m in re.finditer(p, s)] for s in d["strings"]] for p in d["infixes"]],
+  "match": [[re.match(p, s) is not None for s in d["strings"]] for p in d["matches"]],
 }))
 `;
 
@@ -50,12 +51,29 @@ describe("affix searches through a pattern's shape", () => {
     // Matches empty: always run.
     "(?<=a)(?=b)|-",
   ];
-  const strings = [...randomStrings(3000, 7), "", "\n", "a\n", "1km", "1.1.", "ab..", "😀😀", "aab"];
+  // Whole-string matches (token_match, url_match): characters every match consumes, or not.
+  const matches = [
+    // A host of labels and a dot: every match holds a '.'.
+    "(?:[a-z]+:)?(?:[a-z0-9]+\\.)+[a-z]{2,}$",
+    // Required by every alternative: a, '.', b; by one alternative only: nothing.
+    "a\\.b|b\\.a",
+    "a|b\\.",
+    "ab|ab*",
+    // Optional, looked at, or repeated zero times: not required.
+    "(?:\\.)?ab",
+    "(?=.*\\.)ab",
+    "(?:km){0}s",
+    // A dot spelled as an escape; `.` itself, which stands for any character.
+    "\\x2e{1,2}s",
+    "a.b",
+  ];
+  const strings = [...randomStrings(3000, 7), "", "\n", "a\n", "1km", "1.1.", "ab..", "😀😀", "aab", "a.b", "ab.ab", "a1b"];
 
-  requires("python3").it("give CPython's search length and finditer spans on random strings", () => {
-    const py = JSON.parse(python(PY, JSON.stringify({ suffixes, infixes, strings }))) as {
+  requires("python3").it("give CPython's search length, finditer spans and match on random strings", () => {
+    const py = JSON.parse(python(PY, JSON.stringify({ suffixes, infixes, matches, strings }))) as {
       suffix: ([number, number] | null)[][];
       infix: [number, number][][][];
+      match: boolean[][];
     };
     const bad: string[] = [];
     suffixes.forEach((p, i) => {
@@ -79,6 +97,14 @@ describe("affix searches through a pattern's shape", () => {
           bad.push(`infix ${p} on ${JSON.stringify(s)}`);
       });
     });
+    matches.forEach((p, i) => {
+      const match = compileMatch(p, "test");
+      strings.forEach((s, j) => {
+        if (match(s) !== py.match[i]![j]) bad.push(`match ${p} on ${JSON.stringify(s)}: ${match(s)}`);
+      });
+    });
+    // Every pattern matched some string and missed some other: the comparison reached both ways.
+    for (const row of py.match) expect(new Set(row).size).toBe(2);
     expect(bad).toEqual([]);
   });
 
@@ -90,6 +116,9 @@ describe("affix searches through a pattern's shape", () => {
     expect(finder("wellknown")).toEqual([]);
     // Lookbehind characters are not consumed: a pattern that can match empty is always searched.
     expect(compileInfixFinder("(?<=a)(?=b)", "test")("ab")).toEqual([1, 1]);
+    // Every match of this one consumes a '.': a string without one is refused before the pattern runs.
+    const host = compileMatch("(?:[a-z]+\\.)+[a-z]{2,}$", "test");
+    expect(["example.com", "example", "a.b.cd", "e.g"].map(host)).toEqual([true, false, true, false]);
     const suffix = compileSuffixSearch("\\.\\.+$|(?<=[0-9])%$|s$", "test");
     expect(["a....", "10%", "cats", "cat", "%", "1.."].map(suffix)).toEqual([4, 1, 1, 0, 0, 2]);
   });

@@ -1,9 +1,11 @@
 // The shape of a translated pattern (pyregex.ts's JS `u` source): the union of its consuming atoms
 // (characters, escapes, classes, `.`) outside lookarounds, as a regular expression of one
-// character; whether it can match the empty string; and the most UTF-16 units a match can span.
-// The tokenizer's affix searches use them to run less of spaCy's large patterns: a string with no
-// character of the union has no non-empty match (most words hold no infix character), and a
-// suffix of at most L units can only start in a string's last L units.
+// character; the characters every match consumes; whether it can match the empty string; and the
+// most UTF-16 units a match can span. The tokenizer's affix searches and matches use them to run
+// less of spaCy's large patterns: a string with no character of the union has no non-empty match
+// (most words hold no infix character), a string without a character every match consumes has no
+// match at all (url_match's host needs a '.', which most words lack), and a suffix of at most L
+// units can only start in a string's last L units.
 import {
   END,
   factorEndAnchor,
@@ -13,12 +15,18 @@ import {
 } from "./pyregex.js";
 import { isHighSurrogate, isLowSurrogate } from "./utf16.js";
 
-/** A pattern's consuming atoms (their sources), whether it can match empty, its longest match in units. */
+/**
+ * A pattern's consuming atoms (their sources), the characters every match consumes (literal ones
+ * only), whether it can match empty, its longest match in units.
+ */
 interface Parsed {
   atoms: string[];
+  required: Set<string>;
   nullable: boolean;
   longest: number;
 }
+
+const NOTHING: Parsed = { atoms: [], required: new Set(), nullable: true, longest: 0 };
 
 /** The shape of `source`, or null when it holds what this parser does not take apart. */
 function parse(source: string): Parsed | null {
@@ -42,29 +50,35 @@ class Parser {
   /** Disjunction, up to an unmatched `)` or the end. */
   disjunction(): Parsed {
     const atoms: string[] = [];
+    let required: Set<string> | undefined;
     let nullable = false;
     let longest = 0;
     for (;;) {
       const alt = this.alternative();
       atoms.push(...alt.atoms);
+      // Required by every alternative.
+      required = required === undefined ? alt.required : new Set([...required].filter((c) => alt.required.has(c)));
       nullable ||= alt.nullable;
       longest = Math.max(longest, alt.longest);
-      if (this.s[this.i] !== "|") return { atoms, nullable, longest };
+      if (this.s[this.i] !== "|") return { atoms, required, nullable, longest };
       this.i++;
     }
   }
 
   private alternative(): Parsed {
     const atoms: string[] = [];
+    const required = new Set<string>();
     let nullable = true;
     let longest = 0;
     while (this.i < this.s.length && this.s[this.i] !== "|" && this.s[this.i] !== ")") {
       const term = this.term();
       atoms.push(...term.atoms);
+      // Required by any term.
+      for (const c of term.required) required.add(c);
       nullable &&= term.nullable;
       longest += term.longest;
     }
-    return { atoms, nullable, longest };
+    return { atoms, required, nullable, longest };
   }
 
   private term(): Parsed {
@@ -73,11 +87,11 @@ class Parser {
     let atom: Parsed;
     if (c === "^" || c === "$") {
       this.i++;
-      return { atoms: [], nullable: true, longest: 0 };
+      return NOTHING;
     }
     if (c === "\\" && (s[this.i + 1] === "b" || s[this.i + 1] === "B")) {
       this.i += 2;
-      return { atoms: [], nullable: true, longest: 0 };
+      return NOTHING;
     }
     if (c === "(") {
       const lookaround = /^\(\?(?:=|!|<=|<!)/.exec(s.slice(this.i, this.i + 4));
@@ -87,16 +101,16 @@ class Parser {
       if (s[this.i] !== ")") throw new Error("unbalanced group");
       this.i++;
       // A lookaround consumes nothing, whatever it looks at.
-      if (lookaround) return { atoms: [], nullable: true, longest: 0 };
+      if (lookaround) return NOTHING;
       atom = inner;
-    } else if (c === "[") atom = { atoms: [this.classSource()], nullable: false, longest: 2 };
+    } else if (c === "[") atom = { atoms: [this.classSource()], required: new Set(), nullable: false, longest: 2 };
     else if (c === "\\") {
       const e = this.escapeSource();
       // An escape of one BMP character is one unit; a class escape (\p{…}, \d, …) may match two.
       const bmp =
         /^\\(?:u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|c[A-Za-z]|[^pPdDwWsSu])$/.test(e) ||
         /^\\u\{[0-9A-Fa-f]{1,4}\}$/.test(e);
-      atom = { atoms: [e], nullable: false, longest: bmp ? 1 : 2 };
+      atom = { atoms: [e], required: escapedCharacter(e), nullable: false, longest: bmp ? 1 : 2 };
     } else if (c === "*" || c === "+" || c === "?" || c === "{" || c === ")" || c === "|" || c === "]")
       throw new Error(`unexpected ${c}`);
     else {
@@ -104,10 +118,20 @@ class Parser {
       const ch = String.fromCodePoint(cp);
       this.i += ch.length;
       // `.` may match an astral character.
-      atom = { atoms: [ch], nullable: false, longest: ch === "." ? 2 : ch.length };
+      atom = {
+        atoms: [ch],
+        required: new Set(ch === "." ? [] : [ch]),
+        nullable: false,
+        longest: ch === "." ? 2 : ch.length,
+      };
     }
     const [min, max] = this.quantifier();
-    return { atoms: atom.atoms, nullable: min === 0 || atom.nullable, longest: atom.longest * max };
+    return {
+      atoms: atom.atoms,
+      required: min === 0 ? new Set() : atom.required,
+      nullable: min === 0 || atom.nullable,
+      longest: atom.longest * max,
+    };
   }
 
   /** A quantifier's least and most repetitions ([1, 1] when there is none). */
@@ -153,6 +177,14 @@ class Parser {
     this.i += m ? m[0].length : 1 + String.fromCodePoint(s.codePointAt(this.i + 1)!).length;
     return s.slice(from, this.i);
   }
+}
+
+/** The one character an escape stands for (`\\.`, `\\u002E`, `\\x2E`, `\\u{2E}`), or none for a class escape or control. */
+function escapedCharacter(e: string): Set<string> {
+  const hex = /^\\(?:u([0-9A-Fa-f]{4})|x([0-9A-Fa-f]{2})|u\{([0-9A-Fa-f]+)\})$/.exec(e);
+  if (hex) return new Set([String.fromCodePoint(Number.parseInt(hex[1] ?? hex[2] ?? hex[3]!, 16))]);
+  // An identity escape of punctuation (`u` mode allows no other).
+  return /^\\[\^$\\.*+?()[\]{}|\/-]$/.test(e) ? new Set([e[1]!]) : new Set();
 }
 
 /**
@@ -229,4 +261,26 @@ export function compileInfixFinder(pattern: string, where: string): (s: string) 
   const finditer = translatedFinditer(t);
   const any = consumedCharacters([parse(t.source)], t.flags, false);
   return any === null ? finditer : (s) => (any.test(s) ? finditer(s) : []);
+}
+
+/**
+ * Python's `re.compile(pattern).match(s) is not None` (spaCy's `token_match` and `url_match`),
+ * asking first whether the string holds every literal character each match consumes: url_match's
+ * host needs a '.', which most words lack.
+ */
+export function compileMatch(pattern: string, where: string): (s: string) => boolean {
+  const t = translatePythonRegex(pattern, where);
+  // `match` anchors at the start only; `y` (sticky) at lastIndex 0 does exactly that.
+  const re = new RegExp(factorEndAnchor(t.source), `${t.flags}y`);
+  const plain = (s: string) => {
+    re.lastIndex = 0;
+    return re.test(s);
+  };
+  // Literal characters match only themselves (IGNORECASE is spelled out in the source as classes).
+  const required = t.flags.includes("i") ? [] : [...(parse(t.source)?.required ?? [])];
+  if (required.length === 0) return plain;
+  return (s) => {
+    for (const c of required) if (!s.includes(c)) return false;
+    return plain(s);
+  };
 }

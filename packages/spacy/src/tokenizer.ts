@@ -9,7 +9,7 @@ import { ChunkKernel, type TokenizedText } from "./chunk-kernel.js";
 import type { TokenizerRules } from "./folder.js";
 import { Lexicon } from "./lexicon.js";
 import { compilePythonRegex } from "./pyregex.js";
-import { compileInfixFinder, compileSuffixSearch } from "./regex-shape.js";
+import { compileInfixFinder, compileMatch, compileSuffixSearch } from "./regex-shape.js";
 
 export type { TokenizedText } from "./chunk-kernel.js";
 
@@ -83,8 +83,9 @@ export class SpacyTokenizer {
   private readonly findSuffix: (s: string) => number;
   /** `infix_finditer`: the infixes of a string as flat [start, end) pairs (none without the rule). */
   private readonly findInfixes: (s: string) => number[];
-  private readonly tokenMatchRe: RegExp | null;
-  private readonly urlMatchRe: RegExp | null;
+  /** `token_match` and `url_match`: whether a string matches at its start (false without the rule). */
+  private readonly tokenMatch: (s: string) => boolean;
+  private readonly urlMatch: (s: string) => boolean;
   /**
    * Special cases: chunk → lexicon entries of its tokens. The kernel keeps them as chunks too, and
    * seeds each generation of its chunk cache with them (chunk texts → lexicon entries: the special
@@ -128,9 +129,8 @@ export class SpacyTokenizer {
     this.kernel = new ChunkKernel(options.cacheLimit ?? CACHE_LIMIT, options.lexiconLimit ?? LEXICON_LIMIT);
     this.lexicon = new Lexicon(this.kernel);
     this.patternNotes = this.lexicon.claimNotes(2);
-    const re = (p: string | null, name: string, extra = "") =>
-      p === null ? null : compilePythonRegex(p, `${where} (${name})`, extra);
-    this.prefixRe = re(rules.prefixSearch, "prefix_search");
+    this.prefixRe =
+      rules.prefixSearch === null ? null : compilePythonRegex(rules.prefixSearch, `${where} (prefix_search)`);
     this.findSuffix =
       rules.suffixSearch === null
         ? () => 0
@@ -139,9 +139,10 @@ export class SpacyTokenizer {
       rules.infixFinditer === null
         ? () => []
         : compileInfixFinder(rules.infixFinditer, `${where} (infix_finditer)`);
-    // `match` anchors at the start only; `y` (sticky) at lastIndex 0 does exactly that.
-    this.tokenMatchRe = re(rules.tokenMatch, "token_match", "y");
-    this.urlMatchRe = re(rules.urlMatch, "url_match", "y");
+    const match = (p: string | null, name: string) =>
+      p === null ? () => false : compileMatch(p, `${where} (${name})`);
+    this.tokenMatch = match(rules.tokenMatch, "token_match");
+    this.urlMatch = match(rules.urlMatch, "url_match");
     this.internSpecials();
     for (const [chunk] of rules.exceptions) {
       if (
@@ -222,12 +223,6 @@ export class SpacyTokenizer {
     return m ? m[0].length : 0;
   }
 
-  private matches(re: RegExp | null, s: string): boolean {
-    if (!re) return false;
-    re.lastIndex = 0;
-    return re.test(s);
-  }
-
   /**
    * spaCy's `_tokenize_affixes`: whitespace runs split the text; after a chunk, a run's first
    * character, if it is ' ', becomes the chunk's trailing space and the rest of the run a token of
@@ -277,7 +272,7 @@ export class SpacyTokenizer {
       // its cached tokens. On real text the word inside punctuation usually is one.
       if (withSpecialCases && lastSize !== -1 && fn.isCached(lo, hi) !== 0) break;
       const s = text.slice(lo, hi);
-      if (this.matches(this.tokenMatchRe, s)) break;
+      if (this.tokenMatch(s)) break;
       if (withSpecialCases && fn.isSpecial(lo, hi) !== 0) break;
       lastSize = hi - lo;
       const pre = this.findPrefix(s);
@@ -319,7 +314,7 @@ export class SpacyTokenizer {
         // The middle was a special case or a chunk seen before.
       } else {
         const s = text.slice(lo, hi);
-        if (this.matches(this.tokenMatchRe, s) || this.matches(this.urlMatchRe, s))
+        if (this.tokenMatch(s) || this.urlMatch(s))
           fn.push(lexicon.getRange(lo, hi, h), lo);
         else {
           const infixes = this.findInfixes(s);
