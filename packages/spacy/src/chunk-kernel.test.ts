@@ -69,7 +69,10 @@ describe("the tokenizer's kernel tables", () => {
       if (want.has(s)) continue;
       expect(lookup(s)).toBe(MISS);
       const at = kernel.loadScratch(s);
-      fn.setEntry(T_LEXICON, at, 0, s.length, fn.hashOf(at, 0, s.length), want.size);
+      const h = fn.hashOf(at, 0, s.length);
+      expect(fn.intern(T_LEXICON, at, 0, s.length, h, want.size)).toBe(want.size);
+      // Asked again with another code: the one it holds.
+      expect(fn.intern(T_LEXICON, at, 0, s.length, h, -7)).toBe(want.size);
       want.set(s, want.size);
     }
     expect(fn.sizeOf(T_LEXICON)).toBe(want.size);
@@ -86,7 +89,7 @@ describe("the tokenizer's kernel tables", () => {
       keys.push("a".repeat(n));
       for (let k = 0; k < n; k++) keys.push(`${"a".repeat(k)}b${"a".repeat(n - k - 1)}`);
     }
-    for (const [i, s] of keys.entries()) fn.setEntry(T_LEXICON, kernel.loadScratch(s), 0, s.length, 7, i);
+    for (const [i, s] of keys.entries()) fn.intern(T_LEXICON, kernel.loadScratch(s), 0, s.length, 7, i);
     const found = keys.map((s) => fn.get(T_LEXICON, kernel.loadScratch(s), 0, s.length, 7));
     expect(found).toEqual(keys.map((_, i) => i));
     expect(fn.get(T_LEXICON, kernel.loadScratch("c"), 0, 1, 7)).toBe(MISS);
@@ -96,7 +99,7 @@ describe("the tokenizer's kernel tables", () => {
     const kernel = new ChunkKernel(16, 4);
     const fn = kernel.fn;
     const put = (s: string, id: number) =>
-      fn.setEntry(T_LEXICON, kernel.loadScratch(s), 0, s.length, fnv1a(s), id);
+      fn.intern(T_LEXICON, kernel.loadScratch(s), 0, s.length, fnv1a(s), id);
     const get = (s: string) => fn.get(T_LEXICON, kernel.loadScratch(s), 0, s.length, fnv1a(s));
     for (let i = 0; i < 100; i++) put(`word ${i}`, i);
     fn.clearTable(T_LEXICON);

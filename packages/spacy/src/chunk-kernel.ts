@@ -25,7 +25,7 @@ interface ChunkExports {
   rotate(): void;
   clearTable(t: number): void;
   get(t: number, units: number, a: number, b: number, h: number): number;
-  setEntry(t: number, units: number, a: number, b: number, h: number, id: number): void;
+  intern(t: number, units: number, a: number, b: number, h: number, code: number): number;
   hashOf(units: number, a: number, b: number): number;
   sizeOf(t: number): number;
 }

@@ -2,7 +2,7 @@
 // renewal, as a small integer that the senter keys its caches by. Texts are looked up in place, as
 // ranges of the code units of the text being tokenized, in the index the tokenizer's kernel keeps
 // (hashed as the chunk cache hashes them), so a token seen before costs no string.
-import { ChunkKernel, MISS, T_LEXICON } from "./chunk-kernel.js";
+import { ChunkKernel, T_LEXICON } from "./chunk-kernel.js";
 import type { SpecialToken } from "./folder.js";
 
 /** A lexicon entry: a token text, plus the NORM a special case gave it (undefined: the lexeme's own). */
@@ -64,11 +64,10 @@ export class Lexicon {
 
   /** The entry of the code units [a, b) at byte address `at` of the kernel's memory, hash `h`. */
   private getAt(at: number, a: number, b: number, h: number): number {
-    const fn = this.kernel.fn;
-    const known = fn.get(T_LEXICON, at, a, b, h);
-    if (known !== MISS) return known;
-    const id = this.add(this.kernel.stringAt(at, a, b), undefined);
-    fn.setEntry(T_LEXICON, at, a, b, h, id);
+    // One call: the index's entry, or the next id given to these units.
+    const next = this.entries.length;
+    const id = this.kernel.fn.intern(T_LEXICON, at, a, b, h, next);
+    if (id === next) this.add(this.kernel.stringAt(at, a, b), undefined);
     return id;
   }
 

@@ -400,8 +400,15 @@ export function compilePythonFinditer(pattern: string, where: string): (s: strin
   return translatedFinditer(translatePythonRegex(pattern, where));
 }
 
-/** {@link compilePythonFinditer} of a pattern already translated. */
-export function translatedFinditer(t: TranslatedPattern): (s: string) => number[] {
+/**
+ * {@link compilePythonFinditer} of a pattern already translated. `firstStart`, when given, is where
+ * the first match at or after an offset can start at the earliest (past the string's end: none
+ * there), for a pattern that knows the characters its matches start with; the search begins there.
+ */
+export function translatedFinditer(
+  t: TranslatedPattern,
+  firstStart?: (s: string, from: number) => number,
+): (s: string) => number[] {
   const search = new RegExp(t.source, `${t.flags}g`);
   // The capture shifts the pattern's own groups by one: harmless, backreferences are refused.
   const nonEmpty = new RegExp(`(?=([^]*))(?:${t.source})(?!\\1$)`, `${t.flags}y`);
@@ -409,6 +416,10 @@ export function translatedFinditer(t: TranslatedPattern): (s: string) => number[
     const out: number[] = [];
     let from = 0;
     while (from <= s.length) {
+      if (firstStart !== undefined) {
+        from = firstStart(s, from);
+        if (from > s.length) break;
+      }
       search.lastIndex = from;
       const m = search.exec(s);
       if (m === null) break;

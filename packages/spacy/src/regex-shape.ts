@@ -252,15 +252,21 @@ export function compileSuffixSearch(pattern: string, where: string): (s: string)
 }
 
 /**
- * Python's `re.compile(pattern).finditer` (compilePythonFinditer's flat [start, end) pairs), asking
- * first whether the string holds any character a match can consume: most words hold no infix
- * character, and a string without one has no match (a pattern that can match empty is always run).
+ * Python's `re.compile(pattern).finditer` (compilePythonFinditer's flat [start, end) pairs), each
+ * search beginning at the next character a match can consume: a match starts with one, so a
+ * string without one (most words hold no infix character) is not searched at all, and the
+ * pattern's lookbehinds are not tried at every position before it. A pattern that can match empty
+ * is searched everywhere.
  */
 export function compileInfixFinder(pattern: string, where: string): (s: string) => number[] {
   const t = translatePythonRegex(pattern, where);
-  const finditer = translatedFinditer(t);
   const any = consumedCharacters([parse(t.source)], t.flags, false);
-  return any === null ? finditer : (s) => (any.test(s) ? finditer(s) : []);
+  if (any === null) return translatedFinditer(t);
+  const next = new RegExp(any.source, `${any.flags}g`);
+  return translatedFinditer(t, (s, from) => {
+    next.lastIndex = from;
+    return next.exec(s)?.index ?? s.length + 1;
+  });
 }
 
 /**

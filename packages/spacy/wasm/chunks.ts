@@ -271,9 +271,15 @@ function insert(t: i32, units: i32, a: i32, b: i32, h: i32, code: i32): i32 {
   return s;
 }
 
-/** Adds units [a, b) at `units` (hash `h`; not in table `t`) as one entry, `id` (the lexicon's index). */
-export function setEntry(t: i32, units: i32, a: i32, b: i32, h: i32, id: i32): void {
-  insert(t, units, a, b, h, id);
+/**
+ * The code of units [a, b) at `units` (hash `h`) in table `t`, or, when the table does not hold
+ * them, `code` added for them (the lexicon's index: an entry's id, the next id for a new one).
+ */
+export function intern(t: i32, units: i32, a: i32, b: i32, h: i32, code: i32): i32 {
+  const known = get(t, units, a, b, h);
+  if (known !== MISS) return known;
+  insert(t, units, a, b, h, code);
+  return code;
 }
 
 /** Doubles table `t`'s capacity: its entries laid out again in twice the slots. */
