@@ -62,6 +62,9 @@ const BASE_NORMS: ReadonlyMap<string, string> = new Map(
   }),
 );
 
+/** UTF-16 length of the longest text with a base norm. */
+const BASE_NORM_LONGEST = Math.max(...[...BASE_NORMS.keys()].map((k) => k.length));
+
 /** Python's `str.isdigit()` beyond decimal digits (Numeric_Type=Digit: superscripts, circled digits, …; Unicode 14). */
 const DIGIT_NOT_DECIMAL =
   /[\u00b2\u00b3\u00b9\u1369-\u1371\u19da\u2070\u2074-\u2079\u2080-\u2089\u2460-\u2468\u2474-\u247c\u2488-\u2490\u24ea\u24f5-\u24fd\u24ff\u2776-\u277e\u2780-\u2788\u278a-\u2792\u{10a40}-\u{10a43}\u{10e60}-\u{10e68}\u{11052}-\u{1105a}\u{1f100}-\u{1f10a}]/u;
@@ -152,7 +155,8 @@ export function lexemeNormOf(orth: string, lexemeNorm: ReadonlyMap<string, strin
 
 /** The norm of a lexeme the pipeline's table does not have: spaCy's base norms, else Python's `lower()`. */
 export function fallbackNorm(orth: string): string {
-  return BASE_NORMS.get(orth) ?? orth.toLowerCase();
+  // Most words are longer than every base norm's text: no lookup (a new word's hash is not free).
+  return (orth.length <= BASE_NORM_LONGEST ? BASE_NORMS.get(orth) : undefined) ?? orth.toLowerCase();
 }
 
 /** The string-valued attributes of a lexeme, as the strings spaCy hashes. */

@@ -101,12 +101,11 @@ export class SpacyTokenizer {
   /**
    * Where this tokenizer's two notes on each lexicon entry are ({@link Lexicon.notes}; a note in a
    * typed array: every token passes here, and a holey array of objects cost more than the rest of
-   * the pass). The first, on the patterns the entry starts: 0 not yet looked at, 1 no pattern that
-   * could change a token starts with it, else 2 + 2 × the index in {@link startNodes} of the trie
-   * node of the patterns it starts, + 1 when the one-token pattern of that node is a no-op for this
-   * entry. The second, on the patterns it continues: 0 not yet looked at, else 1 + its text's
-   * number in {@link patternWords} (1: continues no pattern, as nearly every token after a
-   * pattern's first does not).
+   * the pass), set by {@link notePatterns}. The first, on the patterns the entry starts: 0 none that
+   * could change a token, else 2 × (1 + the index in {@link startNodes} of the trie node of the
+   * patterns it starts), + 1 when the one-token pattern of that node is a no-op for this entry. The
+   * second, on the patterns it continues: 0 none (as for nearly every token after a pattern's
+   * first), else its text's number in {@link patternWords}.
    */
   private readonly patternNotes: number;
   private readonly startNodes: PatternNode[] = [];
@@ -178,6 +177,7 @@ export class SpacyTokenizer {
       }
       node.ends = true;
     }
+    this.notePatterns();
   }
 
   private internSpecials(): void {
@@ -202,6 +202,23 @@ export class SpacyTokenizer {
   renew(): void {
     this.lexicon.clear();
     this.internSpecials();
+    this.notePatterns();
+  }
+
+  /**
+   * Notes on every lexicon entry that can be a pattern's first token or a later one which patterns
+   * it starts and continues (see {@link patternNotes}). Each such text is interned first, as a
+   * plain entry: an entry added later holds neither text, so its notes, 0, are right as they are,
+   * and no new word of a text is looked up among the patterns.
+   */
+  private notePatterns(): void {
+    for (const orth of this.patterns.keys()) this.lexicon.get(orth);
+    for (const orth of this.patternWords.keys()) this.lexicon.get(orth);
+    const { entries, notes, noteWords } = this.lexicon;
+    for (let lex = 0; lex < entries.length; lex++) {
+      notes[lex * noteWords + this.patternNotes] = this.patternStartCode(lex);
+      notes[lex * noteWords + this.patternNotes + 1] = this.patternWords.get(entries[lex]!.orth) ?? 0;
+    }
   }
 
   /**
@@ -343,10 +360,10 @@ export class SpacyTokenizer {
   private patternStartCode(lex: number): number {
     const orth = this.lexicon.entries[lex]!.orth;
     const first = this.patterns.get(orth);
-    if (!first) return 1;
+    if (!first) return 0;
     const special = first.ends ? this.specials.get(orth) : undefined;
     const noOp = special !== undefined && special.length === 1 && special[0] === lex;
-    if (noOp && first.next.size === 0) return 1;
+    if (noOp && first.next.size === 0) return 0;
     this.startNodes.push(first);
     return 2 * this.startNodes.length + (noOp ? 1 : 0);
   }
@@ -366,20 +383,15 @@ export class SpacyTokenizer {
     // such patterns in the English rules, and common).
     const found: [number, number][] = [];
     for (let i = 0; i < doc.length; i++) {
-      const lex = doc.lex[i]!;
-      let code = notes[lex * stride + startNote]!;
-      if (code === 0) notes[lex * stride + startNote] = code = this.patternStartCode(lex);
-      if (code === 1) continue;
-      let node: PatternNode | undefined = this.startNodes[(code - 2) >> 1];
+      const code = notes[doc.lex[i]! * stride + startNote]!;
+      if (code === 0) continue;
+      let node: PatternNode | undefined = this.startNodes[(code >> 1) - 1];
       const firstIsNoOp = (code & 1) === 1;
       for (let j = i + 1; node !== undefined; j++) {
         if (node.ends && !(firstIsNoOp && j === i + 1)) found.push([i, j]);
         if (j === doc.length) break;
-        const next = doc.lex[j]!;
-        const at = next * stride + wordNote;
-        let word = notes[at]!;
-        if (word === 0) notes[at] = word = 1 + (this.patternWords.get(entries[next]!.orth) ?? 0);
-        node = word === 1 ? undefined : node.nextWord.get(word - 1);
+        const word = notes[doc.lex[j]! * stride + wordNote]!;
+        node = word === 0 ? undefined : node.nextWord.get(word);
       }
     }
     if (found.length === 0) return doc;
