@@ -50,7 +50,6 @@ export interface TokenizedText {
 export class ChunkKernel {
   readonly fn: ChunkExports;
   private readonly memory: WasmMemory;
-  private buffer: ArrayBuffer | undefined;
   private i32 = new Int32Array(0);
   private u16 = new Uint16Array(0);
   private bytes = Buffer.alloc(0);
@@ -68,9 +67,10 @@ export class ChunkKernel {
 
   /** Views of the memory as it is now. */
   private views(): void {
+    // Growing the memory detaches its old buffer, and the views on it go empty: a length read
+    // here, instead of a call into the engine for `memory.buffer` at every header read.
+    if (this.i32.length !== 0) return;
     const buffer = this.memory.buffer;
-    if (buffer === this.buffer) return;
-    this.buffer = buffer;
     this.i32 = new Int32Array(buffer);
     this.u16 = new Uint16Array(buffer);
     this.bytes = Buffer.from(buffer);
@@ -136,7 +136,7 @@ export class ChunkKernel {
   tokens(): TokenizedText {
     this.views();
     const length = this.i32[K.H_TOKENS]!;
-    const buffer = this.buffer!;
+    const buffer = this.i32.buffer;
     return {
       length,
       lex: new Int32Array(buffer, this.i32[K.H_LEX_AT]!, length),

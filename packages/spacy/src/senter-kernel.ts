@@ -194,6 +194,19 @@ export class SenterKernel {
     return this.recordsAt + this.capacity * K.RECORD_BYTES;
   }
 
+  private i32 = new Int32Array(0);
+  private f32 = new Float32Array(0);
+
+  /**
+   * Views of the memory as it is now. Growing the memory detaches its old buffer, and the views on
+   * it go empty: a length read, instead of a call into the engine for `memory.buffer` each time.
+   */
+  private views(): void {
+    if (this.i32.length !== 0) return;
+    this.i32 = new Int32Array(this.memory.buffer);
+    this.f32 = new Float32Array(this.i32.buffer);
+  }
+
   /** Grows the memory to `bytes` if smaller. */
   ensure(bytes: number): void {
     growMemory(this.memory, bytes);
@@ -273,12 +286,13 @@ export class SenterKernel {
     const scoreAt = bAt + (rows + 2 * win) * rowBytes;
     const m = rows - 2 * pad;
     this.ensure(scoreAt + m * 4 + 16);
-    const buffer = this.memory.buffer;
-    const i32 = new Int32Array(buffer, slotAt, rows + 2 * win);
-    i32.fill(-1);
-    i32.set(slotRow.subarray(0, rows), win);
+    this.views();
+    const { i32, f32 } = this;
+    const slots = slotAt >> 2;
+    i32.fill(-1, slots, slots + win);
+    i32.set(slotRow.subarray(0, rows), slots + win);
+    i32.fill(-1, slots + win + rows, slots + rows + 2 * win);
     // Zero rows around both row buffers (an earlier, longer block may have left rows there).
-    const f32 = new Float32Array(buffer);
     for (const at of [aAt, bAt]) {
       f32.fill(0, at / 4, at / 4 + win * K.WIDTH);
       f32.fill(0, at / 4 + (win + rows) * K.WIDTH, at / 4 + (2 * win + rows) * K.WIDTH);
@@ -295,7 +309,8 @@ export class SenterKernel {
       outAt = t;
     }
     this.fn.scores(inAt + pad * rowBytes, m, scoreAt);
-    return new Float32Array(buffer, scoreAt, m);
+    this.views();
+    return this.f32.subarray(scoreAt >> 2, (scoreAt >> 2) + m);
   }
 
   /** spaCy's StringStore id of a string as the kernel computes it (for tests). */

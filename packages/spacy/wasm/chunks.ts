@@ -332,8 +332,17 @@ function pushCode(t: i32, code: i32, at: i32): void {
   }
   const list = field(t, D_LISTS_AT) + ((-code - 2) << 2);
   const n = load<i32>(<usize>list);
-  for (let k = 0; k < n; k++)
-    push(load<i32>(<usize>(list + 4 + (k << 3))), at + load<i32>(<usize>(list + 8 + (k << 3))));
+  // The list's tokens in one go: room made once, the token regions' addresses read once.
+  const k0 = header(H_TOKENS);
+  reserveTokens(k0 + n);
+  const lex = header(H_LEX_AT) + (k0 << 2);
+  const start = header(H_START_AT) + (k0 << 2);
+  memory.fill(<usize>(header(H_SPACY_AT) + k0), 0, <usize>n);
+  for (let k = 0; k < n; k++) {
+    store<i32>(<usize>(lex + (k << 2)), load<i32>(<usize>(list + 4 + (k << 3))));
+    store<i32>(<usize>(start + (k << 2)), at + load<i32>(<usize>(list + 8 + (k << 3))));
+  }
+  setHeader(H_TOKENS, k0 + n);
 }
 
 /** Adds text units [a, b) (hash `h`) to table `t` with the tokens [from, to) pushed for it. */
