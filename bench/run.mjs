@@ -16,6 +16,7 @@ import { compareInputs } from "./cases/compare-inputs.mjs";
 import { trecEvalRows } from "./cases/trec-eval.mjs";
 import { generateArgsMe } from "./gen-args-me.mjs";
 import { readRealCorpusMeta, readRealTextsMeta, realTextsPaths } from "./gen-real-corpus.mjs";
+import { LTS_LINE, nodeOfLine, ownLine } from "./node-lines.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const SHARED = resolve(ROOT, process.env.CONVKIT_SHARED ?? "../shared");
@@ -146,6 +147,9 @@ function ensureBenchDatasets() {
   );
 }
 
+/** Runs of each whole-process row of the segment table (in turn: the headline ratio, on a drifting machine). */
+const WHOLE_PROCESS_RUNS = 5;
+
 /** A row of the segment table; `key` names it for the ratio line and the projections. */
 function segRow(key, job, impl, r, mb, unit = "texts") {
   const corpus = readRealCorpusMeta(SEGMENT_WORK, mb);
@@ -209,22 +213,29 @@ function segmentSection() {
     // Whole processes first: their outputs are the exactness check, which fails the section early.
     const wholeJob = `segment sentences: ${realLabel(SPACY_MB)}, JSONL {id, text} → {id, sentences}, whole process (start, model load, reading, splitting, writing), 1 thread`;
     const spacyOut = join(SEGMENT_WORK, `sentences-${SPACY_MB}-spacy.jsonl`);
-    const convkitOut = join(SEGMENT_WORK, `sentences-${SPACY_MB}-convkit.jsonl`);
     const n = readRealTextsMeta(SEGMENT_WORK, SPACY_MB).docs;
-    // In turn, run for run: the ratio of the two is the headline, and this machine's speed drifts.
-    const [peer, cli] = measureProcessesInTurn(
+    // convkit on the Node running the bench and on the Active LTS line (when that is another).
+    const nodes = [{ bin: "node", version: process.version }];
+    if (ownLine() !== LTS_LINE) {
+      const lts = nodeOfLine(LTS_LINE, WORK);
+      if (lts) nodes.push(lts);
+      else segNotes.push(`The node ${LTS_LINE} row skipped: npm could not install node@${LTS_LINE}.`);
+    }
+    const convkitOut = (version) => join(SEGMENT_WORK, `sentences-${SPACY_MB}-convkit-${version}.jsonl`);
+    // In turn, run for run: their ratio is the headline, and this machine's speed drifts.
+    const [peer, ...clis] = measureProcessesInTurn(
       [
         ["python3", ["bench/py/spacy_senter.py", SPACY_MODEL, texts, "sentences", spacyOut]],
-        [
-          "node",
+        ...nodes.map(({ bin, version }) => [
+          bin,
           [
             "apps/convkit/bin/convkit.js",
             ...["segment", "sentences", "--splitter", "spacy", "--spacy-model", SPACY_MODEL],
-            ...["--threads", "1", texts, "-o", convkitOut],
+            ...["--threads", "1", texts, "-o", convkitOut(version)],
           ],
-        ],
+        ]),
       ],
-      3,
+      WHOLE_PROCESS_RUNS,
     );
     segRow(
       "whole-spacy",
@@ -233,20 +244,23 @@ function segmentSection() {
       { ...peer, records: n },
       SPACY_MB,
     );
-    segRow(
-      "whole-convkit",
-      wholeJob,
-      "convkit segment sentences --splitter spacy --threads 1",
-      { ...cli, records: n },
-      SPACY_MB,
-    );
-    const { texts: compared, differ } = sentenceDifferences(spacyOut, convkitOut);
+    for (const [k, { version }] of nodes.entries())
+      segRow(
+        k === 0 ? "whole-convkit" : "whole-convkit-lts",
+        wholeJob,
+        `convkit segment sentences --splitter spacy --threads 1, node ${version}${k === 0 ? "" : " (the Active LTS line)"}`,
+        { ...clis[k], records: n },
+        SPACY_MB,
+      );
+    const differences = nodes.map(({ version }) => sentenceDifferences(spacyOut, convkitOut(version)));
+    const differ = differences.flatMap((d) => d.differ);
+    const compared = differences[0].texts;
     segNotes.push(
-      `Exactness: \`convkit segment sentences --splitter spacy\` against spaCy ${version} on the ${fmtIkat(compared, 0)} texts of the spaCy rows' corpus: ${fmtIkat(differ.length, 0)} text${differ.length === 1 ? "" : "s"} with different sentences.`,
+      `Exactness: \`convkit segment sentences --splitter spacy\` against spaCy ${version} on the ${fmtIkat(compared, 0)} texts of the spaCy rows' corpus, on node ${nodes.map((x) => x.version).join(" and ")}: ${fmtIkat(differ.length, 0)} text${differ.length === 1 ? "" : "s"} with different sentences.`,
     );
     if (differ.length)
       throw new Error(
-        `segment: convkit's sentences differ from spaCy's on ${differ.length} of ${compared} texts (first ids: ${differ.slice(0, 5).join(", ")}; compare ${spacyOut} and ${convkitOut})`,
+        `segment: convkit's sentences differ from spaCy's on ${differ.length} of ${compared} texts (first ids: ${differ.slice(0, 5).join(", ")}; compare ${spacyOut} and the convkit outputs beside it)`,
       );
     // In one process, as spaCy runs in iKAT's chunker: the model loaded and the texts read before the clock.
     const inJob = `sentences: ${realLabel(SPACY_MB)}, prepared texts in one process (model loaded and texts read before the clock), 1 thread`;
@@ -290,10 +304,10 @@ function segmentRatios() {
   const get = (key) => segRows.find((r) => r.key === key);
   const x = (a, b) => (a && b ? `${(a / b).toFixed(2)}x` : "-");
   const parts = [];
-  const [ws, wc] = [get("whole-spacy"), get("whole-convkit")];
+  const [ws, wc, wl] = [get("whole-spacy"), get("whole-convkit"), get("whole-convkit-lts")];
   if (ws && wc)
     parts.push(
-      `\`segment sentences\` whole process convkit/spaCy ${x(wc.cpu, ws.cpu)} (wall ${x(wc.seconds, ws.seconds)})`,
+      `\`segment sentences\` whole process convkit/spaCy ${x(wc.cpu, ws.cpu)} (spaCy/convkit ${x(ws.cpu, wc.cpu)}; wall ${x(wc.seconds, ws.seconds)}) on node ${process.version}${wl ? `, ${x(wl.cpu, ws.cpu)} (spaCy/convkit ${x(ws.cpu, wl.cpu)}; wall ${x(wl.seconds, ws.seconds)}) on node ${LTS_LINE}` : ""}`,
     );
   const [ss, cs, st, ct] = ["spacy-senter", "convkit-senter", "spacy-tokenizer", "convkit-tokenizer"].map(
     get,
@@ -329,8 +343,9 @@ function segmentTable() {
     "time the splitting alone; whole-process rows and segment jobs time everything from start to exit",
     "(segment jobs: `runSegmentation` in its process, CPU from process.cpuUsage, the pool's threads",
     "included; whole processes: /usr/bin/time's user+sys). Medians of the runs shown, each column on its own.",
-    "The two whole-process rows run in turn, run for run (spaCy, convkit, spaCy, …), so that both medians",
-    "come from the same minutes: this machine's speed drifts by tens of percent between runs minutes apart.",
+    "The whole-process rows run in turn, run for run (spaCy, convkit, convkit on the LTS line, spaCy, …),",
+    "so that their medians come from the same minutes: this machine's speed drifts by tens of percent",
+    "between runs minutes apart.",
     ...segNotes.flatMap((n) => ["", n]),
   ];
 }
