@@ -14,18 +14,18 @@ interface ChunkExports {
   reserveText(n: number): number;
   reserveScratch(n: number): number;
   scan(n: number, cached: number): number;
-  resolve(k: number): number;
   push(lex: number, start: number): void;
-  pushCached(a: number, b: number, h: number): number;
-  settleChunk(a: number, b: number, h: number, from: number): void;
   spaceAfterLast(): void;
-  isCached(a: number, b: number): number;
   isSpecial(a: number, b: number): number;
   addSpecial(a: number, b: number, n: number): void;
   rotate(): void;
   clearTable(t: number): void;
   get(t: number, units: number, a: number, b: number, h: number): number;
   intern(t: number, units: number, a: number, b: number, h: number, code: number): number;
+  endsPeel(a: number, b: number, cached: number): number;
+  pushCachedRange(a: number, b: number): number;
+  pushRange(a: number, b: number, next: number): number;
+  settleResolve(a: number, b: number, h: number, from: number, spaceAfter: number, k: number): number;
   hashOf(units: number, a: number, b: number): number;
   sizeOf(t: number): number;
 }

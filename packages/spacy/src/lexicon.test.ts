@@ -2,13 +2,16 @@ import { describe, expect, it } from "vitest";
 import { Lexicon } from "./lexicon.js";
 
 describe("Lexicon", () => {
-  it("gives a text one entry however it is looked up (whole or as a range of the text), in order of first sight", () => {
+  it("gives a text one entry however it is looked up (whole or as a range of the text pushed as a token), in order of first sight", () => {
     const lexicon = new Lexicon();
     lexicon.kernel.loadText("the cat, the hat");
-    expect(lexicon.getRange(0, 3)).toBe(0);
-    expect(lexicon.getRange(4, 7)).toBe(1);
+    lexicon.pushRange(0, 3);
+    lexicon.pushRange(4, 7);
     expect(lexicon.get("the")).toBe(0);
-    expect(lexicon.getRange(9, 12)).toBe(0);
+    lexicon.pushRange(9, 12);
+    const tokens = lexicon.kernel.tokens();
+    expect(Array.from(tokens.lex.subarray(0, tokens.length))).toEqual([0, 1, 0]);
+    expect(Array.from(tokens.start.subarray(0, tokens.length))).toEqual([0, 4, 9]);
     expect(lexicon.entries[1]).toEqual({ orth: "cat", norm: undefined });
     expect(lexicon.lengths[1]).toBe(3);
   });
@@ -21,7 +24,8 @@ describe("Lexicon", () => {
     expect(
       words.every((w, i) => {
         lexicon.kernel.loadText(` ${w} `);
-        return lexicon.getRange(1, w.length + 1) === i;
+        lexicon.pushRange(1, w.length + 1);
+        return lexicon.kernel.tokens().lex[0] === i;
       }),
     ).toBe(true);
     expect(lexicon.entries.map((e) => e.orth)).toEqual(words);

@@ -28,7 +28,7 @@ export class Lexicon {
   /** Special-case tokens with a NORM of their own, by text and norm (apart: no token text can reach them). */
   private readonly specialByKey = new Map<string, Map<string, number>>();
 
-  /** `kernel`: the tokenizer's, whose text {@link getRange} reads (a lexicon of its own without one). */
+  /** `kernel`: the tokenizer's, whose text {@link pushRange} reads (a lexicon of its own without one). */
   constructor(readonly kernel = new ChunkKernel(16)) {}
 
   private add(orth: string, norm: string | undefined): number {
@@ -77,10 +77,14 @@ export class Lexicon {
     return this.getAt(at, 0, orth.length, this.kernel.fn.hashOf(at, 0, orth.length));
   }
 
-  /** The entry of the plain token text at [a, b) of the kernel's text, whose hash the caller may know already. */
-  getRange(a: number, b: number, h?: number): number {
-    const at = this.kernel.textAt;
-    return this.getAt(at, a, b, h ?? this.kernel.fn.hashOf(at, a, b));
+  /**
+   * Pushes the plain token text at [a, b) of the kernel's text as the kernel's next token (at a),
+   * its entry added if new: one call into the kernel (hash, lookup, push).
+   */
+  pushRange(a: number, b: number): void {
+    const next = this.entries.length;
+    if (this.kernel.fn.pushRange(a, b, next) === next)
+      this.add(this.kernel.stringAt(this.kernel.textAt, a, b), undefined);
   }
 
   /** The entry of a special case's token (its NORM, if the rule sets one, makes it a separate entry). */

@@ -151,6 +151,26 @@ describe("the senter kernel against the plain path", () => {
       expect(flipped).toBe(0);
     });
 
+  it("holds each embedding table projected through the mixing layer: float64 sums in input order, rounded once", () => {
+    const w = randomWeights(41);
+    const kernel = SenterKernel.for(w, [])!;
+    const { nO, nP, nI, W } = w.mix;
+    const bad: string[] = [];
+    w.embeddings.forEach((e, t) => {
+      for (let r = 0; r < e.rows; r += 7) {
+        const got = kernel.projectedRow(t, r);
+        for (let row = 0; row < nO * nP; row++) {
+          let sum = 0;
+          for (let i = 0; i < w.width; i++) sum += W[row * nI + t * w.width + i]! * e.E[r * w.width + i]!;
+          // thinc's row (output k, piece p) is the kernel's piece-major p·nO + k.
+          const pm = (row % nP) * nO + Math.floor(row / nP);
+          if (got[pm] !== Math.fround(sum)) bad.push(`table ${t} row ${r} sum ${row}: ${got[pm]} ≠ ${Math.fround(sum)}`);
+        }
+      }
+    });
+    expect(bad).toEqual([]);
+  });
+
   it("keeps records and decisions through clear() (slots reused, no stale record read)", () => {
     const next = rng(31);
     const w = randomWeights(31);

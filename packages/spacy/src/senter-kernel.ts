@@ -23,6 +23,7 @@ interface SenterExports {
   first(slots: number, rows: number, out: number): void;
   later(layer: number, input: number, rows: number, out: number, scratch: number): void;
   scores(input: number, n: number, out: number): void;
+  project(t: number, e: number, rows: number): void;
   stringIdAt(at: number, len: number, out: number): void;
 }
 
@@ -160,18 +161,6 @@ export class SenterKernel {
       f32.set(l.beta, betaAt / 4);
     };
     layerAt(w.mix, K.MIX_W_AT, K.MIX_B_AT, K.MIX_G_AT, K.MIX_BETA_AT);
-    // Row r of table t projected: Σ_i W[t·WIDTH + i]·E_t[r, i] for each of the layer's MIX_ROWS rows
-    // (W as laid out above: input-major, piece-major rows), summed in float64, stored as float32.
-    w.embeddings.forEach((e, t) => {
-      const out = tableAt[t]! / 4;
-      for (let r = 0; r < e.rows; r++)
-        for (let row = 0; row < K.MIX_ROWS; row++) {
-          let sum = 0;
-          for (let i = 0; i < K.WIDTH; i++)
-            sum += f32[K.MIX_W_AT / 4 + (t * K.WIDTH + i) * K.MIX_ROWS + row]! * e.E[r * K.WIDTH + i]!;
-          f32[out + r * K.MIX_ROWS + row] = sum;
-        }
-    });
     w.encoder.forEach((l, i) => {
       const base = K.LAYERS_AT + i * K.LAYER_BYTES;
       const b = base + K.LAYER_IN * K.ROWS * 4;
@@ -182,6 +171,16 @@ export class SenterKernel {
     for (let k = 0; k < K.WIDTH; k++)
       f32[K.SCORE_AT / 4 + k] = w.outW[s * K.WIDTH + k]! - w.outW[i * K.WIDTH + k]!;
     f32[K.SCORE_AT / 4 + K.WIDTH] = w.outB[s]! - w.outB[i]!;
+    // Row r of table t projected: Σ_i W[t·WIDTH + i]·E_t[r, i] for each of the layer's MIX_ROWS rows
+    // (W as laid out above: input-major, piece-major rows), summed in float64, stored as float32,
+    // by the kernel from the table's rows copied to the (still empty) text region (last: a growth of
+    // the memory would leave the views above empty).
+    w.embeddings.forEach((e, t) => {
+      const at = this.textAt();
+      this.ensure(at + e.E.length * 4);
+      new Float32Array(this.memory.buffer, at, e.E.length).set(e.E);
+      this.fn.project(t, at, e.rows);
+    });
   }
 
   /** The kernel for a senter, or undefined for another architecture. `lexemeNorm`: (orth id, norm id) pairs. */
@@ -311,6 +310,13 @@ export class SenterKernel {
     this.fn.scores(inAt + pad * rowBytes, m, scoreAt);
     this.views();
     return this.f32.subarray(scoreAt >> 2, (scoreAt >> 2) + m);
+  }
+
+  /** Row `r` of embedding table `t` as the kernel holds it, projected through the mixing layer (MIX_ROWS floats, piece-major; for tests). */
+  projectedRow(t: number, r: number): Float32Array {
+    this.views();
+    const at = (this.i32[K.SLOT_TABLE_AT + t]! >> 2) + r * K.MIX_ROWS;
+    return this.f32.slice(at, at + K.MIX_ROWS);
   }
 
   /** spaCy's StringStore id of a string as the kernel computes it (for tests). */

@@ -260,9 +260,11 @@ export class SpacyTokenizer {
       const b = end < 0 ? ~end : end;
       const before = kernel.tokenCount;
       this.tokenizeSpan(text, a, b, withSpecialCases);
-      if (withSpecialCases) fn.settleChunk(a, b, piece[2]!, before);
-      if (end < 0) fn.spaceAfterLast();
-      k = withSpecialCases ? fn.resolve(k + 1) : k + 1 < pieces ? k + 1 : -1;
+      if (withSpecialCases) k = fn.settleResolve(a, b, piece[2]!, before, end < 0 ? 1 : 0, k);
+      else {
+        if (end < 0) fn.spaceAfterLast();
+        k = k + 1 < pieces ? k + 1 : -1;
+      }
     }
     return kernel.tokens();
   }
@@ -287,10 +289,10 @@ export class SpacyTokenizer {
       // What is left after a peel tokenizes as it would as a chunk of its own (the loop looks at
       // the window alone), so a window cached as a chunk ends the peeling: the middle below takes
       // its cached tokens. On real text the word inside punctuation usually is one.
-      if (withSpecialCases && lastSize !== -1 && fn.isCached(lo, hi) !== 0) break;
+      // A special case's chunk ends it too (both asked in one call).
+      if (withSpecialCases && fn.endsPeel(lo, hi, lastSize !== -1 ? 1 : 0) !== 0) break;
       const s = text.slice(lo, hi);
       if (this.tokenMatch(s)) break;
-      if (withSpecialCases && fn.isSpecial(lo, hi) !== 0) break;
       lastSize = hi - lo;
       const pre = this.findPrefix(s);
       if (pre !== 0 && hi > lo + pre && withSpecialCases && fn.isSpecial(lo + pre, hi) !== 0) {
@@ -321,18 +323,15 @@ export class SpacyTokenizer {
     const lexicon = this.lexicon;
     let p = start;
     for (let k = 0; k < prefixes; k++) {
-      fn.push(lexicon.getRange(p, p + this.prefixLengths[k]!), p);
+      lexicon.pushRange(p, p + this.prefixLengths[k]!);
       p += this.prefixLengths[k]!;
     }
     if (hi > lo) {
-      // The middle's hash, for the chunk cache and, when the middle is one token, the lexicon.
-      const h = fn.hashOf(this.kernel.textAt, lo, hi);
-      if (withSpecialCases && fn.pushCached(lo, hi, h) !== 0) {
+      if (withSpecialCases && fn.pushCachedRange(lo, hi) !== 0) {
         // The middle was a special case or a chunk seen before.
       } else {
         const s = text.slice(lo, hi);
-        if (this.tokenMatch(s) || this.urlMatch(s))
-          fn.push(lexicon.getRange(lo, hi, h), lo);
+        if (this.tokenMatch(s) || this.urlMatch(s)) lexicon.pushRange(lo, hi);
         else {
           const infixes = this.findInfixes(s);
           let from = lo;
@@ -340,18 +339,18 @@ export class SpacyTokenizer {
             const infixStart = lo + infixes[k]!;
             const infixEnd = lo + infixes[k + 1]!;
             if (infixStart === lo) continue;
-            if (infixStart !== from) fn.push(lexicon.getRange(from, infixStart), from);
-            if (infixStart !== infixEnd) fn.push(lexicon.getRange(infixStart, infixEnd), infixStart);
+            if (infixStart !== from) lexicon.pushRange(from, infixStart);
+            if (infixStart !== infixEnd) lexicon.pushRange(infixStart, infixEnd);
             from = infixEnd;
           }
-          if (from < hi) fn.push(lexicon.getRange(from, hi, from === lo ? h : undefined), from);
+          if (from < hi) lexicon.pushRange(from, hi);
         }
       }
     }
     // The suffixes, innermost first: the last one peeled is next to the middle.
     let q = hi;
     for (let k = suffixes - 1; k >= 0; k--) {
-      fn.push(lexicon.getRange(q, q + this.suffixLengths[k]!), q);
+      lexicon.pushRange(q, q + this.suffixLengths[k]!);
       q += this.suffixLengths[k]!;
     }
   }

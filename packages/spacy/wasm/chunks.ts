@@ -406,11 +406,31 @@ export function addSpecial(a: i32, b: i32, n: i32): void {
   setHeader(H_TOKENS, tokens - n);
 }
 
-/** Whether either generation of the chunk cache holds text units [a, b). */
-export function isCached(a: i32, b: i32): bool {
+/**
+ * Whether text units [a, b) end the peeling of a chunk's affixes: a special case's chunk, or (when
+ * `cached`) a chunk either generation of the cache holds. One hash for both questions.
+ */
+export function endsPeel(a: i32, b: i32, cached: bool): bool {
   const units = header(H_UNITS_AT);
   const h = hashOf(units, a, b);
-  return get(T_FIRST, units, a, b, h) !== MISS || get(T_SECOND, units, a, b, h) !== MISS;
+  if (get(T_SPECIAL, units, a, b, h) !== MISS) return true;
+  return cached && (get(T_FIRST, units, a, b, h) !== MISS || get(T_SECOND, units, a, b, h) !== MISS);
+}
+
+/** {@link pushCached} of text units [a, b), hashed here. */
+export function pushCachedRange(a: i32, b: i32): bool {
+  return pushCached(a, b, hashOf(header(H_UNITS_AT), a, b));
+}
+
+/**
+ * Pushes text units [a, b) as one token at `a`: its lexicon entry, or `next` (the id the next new
+ * entry gets) added for it. The entry's id: `next` when it is new (JavaScript then adds its text).
+ */
+export function pushRange(a: i32, b: i32, next: i32): i32 {
+  const units = header(H_UNITS_AT);
+  const id = intern(T_LEXICON, units, a, b, hashOf(units, a, b), next);
+  push(id, a);
+  return id;
 }
 
 /** Whether text units [a, b) are a special case's chunk. */
@@ -423,7 +443,7 @@ export function isSpecial(a: i32, b: i32): bool {
  * Pushes the cached tokens of text units [a, b) (hash `h`), the first at `a`, from either
  * generation (a chunk found in the older one moves up); false if neither holds it.
  */
-export function pushCached(a: i32, b: i32, h: i32): bool {
+function pushCached(a: i32, b: i32, h: i32): bool {
   const units = header(H_UNITS_AT);
   const young = header(H_YOUNG);
   const hit = get(young, units, a, b, h);
@@ -441,7 +461,7 @@ export function pushCached(a: i32, b: i32, h: i32): bool {
 }
 
 /** Caches text units [a, b) (hash `h`, in neither generation) with the tokens pushed since `from`. */
-export function settleChunk(a: i32, b: i32, h: i32, from: i32): void {
+function settleChunk(a: i32, b: i32, h: i32, from: i32): void {
   if (isFull(header(H_YOUNG))) rotate();
   remember(header(H_YOUNG), a, b, h, from, header(H_TOKENS));
 }
@@ -536,13 +556,24 @@ function touchSlots(pieces: i32): void {
   setHeader(H_TOUCHED, touched);
 }
 
+/**
+ * After JavaScript tokenized piece `k` (units [a, b), hash `h`, its tokens pushed since `from`):
+ * caches it, marks a following space (`spaceAfter`), and resolves the pieces after it, as
+ * `settleChunk`, `spaceAfterLast` and `resolve(k + 1)` would: the first piece not resolved, or −1.
+ */
+export function settleResolve(a: i32, b: i32, h: i32, from: i32, spaceAfter: bool, k: i32): i32 {
+  settleChunk(a, b, h, from);
+  if (spaceAfter) spaceAfterLast();
+  return resolve(k + 1);
+}
+
 /** Marks the last token pushed as followed by a space. */
 export function spaceAfterLast(): void {
   store<u8>(<usize>(header(H_SPACY_AT) + header(H_TOKENS) - 1), 1);
 }
 
 /** Pushes the cached tokens of pieces k, k + 1, …: the first piece the cache does not hold, or −1. */
-export function resolve(k: i32): i32 {
+function resolve(k: i32): i32 {
   const pieces = header(H_PIECES);
   for (; k < pieces; k++) {
     const p = header(H_PIECES_AT) + k * PIECE_INTS * 4;

@@ -35,6 +35,7 @@ import {
   MIX_B_AT,
   MIX_BETA_AT,
   MIX_G_AT,
+  MIX_W_AT,
   MIX_ROWS,
   RECORD_BYTES,
   ROWS,
@@ -341,6 +342,30 @@ export function scores(input: usize, n: i32, out: usize): void {
     v = f32x4.add(v, f32x4.mul(v128.load(row, 32), v128.load(w, 32)));
     v = f32x4.add(v, f32x4.mul(v128.load(row, 48), v128.load(w, 48)));
     store<f32>(out + <usize>(t << 2), lanes(v) + bias);
+  }
+}
+
+/**
+ * Embedding table `t` projected through the mixing layer, into the table's place: row r of the
+ * table (`rows` rows of WIDTH floats at `e`) times the layer's W (its rows t·WIDTH .. (t+1)·WIDTH,
+ * laid out at MIX_W_AT), each of the MIX_ROWS sums in float64 with the inputs in order, stored as
+ * float32: the same bits as the plain JavaScript that did it before (a float32 product is exact
+ * in float64), two sums at a time.
+ */
+export function project(t: i32, e: usize, rows: i32): void {
+  const out = <usize>header(SLOT_TABLE_AT + t);
+  const w = <usize>MIX_W_AT + <usize>(t * WIDTH * MIX_ROWS * 4);
+  for (let r = 0; r < rows; r++) {
+    const x = e + <usize>(r * ROW_BYTES);
+    const o = out + <usize>(r * MIX_ROW_BYTES);
+    for (let row: usize = 0; row < <usize>MIX_ROWS; row += 2) {
+      let sum = f64x2.splat(0);
+      for (let i = 0; i < WIDTH; i++) {
+        const wi = f64x2.promote_low_f32x4(v128.load64_zero(w + <usize>(i * MIX_ROWS * 4) + (row << 2)));
+        sum = f64x2.add(sum, f64x2.mul(wi, f64x2.splat(<f64>load<f32>(x + <usize>(i << 2)))));
+      }
+      v128.store64_lane(o + (row << 2), f32x4.demote_f64x2_zero(sum), 0);
+    }
   }
 }
 
