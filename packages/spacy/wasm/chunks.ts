@@ -5,8 +5,9 @@
 // `scan` splits the text into pieces (whitespace-delimited chunks and the whitespace runs between
 // them, as tokenizer.ts describes), hashing each as it goes, then resolves them in order from the
 // chunk cache: a cached chunk's tokens are pushed at once; at the first chunk the cache does not
-// hold, it returns, and JavaScript runs the affix rules on it (regular expressions), pushes its
-// tokens, `settle`s it into the cache and calls `resolve` for the rest. Tables are open-addressing
+// hold, it returns, and JavaScript runs the affix rules on it (regular expressions, asking the
+// kernel about the windows it peels: `endsPeel`, `isSpecial`), pushes its tokens (`pushRange`,
+// `pushCachedRange`), and calls `settleResolve` to cache it and resolve the rest. Tables are open-addressing
 // hash tables of 32-byte slots keyed by a range of code units; the lexicon's index is one too.
 import {
   D_CAPACITY,
