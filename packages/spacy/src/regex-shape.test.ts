@@ -67,7 +67,20 @@ describe("affix searches through a pattern's shape", () => {
     "\\x2e{1,2}s",
     "a.b",
   ];
-  const strings = [...randomStrings(3000, 7), "", "\n", "a\n", "1km", "1.1.", "ab..", "😀😀", "aab", "a.b", "ab.ab", "a1b"];
+  const strings = [
+    ...randomStrings(3000, 7),
+    "",
+    "\n",
+    "a\n",
+    "1km",
+    "1.1.",
+    "ab..",
+    "😀😀",
+    "aab",
+    "a.b",
+    "ab.ab",
+    "a1b",
+  ];
 
   requires("python3").it("give CPython's search length, finditer spans and match on random strings", () => {
     const py = JSON.parse(python(PY, JSON.stringify({ suffixes, infixes, matches, strings }))) as {

@@ -57,7 +57,8 @@ class Parser {
       const alt = this.alternative();
       atoms.push(...alt.atoms);
       // Required by every alternative.
-      required = required === undefined ? alt.required : new Set([...required].filter((c) => alt.required.has(c)));
+      required =
+        required === undefined ? alt.required : new Set([...required].filter((c) => alt.required.has(c)));
       nullable ||= alt.nullable;
       longest = Math.max(longest, alt.longest);
       if (this.s[this.i] !== "|") return { atoms, required, nullable, longest };
@@ -103,7 +104,8 @@ class Parser {
       // A lookaround consumes nothing, whatever it looks at.
       if (lookaround) return NOTHING;
       atom = inner;
-    } else if (c === "[") atom = { atoms: [this.classSource()], required: new Set(), nullable: false, longest: 2 };
+    } else if (c === "[")
+      atom = { atoms: [this.classSource()], required: new Set(), nullable: false, longest: 2 };
     else if (c === "\\") {
       const e = this.escapeSource();
       // An escape of one BMP character is one unit; a class escape (\p{…}, \d, …) may match two.
@@ -184,7 +186,7 @@ function escapedCharacter(e: string): Set<string> {
   const hex = /^\\(?:u([0-9A-Fa-f]{4})|x([0-9A-Fa-f]{2})|u\{([0-9A-Fa-f]+)\})$/.exec(e);
   if (hex) return new Set([String.fromCodePoint(Number.parseInt(hex[1] ?? hex[2] ?? hex[3]!, 16))]);
   // An identity escape of punctuation (`u` mode allows no other).
-  return /^\\[\^$\\.*+?()[\]{}|\/-]$/.test(e) ? new Set([e[1]!]) : new Set();
+  return /^\\[\^$\\.*+?()[\]{}|/-]$/.test(e) ? new Set([e[1]!]) : new Set();
 }
 
 /**

@@ -164,7 +164,8 @@ describe("the senter kernel against the plain path", () => {
           for (let i = 0; i < w.width; i++) sum += W[row * nI + t * w.width + i]! * e.E[r * w.width + i]!;
           // thinc's row (output k, piece p) is the kernel's piece-major p·nO + k.
           const pm = (row % nP) * nO + Math.floor(row / nP);
-          if (got[pm] !== Math.fround(sum)) bad.push(`table ${t} row ${r} sum ${row}: ${got[pm]} ≠ ${Math.fround(sum)}`);
+          if (got[pm] !== Math.fround(sum))
+            bad.push(`table ${t} row ${r} sum ${row}: ${got[pm]} ≠ ${Math.fround(sum)}`);
         }
       }
     });
