@@ -159,7 +159,8 @@ class LineCapCheck {
  * copy between chunks and units); a compressed file is decompressed from the same open handle,
  * and stdin (`-`) or split parts go through {@link openInput}. With `cap`, a line longer than
  * `cap.bytes` is an {@link InputError} at its line, raised once that many bytes of it are read
- * (it is never held whole); the lines are then counted as they are read.
+ * (it is never held whole); the lines are then counted as they are read. A pipe or FIFO given by
+ * path (`<(zcat x.gz)`) is read as a stream, like stdin.
  */
 export async function* readLineUnits(
   path: string,
@@ -173,9 +174,14 @@ export async function* readLineUnits(
     return;
   }
   try {
+    const check = cap && new LineCapCheck(path, cap);
+    if (!(await fh.stat()).isFile()) {
+      // A pipe (`<(zcat x.gz)`, a FIFO) cannot seek: read as a stream, from the handle already open.
+      yield* streamUnits((await openHandleInput(fh, path)).chunks, unitBytes, check);
+      return;
+    }
     const head = new Uint8Array(3);
     const { bytesRead } = await fh.read(head, 0, 3, 0);
-    const check = cap && new LineCapCheck(path, cap);
     if (sniffCompression(head.subarray(0, bytesRead)) === "none") yield* plainFileUnits(fh, unitBytes, check);
     else yield* streamUnits((await openHandleInput(fh, path)).chunks, unitBytes, check);
   } finally {

@@ -191,11 +191,16 @@ export async function decompressed(source: ByteSource): Promise<ByteSource> {
   return { name: source.name, chunks: rest };
 }
 
-/** A file already open, from its start, decompressed by content (the handle stays the caller's to close). */
-export function openHandleInput(fh: FileHandle, name: string): Promise<ByteSource> {
+/**
+ * A file already open, from its start, decompressed by content (the handle stays the caller's to
+ * close). A pipe or FIFO, which cannot seek, is read on from where it is: its start, when nothing
+ * read it before.
+ */
+export async function openHandleInput(fh: FileHandle, name: string): Promise<ByteSource> {
+  const start = (await fh.stat()).isFile() ? 0 : undefined;
   return decompressed({
     name,
-    chunks: fh.createReadStream({ start: 0, autoClose: false, highWaterMark: CHUNK }),
+    chunks: fh.createReadStream({ start, autoClose: false, highWaterMark: CHUNK }),
   });
 }
 
