@@ -37,7 +37,20 @@ function median(xs) {
 }
 
 function measure(cmd, args, runs) {
-  const rs = Array.from({ length: runs }, () => runOnce(cmd, args));
+  return summarize(Array.from({ length: runs }, () => runOnce(cmd, args)));
+}
+
+/** Bench cases ([cmd, args] each) run in turn, run for run (a, b, a, b, …): their medians come from the same minutes. */
+function measureInTurn(cases, runs) {
+  const rs = cases.map(() => []);
+  for (let i = 0; i < runs; i++)
+    for (const [k, [cmd, args]] of cases.entries()) rs[k].push(runOnce(cmd, args));
+  return rs.map(summarize);
+}
+
+/** Medians of a case's runs, each field on its own. */
+function summarize(rs) {
+  const runs = rs.length;
   return {
     ...rs[0],
     seconds: median(rs.map((r) => r.seconds)),
@@ -280,21 +293,36 @@ function segmentSection() {
     }
   }
   // The segment job (bench/cases/segment.mjs: runSegmentation in its process, reading the ClueWeb22
-  // JSONL to passages JSONL + hash TSV), heuristic splitter and spaCy's senter, 1 and 2 threads.
-  for (const splitter of hasModel ? ["heuristic", "spacy"] : ["heuristic"])
-    for (const threads of ["1", "2"]) {
-      const r = measure("node", ["bench/cases/segment.mjs", SEGMENT_WORK, threads, SEGMENT_MB, splitter], 3);
+  // JSONL to passages JSONL + hash TSV), heuristic splitter and spaCy's senter, 1 and 2 threads, and
+  // two 1-thread processes at once on half the records each (what 2 threads could reach here), in turn.
+  const ways = [
+    ["1", "1 thread"],
+    ["2", "2 threads"],
+    [
+      "pair",
+      "2 processes of 1 thread at once, half the records each (nothing shared: the machine's ceiling for 2 threads)",
+    ],
+  ];
+  for (const splitter of hasModel ? ["heuristic", "spacy"] : ["heuristic"]) {
+    const rs = measureInTurn(
+      ways.map(([threads]) => [
+        "node",
+        ["bench/cases/segment.mjs", SEGMENT_WORK, threads, SEGMENT_MB, splitter],
+      ]),
+      3,
+    );
+    for (const [k, [threads, how]] of ways.entries())
       segRow(
         `job-${splitter}-${threads}`,
-        `segment: ${realLabel(SEGMENT_MB)}, ClueWeb22 JSONL → iKAT passages + hashes, ${threads} thread${threads === "1" ? "" : "s"}`,
+        `segment: ${realLabel(SEGMENT_MB)}, ClueWeb22 JSONL → iKAT passages + hashes, ${how}`,
         splitter === "spacy"
           ? "convkit (@convkit/segment, --splitter spacy: spaCy's senter)"
           : "convkit (@convkit/segment, heuristic splitter)",
-        r,
+        rs[k],
         SEGMENT_MB,
         "docs",
       );
-    }
+  }
   const ratio = segmentRatios();
   if (ratio) segNotes.push(ratio);
 }
@@ -316,11 +344,22 @@ function segmentRatios() {
     parts.push(
       `in-process tokenizer + senter convkit/spaCy ${x(cs.cpu, ss.cpu)}, tokenizer alone ${x(ct?.cpu, st?.cpu)}`,
     );
-  const [h1, h2, s1, s2] = ["job-heuristic-1", "job-heuristic-2", "job-spacy-1", "job-spacy-2"].map(get);
+  const [h1, h2, hp, s1, s2, sp] = [
+    "job-heuristic-1",
+    "job-heuristic-2",
+    "job-heuristic-pair",
+    "job-spacy-1",
+    "job-spacy-2",
+    "job-spacy-pair",
+  ].map(get);
   if (h1 && s1) parts.push(`segment job, --splitter spacy/heuristic, 1 thread ${x(s1.cpu, h1.cpu)}`);
   if (h1 && h2)
     parts.push(
       `2 threads against 1: CPU ${x(h2.cpu, h1.cpu)} heuristic${s1 && s2 ? `, ${x(s2.cpu, s1.cpu)} spacy` : ""}; wall speed-up (1-thread time over 2-thread time) ${x(h1.seconds, h2.seconds)} heuristic${s1 && s2 ? `, ${x(s1.seconds, s2.seconds)} spacy` : ""}`,
+    );
+  if (h1 && hp)
+    parts.push(
+      `two 1-thread processes at once, half the records each, against 1 thread (nothing shared, so no 2-thread run here can do better): wall speed-up ${x(h1.seconds, hp.seconds)} heuristic${s1 && sp ? `, ${x(s1.seconds, sp.seconds)} spacy` : ""}, CPU ${x(hp.cpu, h1.cpu)} heuristic${s1 && sp ? `, ${x(sp.cpu, s1.cpu)} spacy` : ""}`,
     );
   return parts.length
     ? `CPU-time ratios (user+sys; below 1x the first uses less): ${parts.join("; ")}.`
@@ -345,7 +384,9 @@ function segmentTable() {
     "included; whole processes: /usr/bin/time's user+sys). Medians of the runs shown, each column on its own.",
     "The whole-process rows run in turn, run for run (spaCy, convkit, convkit on the LTS line, spaCy, …),",
     "so that their medians come from the same minutes: this machine's speed drifts by tens of percent",
-    "between runs minutes apart.",
+    "between runs minutes apart. So do a splitter's segment jobs (1 thread, 2 threads, the pair). The",
+    "pair: two processes started together, each `runSegmentation` with 1 thread on every other record;",
+    "its wall time is the slower one's, its CPU and peak RSS the two processes' sums.",
     ...segNotes.flatMap((n) => ["", n]),
   ];
 }
@@ -370,12 +411,17 @@ function segmentProjections() {
   if (!h1) return [];
   const { textBytes } = readRealTextsMeta(SEGMENT_WORK, SEGMENT_MB);
   const on = (splitter, label) => {
-    const [one, two] = [job(`job-${splitter}-1`), job(`job-${splitter}-2`)];
-    if (!one || !two) return undefined;
+    const [one, two, pair] = [
+      job(`job-${splitter}-1`),
+      job(`job-${splitter}-2`),
+      job(`job-${splitter}-pair`),
+    ];
+    if (!one || !two || !pair) return undefined;
     // A 2-core machine runs `--threads 2`, or two 1-thread processes on halves (`--shard i/2`) when
-    // that is faster: on a corpus this small the pool's start and its threads' cold caches can
-    // outweigh the second core; two independent processes assume twice one core's rate.
-    const machine = Math.min(psg / pps(two), psg / pps(one) / 2);
+    // that is faster (on a corpus this small the pool's start and its threads' cold caches can
+    // outweigh the second core), at the pair row's measured rate: not twice one core's, as the
+    // second core is not idle for the first's garbage collector and compiler threads.
+    const machine = Math.min(psg / pps(two), psg / pps(pair));
     const how = machine < psg / pps(two) ? "two 1-thread processes, `--shard i/2`" : "`--threads 2`";
     return `${label} ${hm(psg / pps(one))} on one core (CPU ${hm((psg / one.passages) * one.cpu)}), ${hm(machine)} on one 2-core machine (${how}), ${hm(machine / 20)} on 20 such machines (\`--shard i/20\`)`;
   };

@@ -5,8 +5,11 @@
 // prepared texts, wall seconds and CPU seconds (user+sys of the whole process, the pool's workers
 // included) of the job.
 // `segment.mjs WORK gen MB` writes the corpus and its texts file (when missing or of an older version);
-// `segment.mjs WORK THREADS MB [SPLITTER]` runs the job once.
-import { mkdirSync, rmSync, statSync } from "node:fs";
+// `segment.mjs WORK THREADS MB [SPLITTER]` runs the job once; `segment.mjs WORK pair MB [SPLITTER]`
+// runs two 1-thread jobs at once, as two processes, each on half of the records (every other one):
+// what two cores give when nothing is shared, the ceiling of a 2-thread run on this machine.
+import { spawn } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runSegmentation } from "@convkit/segment";
@@ -30,22 +33,58 @@ if (threads === "gen") {
   const corpus = readRealCorpusMeta(work, mb) ?? generateRealCorpus(shared, work, mb);
   const texts = readRealTextsMeta(work, mb) ?? writeRealTexts(work, mb);
   process.stdout.write(`${JSON.stringify({ corpus, texts })}\n`);
+} else if (threads === "pair") {
+  const texts = readRealTextsMeta(work, mb);
+  if (!texts) throw new Error(`${input}: run \`segment.mjs ${work} gen ${mb}\` first`);
+  const halves = [0, 1].map((k) => join(work, `real-${mb}mb.half${k}.jsonl`));
+  const lines = readFileSync(input, "utf8").split("\n").filter(Boolean);
+  halves.forEach((h, k) => {
+    writeFileSync(h, `${lines.filter((_, i) => i % 2 === k).join("\n")}\n`);
+  });
+  const runs = await Promise.all(
+    [0, 1].map(
+      (k) =>
+        new Promise((done, fail) => {
+          const args = [fileURLToPath(import.meta.url), work, `half${k}`, mb, splitter];
+          const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+          let out = "";
+          child.stdout.on("data", (b) => {
+            out += b;
+          });
+          child.on("close", (code) =>
+            code === 0 ? done(JSON.parse(out.trim())) : fail(new Error(`half ${k}: exit ${code}`)),
+          );
+        }),
+    ),
+  );
+  report({
+    records: runs[0].records + runs[1].records,
+    passages: runs[0].passages + runs[1].passages,
+    bytes: statSync(input).size,
+    textBytes: texts.textBytes,
+    // Both started together: the pair's time is the slower one's, its CPU and memory both's.
+    seconds: Math.max(runs[0].seconds, runs[1].seconds),
+    cpuSeconds: runs[0].cpuSeconds + runs[1].cpuSeconds,
+    maxRssMiB: runs[0].maxRssMiB + runs[1].maxRssMiB,
+  });
 } else {
   const texts = readRealTextsMeta(work, mb);
   if (!texts) throw new Error(`${input}: run \`segment.mjs ${work} gen ${mb}\` first`);
+  // `halfK`: a pair's process, one thread on its half of the records.
+  const half = /^half[01]$/.test(threads) ? join(work, `real-${mb}mb.${threads}.jsonl`) : undefined;
   const outDir = join(work, `out-${threads}-${mb}-${splitter}`);
   rmSync(outDir, { recursive: true, force: true });
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const r = await runSegmentation({
-    inputs: [input],
+    inputs: [half ?? input],
     out: outDir,
     formats: ["jsonl", "hashes"],
     preset: "ikat",
     splitter,
     // The spacy splitter runs the shared model folder (en_core_web_sm 3.8.0).
     spacyModel: splitter === "spacy" ? join(shared, "models", "en_core_web_sm-3.8.0") : undefined,
-    threads: Number(threads),
+    threads: half ? 1 : Number(threads),
   });
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
@@ -53,7 +92,7 @@ if (threads === "gen") {
   report({
     records: r.docs,
     passages: r.passages,
-    bytes: statSync(input).size,
+    bytes: statSync(half ?? input).size,
     textBytes: texts.textBytes,
     seconds,
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
