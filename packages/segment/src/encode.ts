@@ -55,17 +55,6 @@ export function forEachJsonLine(b: JsonlBytes, visit: (value: unknown, line: num
   return line;
 }
 
-/** The documents of a unit's lines, and the line of each. */
-function unitDocuments(b: JsonlBytes): { docs: SourceDocument[]; lineOf: number[]; lines: number } {
-  const docs: SourceDocument[] = [];
-  const lineOf: number[] = [];
-  const lines = forEachJsonLine(b, (v, line) => {
-    docs.push(jsonDocument(b.file, v, line));
-    lineOf.push(line);
-  });
-  return { docs, lineOf, lines };
-}
-
 /** One batch of work (plain data: it crosses to worker threads): documents, or JSONL bytes to parse first. */
 export interface SegmentTask {
   docs?: SourceDocument[];
@@ -121,8 +110,9 @@ export function encodeSegmentTask(t: SegmentTask): SegmentResult {
   let passages = 0;
   let inputChars = 0;
   let docs = 0;
-  const unit = t.bytes ? unitDocuments(t.bytes) : { docs: t.docs ?? [], lineOf: [], lines: 0 };
-  for (const [k, d] of unit.docs.entries()) {
+  // Each document segmented as soon as its line is parsed: none outlives its own turn (a unit's
+  // documents parsed first all lived through the whole unit, surviving scavenges into the old space).
+  const segmentOne = (d: SourceDocument, line: number): void => {
     inputChars += d.text.length;
     docs++;
     let ps: string[];
@@ -132,7 +122,7 @@ export function encodeSegmentTask(t: SegmentTask): SegmentResult {
       // Only JSON's \u escapes make lone surrogates: TrecWeb's text is decoded UTF-8.
       if (!t.bytes) throw e;
       const what = `the text of document ${JSON.stringify(d.id)}`;
-      throw refusedTextError(e, t.bytes.file, unit.lineOf[k]!, what, pyStripStart(d.text));
+      throw refusedTextError(e, t.bytes.file, line, what, pyStripStart(d.text));
     }
     passages += ps.length;
     const url = d.url === undefined ? undefined : pyStrip(d.url);
@@ -156,7 +146,12 @@ export function encodeSegmentTask(t: SegmentTask): SegmentResult {
       );
       out.trecweb.bytes(NEWLINE);
     }
-  }
+  };
+  const bytesIn = t.bytes;
+  let lines = 0;
+  if (bytesIn)
+    lines = forEachJsonLine(bytesIn, (v, line) => segmentOne(jsonDocument(bytesIn.file, v, line), line));
+  else for (const d of t.docs ?? []) segmentOne(d, 0);
   if (t.spare) spares.push(...t.spare);
   const bytes = (f: PassageFormat) => (want.has(f) ? out[f].handOver(spares.pop()) : new Uint8Array(0));
   return {
@@ -167,6 +162,6 @@ export function encodeSegmentTask(t: SegmentTask): SegmentResult {
     docs,
     inputChars,
     inputBytes: t.bytes ? t.bytes.data.length : inputChars,
-    lines: unit.lines,
+    lines,
   };
 }
