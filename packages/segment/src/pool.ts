@@ -12,9 +12,11 @@ export function openSegmentPool<Task, Result>(threads: number): Promise<TaskPool
     // A second task waits in each worker's queue: a finished task does not wait for the main
     // thread (busy writing, and sharing the cores) to hand out the next one.
     tasksPerWorker: 2,
-    // A worker's tasks allocate fast (documents, tokens, sentences), so V8 grows its young
-    // generation to the largest (node 24: 2 threads' job 436-448 MiB peak RSS; capped, 337-348),
-    // though little of it survives a scavenge: no CPU cost was measurable at 2 threads.
-    maxYoungGenerationSizeMb: 24,
+    // A worker's tasks allocate fast (documents, tokens, sentences) and little of it outlives a
+    // scavenge, but V8 grows the young generation whenever the survivors add up to its size, so
+    // in a long run every worker's reaches the largest (32 MiB on node 20, 64 on node 24), all of
+    // it resident. The 2-thread spaCy job's peak RSS, runs in turn: node 24 436-448 MiB uncapped,
+    // 328-336 at 24, 314-317 at 12; node 20 303-315 at 24, 287-300 at 12. CPU the same within noise.
+    maxYoungGenerationSizeMb: 12,
   });
 }
