@@ -40,12 +40,21 @@ function measure(cmd, args, runs) {
   return summarize(Array.from({ length: runs }, () => runOnce(cmd, args)));
 }
 
-/** Bench cases ([cmd, args] each) run in turn, run for run (a, b, a, b, …): their medians come from the same minutes. */
-function measureInTurn(cases, runs) {
-  const rs = cases.map(() => []);
+/**
+ * Commands ([cmd, args] each) run `runs` times in turn, run for run (a, b, a, b, …), each by
+ * `runOne`: on a machine whose speed drifts, each one's median comes from the same minutes as the
+ * others', so their ratio holds. The runs of each command, in order.
+ */
+function runInTurn(commands, runs, runOne) {
+  const rs = commands.map(() => []);
   for (let i = 0; i < runs; i++)
-    for (const [k, [cmd, args]] of cases.entries()) rs[k].push(runOnce(cmd, args));
-  return rs.map(summarize);
+    for (const [k, [cmd, args]] of commands.entries()) rs[k].push(runOne(cmd, args));
+  return rs;
+}
+
+/** Bench cases ([cmd, args] each, printing their own measures) run in turn ({@link runInTurn}). */
+function measureInTurn(cases, runs) {
+  return runInTurn(cases, runs, runOnce).map(summarize);
 }
 
 /** Medians of a case's runs, each field on its own. */
@@ -767,15 +776,9 @@ function summarizeRuns(rs) {
 function measureProcess(cmd, args, runs) {
   return summarizeRuns(Array.from({ length: runs }, () => runProcessOnce(cmd, args)));
 }
-/**
- * Processes ([cmd, args] each) measured in turn, run for run (a, b, a, b, …): on a machine whose
- * speed drifts, each one's median comes from the same minutes as the others', so their ratio holds.
- */
+/** Processes ([cmd, args] each) measured under /usr/bin/time in turn ({@link runInTurn}). */
 function measureProcessesInTurn(processes, runs) {
-  const rs = processes.map(() => []);
-  for (let i = 0; i < runs; i++)
-    for (const [k, [cmd, args]] of processes.entries()) rs[k].push(runProcessOnce(cmd, args));
-  return rs.map(summarizeRuns);
+  return runInTurn(processes, runs, runProcessOnce).map(summarizeRuns);
 }
 /** A convkit CLI as a whole process. */
 const measureCli = (args, runs) => measureProcess("node", args, runs);

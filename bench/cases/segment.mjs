@@ -4,12 +4,12 @@
 // with the heuristic splitter or spaCy's senter. Prints docs, passages, input bytes, bytes of the
 // prepared texts, wall seconds and CPU seconds (user+sys of the whole process, the pool's workers
 // included) of the job.
-// `segment.mjs WORK gen MB` writes the corpus and its texts file (when missing or of an older version);
-// `segment.mjs WORK THREADS MB [SPLITTER]` runs the job once; `segment.mjs WORK pair MB [SPLITTER]`
-// runs two 1-thread jobs at once, as two processes, each on half of the records (every other one):
-// what two cores give when nothing is shared, the ceiling of a 2-thread run on this machine.
+// `segment.mjs WORK gen MB` writes the corpus and its texts file (when missing or of an older version),
+// and the corpus's two halves (every other record); `segment.mjs WORK THREADS MB [SPLITTER]` runs the
+// job once; `segment.mjs WORK pair MB [SPLITTER]` runs two 1-thread jobs at once, as two processes,
+// one on each half: what two cores give when nothing is shared, the ceiling of a 2-thread run here.
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runSegmentation } from "@convkit/segment";
@@ -27,20 +27,22 @@ mkdirSync(work, { recursive: true });
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const shared = resolve(root, process.env.CONVKIT_SHARED ?? "../shared");
 const { input } = realCorpusPaths(work, mb);
+/** The pair's inputs: `half0` and `half1`, every other record of the corpus. */
+const halfPath = (half) => join(work, `real-${mb}mb.${half}.jsonl`);
 
 if (threads === "gen") {
   // Generation in a process of its own, so that no timed run carries its memory.
   const corpus = readRealCorpusMeta(work, mb) ?? generateRealCorpus(shared, work, mb);
   const texts = readRealTextsMeta(work, mb) ?? writeRealTexts(work, mb);
+  // Written each time (the corpus above may be new): a second, against the minutes the bench takes.
+  const lines = readFileSync(input, "utf8").split("\n").filter(Boolean);
+  for (const k of [0, 1])
+    writeFileSync(halfPath(`half${k}`), `${lines.filter((_, i) => i % 2 === k).join("\n")}\n`);
   process.stdout.write(`${JSON.stringify({ corpus, texts })}\n`);
 } else if (threads === "pair") {
   const texts = readRealTextsMeta(work, mb);
-  if (!texts) throw new Error(`${input}: run \`segment.mjs ${work} gen ${mb}\` first`);
-  const halves = [0, 1].map((k) => join(work, `real-${mb}mb.half${k}.jsonl`));
-  const lines = readFileSync(input, "utf8").split("\n").filter(Boolean);
-  halves.forEach((h, k) => {
-    writeFileSync(h, `${lines.filter((_, i) => i % 2 === k).join("\n")}\n`);
-  });
+  if (!texts || !existsSync(halfPath("half1")))
+    throw new Error(`${input}: run \`segment.mjs ${work} gen ${mb}\` first`);
   const runs = await Promise.all(
     [0, 1].map(
       (k) =>
@@ -71,7 +73,7 @@ if (threads === "gen") {
   const texts = readRealTextsMeta(work, mb);
   if (!texts) throw new Error(`${input}: run \`segment.mjs ${work} gen ${mb}\` first`);
   // `halfK`: a pair's process, one thread on its half of the records.
-  const half = /^half[01]$/.test(threads) ? join(work, `real-${mb}mb.${threads}.jsonl`) : undefined;
+  const half = /^half[01]$/.test(threads) ? halfPath(threads) : undefined;
   const outDir = join(work, `out-${threads}-${mb}-${splitter}`);
   rmSync(outDir, { recursive: true, force: true });
   const cpu0 = process.cpuUsage();

@@ -175,14 +175,13 @@ export async function* readLineUnits(
   }
   try {
     const check = cap && new LineCapCheck(path, cap);
-    if (!(await fh.stat()).isFile()) {
-      // A pipe (`<(zcat x.gz)`, a FIFO) cannot seek: read as a stream, from the handle already open.
-      yield* streamUnits((await openHandleInput(fh, path)).chunks, unitBytes, check);
-      return;
-    }
+    // Positioned reads on a plain regular file only; a pipe (`<(zcat x.gz)`, a FIFO) cannot seek,
+    // and it and a compressed file are read as a stream from the handle already open.
     const head = new Uint8Array(3);
-    const { bytesRead } = await fh.read(head, 0, 3, 0);
-    if (sniffCompression(head.subarray(0, bytesRead)) === "none") yield* plainFileUnits(fh, unitBytes, check);
+    const plain =
+      (await fh.stat()).isFile() &&
+      sniffCompression(head.subarray(0, (await fh.read(head, 0, 3, 0)).bytesRead)) === "none";
+    if (plain) yield* plainFileUnits(fh, unitBytes, check);
     else yield* streamUnits((await openHandleInput(fh, path)).chunks, unitBytes, check);
   } finally {
     await fh.close();

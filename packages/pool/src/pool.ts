@@ -45,11 +45,10 @@ export async function openTaskPool<Task, Result>(o: TaskPoolOptions): Promise<Ta
     concurrentTasksPerWorker: o.tasksPerWorker ?? 1,
     recordTiming: false,
     ...(o.workerData === undefined ? {} : { workerData: o.workerData }),
+    // A limit left undefined is V8's default (Node's Worker reads only the numbers).
     resourceLimits: {
-      ...(o.maxOldGenerationSizeMb === undefined ? {} : { maxOldGenerationSizeMb: o.maxOldGenerationSizeMb }),
-      ...(o.maxYoungGenerationSizeMb === undefined
-        ? {}
-        : { maxYoungGenerationSizeMb: o.maxYoungGenerationSizeMb }),
+      maxOldGenerationSizeMb: o.maxOldGenerationSizeMb,
+      maxYoungGenerationSizeMb: o.maxYoungGenerationSizeMb,
     },
   });
   return {
