@@ -3,6 +3,7 @@ import { open, readFile } from "node:fs/promises";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { describeFound, InputError, type WriteOptions, writeAtomic } from "@convkit/io";
 import { isJsonObject } from "./fields.js";
+import { parseJsonText } from "./json-text.js";
 import { readJsonl } from "./jsonl.js";
 import type { ClueWeb22Record } from "./records.js";
 import { displayName } from "./table.js";
@@ -86,7 +87,7 @@ export async function readClueWeb22Record(
     } catch (e) {
       throw new InputError(jsonGz, { offset: start }, "a complete gzip member", (e as Error).message);
     }
-    return checkRecord(jsonGz, JSON.parse(text), { offset: start });
+    return checkRecord(jsonGz, parseJsonText(jsonGz, text), { offset: start });
   } finally {
     await fh.close();
   }

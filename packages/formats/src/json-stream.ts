@@ -1,6 +1,7 @@
 // Streaming the elements of one huge JSON array or object (stream-json), handed on in batches.
 import { Readable } from "node:stream";
 import { type ByteSource, InputError } from "@convkit/io";
+import { JsonDepthScanner, MAX_JSON_DEPTH } from "./json-depth.js";
 
 /** Options of {@link streamJsonItems}. */
 export interface JsonItemsOptions {
@@ -9,6 +10,8 @@ export interface JsonItemsOptions {
   /** `array` streams `[…]` elements, `object` streams `{key: value}` entries. */
   kind: "array" | "object";
   batchSize?: number;
+  /** The deepest nesting read (default {@link MAX_JSON_DEPTH}); deeper is an InputError at its line and column. */
+  maxDepth?: number;
 }
 
 /** Items of the picked array/object as `{key, value}`, in batches; memory holds one batch. */
@@ -17,8 +20,11 @@ export async function* streamJsonItems<T>(
   options: JsonItemsOptions,
 ): AsyncIterable<{ key: string | number; value: T }[]> {
   let fed = 0;
+  // stream-json assembles any depth, but the checks after it walk values recursively.
+  const depth = new JsonDepthScanner(source.name, options.maxDepth ?? MAX_JSON_DEPTH);
   async function* counted(): AsyncIterable<Uint8Array> {
     for await (const c of source.chunks) {
+      depth.feed(c);
       fed += c.length;
       yield c;
     }
