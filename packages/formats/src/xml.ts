@@ -13,9 +13,35 @@ export interface XmlElement {
   text: string;
 }
 
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+/** The predefined entities, in a Map: an object's lookup also finds `constructor`, `__proto__`… */
+const ENTITIES = new Map([
+  ["amp", "&"],
+  ["lt", "<"],
+  ["gt", ">"],
+  ["quot", '"'],
+  ["apos", "'"],
+]);
 /** Characters XML 1.0 forbids anywhere (C0 controls but tab, LF and CR; U+FFFE, U+FFFF). */
 const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
+/**
+ * The deepest element nesting read: libxml2's default limit (256). The datasets' files nest three
+ * deep; a deeper document is refused at the element that goes over.
+ */
+export const MAX_XML_DEPTH = 256;
+
+/** XML 1.0's Char production: what a character reference may name, as a raw character may be. */
+function isXmlChar(c: number): boolean {
+  return (
+    c === 0x9 ||
+    c === 0xa ||
+    c === 0xd ||
+    (c >= 0x20 && c <= 0xd7ff) ||
+    (c >= 0xe000 && c <= 0xfffd) ||
+    (c >= 0x10000 && c <= 0x10ffff)
+  );
+}
+
+const codePoint = (c: number) => `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
 const NAME = "[A-Za-z_:][\\w.:-]*";
 const OPEN_TAG = new RegExp(`^<(${NAME})((?:\\s+${NAME}\\s*=\\s*(?:"[^"<]*"|'[^'<]*'))*)\\s*(/?)>`);
 const CLOSE_TAG = new RegExp(`^</(${NAME})\\s*>`);
@@ -49,28 +75,28 @@ export function parseXml(file: string, text: string): XmlElement {
         : /^#\d+$/.test(e)
           ? Number(e.slice(1))
           : -1;
-      if (whole.endsWith(";") && ref >= 0 && ref <= 0x10ffff) return String.fromCodePoint(ref);
-      if (whole.endsWith(";") && e in ENTITIES) return ENTITIES[e]!;
+      if (whole.endsWith(";") && ref >= 0) {
+        if (isXmlChar(ref)) return String.fromCodePoint(ref);
+        return fail(
+          at + off,
+          "a character reference to a character XML allows",
+          `${whole} (${ref <= 0x10ffff ? codePoint(ref) : "beyond U+10FFFF"})`,
+        );
+      }
+      const named = whole.endsWith(";") ? ENTITIES.get(e) : undefined;
+      if (named !== undefined) return named;
       return fail(at + off, "an entity (&amp; &lt; &gt; &quot; &apos; &#N;)", JSON.stringify(whole));
     });
   const stack: XmlElement[] = [];
   let root: XmlElement | undefined;
+  // Anywhere: in text, attributes, comments and CDATA alike.
+  const bad = text.search(NOT_XML_CHAR);
+  if (bad >= 0) fail(bad, "a character XML allows", codePoint(text.charCodeAt(bad)));
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   while (i < text.length) {
     const lt = text.indexOf("<", i);
     const end = lt < 0 ? text.length : lt;
     if (end > i) {
-      const bad = text.slice(i, end).search(NOT_XML_CHAR);
-      if (bad >= 0)
-        fail(
-          i + bad,
-          "a character XML allows",
-          `U+${text
-            .charCodeAt(i + bad)
-            .toString(16)
-            .toUpperCase()
-            .padStart(4, "0")}`,
-        );
       const top = stack[stack.length - 1];
       if (top) top.text += decode(text.slice(i, end), i);
       else if (text.slice(i, end).trim() !== "")
@@ -106,7 +132,11 @@ export function parseXml(file: string, text: string): XmlElement {
       const top = stack[stack.length - 1];
       if (top) top.children.push(el);
       else root = el;
-      if (m![3] !== "/") stack.push(el);
+      if (m![3] !== "/") {
+        if (stack.length >= MAX_XML_DEPTH)
+          fail(lt, `elements nested at most ${MAX_XML_DEPTH} deep`, `<${el.name}> nested deeper`);
+        stack.push(el);
+      }
       i = lt + m![0].length;
     }
   }
