@@ -265,7 +265,7 @@ async function segmentOnQueue(
     units: "files",
     what: `${inputs.length} input files`,
     summary: ({ value: s, failed }, secs) =>
-      `run ${runId}: ${s.files} files, ${s.docs} documents, ${s.passages} passages in ${secs.toFixed(2)} s${failed.length ? `; ${failed.length} input files failed (above)` : ""}`,
+      `run ${runId}: ${s.files} files (${s.skipped} already done), ${s.docs} documents, ${s.passages} passages in ${secs.toFixed(2)} s${failed.length ? `; ${failed.length} input files failed (above)` : ""}`,
   });
 }
 
