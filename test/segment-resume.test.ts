@@ -225,5 +225,15 @@ describe("convkit-segment run: a FIFO as input", () => {
       expect(readFileSync(join(out, "pipe.jsonl"), "utf8")).toBe(want["a.jsonl"]);
       expect(readdirSync(out)).toEqual(["pipe.jsonl"]);
     }
+    // TrecWeb from a pipe: one line saying so, exit 2, nothing written.
+    const fifo = join(root, "pipe.trecweb");
+    execFileSync("mkfifo", [fifo]);
+    createWriteStream(fifo).end("<DOC>\n<DOCNO>x</DOCNO>\n</DOC>\n");
+    const tw = await runCliAsync("segment", ["run", fifo, "-o", join(root, "tw")]);
+    expect(tw.code).toBe(2);
+    expect(tw.stderr).toBe(
+      `${fifo}:1: expected JSONL (a pipe or FIFO is read as JSONL; give TrecWeb as a file), found <DOC>\n`,
+    );
+    expect(readdirSync(join(root, "tw"))).toEqual([]);
   });
 });

@@ -28,7 +28,19 @@ export async function* units(file: string): AsyncIterable<Pick<SegmentTask, "doc
     return;
   }
   const name = file === "-" ? "<stdin>" : file;
-  for await (const data of readLineUnits(file, UNIT_BYTES)) yield { bytes: { file: name, data } };
+  let first = piped;
+  for await (const data of readLineUnits(file, UNIT_BYTES)) {
+    // TrecWeb needs a second look at its head, which a pipe does not give: said as what it is.
+    if (first && /^\s*<DOC>/.test(Buffer.from(data.subarray(0, 64)).toString("latin1")))
+      throw new InputError(
+        name,
+        { line: 1 },
+        "JSONL (a pipe or FIFO is read as JSONL; give TrecWeb as a file)",
+        "<DOC>",
+      );
+    first = false;
+    yield { bytes: { file: name, data } };
+  }
 }
 
 /** A unit's error with its line renumbered from the unit's to the file's (`before` lines precede the unit). */
