@@ -196,9 +196,17 @@ async function segmentUnlessCurrent(
     for (const f of ["jsonl", "hashes", "trecweb"] as const)
       if (!o.formats.includes(f)) await removeIfThere(files.paths[f]);
   // The input's sha256, read beside the segmentation (the page cache serves one of the two reads).
-  const digest = stamp ? sha256OfFile(input.file) : undefined;
+  const reading = new AbortController();
+  const digest = stamp ? sha256OfFile(input.file, reading.signal) : undefined;
   digest?.catch(() => {});
-  const e = await segmentInput(input, { ...o, formats: a.write }, pool, spare, onUnit, crash);
+  let e: ManifestEntry;
+  try {
+    e = await segmentInput(input, { ...o, formats: a.write }, pool, spare, onUnit, crash);
+  } catch (err) {
+    // A failed input's error is not kept waiting for the rest of its hash (a read of gigabytes).
+    reading.abort();
+    throw err;
+  }
   if (!stamp || !digest) return e;
   const after = await stampOf(input.file);
   if (after?.size !== stamp.size || after.mtimeNs !== stamp.mtimeNs)

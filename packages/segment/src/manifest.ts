@@ -50,10 +50,11 @@ export async function stampOf(file: string): Promise<InputStamp | undefined> {
   return s.isFile() ? { size: Number(s.size), mtimeNs: String(s.mtimeNs) } : undefined;
 }
 
-/** sha256 of a file's bytes as they are on disk (compressed or not). */
-export async function sha256OfFile(file: string): Promise<string> {
+/** sha256 of a file's bytes as they are on disk (compressed or not); `signal` stops the reading. */
+export async function sha256OfFile(file: string, signal?: AbortSignal): Promise<string> {
   const h = createHash("sha256");
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer);
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20, signal }))
+    h.update(chunk as Buffer);
   return h.digest("hex");
 }
 
