@@ -166,6 +166,10 @@ export interface Assessment {
   kept?: OutputManifest;
 }
 
+/** An option's value in a message: a sha256 (a model's identity) by its first 12 digits. */
+const shown = (v: string | number | boolean | undefined) =>
+  typeof v === "string" && /^[0-9a-f]{64}$/.test(v) ? `${v.slice(0, 12)}…` : JSON.stringify(v ?? null);
+
 /** `a, b and c` */
 const listed = (xs: readonly string[]) =>
   xs.length < 2 ? xs.join("") : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`;
@@ -215,10 +219,7 @@ export async function assess(
   if (changed.length > 0)
     return redo(
       `${a.outputsName} was written with other options (${changed
-        .map(
-          (k) =>
-            `${k} ${JSON.stringify(prev.options[k] ?? null)}, now ${JSON.stringify(a.options[k] ?? null)}`,
-        )
+        .map((k) => `${k} ${shown(prev.options[k])}, now ${shown(a.options[k])}`)
         .join("; ")})`,
     );
   if (prev.input.size !== a.stamp.size) return redo(`changed since ${a.outputsName} was written (size)`);
