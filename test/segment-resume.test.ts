@@ -209,6 +209,20 @@ describe("convkit-segment run again: resume that cannot be stale", () => {
   });
 });
 
+describe("convkit-segment run: -o a file", () => {
+  it("is one line, exit 2, before any work; the file left as it was", () => {
+    const root = tempDir("seg-resume-ofile-");
+    const input = join(root, "a.jsonl");
+    writeFileSync(input, ORIGINAL);
+    const file = join(root, "taken");
+    writeFileSync(file, "mine\n");
+    const r = run(input, file);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split("\n")[0]).toBe(`-o ${file}: expected an output folder, found a file`);
+    expect(readFileSync(file, "utf8")).toBe("mine\n");
+  });
+});
+
 describe("convkit-segment run: a FIFO as input", () => {
   it("is read as a stream (JSONL, plain or gzip), the file's bytes; no manifest (it cannot be recognised again)", async () => {
     const { root, input } = setup();

@@ -313,6 +313,9 @@ export async function runSegmentation(o: SegmentJobOptions): Promise<SegmentJobS
   // The splitter (and a model folder's problems) first: nothing is written for a bad one. A
   // pooled run only checks it here: the workers load the model.
   const threads = o.threads ?? 1;
+  // An output folder that is a file: said before any work (mkdir would fail with EEXIST).
+  if (o.out !== "-" && (await stat(o.out).catch(() => undefined))?.isDirectory() === false)
+    throw new UsageError(`-o ${o.out}: expected an output folder, found a file`);
   await (threads > 1 ? checkSplitter : loadSplitter)(o.splitter, o.spacyModel);
   let inputs = await listInputs(o.inputs);
   if (o.out !== "-") refuseSharedOutputs(inputs);
