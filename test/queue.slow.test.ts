@@ -157,9 +157,12 @@ requires("redis-server").describe("convkit-segment run --queue on a real Redis (
     const b = startWorker(r.url);
     const q = await segment(join(dir, "in"), join(dir, "queued"), ["--queue", r.url]);
     expect(q.code, q.stderr).toBe(0);
-    expect(q.stderr).toMatch(/run segment-[0-9a-f]{16}: 8 files, 3200 documents, \d+ passages/);
+    expect(q.stderr).toMatch(
+      /run segment-[0-9a-f]{16}: 8 files \(0 already done\), 3200 documents, \d+ passages/,
+    );
     expect(tree(join(dir, "queued"))).toEqual(tree(join(dir, "local")));
-    expect(tree(join(dir, "local")).size).toBe(8 * 3 + 1);
+    // Three outputs and a manifest per input: the manifests too are the local run's.
+    expect(tree(join(dir, "local")).size).toBe(8 * 4);
     expect(unitsStarted(a) + unitsStarted(b)).toBe(8);
     expect(unitsStarted(a)).toBeGreaterThan(0);
     expect(unitsStarted(b)).toBeGreaterThan(0);
@@ -239,6 +242,20 @@ requires("redis-server").describe("convkit-segment run --queue on a real Redis (
     expect(again.stderr).toContain("not submitted again");
     expect(unitsStarted(w)).toBe(4);
     expect(w.log.filter((l) => l.includes("start segment-run"))).toHaveLength(1);
+    // An input changed since: another run, in which only that input is redone (said on the
+    // worker's stderr), the others are current; the outputs are a fresh local run's.
+    const changed = join(dir, "in", "part-02.jsonl");
+    writeFileSync(changed, readFileSync(changed, "utf8").replaceAll("doc-2-", "doc-x-"));
+    const third = await segment(join(dir, "in"), join(dir, "queued"), ["--queue", r.url]);
+    expect(third.code, third.stderr).toBe(0);
+    expect(third.stderr).not.toContain("not submitted again");
+    expect(third.stderr).toMatch(/: 1 files \(3 already done\), 100 documents, /);
+    expect(w.log).toContain(
+      `${changed}: changed since ${join(dir, "queued", "part-02")}.* was written (mtime and content), redoing`,
+    );
+    const local = await segment(join(dir, "in"), join(dir, "local"));
+    expect(local.code, local.stderr).toBe(0);
+    expect(tree(join(dir, "queued"))).toEqual(tree(join(dir, "local")));
   });
 
   it("a bad input file fails its unit without retries (one line, file and position); the other files complete; exit 2; an idle worker exits", async () => {
@@ -258,16 +275,15 @@ requires("redis-server").describe("convkit-segment run --queue on a real Redis (
     // --exit-when-idle: the worker ends by itself once the run is through.
     expect(await w.exited).toBe(0);
     expect(q.stderr).toContain(`${bad}:8:21: expected valid JSON, found end of input\n`);
-    expect(readFileSync(join(dir, "queued", "manifest.tsv"), "utf8")).toMatch(
-      /^part-00\.jsonl\t50\t\d+\npart-02\.jsonl\t50\t\d+\n$/,
-    );
+    expect(JSON.parse(readFileSync(join(dir, "queued", "part-00.manifest.json"), "utf8")).docs).toBe(50);
     expect(readdirSync(join(dir, "queued")).sort()).toEqual([
-      "manifest.tsv",
       "part-00.hashes.tsv",
       "part-00.jsonl",
+      "part-00.manifest.json",
       "part-00.trecweb",
       "part-02.hashes.tsv",
       "part-02.jsonl",
+      "part-02.manifest.json",
       "part-02.trecweb",
     ]);
     // Tried once: bad input is not retried.
@@ -288,9 +304,10 @@ requires("redis-server").describe("convkit-segment run --queue on a real Redis (
     startWorker(r.url);
     const again = await segment(join(dir, "in"), join(dir, "queued"), ["--queue", r.url]);
     expect(again.code, again.stderr).toBe(0);
-    expect(readFileSync(join(dir, "queued", "manifest.tsv"), "utf8")).toMatch(
-      /^part-00\.jsonl\t50\t\d+\npart-01\.jsonl\t50\t\d+\npart-02\.jsonl\t50\t\d+\n$/,
-    );
+    // The fixed file is redone (it has no manifest yet), the others are current.
+    expect(again.stderr).toMatch(/: 1 files \(2 already done\), 50 documents, /);
+    for (const f of ["part-00", "part-01", "part-02"])
+      expect(JSON.parse(readFileSync(join(dir, "queued", `${f}.manifest.json`), "utf8")).docs).toBe(50);
   });
 
   it("a worker started before Redis is up waits, then connects and works; a wrong URL is one line, exit 2", async () => {

@@ -8,14 +8,17 @@ import { writeClueWeb22 } from "@convkit/formats";
 import { REPO, rng, runCli, tempDir } from "@convkit/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
 
-/** Every file under dir (relative path → bytes), temp files and the manifest included unless asked. */
+/** The manifests (one per input) under dir. */
+const manifests = (t: Map<string, Buffer>) => [...t.keys()].filter((k) => k.endsWith(".manifest.json"));
+
+/** Every file under dir (relative path → bytes), temp files included, the inputs' manifests only when asked. */
 function tree(dir: string, withManifest = false): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
   const walk = (d: string) => {
     for (const e of readdirSync(d).sort()) {
       const p = join(d, e);
       if (statSync(p).isDirectory()) walk(p);
-      else if (withManifest || e !== "manifest.tsv") out.set(relative(dir, p), readFileSync(p));
+      else if (withManifest || !e.endsWith(".manifest.json")) out.set(relative(dir, p), readFileSync(p));
     }
   };
   walk(dir);
@@ -62,11 +65,17 @@ describe("convkit-segment on a ClueWeb22 txt tree", () => {
     expect(x.code, x.stderr).toBe(0);
   });
 
-  it("writes one set of outputs per input file, mirroring the tree, and a manifest", () => {
+  it("writes one set of outputs per input file, mirroring the tree, each with its manifest", () => {
     const t = tree(ref, true);
     expect([...t.keys()].filter((k) => k.endsWith(".jsonl")).length).toBe(5);
     expect(t.has(join("en", "en00", "en0001", "en0001-01.hashes.tsv"))).toBe(true);
-    expect(t.get("manifest.tsv")!.toString().trim().split("\n").length).toBe(5);
+    expect(manifests(t).length).toBe(5);
+    expect(
+      JSON.parse(t.get(join("en", "en00", "en0001", "en0001-01.manifest.json"))!.toString()),
+    ).toMatchObject({
+      outputs: { jsonl: t.get(join("en", "en00", "en0001", "en0001-01.jsonl"))!.length },
+      docs: 40,
+    });
     const first = t
       .get(join("en", "en00", "en0000", "en0000-00.jsonl"))!
       .toString()
@@ -81,7 +90,8 @@ describe("convkit-segment on a ClueWeb22 txt tree", () => {
     expect(
       runCli("segment", ["run", txt, "--format", "jsonl,hashes,trecweb", "--threads", "2", "-o", out]).code,
     ).toBe(0);
-    expect(tree(out)).toEqual(tree(ref));
+    // The manifests too: nothing in them depends on the thread count.
+    expect(tree(out, true)).toEqual(tree(ref, true));
   });
 
   it("3 shards together are the unsharded output", () => {
@@ -91,10 +101,7 @@ describe("convkit-segment on a ClueWeb22 txt tree", () => {
         runCli("segment", ["run", txt, "--format", "jsonl,hashes,trecweb", "--shard", `${i}/3`, "-o", out])
           .code,
       ).toBe(0);
-    expect(tree(out)).toEqual(tree(ref));
-    expect(tree(join(root, "shards"), true).get("manifest.tsv")!.toString().trim().split("\n").length).toBe(
-      5,
-    );
+    expect(tree(out, true)).toEqual(tree(ref, true));
   });
 
   it("killed mid-file (SIGKILL) and run again: the uninterrupted output, no temp files", () => {
@@ -118,12 +125,12 @@ describe("convkit-segment on a ClueWeb22 txt tree", () => {
     expect(killed.signal).toBe("SIGKILL");
     const partial = tree(out, true);
     // Each file here is one unit: killed as the fourth file's outputs were open.
-    expect(partial.get("manifest.tsv")!.toString().trim().split("\n").length).toBe(3);
+    expect(manifests(partial).length).toBe(3);
     expect([...partial.keys()].some((k) => k.endsWith(".tmp"))).toBe(true);
     const again = runCli("segment", ["run", txt, "--format", "jsonl,hashes,trecweb", "-o", out]);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/^2 files \(3 already done\)/m);
-    expect(tree(out)).toEqual(tree(ref));
+    expect(tree(out, true)).toEqual(tree(ref, true));
   });
 
   it("- reads JSONL from stdin, -o - writes passage JSONL to stdout", () => {
@@ -181,7 +188,7 @@ describe("convkit-segment on a ClueWeb22 file of realistic size (a gzip member p
       const out = join(root, `out-gz-${threads}`);
       const r = runCli("segment", ["run", gz, "--format", "jsonl,hashes", "--threads", threads, "-o", out]);
       expect(r.code, r.stderr).toBe(0);
-      expect(tree(out, true).get("manifest.tsv")!.toString()).toMatch(/^en0000-00\.json\.gz\t2500\t/);
+      expect(JSON.parse(tree(out, true).get("en0000-00.manifest.json")!.toString()).docs).toBe(2500);
       expect(digests(tree(out))).toEqual(want);
     }
   });

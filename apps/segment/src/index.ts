@@ -1,4 +1,5 @@
 // convkit-segment: passages the iKAT / MS MARCO way at collection scale, and splitter agreement.
+import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { defineCommand, startProgress } from "@convkit/cli";
 import { collect, readJsonl } from "@convkit/formats";
@@ -73,7 +74,7 @@ function officialPassagesNote(splitter: string): string {
 export const runCommand = defineCommand({
   name: "convkit-segment run",
   summary:
-    "Segment documents (ClueWeb22 txt trees or files, iKAT JSONL, TrecWeb, JSONL {id, text}; folders are walked) into passages: JSONL {id, contents, url}, a hash TSV docid<TAB>k<TAB>md5 and iKAT TrecWeb, one set per input file under --out, with a manifest that lets a killed run resume.",
+    "Segment documents (ClueWeb22 txt trees or files, iKAT JSONL, TrecWeb, JSONL {id, text}; folders are walked) into passages: JSONL {id, contents, url}, a hash TSV docid<TAB>k<TAB>md5 and iKAT TrecWeb, one set per input file under --out, with a manifest of what they were made from: a run again redoes what changed (inputs, options, formats, convkit's version) and skips the rest.",
   positionals: { name: "INPUT...", description: "files or folders (- for stdin)", min: 1 },
   options: [
     {
@@ -208,6 +209,8 @@ export const runCommand = defineCommand({
         progress.tick(docs - last, b);
         last = docs;
       },
+      // A line of its own, clear of the progress line a terminal shows.
+      onNote: (line) => process.stderr.write(`${process.stderr.isTTY ? "\r\u001b[K" : ""}${line}\n`),
     });
     progress.done();
     if (splitter !== "spacy" && o.preset === "ikat") process.stderr.write(officialPassagesNote(splitter));
@@ -239,7 +242,16 @@ async function segmentOnQueue(
     file: resolve(i.file),
     rel: i.rel,
   }));
-  const runId = askedId === undefined ? deriveRunId("segment", { unitData, inputs }) : checkRunId(askedId);
+  // The inputs' sizes and mtimes are part of the run: a changed input makes a new run (whose units
+  // skip the inputs whose outputs are current), not the finished one "not submitted again".
+  const stamps = await Promise.all(
+    inputs.map(async (i) => {
+      const s = await stat(i.file, { bigint: true });
+      return `${s.size}:${s.mtimeNs}`;
+    }),
+  );
+  const runId =
+    askedId === undefined ? deriveRunId("segment", { unitData, inputs, stamps }) : checkRunId(askedId);
   const plan = {
     runId,
     kind: segmentRunJob,
@@ -253,7 +265,7 @@ async function segmentOnQueue(
     units: "files",
     what: `${inputs.length} input files`,
     summary: ({ value: s, failed }, secs) =>
-      `run ${runId}: ${s.files} files, ${s.docs} documents, ${s.passages} passages in ${secs.toFixed(2)} s${failed.length ? `; ${failed.length} input files failed (above)` : ""}`,
+      `run ${runId}: ${s.files} files (${s.skipped} already done), ${s.docs} documents, ${s.passages} passages in ${secs.toFixed(2)} s${failed.length ? `; ${failed.length} input files failed (above)` : ""}`,
   });
 }
 

@@ -8,8 +8,8 @@ export {
   type SegmentTask,
   type SourceDocument,
 } from "./encode.js";
+export { listInputs } from "./files.js";
 export {
-  listInputs,
   type ManifestEntry,
   planSegmentation,
   runSegmentation,

@@ -1,19 +1,32 @@
 // The segmentation job: input files (ClueWeb22 txt trees, iKAT JSONL, TrecWeb, JSONL) → passage files, sharded and resumable.
-import { appendFile, mkdir, readdir, readFile, stat, unlink } from "node:fs/promises";
-import { basename, dirname, join, relative } from "node:path";
-import { detectFormat, readTrecWeb } from "@convkit/formats";
-import {
-  type ByteSink,
-  errorFromThread,
-  InputError,
-  readLineUnits,
-  UsageError,
-  writeAtomic,
-} from "@convkit/io";
+import { mkdir, stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { type ByteSink, ConvkitError, UsageError, writeAtomic } from "@convkit/io";
 import { inOrder, type TaskPool } from "@convkit/pool";
 import { encodeSegmentTask, type PassageFormat, type SegmentResult, type SegmentTask } from "./encode.js";
+import {
+  listInputs,
+  outputFiles,
+  refuseSharedOutputs,
+  removeDeadTemps,
+  removeIfThere,
+  removeUnitTemps,
+} from "./files.js";
+import {
+  type Assessment,
+  assess,
+  manifestWriter,
+  modelIdentity,
+  type OutputManifest,
+  outputOptions,
+  readManifest,
+  sha256OfFile,
+  stampOf,
+  writeManifest,
+} from "./manifest.js";
 import { openSegmentPool, UNITS_AHEAD_PER_THREAD } from "./pool.js";
 import { checkSplitter, loadSplitter } from "./splitters.js";
+import { inFile, units } from "./units.js";
 
 /** Options of {@link runSegmentation}. */
 export interface SegmentJobOptions extends Omit<SegmentTask, "docs"> {
@@ -25,6 +38,8 @@ export interface SegmentJobOptions extends Omit<SegmentTask, "docs"> {
   shard?: readonly [number, number];
   threads?: number;
   onProgress?: (docs: number, bytes: number) => void;
+  /** Hears one line for each input redone (and why), or only touched. */
+  onNote?: (line: string) => void;
 }
 
 /** What a run did. */
@@ -35,152 +50,13 @@ export interface SegmentJobSummary {
   passages: number;
 }
 
-const INPUT = /\.(json|jsonl|trecweb|txt)(\.(gz|bz2))?$/;
-const MANIFEST = "manifest.tsv";
-
-/** Input files: given files as they are, folders walked (sorted by path, byte order), each with the root it is relative to. */
-export async function listInputs(inputs: readonly string[]): Promise<{ file: string; rel: string }[]> {
-  const out: { file: string; rel: string }[] = [];
-  for (const input of inputs) {
-    if (input === "-") {
-      out.push({ file: "-", rel: "stdin" });
-      continue;
-    }
-    const s = await stat(input).catch(() => undefined);
-    if (!s) throw new InputError(input, {}, "an input file or folder", "nothing there");
-    if (s.isFile()) {
-      out.push({ file: input, rel: input.split(/[\\/]/).pop()! });
-      continue;
-    }
-    const walk = async (dir: string): Promise<void> => {
-      for (const e of (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
-        a.name < b.name ? -1 : 1,
-      )) {
-        const p = join(dir, e.name);
-        if (e.isDirectory()) await walk(p);
-        else if (INPUT.test(e.name)) out.push({ file: p, rel: relative(input, p) });
-      }
-    };
-    await walk(input);
-  }
-  return out;
-}
-
-// 512 KiB: few hand-offs (each costs both threads), while the units in flight stay small in memory.
-export const UNIT_BYTES = 1 << 19;
-
-/**
- * Work units of an input file: raw JSONL bytes of whole lines (decoded, parsed and counted in the
- * pool, so the reading thread only moves bytes), or parsed documents (TrecWeb).
- */
-async function* units(file: string): AsyncIterable<Pick<SegmentTask, "docs" | "bytes">> {
-  const fmt = await detectFormat(file);
-  if (fmt === "trecweb") {
-    for await (const b of readTrecWeb(file))
-      yield {
-        docs: b.map((d) => ({
-          id: d.docno,
-          text: d.body,
-          url: d.url,
-          title: d.title ?? d.body.split("\n", 1)[0]!,
-        })),
-      };
-    return;
-  }
-  const name = file === "-" ? "<stdin>" : file;
-  for await (const data of readLineUnits(file, UNIT_BYTES)) yield { bytes: { file: name, data } };
-}
-
-/** A unit's error with its line renumbered from the unit's to the file's (`before` lines precede the unit). */
-export function inFile(e: unknown, before: number): unknown {
-  const err = errorFromThread(e);
-  if (!(err instanceof InputError) || !("line" in err.location) || before === 0) return err;
-  return new InputError(
-    err.file,
-    { ...err.location, line: err.location.line + before },
-    err.expected,
-    err.found,
-  );
-}
-
-/**
- * Two inputs whose outputs would be the same files (`x.json` and `x.json.gz`) are refused: the
- * second would overwrite the first's passages. Checked on the whole list, before sharding.
- */
-function refuseSharedOutputs(inputs: readonly { file: string; rel: string }[]): void {
-  const seen = new Map<string, string>();
-  for (const { file, rel } of inputs) {
-    const base = rel.replace(INPUT, "");
-    const other = seen.get(base);
-    if (other !== undefined)
-      throw new UsageError(
-        `${other} and ${file} would write the same outputs (${base}.*): segment them into different --out folders`,
-      );
-    seen.set(base, file);
-  }
-}
-
-/** Output files of an input: `OUT/rel-without-extension.{jsonl,hashes.tsv,trecweb}`. */
-function outputPaths(out: string, rel: string): Record<PassageFormat, string> {
-  const base = join(out, rel.replace(INPUT, ""));
-  return { jsonl: `${base}.jsonl`, hashes: `${base}.hashes.tsv`, trecweb: `${base}.trecweb` };
-}
-
-async function finished(out: string): Promise<Set<string>> {
-  const text = await readFile(join(out, MANIFEST), "utf8").catch(() => "");
-  return new Set(
-    text
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => l.split("\t")[0]!),
-  );
-}
-
-/** Removes temp files of writers that died (their process is gone): what a killed run leaves. */
-async function removeDeadTemps(dir: string): Promise<void> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  for (const e of entries) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) await removeDeadTemps(p);
-    const m = /^\..+\.(\d+)\.[a-z0-9]+\.tmp$/.exec(e.name);
-    if (m && Number(m[1]) !== process.pid && !alive(Number(m[1]))) await unlink(p).catch(() => {});
-  }
-}
-
-/**
- * Removes the temp files of these outputs, whoever left them: a queued unit taken again after its
- * worker died (on any machine: a process id says nothing across machines). Only the unit's own
- * outputs: the folder is shared with units other machines are writing.
- */
-async function removeUnitTemps(outputs: readonly string[]): Promise<void> {
-  for (const out of outputs) {
-    const dir = dirname(out);
-    // writeAtomic's temp name: `.NAME.PID.RANDOM.tmp` (`.x.jsonl.…` only, never `.x.jsonl.jsonl.…`).
-    const own = new RegExp(
-      `^\\.${basename(out).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.\\d+\\.[a-z0-9]+\\.tmp$`,
-    );
-    for (const name of await readdir(dir).catch(() => [] as string[]))
-      if (own.test(name)) await unlink(join(dir, name)).catch(() => {});
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** An input's line in `OUT/manifest.tsv`: its path relative to its root, documents and passages. */
+/** What became of an input: its path relative to its root, documents and passages (`skipped`: its outputs were current). */
 export interface ManifestEntry {
   rel: string;
   docs: number;
   passages: number;
+  skipped?: boolean;
 }
-
-const manifestLine = (e: ManifestEntry) => `${e.rel}\t${e.docs}\t${e.passages}\n`;
 
 /** A pool for segment's tasks (worker threads), made once and shared by the inputs of a run. */
 export type SegmentPool = TaskPool<SegmentTask, SegmentResult>;
@@ -193,6 +69,8 @@ export function openSegmentationPool(threads: number): Promise<SegmentPool> {
 /** Output buffers written out, handed back with the next tasks to be filled again. */
 type Spare = ArrayBuffer[];
 
+type InputOptions = Omit<SegmentJobOptions, "inputs" | "shard" | "threads" | "onProgress" | "onNote">;
+
 /**
  * Segments one input file into its outputs under `o.out` (all appear together, atomically, or
  * none), on `pool` when given, else on this thread. `onUnit` hears each unit's documents and
@@ -200,14 +78,14 @@ type Spare = ArrayBuffer[];
  */
 async function segmentInput(
   input: { file: string; rel: string },
-  o: Omit<SegmentJobOptions, "inputs" | "shard" | "threads" | "onProgress">,
+  o: InputOptions,
   pool: SegmentPool | undefined,
   spare: Spare,
   onUnit: (docs: number, bytes: number) => void,
   crash: () => void = () => {},
 ): Promise<ManifestEntry> {
   const toStdout = o.out === "-";
-  const paths = outputPaths(o.out, input.rel);
+  const { paths } = outputFiles(o.out, input.rel);
   const entry: ManifestEntry = { rel: input.rel, docs: 0, passages: 0 };
   const sinks: Partial<Record<PassageFormat, ByteSink>> = {};
   const threads = pool?.threads ?? 1;
@@ -260,6 +138,93 @@ async function segmentInput(
   return entry;
 }
 
+/** What every input of a run is compared with: who writes, with which options. */
+interface ResumeContext {
+  writer: string;
+  options: OutputManifest["options"];
+}
+
+async function resumeContext(o: InputOptions): Promise<ResumeContext> {
+  const model =
+    o.splitter === "spacy" && o.spacyModel !== undefined ? await modelIdentity(o.spacyModel) : undefined;
+  return { writer: manifestWriter(), options: outputOptions({ ...o, model }) };
+}
+
+/**
+ * One input into a folder, unless its outputs are current: its manifest (`OUT/x.manifest.json`)
+ * says what they were made from. What is redone is said on `onNote`, in one line. The manifest is
+ * removed before any output is replaced and written after all of them: a kill in between leaves
+ * outputs without one, which the next run redoes. Stdin and pipes cannot be recognised again:
+ * always segmented, no manifest.
+ */
+async function segmentUnlessCurrent(
+  input: { file: string; rel: string },
+  o: InputOptions,
+  ctx: ResumeContext,
+  pool: SegmentPool | undefined,
+  spare: Spare,
+  onUnit: (docs: number, bytes: number) => void,
+  onNote: (line: string) => void,
+  crash?: () => void,
+): Promise<ManifestEntry> {
+  const files = outputFiles(o.out, input.rel);
+  const stamp = await stampOf(input.file);
+  const prev = stamp && (await readManifest(files.manifest));
+  const a: Assessment = stamp
+    ? await assess(
+        {
+          name: input.file,
+          file: input.file,
+          outputsName: files.name,
+          paths: files.paths,
+          stamp,
+          ...ctx,
+          formats: o.formats,
+        },
+        prev,
+      )
+    : { write: [...o.formats] };
+  if (a.note) onNote(a.note);
+  if (a.write.length === 0 && a.kept) {
+    // Only touched: the new mtime recorded, so the next run need not read the file again.
+    if (a.kept !== prev) await writeManifest(files.manifest, a.kept);
+    return { rel: input.rel, docs: a.kept.docs, passages: a.kept.passages, skipped: true };
+  }
+  await removeIfThere(files.manifest);
+  // Redone whole: outputs of formats not asked for now were made from what changed; they go too.
+  if (!a.kept)
+    for (const f of ["jsonl", "hashes", "trecweb"] as const)
+      if (!o.formats.includes(f)) await removeIfThere(files.paths[f]);
+  // The input's sha256, read beside the segmentation (the page cache serves one of the two reads).
+  const reading = new AbortController();
+  const digest = stamp ? sha256OfFile(input.file, reading.signal) : undefined;
+  digest?.catch(() => {});
+  let e: ManifestEntry;
+  try {
+    e = await segmentInput(input, { ...o, formats: a.write }, pool, spare, onUnit, crash);
+  } catch (err) {
+    // A failed input's error is not kept waiting for the rest of its hash (a read of gigabytes).
+    reading.abort();
+    throw err;
+  }
+  if (!stamp || !digest) return e;
+  const after = await stampOf(input.file);
+  if (after?.size !== stamp.size || after.mtimeNs !== stamp.mtimeNs)
+    throw new ConvkitError(
+      `${input.file}: changed while it was being segmented; its outputs are not recorded as done: run again`,
+    );
+  const outputs = { ...a.kept?.outputs };
+  for (const f of a.write) outputs[f] = (await stat(files.paths[f])).size;
+  await writeManifest(files.manifest, {
+    ...ctx,
+    input: { ...stamp, sha256: await digest },
+    outputs,
+    docs: e.docs,
+    passages: e.passages,
+  });
+  return e;
+}
+
 /**
  * The input files of a run, as a run on the queue plans it: listed (folders walked, sorted),
  * refused when two would write the same outputs, the splitter checked. Nothing is written.
@@ -276,8 +241,7 @@ export async function planSegmentation(
 }
 
 /** What a queued unit of a segmentation carries: one input and the run's options. */
-export interface SegmentUnitData
-  extends Omit<SegmentJobOptions, "inputs" | "shard" | "threads" | "onProgress"> {
+export interface SegmentUnitData extends InputOptions {
   input: { file: string; rel: string };
 }
 
@@ -285,15 +249,17 @@ export interface SegmentUnitData
 const spareOfPool = new WeakMap<SegmentPool, Spare>();
 
 /**
- * A queued unit: one input segmented on a worker's pool (the same outputs, byte for byte, as a
- * local run's); its manifest entry is the unit's result.
+ * A queued unit: one input segmented on a worker's pool unless its outputs are current (the same
+ * outputs and manifest, byte for byte, as a local run's); what became of it is the unit's result.
  */
 export async function segmentQueuedInput(
   data: SegmentUnitData,
   pool: SegmentPool,
   onProgress: (docs: number, bytes: number) => void,
+  onNote: (line: string) => void = () => {},
 ): Promise<ManifestEntry> {
-  await removeUnitTemps(Object.values(outputPaths(data.out, data.input.rel)));
+  const files = outputFiles(data.out, data.input.rel);
+  await removeUnitTemps([...Object.values(files.paths), files.manifest]);
   let docs = 0;
   let bytes = 0;
   // Output buffers written out are filled again by the next units, across this worker's jobs.
@@ -302,41 +268,54 @@ export async function segmentQueuedInput(
     spare = [];
     spareOfPool.set(pool, spare);
   }
-  return segmentInput(data.input, data, pool, spare, (d, b) => {
-    docs += d;
-    bytes += b;
-    onProgress(docs, bytes);
-  });
+  const ctx = await resumeContext(data);
+  return segmentUnlessCurrent(
+    data.input,
+    data,
+    ctx,
+    pool,
+    spare,
+    (d, b) => {
+      docs += d;
+      bytes += b;
+      onProgress(docs, bytes);
+    },
+    onNote,
+  );
 }
 
-/** A queued run's end: its manifest, written whole from the units' entries (in input order), atomically. */
+/** The list of done inputs an older convkit kept: it says nothing of what they were made from, and goes. */
+const OLD_MANIFEST = "manifest.tsv";
+
+/** A queued run's end: what its units did, summed (each wrote its own manifest). */
 export async function finishQueuedSegmentation(
   out: string,
   entries: readonly ManifestEntry[],
 ): Promise<SegmentJobSummary> {
-  await mkdir(out, { recursive: true });
-  await writeAtomic(join(out, MANIFEST), async (s) => {
-    await s.write(Buffer.from(entries.map(manifestLine).join("")));
-  });
+  await removeIfThere(join(out, OLD_MANIFEST));
+  const skipped = entries.filter((e) => e.skipped).length;
   return {
-    files: entries.length,
-    skipped: 0,
-    docs: entries.reduce((n, e) => n + e.docs, 0),
-    passages: entries.reduce((n, e) => n + e.passages, 0),
+    files: entries.length - skipped,
+    skipped,
+    docs: entries.reduce((n, e) => n + (e.skipped ? 0 : e.docs), 0),
+    passages: entries.reduce((n, e) => n + (e.skipped ? 0 : e.passages), 0),
   };
 }
 
 /**
  * Segments every input file. Batches of documents go through a piscina pool (results taken in
- * order: bytes identical for any thread count); each input's outputs appear atomically, then
- * the input is recorded in `OUT/manifest.tsv`, so a killed run started again skips what is done
- * and redoes only the file in flight. `shard` splits the sorted input list; the shards' output
- * folders together hold exactly the files of an unsharded run.
+ * order: bytes identical for any thread count); each input's outputs appear atomically, then its
+ * manifest, so a run started again (after a kill, a change of input, options or formats) redoes
+ * exactly what is not current. `shard` splits the sorted input list; the shards' output folders
+ * together hold exactly the files of an unsharded run.
  */
 export async function runSegmentation(o: SegmentJobOptions): Promise<SegmentJobSummary> {
   // The splitter (and a model folder's problems) first: nothing is written for a bad one. A
   // pooled run only checks it here: the workers load the model.
   const threads = o.threads ?? 1;
+  // An output folder that is a file: said before any work (mkdir would fail with EEXIST).
+  if (o.out !== "-" && (await stat(o.out).catch(() => undefined))?.isDirectory() === false)
+    throw new UsageError(`-o ${o.out}: expected an output folder, found a file`);
   await (threads > 1 ? checkSplitter : loadSplitter)(o.splitter, o.spacyModel);
   let inputs = await listInputs(o.inputs);
   if (o.out !== "-") refuseSharedOutputs(inputs);
@@ -345,10 +324,11 @@ export async function runSegmentation(o: SegmentJobOptions): Promise<SegmentJobS
     inputs = inputs.filter((_, k) => k % n === i);
   }
   const toStdout = o.out === "-";
-  const done = toStdout ? new Set<string>() : await finished(o.out);
+  const ctx = toStdout ? undefined : await resumeContext(o);
   if (!toStdout) {
     await mkdir(o.out, { recursive: true });
     await removeDeadTemps(o.out);
+    await removeIfThere(join(o.out, OLD_MANIFEST));
   }
   const pool = threads > 1 ? await openSegmentPool<SegmentTask, SegmentResult>(threads) : undefined;
   const summary: SegmentJobSummary = { files: 0, skipped: 0, docs: 0, passages: 0 };
@@ -361,25 +341,20 @@ export async function runSegmentation(o: SegmentJobOptions): Promise<SegmentJobS
   // Output buffers that are written out: handed back with the next tasks, outputs are built in
   // them again (a steady set of buffers, no garbage waiting for the main thread's rare GCs).
   const spare: Spare = [];
+  const onUnit = (docs: number, bytes: number) => {
+    summary.docs += docs;
+    o.onProgress?.(summary.docs, bytes);
+  };
   try {
     for (const input of inputs) {
-      if (done.has(input.rel)) {
+      const e = ctx
+        ? await segmentUnlessCurrent(input, o, ctx, pool, spare, onUnit, o.onNote ?? (() => {}), crash)
+        : await segmentInput(input, o, pool, spare, onUnit, crash);
+      if (e.skipped) {
         summary.skipped++;
         continue;
       }
-      const e = await segmentInput(
-        input,
-        o,
-        pool,
-        spare,
-        (docs, bytes) => {
-          summary.docs += docs;
-          o.onProgress?.(summary.docs, bytes);
-        },
-        crash,
-      );
       summary.passages += e.passages;
-      if (!toStdout) await appendFile(join(o.out, MANIFEST), manifestLine(e));
       summary.files++;
     }
   } finally {
@@ -388,9 +363,7 @@ export async function runSegmentation(o: SegmentJobOptions): Promise<SegmentJobS
   return summary;
 }
 
-function taskBase(
-  o: Omit<SegmentJobOptions, "inputs" | "shard" | "threads" | "onProgress">,
-): Omit<SegmentTask, "docs"> {
+function taskBase(o: InputOptions): Omit<SegmentTask, "docs"> {
   return {
     preset: o.preset,
     overrides: o.overrides,

@@ -50,19 +50,29 @@ const readEntry = (f: Fields): ManifestEntry => ({
   rel: f.string("rel"),
   docs: f.integer("docs"),
   passages: f.integer("passages"),
+  skipped: f.optionalBoolean("skipped"),
 });
 
-/** A unit: one input file segmented on the worker's thread pool; its manifest entry is its result. */
+/**
+ * A unit: one input file segmented on the worker's thread pool, unless its outputs are current
+ * (what is redone, and why, is a line on the worker's stderr); what became of it is its result.
+ */
 export const segmentFileJob = defineJobKindWithState({
   name: "segment-file",
   payload: readUnit,
   result: readEntry,
   open: (env) => openSegmentationPool(env.threads),
   close: (pool) => pool.destroy(),
-  handle: (data, ctx, pool) => segmentQueuedInput(data, pool, (docs, bytes) => ctx.progress(docs, bytes)),
+  handle: (data, ctx, pool) =>
+    segmentQueuedInput(
+      data,
+      pool,
+      (docs, bytes) => ctx.progress(docs, bytes),
+      (line) => process.stderr.write(`${line}\n`),
+    ),
 });
 
-/** The run's end: the manifest written whole from the units' entries, in input order. */
+/** The run's end: what the units did, summed (each unit wrote its input's manifest). */
 export const segmentRunJob = defineRunKind({
   name: "segment-run",
   unit: segmentFileJob,

@@ -3,10 +3,10 @@
 import { ByteBuilder, InputError, readLineUnits, UsageError, writeAtomic } from "@convkit/io";
 import { inOrder } from "@convkit/pool";
 import { forEachJsonLine, type JsonlBytes } from "./encode.js";
-import { inFile, UNIT_BYTES } from "./job.js";
 import { IKAT, sentenceTexts } from "./passages.js";
 import { openSegmentPool, UNITS_AHEAD_PER_THREAD } from "./pool.js";
 import { checkSplitter, loadSplitter, refusedTextError, spacyPipelineOf, splitterFor } from "./splitters.js";
+import { inFile, UNIT_BYTES } from "./units.js";
 
 /** One batch of texts (plain data: it crosses to worker threads). */
 export interface SentencesTask {
