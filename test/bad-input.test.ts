@@ -147,6 +147,25 @@ const cases: Case[] = [
     message: /args\.json:1:1014: expected JSON nested at most 1000 deep, found an array nested deeper$/,
   },
   {
+    // Issue 39: expanded to "function Object() { [native code] }", exit 0.
+    name: "Touché topics with &constructor;",
+    file: "topics.xml",
+    format: "touche-topics",
+    content: () =>
+      Buffer.from("<topics>\n<topic><number>1</number><title>a &constructor;</title></topic>\n</topics>\n"),
+    message:
+      /topics\.xml:2:35: expected an entity \(&amp; &lt; &gt; &quot; &apos; &#N;\), found "&constructor;"$/,
+  },
+  {
+    name: "Touché topics with &#0;",
+    file: "topics.xml",
+    format: "touche-topics",
+    content: () =>
+      Buffer.from("<topics>\n<topic><number>1</number><title>a &#0;</title></topic>\n</topics>\n"),
+    message:
+      /topics\.xml:2:35: expected a character reference to a character XML allows, found &#0; \(U\+0000\)$/,
+  },
+  {
     name: "empty file",
     file: "empty.run",
     content: () => Buffer.alloc(0),
