@@ -132,6 +132,40 @@ const cases: Case[] = [
     message: /args\.json:byte \d+: expected valid JSON, found /,
   },
   {
+    // Issue 39: a RangeError stack (JSON.stringify of the parsed value), exit 1.
+    name: "a million-deep array in qulac.json",
+    file: "qulac.json",
+    format: "qulac-json",
+    content: () => Buffer.from(`{"topic_id":{"0":${"[".repeat(1e6)}${"]".repeat(1e6)}}}`),
+    message: /qulac\.json:1:1016: expected JSON nested at most 1000 deep, found an array nested deeper$/,
+  },
+  {
+    name: "a million-deep array in an args.me corpus",
+    file: "args.json",
+    format: "args-me",
+    content: () => Buffer.from(`{"arguments": [${"[".repeat(1e6)}${"]".repeat(1e6)}]}`),
+    message: /args\.json:1:1014: expected JSON nested at most 1000 deep, found an array nested deeper$/,
+  },
+  {
+    // Issue 39: expanded to "function Object() { [native code] }", exit 0.
+    name: "Touché topics with &constructor;",
+    file: "topics.xml",
+    format: "touche-topics",
+    content: () =>
+      Buffer.from("<topics>\n<topic><number>1</number><title>a &constructor;</title></topic>\n</topics>\n"),
+    message:
+      /topics\.xml:2:35: expected an entity \(&amp; &lt; &gt; &quot; &apos; &#N;\), found "&constructor;"$/,
+  },
+  {
+    name: "Touché topics with &#0;",
+    file: "topics.xml",
+    format: "touche-topics",
+    content: () =>
+      Buffer.from("<topics>\n<topic><number>1</number><title>a &#0;</title></topic>\n</topics>\n"),
+    message:
+      /topics\.xml:2:35: expected a character reference to a character XML allows, found &#0; \(U\+0000\)$/,
+  },
+  {
     name: "empty file",
     file: "empty.run",
     content: () => Buffer.alloc(0),

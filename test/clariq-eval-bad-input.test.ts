@@ -76,6 +76,57 @@ describe("convkit-clariq-eval bad input", () => {
     expect(multi.stderr).toContain("multi_turn_dev_eval.pkl");
   });
 
+  it("an eval dict without the split's facets, or without metrics, is one line, exit 2 (issue 39)", () => {
+    const topic = (dir: string) => join(dir, "dev.tsv");
+    const dict = (dir: string) => join(dir, "single_turn_train_eval.pkl");
+    const minOnly = new Map<PyValue, PyValue>([
+      [
+        "MIN",
+        new Map<PyValue, PyValue>([
+          ["with_answer", 0.1],
+          ["no_answer", 0.1],
+        ]),
+      ],
+    ]);
+    const otherFacets = new Map<PyValue, PyValue>([
+      ["MRR100", new Map<PyValue, PyValue>([["F9001", minOnly]])],
+      ["P1", new Map<PyValue, PyValue>([["F0001", minOnly]])],
+    ]);
+    let dir = dataDir(otherFacets);
+    // Upstream: a StatisticsError traceback; convkit was a RangeError stack, exit 1.
+    let r = run(dir, "301 0 Q90001 0 30 bm25\n", "--eval_task", "document_relevance").r;
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      `${dict(dir)}: expected entries for the facets of ${topic(dir)} (F9001, F9002), found none under P1\n`,
+    ]);
+    // Upstream and convkit printed nothing and exited 0.
+    dir = dataDir(new Map());
+    r = run(dir, "301 0 Q90001 0 30 bm25\n", "--eval_task", "document_relevance").r;
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      `${dict(dir)}: expected a metric with entries for the facets of ${topic(dir)} (F9001, F9002), found an empty dict\n`,
+    ]);
+    r = run(
+      dir,
+      '9001 0 "do you want to know when it is open" 0 5 x\n',
+      "--eval_task",
+      "document_relevance",
+      "--multi_turn",
+    ).r;
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      `${join(dir, "multi_turn_dev_eval.pkl")}: expected an eval dict with at least one metric, found an empty dict\n`,
+    ]);
+    // The leaderboard line needs its four metrics (upstream: KeyError; convkit printed "nan").
+    dir = dataDir(new Map([["MRR100", new Map<PyValue, PyValue>([["F9001", minOnly]])]]));
+    r = run(dir, "301 0 Q90001 0 30 bm25\n", "--eval_task", "document_relevance", "--leaderboard").r;
+    expect([r.code, r.stderr, r.stdout]).toEqual([
+      2,
+      `${dict(dir)}: expected the leaderboard's metrics MRR100, P1, NDCG3, NDCG5, found no P1, NDCG3, NDCG5\n`,
+      "",
+    ]);
+  });
+
   it("a missing eval dict names the file and the forms looked for", () => {
     const dir = dataDir();
     const { r } = run(dir, "301 0 Q90001 0 30 bm25\n", "--eval_task", "document_relevance");

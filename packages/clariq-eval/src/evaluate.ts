@@ -94,10 +94,19 @@ function leaderboardLine(values: number[]): string {
   return `| RANK | CREATOR | MODELNAME | ${values.map((v) => formatFixed(v, 4)).join(" | ")} |\n`;
 }
 
-function report(perf: Performance, o: ClariqEvalOptions, board: string[]): ClariqEvalResult {
+function report(perf: Performance, o: ClariqEvalOptions, board: string[], source: string): ClariqEvalResult {
   const mean = means(perf);
+  const missing = o.leaderboard ? board.filter((m) => !mean.has(m)) : [];
+  // Upstream stops at a KeyError; a "nan" column would pass for a score.
+  if (missing.length > 0)
+    throw new InputError(
+      source,
+      {},
+      `the leaderboard's metrics ${board.join(", ")}`,
+      `no ${missing.join(", ")}`,
+    );
   const stdout = o.leaderboard
-    ? leaderboardLine(board.map((m) => mean.get(m) ?? Number.NaN))
+    ? leaderboardLine(board.map((m) => mean.get(m)!))
     : [...mean].map(([m, v]) => `${m}: ${formatPyFloat(v)}\n`).join("");
   return o.out_file === "" ? { stdout } : { stdout, outFile: performanceJson(perf) };
 }
@@ -178,6 +187,9 @@ async function multiTurnPerformance(
     }
     perf.set(metric, { ids: m.ctxs, values });
   }
+  // Upstream prints nothing and exits 0: no score at all must not pass for a result.
+  if (perf.size === 0)
+    throw new InputError(path.name, {}, "an eval dict with at least one metric", "an empty dict");
   return perf;
 }
 
@@ -190,6 +202,24 @@ function checkKnown(
   for (const r of run)
     if (!known.has(r.id))
       throw new InputError(file, { line: r.line }, `a ${what} of the topic file`, `unknown topic ${r.id}`);
+}
+
+/**
+ * Every metric of a single-turn eval dict holds at least one facet of the topic file. Upstream
+ * stops with "StatisticsError: mean requires at least one data point" for a metric without one,
+ * and prints nothing, exit 0, for a dict without metrics.
+ */
+function checkCoversFacets(
+  evalPath: string,
+  topicPath: string,
+  topicFacets: readonly string[],
+  facets: ReadonlyMap<string, readonly unknown[]>,
+): void {
+  const shown = topicFacets.slice(0, 3).join(", ");
+  const expected = `entries for the facets of ${topicPath} (${shown}${topicFacets.length > 3 ? `, … ${topicFacets.length} in all` : ""})`;
+  if (facets.size === 0) throw new InputError(evalPath, {}, `a metric with ${expected}`, "an empty dict");
+  for (const [metric, fs] of facets)
+    if (fs.length === 0) throw new InputError(evalPath, {}, expected, `none under ${metric}`);
 }
 
 /** Runs one evaluation exactly as `clariq_eval_tool.py` does. */
@@ -220,11 +250,14 @@ export async function runClariqEval(o: ClariqEvalOptions): Promise<ClariqEvalRes
     return { stdout };
   }
   const perf = await (await clariqScorer(o))(o.run_file);
-  const board =
-    o.eval_task === "question_relevance"
-      ? ["Recall5", "Recall10", "Recall20", "Recall30"]
-      : ["MRR100", "P1", "NDCG3", "NDCG5"];
-  return report(perf, o, board);
+  if (o.eval_task === "question_relevance")
+    return report(perf, o, ["Recall5", "Recall10", "Recall20", "Recall30"], runName);
+  return report(
+    perf,
+    o,
+    ["MRR100", "P1", "NDCG3", "NDCG5"],
+    evalFile(o.data_dir, o.experiment_type, o.multi_turn),
+  );
 }
 
 /**
@@ -245,6 +278,8 @@ export async function clariqScorer(
       if (s) s.add(r.question_id);
       else relevant.set(r.topic_id, new Set([r.question_id]));
     }
+    if (relevant.size === 0)
+      throw new InputError(topicFile(o.data_dir, o.experiment_type), {}, "at least one topic", "none");
     return async (runFile) => {
       const run = await readRankedRun(runFile);
       checkKnown(run, new Set(relevant.keys()), runName(runFile), "topic");
@@ -269,9 +304,11 @@ export async function clariqScorer(
       return await multiTurnPerformance(await payload, selected);
     };
   }
-  const rows = await collect(readClariqRows(topicFile(o.data_dir, o.experiment_type)));
+  const topicPath = topicFile(o.data_dir, o.experiment_type);
+  const rows = await collect(readClariqRows(topicPath));
   const facetTopic = new Map(rows.map((r) => [r.facet_id, r.topic_id]));
-  const evalDict = await loadEvalDict(evalFile(o.data_dir, o.experiment_type, false));
+  const evalPath = evalFile(o.data_dir, o.experiment_type, false);
+  const evalDict = await loadEvalDict(evalPath);
   // Only facets of the topic file count, in the dict's order.
   const facets = new Map(
     [...evalDict.keys()].map((m) => [
@@ -279,6 +316,7 @@ export async function clariqScorer(
       [...evalDict.get(m)!.keys()].filter((f) => facetTopic.has(f as string)),
     ]),
   );
+  checkCoversFacets(evalPath, topicPath, [...facetTopic.keys()], facets);
   return async (runFile) => {
     const run = await readRankedRun(runFile);
     checkKnown(run, new Set(facetTopic.values()), runName(runFile), "topic");

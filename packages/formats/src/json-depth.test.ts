@@ -47,6 +47,15 @@ describe("JSON depth", () => {
     expect(e.message).toMatch(TOO_DEEP);
   });
 
+  it("a Qulac cell nested exactly as deep as allowed is an ordinary shape error, shortened", async () => {
+    const cell = (c: string) =>
+      c === "question" ? nested(MAX_JSON_DEPTH - 2) : c === "topic_id" || c === "facet_id" ? "1" : '"x"';
+    const f = write("qulac.json", `{${QULAC_COLUMNS.map((c) => `"${c}":{"0":${cell(c)}}`).join(",")}}`);
+    const e = await rejection(readQulacJson(f));
+    expect(e).toBeInstanceOf(InputError);
+    expect(e.message).toMatch(/qulac\.json: expected a string at question\[0\], found "\[{40}…"$/);
+  });
+
   it("a million-deep array in args.me (streamed) is one located line", async () => {
     // Two levels open on line 1: the first too deep is the 999th bracket of line 2.
     const f = write("args.json", `{"arguments": [\n${nested(MILLION)}]}`);

@@ -1,5 +1,5 @@
 // Qulac: `qulac.json` (pandas column-oriented JSON) and the hist012 dict layouts.
-import { InputError, readText, type WriteOptions, writeAtomic } from "@convkit/io";
+import { describeFound, InputError, readText, type WriteOptions, writeAtomic } from "@convkit/io";
 import { parseJsonText } from "./json-text.js";
 import type { QulacRow } from "./records.js";
 import { displayName } from "./table.js";
@@ -53,7 +53,8 @@ export async function readQulacJson(path: string): Promise<QulacRow[]> {
           file,
           {},
           `${INT_COLUMNS.has(c) ? "an integer" : "a string"} at ${c}[${i}]`,
-          JSON.stringify(v) ?? "nothing",
+          // Shortened: a cell may hold megabytes.
+          describeFound(JSON.stringify(v) ?? "nothing"),
         );
       }
       row[c] = v;

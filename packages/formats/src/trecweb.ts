@@ -4,27 +4,64 @@ import { writeLines } from "./lines.js";
 import type { TrecWebDoc } from "./records.js";
 import { displayName } from "./table.js";
 
-const tag = (name: string) => new RegExp(`<${name}>([\\s\\S]*?)</${name}>`);
-const DOCNO = tag("DOCNO");
-const TITLE = tag("TITLE");
-const URL_TAG = tag("URL");
-const PASSAGE = /<PASSAGE id=(\d+)>\n([\s\S]*?)\n<\/PASSAGE>/g;
+/**
+ * The text between the first `<name>` and the first `</name>` after it: what the lazy regular
+ * expression `<name>([\s\S]*?)</name>` finds, by indexOf. The regex, finding no close, retried
+ * from every later `<name>` and scanned to the end each time: quadratic in `<name>` × n.
+ */
+function between(text: string, name: string): string | undefined {
+  const open = `<${name}>`;
+  const start = text.indexOf(open);
+  if (start < 0) return undefined;
+  const end = text.indexOf(`</${name}>`, start + open.length);
+  return end < 0 ? undefined : text.slice(start + open.length, end);
+}
+
+const PASSAGE_OPEN = "<PASSAGE id=";
+const PASSAGE_CLOSE = "\n</PASSAGE>";
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+
+/**
+ * The `<PASSAGE id=N>\n…\n</PASSAGE>` blocks of a body, as the global regex
+ * `/<PASSAGE id=(\d+)>\n([\s\S]*?)\n<\/PASSAGE>/g` matches them, in one pass: a header with no
+ * close after it ends the search (no later header has one either).
+ */
+function passagesOf(body: string): { id: number; text: string }[] {
+  const out: { id: number; text: string }[] = [];
+  let from = 0;
+  for (let p = body.indexOf(PASSAGE_OPEN); p >= 0; p = body.indexOf(PASSAGE_OPEN, from)) {
+    const digits = p + PASSAGE_OPEN.length;
+    let d = digits;
+    while (isDigit(body.charCodeAt(d))) d++;
+    if (d === digits || body.charCodeAt(d) !== 0x3e || body.charCodeAt(d + 1) !== 0x0a) {
+      from = p + 1;
+      continue;
+    }
+    const end = body.indexOf(PASSAGE_CLOSE, d + 2);
+    if (end < 0) break;
+    out.push({ id: Number(body.slice(digits, d)), text: body.slice(d + 2, end) });
+    from = end + PASSAGE_CLOSE.length;
+  }
+  return out;
+}
 
 /** Parses the text between `<DOC>` and `</DOC>`. */
 export function parseTrecWebDoc(file: string, text: string, line: number): TrecWebDoc {
-  const docno = DOCNO.exec(text)?.[1]?.trim();
+  const docno = between(text, "DOCNO")?.trim();
   if (!docno) throw new InputError(file, { line }, "a <DOCNO> in the document", "none");
   const hdrEnd = text.indexOf("</DOCHDR>");
+  // One leading newline dropped by slicing, not by a regex replace (which copies the body).
+  const afterHdr = hdrEnd + "</DOCHDR>".length;
   const body =
     hdrEnd >= 0
-      ? text.slice(hdrEnd + "</DOCHDR>".length).replace(/^\n/, "")
+      ? text.slice(text.charCodeAt(afterHdr) === 0x0a ? afterHdr + 1 : afterHdr)
       : text.slice(text.indexOf("</DOCNO>") + 8);
   const doc: TrecWebDoc = { docno, body };
-  const title = TITLE.exec(body)?.[1];
+  const title = between(body, "TITLE");
   if (title !== undefined) doc.title = title;
-  const url = URL_TAG.exec(body)?.[1];
+  const url = between(body, "URL");
   if (url !== undefined) doc.url = url;
-  const passages = [...body.matchAll(PASSAGE)].map((m) => ({ id: Number(m[1]), text: m[2]! }));
+  const passages = passagesOf(body);
   if (passages.length > 0) doc.passages = passages;
   return doc;
 }
