@@ -1,7 +1,7 @@
 // Issue #39, item 3: decompression bombs through every command that reads whole inputs or lines:
 // one line, exit 2, peak memory under 500 MiB, no temporary folder left (the explorer's unpacking).
-import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { bzip2, cliBin, REPO, tempDir } from "@convkit/test-helpers";
@@ -33,6 +33,23 @@ function bomb(name: string, kind: "gz" | "bz2", copies: number, head?: Buffer): 
   const first = head ? [kind === "gz" ? gzipSync(head) : bzip2(head)] : [];
   writeFileSync(f, Buffer.concat([...first, ...Array.from({ length: copies }, () => unit)]));
   return f;
+}
+
+/** A .pkl.tar.gz whose one member is `copies` × 64 MiB of zeros (a ustar header saying so). */
+function tarBomb(name: string, copies: number): string {
+  const h = Buffer.alloc(512);
+  h.write("dict.pkl", 0);
+  h.write("0000644\0", 100);
+  h.write(`${(copies * 2 ** 26).toString(8).padStart(11, "0")}\0`, 124);
+  h.write("00000000000\0", 136);
+  h.fill(0x20, 148, 156);
+  h[156] = 0x30;
+  h.write("ustar\0", 257);
+  h.write("00", 263);
+  let sum = 0;
+  for (const x of h) sum += x;
+  h.write(`${sum.toString(8).padStart(6, "0")}\0 `, 148);
+  return bomb(name, "gz", copies, h);
 }
 
 /** Runs `convkit-<app>`; its exit code, stderr and peak RSS in MiB. */
@@ -87,24 +104,32 @@ describe("decompression bombs (10 GiB of zeros): one line, exit 2, under 500 MiB
   });
 
   it("explore --eval-dict: a pkl.tar.gz whose member unpacks to 6 GiB stops at the cap; its temp folder goes", () => {
-    // A ustar header declaring a 6 GiB member, then zeros.
-    const h = Buffer.alloc(512);
-    h.write("dict.pkl", 0);
-    h.write("0000644\0", 100);
-    h.write(`${(6 * 2 ** 30).toString(8).padStart(11, "0")}\0`, 124);
-    h.write("00000000000\0", 136);
-    h.fill(0x20, 148, 156);
-    h[156] = 0x30;
-    h.write("ustar\0", 257);
-    h.write("00", 263);
-    let sum = 0;
-    for (const x of h) sum += x;
-    h.write(`${sum.toString(8).padStart(6, "0")}\0 `, 148);
-    const f = bomb("bomb.pkl.tar.gz", "gz", 96, h);
+    const f = tarBomb("bomb.pkl.tar.gz", 96);
     const tmp = tempDir("bombs-tmp-");
     const r = run("explore", ["--eval-dict", f, "--port", "0"], { TMPDIR: tmp });
     expectRefused(r, WHOLE);
     expect(r.stderr).toContain("bomb.pkl.tar.gz!dict.pkl: expected");
     expect(readdirSync(tmp)).toEqual([]);
   });
+
+  it("explore: SIGTERM while a dict is unpacked (the cap raised) exits 143 and leaves no temp folder", async () => {
+    const f = tarBomb("slow.pkl.tar.gz", 16);
+    const tmp = tempDir("bombs-sig-");
+    const child = spawn(
+      process.execPath,
+      [cliBin("explore"), "--eval-dict", f, "--port", "0", "--max-input-bytes", String(2 ** 31)],
+      { cwd: REPO, env: { ...process.env, TMPDIR: tmp }, stdio: "ignore" },
+    );
+    const exited = new Promise<number | null>((r) => child.on("close", (code) => r(code)));
+    // Polled until the unpacking is well under way (64 MiB written).
+    const unpacked = () => {
+      const [dir] = readdirSync(tmp);
+      if (dir === undefined) return 0;
+      return readdirSync(join(tmp, dir)).reduce((n, x) => n + statSync(join(tmp, dir, x)).size, 0);
+    };
+    while (unpacked() < 64 << 20) await new Promise((r) => setTimeout(r, 20));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(143);
+    expect(readdirSync(tmp)).toEqual([]);
+  }, 60_000);
 });

@@ -128,11 +128,18 @@ function allOptions(cmd: CommandSpec): readonly OptionSpec[] {
   return [...cmd.options, ...LIMIT_OPTIONS];
 }
 
-/** Sets the process's input limits from a command's parsed options. */
-function applyInputLimits(options: OptionValues): void {
+/**
+ * Sets the process's input limits from the limit options given (the others keep their defaults);
+ * they are not among the values the command's `run` receives.
+ */
+function applyInputLimits(command: string, raw: Record<string, unknown>): void {
+  const [line, whole] = LIMIT_OPTIONS.map((o) => {
+    const v = raw[o.name];
+    return typeof v === "string" ? (optionValue(command, o, v) as number) : undefined;
+  });
   setInputLimits({
-    lineBytes: options["max-line-bytes"] as number,
-    wholeBytes: options["max-input-bytes"] as number,
+    ...(line === undefined ? {} : { lineBytes: line }),
+    ...(whole === undefined ? {} : { wholeBytes: whole }),
   });
 }
 
@@ -219,7 +226,8 @@ export function parseCommand(
   const raw = parsed.values as Record<string, string | boolean | (string | boolean)[] | undefined>;
   const values: OptionValues = {};
   if (raw.help) return { options: values, positionals: parsed.positionals, help: true };
-  for (const o of allOptions(cmd)) {
+  applyInputLimits(cmd.name, raw);
+  for (const o of cmd.options) {
     const given = raw[o.name];
     if (given === undefined) {
       if (o.required) throw new UsageError(`${cmd.name}: the option --${o.name} is required`);
@@ -265,10 +273,7 @@ export async function runMain(cmd: CommandSpec, argv: string[]): Promise<void> {
     if (help) {
       process.stdout.write(helpText(cmd));
       code = 0;
-    } else {
-      applyInputLimits(options);
-      code = (await cmd.run(options, positionals)) ?? 0;
-    }
+    } else code = (await cmd.run(options, positionals)) ?? 0;
   } catch (e) {
     const msg = e instanceof ConvkitError ? e.message : `${cmd.name}: ${(e as Error)?.stack ?? String(e)}`;
     process.stderr.write(`${msg}\n`);

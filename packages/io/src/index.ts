@@ -18,9 +18,7 @@ export {
   DEFAULT_INPUT_LIMITS,
   type InputLimits,
   inputLimits,
-  inputTooLarge,
   lineTooLong,
-  MAX_STRING_LENGTH,
   setInputLimits,
 } from "./limits.js";
 export {
