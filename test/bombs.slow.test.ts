@@ -133,3 +133,28 @@ describe("decompression bombs (10 GiB of zeros): one line, exit 2, under 500 MiB
     expect(readdirSync(tmp)).toEqual([]);
   }, 60_000);
 });
+
+describe("one long line", () => {
+  it("trec-eval on a one-line run: 4x the line takes at most 5x the time (it was quadratic: 25/100 MB, 2.3/30.9 s)", () => {
+    const qrels = join(d, "one.qrel");
+    writeFileSync(qrels, "1 0 d1 1\n");
+    const time = (mb: number) => {
+      const f = join(d, `line-${mb}.run`);
+      // Not a run line: read again by the plain reader (readLineBatches), which said so after
+      // joining the line once per chunk read.
+      writeFileSync(f, `${"x".repeat(mb << 20)}\n`);
+      const runs: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const t0 = performance.now();
+        const r = run("trec-eval", [qrels, f]);
+        runs.push(performance.now() - t0);
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stderr).toMatch(/line-\d+\.run:1: expected 6 /);
+      }
+      return runs.sort((a, b) => a - b)[1]!;
+    };
+    const small = time(15);
+    const large = time(60);
+    expect(large / small).toBeLessThan(5);
+  }, 120_000);
+});
