@@ -7,7 +7,6 @@ import { Fields, inputMismatch, UsageError } from "@convkit/io";
 import { checkRunId, deriveRunId, parseQueueUrl, runOnQueue } from "@convkit/queue";
 import {
   agreeingPairs,
-  DEFAULT_MAX_LINE_BYTES,
   loadSplitter,
   type PassageFormat,
   passagePairs,
@@ -336,15 +335,6 @@ export const sentencesCommand = defineCommand({
       description: "also spaCy's tokens, trailing spaces and sentence starts (spacy splitter)",
     },
     THREADS_OPTION,
-    {
-      name: "max-line-bytes",
-      type: "integer",
-      min: 1,
-      metavar: "N",
-      default: DEFAULT_MAX_LINE_BYTES,
-      description:
-        "refuse a line (one text) longer than N bytes, reading no further into it (16 MiB holds any text spaCy takes, however JSON escapes it)",
-    },
   ],
   examples: [
     "convkit-segment sentences --spacy-model en_core_web_sm-3.8.0 texts.jsonl -o sentences.jsonl",
@@ -361,7 +351,6 @@ export const sentencesCommand = defineCommand({
       spacyModel,
       tokens: o.tokens,
       threads: o.threads,
-      maxLineBytes: o["max-line-bytes"],
       onProgress: (texts, bytes) => {
         progress.tick(texts - last, bytes);
         last = texts;

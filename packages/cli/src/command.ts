@@ -1,6 +1,13 @@
 // Commands as data: declared options, --help text, parsing, and the one place errors become exit codes.
 import { parseArgs } from "node:util";
-import { ConvkitError, releaseStdin, removePendingTempFiles, UsageError } from "@convkit/io";
+import {
+  ConvkitError,
+  DEFAULT_INPUT_LIMITS,
+  releaseStdin,
+  removePendingTempFiles,
+  setInputLimits,
+  UsageError,
+} from "@convkit/io";
 
 /**
  * What an option takes. `integer`, `number`, `list` (comma-separated) and `shard` (`I/N`) are
@@ -93,6 +100,51 @@ export function defineCommand<const Os extends readonly OptionSpec[]>(
   return cmd as unknown as CommandSpec;
 }
 
+// ---- Input limits: options of every command, setting the one policy every reader of
+// @convkit/io follows (how long a line, how much of one input held whole).
+
+const LIMIT_OPTIONS: readonly OptionSpec[] = [
+  {
+    name: "max-line-bytes",
+    type: "integer",
+    min: 1,
+    metavar: "N",
+    default: DEFAULT_INPUT_LIMITS.lineBytes,
+    description: "refuse a line of an input longer than N bytes, reading no further into it",
+  },
+  {
+    name: "max-input-bytes",
+    type: "integer",
+    min: 1,
+    metavar: "N",
+    default: DEFAULT_INPUT_LIMITS.wholeBytes,
+    description:
+      "refuse to hold more than N bytes of one input whole (a JSON document, a qrels file, an archive's member unpacked), counted after decompression; inputs read line by line have no total",
+  },
+];
+
+/** A command's own options, then the limits. */
+function allOptions(cmd: CommandSpec): readonly OptionSpec[] {
+  return [...cmd.options, ...LIMIT_OPTIONS];
+}
+
+/**
+ * Sets the process's input limits from the limit options given (the others keep their defaults);
+ * they are not among the values the command's `run` receives.
+ */
+function applyInputLimits(command: string, raw: Record<string, unknown>): void {
+  const [line, whole] = LIMIT_OPTIONS.map((o) => {
+    const v = raw[o.name];
+    return typeof v === "string" ? (optionValue(command, o, v) as number) : undefined;
+  });
+  setInputLimits({
+    ...(line === undefined ? {} : { lineBytes: line }),
+    ...(whole === undefined ? {} : { wholeBytes: whole }),
+  });
+}
+
+// ---- end of input limits
+
 /** The `--help` text of a command. */
 export function helpText(cmd: CommandSpec): string {
   const pos = cmd.positionals ? ` ${cmd.positionals.name}` : "";
@@ -101,7 +153,7 @@ export function helpText(cmd: CommandSpec): string {
     lines.push("arguments:", `  ${cmd.positionals.name.padEnd(24)}  ${cmd.positionals.description}`, "");
   lines.push("options:");
   lines.push(`  ${"-h, --help".padEnd(24)}  show this help message and exit`);
-  for (const o of cmd.options) {
+  for (const o of allOptions(cmd)) {
     const flag = `${o.short ? `-${o.short}, ` : ""}--${o.name}${o.type === "boolean" ? "" : ` ${o.metavar ?? o.name.toUpperCase()}`}`;
     const extra = [
       o.choices ? `one of ${o.choices.join("|")}` : "",
@@ -158,7 +210,7 @@ export function parseCommand(
   const spec: Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }> = {
     help: { type: "boolean", short: "h" },
   };
-  for (const o of cmd.options) {
+  for (const o of allOptions(cmd)) {
     spec[o.name] = {
       type: o.type === "boolean" ? "boolean" : "string",
       ...(o.short ? { short: o.short } : {}),
@@ -174,6 +226,7 @@ export function parseCommand(
   const raw = parsed.values as Record<string, string | boolean | (string | boolean)[] | undefined>;
   const values: OptionValues = {};
   if (raw.help) return { options: values, positionals: parsed.positionals, help: true };
+  applyInputLimits(cmd.name, raw);
   for (const o of cmd.options) {
     const given = raw[o.name];
     if (given === undefined) {

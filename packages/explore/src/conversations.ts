@@ -5,7 +5,7 @@ import { open } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { finished, pipeline } from "node:stream/promises";
 import { syntheticRecords } from "@convkit/formats";
-import { InputError, openPayload, peek } from "@convkit/io";
+import { capBytes, InputError, openPayload, peek } from "@convkit/io";
 import { readPickle } from "@convkit/pickle";
 import type { IdDecoder } from "./clariq-ids.js";
 import type { Dataset } from "./dataset.js";
@@ -104,14 +104,18 @@ export class SyntheticSet {
       const src = await openPayload(path);
       const { head: first, rest } = await peek(src.chunks, 1);
       if (first[0] === 0x80) {
-        const records = syntheticRecords(src.name, await readPickle({ name: src.name, chunks: rest }));
+        // Unpacked to memory or disk: no more than the whole-input cap (a bomb stops there).
+        const records = syntheticRecords(
+          src.name,
+          await readPickle({ name: src.name, chunks: capBytes(src.name, rest) }),
+        );
         const out = createWriteStream(plain);
         for (const r of records) {
           if (!out.write(`${JSON.stringify(r)}\n`)) await once(out, "drain");
         }
         out.end();
         await finished(out);
-      } else await pipeline(rest, createWriteStream(plain));
+      } else await pipeline(capBytes(src.name, rest), createWriteStream(plain));
       const set = await SyntheticSet.index(plain, src.name);
       set.temp = dir;
       return set;

@@ -3,7 +3,7 @@ import { createWriteStream } from "node:fs";
 import { open } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { pipeline } from "node:stream/promises";
-import { InputError, openPayload } from "@convkit/io";
+import { capBytes, InputError, openPayload } from "@convkit/io";
 import { indexDictTree, type PyValue, readDictBranch, UnsupportedShape } from "@convkit/pickle";
 import type { EvalContextView, EvalMetric } from "./api.js";
 import { makeTempDir, removeTempDir } from "./temp-dirs.js";
@@ -40,13 +40,14 @@ export class EvalDictFile {
       await fh.read(head, 0, 1, 0);
       await fh.close();
     }
-    if (!fh || head[0] !== 0x80) {
-      const src = await openPayload(path);
-      temp = makeTempDir("convkit-explore-");
-      plain = join(temp, basename(src.name.split("!").at(-1) ?? "dict.pkl"));
-      await pipeline(src.chunks, createWriteStream(plain));
-    }
     try {
+      if (!fh || head[0] !== 0x80) {
+        const src = await openPayload(path);
+        temp = makeTempDir("convkit-explore-");
+        plain = join(temp, basename(src.name.split("!").at(-1) ?? "dict.pkl"));
+        // No more than the whole-input cap unpacked: a bomb stops there (and its folder goes, below).
+        await pipeline(capBytes(src.name, src.chunks), createWriteStream(plain));
+      }
       const index = await indexDictTree(await openPayload(plain), 3).catch((e: unknown) => {
         if (e instanceof UnsupportedShape)
           throw new InputError(

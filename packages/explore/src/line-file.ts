@@ -1,7 +1,7 @@
 // Random access to the lines of a big file through an index of byte offsets built in one pass.
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
-import { InputError } from "@convkit/io";
+import { InputError, inputLimits, lineTooLong } from "@convkit/io";
 
 /**
  * The byte offsets of every line of a file (the last may lack its newline), built by one
@@ -20,7 +20,11 @@ export class LineFile {
     let starts = new Float64Array(1 << 16);
     let count = 0;
     let pos = 0;
-    let carry: Buffer | undefined;
+    // The bytes of a line that spans reads, as a list joined once its end comes (copied once, not
+    // once per read); no longer than the line cap.
+    let carry: Buffer[] = [];
+    let carryBytes = 0;
+    const max = inputLimits().lineBytes;
     const push = (start: number) => {
       if (count + 1 >= starts.length) {
         const grown = new Float64Array(starts.length * 2);
@@ -33,23 +37,29 @@ export class LineFile {
       let from = 0;
       for (;;) {
         const nl = chunk.indexOf(10, from);
+        if (carryBytes + (nl < 0 ? chunk.length : nl) - from > max)
+          throw lineTooLong(path, { offset: pos + from - carryBytes }, max);
         if (nl < 0) break;
-        const line = carry ? Buffer.concat([carry, chunk.subarray(from, nl)]) : chunk.subarray(from, nl);
-        const start = pos + from - (carry?.length ?? 0);
-        carry = undefined;
+        const line =
+          carryBytes > 0 ? Buffer.concat([...carry, chunk.subarray(from, nl)]) : chunk.subarray(from, nl);
+        const start = pos + from - carryBytes;
+        carry = [];
+        carryBytes = 0;
         if (line.length > 0) {
           push(start);
           onLine?.(line, count - 1);
         }
         from = nl + 1;
       }
-      if (from < chunk.length)
-        carry = carry ? Buffer.concat([carry, chunk.subarray(from)]) : Buffer.from(chunk.subarray(from));
+      if (from < chunk.length) {
+        carry.push(chunk.subarray(from));
+        carryBytes += chunk.length - from;
+      }
       pos += chunk.length;
     }
-    if (carry && carry.length > 0) {
-      push(pos - carry.length);
-      onLine?.(carry, count - 1);
+    if (carryBytes > 0) {
+      push(pos - carryBytes);
+      onLine?.(Buffer.concat(carry), count - 1);
     }
     // Each line's end: the next line's start minus its newline, or the file's end.
     const ends = new Float64Array(count + 1);

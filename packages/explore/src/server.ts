@@ -40,11 +40,18 @@ export async function serveExplorer(
   const assets = appAssets();
   // Node refuses headers over 16 KB with a bare 431; a bigger limit lets a long URL reach the
   // handler, which answers it in JSON the page can show.
+  // Filled in once listening (the port may be 0 = any): the names this server answers to.
+  let hosts = new Set<string>();
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     const send = (status: number, type: string, body: Buffer | string) => {
       res.writeHead(status, { "content-type": type, "cache-control": "no-store", ...SECURITY_HEADERS });
       res.end(req.method === "HEAD" ? undefined : body);
     };
+    const refused = refusal(req.headers.host, req.headers.origin, req.url ?? "/", hosts);
+    if (refused) {
+      send(refused.status, "application/json; charset=utf-8", JSON.stringify({ error: refused.error }));
+      return;
+    }
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.setHeader("allow", "GET, HEAD");
       send(405, "text/plain; charset=utf-8", "read-only: GET and HEAD only\n");
@@ -102,5 +109,37 @@ export async function serveExplorer(
   });
   const addr = server.address() as AddressInfo;
   const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
+  hosts = new Set([...LOOPBACK_NAMES, host].map((h) => `${h}:${addr.port}`));
   return { server, url: `http://${host}:${addr.port}/` };
+}
+
+const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"];
+
+/**
+ * Why a request is refused, if it is: a `Host` that is not this server's own name and port (a page
+ * of another site reaching it through DNS rebinding: 421), or an API request whose `Origin` is
+ * another site's (403). Browsers send both as the page's, which no script can change.
+ */
+function refusal(
+  host: string | undefined,
+  origin: string | undefined,
+  url: string,
+  hosts: ReadonlySet<string>,
+): { status: number; error: string } | undefined {
+  const names = [...hosts].join(", ");
+  if (host === undefined || !hosts.has(host.toLowerCase()))
+    return {
+      status: 421,
+      error: `this server answers to ${names} only, not Host ${JSON.stringify(host ?? "")}`,
+    };
+  if (
+    origin !== undefined &&
+    url.startsWith("/api/") &&
+    !hosts.has(origin.toLowerCase().replace(/^http:\/\//, ""))
+  )
+    return {
+      status: 403,
+      error: `the API answers pages of ${names} only, not Origin ${JSON.stringify(origin)}`,
+    };
+  return undefined;
 }

@@ -4,9 +4,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const live = new Set<string>();
+let exitHook = false;
 
 /** A new temporary folder, removed by {@link removeTempDir} or {@link removeExplorerTempDirs}. */
 export function makeTempDir(prefix: string): string {
+  // Whatever way the process ends (an error, process.exit from a signal handler, the end of the
+  // event loop), what is left is removed as it exits.
+  if (!exitHook) process.once("exit", removeExplorerTempDirs);
+  exitHook = true;
   const d = mkdtempSync(join(tmpdir(), prefix));
   live.add(d);
   return d;

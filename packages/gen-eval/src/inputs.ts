@@ -13,7 +13,7 @@ import {
   readRun,
   readTrecWeb,
 } from "@convkit/formats";
-import { InputError, sniffCompression, trecOrder } from "@convkit/io";
+import { InputError, inputLimits, lineTooLong, sniffCompression, trecOrder } from "@convkit/io";
 import { PyTuple, type PyValue, readPickleFile } from "@convkit/pickle";
 
 /**
@@ -173,8 +173,23 @@ async function indexJsonl(path: string, wanted: ReadonlySet<string>, store: Docu
     }
     if (wanted.has(id)) store.set(id, { file: path, start: fileStart, end: fileStart + (end - start), line });
   };
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
-    const buf = carry.length ? Buffer.concat([carry, chunk as Buffer]) : (chunk as Buffer);
+  // A line that spans reads is kept as its pieces and joined once its end comes (joined on every
+  // read, a long line was copied quadratically), no longer than the line cap.
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  const max = inputLimits().lineBytes;
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    const firstEnd = chunk.indexOf(10);
+    if (carry.length + pendingBytes + (firstEnd < 0 ? chunk.length : firstEnd) > max)
+      throw lineTooLong(path, { line: line + 1 }, max);
+    if (firstEnd < 0) {
+      pending.push(chunk);
+      pendingBytes += chunk.length;
+      continue;
+    }
+    const buf = carry.length || pendingBytes ? Buffer.concat([carry, ...pending, chunk]) : chunk;
+    pending = [];
+    pendingBytes = 0;
     let s = 0;
     for (let i = buf.indexOf(10); i >= 0; i = buf.indexOf(10, s)) {
       take(buf, s, i, offset + s);
@@ -183,6 +198,7 @@ async function indexJsonl(path: string, wanted: ReadonlySet<string>, store: Docu
     carry = buf.subarray(s);
     offset += s;
   }
+  if (pendingBytes > 0) carry = Buffer.concat([carry, ...pending]);
   if (carry.length) take(carry, 0, carry.length, offset);
 }
 

@@ -14,9 +14,16 @@ export {
 } from "./errors.js";
 export { describeValue, Fields, inputMismatch, type Mismatch } from "./fields.js";
 export {
+  capBytes,
+  DEFAULT_INPUT_LIMITS,
+  type InputLimits,
+  inputLimits,
+  lineTooLong,
+  setInputLimits,
+} from "./limits.js";
+export {
   decodeUtf8,
   type LineBatch,
-  type LineCap,
   readLineBatches,
   readLineUnits,
   readText,

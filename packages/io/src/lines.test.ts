@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { type LineCap, readLineUnits, readText } from "./lines.js";
+import { readLineUnits, readText } from "./lines.js";
 
-async function units(path: string, minBytes: number, cap?: LineCap): Promise<Uint8Array[]> {
+async function units(path: string, minBytes: number, cap?: number): Promise<Uint8Array[]> {
   const out: Uint8Array[] = [];
   for await (const u of readLineUnits(path, minBytes, cap)) out.push(u);
   return out;
@@ -97,28 +97,27 @@ describe("readLineUnits", () => {
     expect(await units(e, 16)).toEqual([]);
   });
 
-  it("with a cap, a longer line is an InputError at its line; lines up to the cap are read as without one", async () => {
-    const cap = (bytes: number): LineCap => ({ bytes, expected: `a line of at most ${bytes} bytes` });
+  it("with a cap, a longer line is an InputError at its first byte; lines up to the cap are read as without one", async () => {
     const lines = ["short", "x".repeat(100), "é".repeat(50), "y".repeat(101), "after"];
-    for (const [name, write] of [
-      ["plain.jsonl", (b: Buffer) => b],
-      ["bom.jsonl", (b: Buffer) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), b])],
-      ["capped.jsonl.gz", (b: Buffer) => gzipSync(b)],
+    for (const [name, write, bom] of [
+      ["plain.jsonl", (b: Buffer) => b, 0],
+      ["bom.jsonl", (b: Buffer) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), b]), 3],
+      ["capped.jsonl.gz", (b: Buffer) => gzipSync(b), 0],
     ] as const) {
       const f = join(d, name);
-      // Lines 1-3 are at most 100 bytes (the BOM and the `\n` aside); line 4 is 101.
+      // Lines 1-3 are at most 100 bytes (the BOM and the `\n` aside); line 4 is 101, at byte 208.
       writeFileSync(f, write(Buffer.from(`${lines.slice(0, 3).join("\n")}\n`)));
-      expect(Buffer.concat(await units(f, 16, cap(100))).toString(), name).toBe(
+      expect(Buffer.concat(await units(f, 16, 100)).toString(), name).toBe(
         `${lines.slice(0, 3).join("\n")}\n`,
       );
       writeFileSync(f, write(Buffer.from(lines.join("\n"))));
       for (const unit of [16, 4096])
-        await expect(units(f, unit, cap(100)), name).rejects.toThrow(
-          `${f}:4: expected a line of at most 100 bytes, found a longer one`,
+        await expect(units(f, unit, 100), name).rejects.toThrow(
+          `${f}:byte ${208 + bom}: expected a line of at most 100 bytes (raise with --max-line-bytes), found a longer one`,
         );
       // The last line, without a final newline, is checked too.
       writeFileSync(f, write(Buffer.from(`a\n${"z".repeat(101)}`)));
-      await expect(units(f, 4096, cap(100)), name).rejects.toThrow(`${f}:2: expected`);
+      await expect(units(f, 4096, 100), name).rejects.toThrow(`${f}:byte ${2 + bom}: expected`);
     }
   });
 
@@ -128,8 +127,8 @@ describe("readLineUnits", () => {
     const f = join(d, "huge.jsonl.gz");
     writeFileSync(f, Buffer.concat([gzipSync("first\n"), ...Array.from({ length: 64 }, () => member)]));
     const before = process.memoryUsage().arrayBuffers;
-    await expect(units(f, 1 << 19, { bytes: 4 << 20, expected: "a shorter line" })).rejects.toThrow(
-      `${f}:2: expected a shorter line, found a longer one`,
+    await expect(units(f, 1 << 19, 4 << 20)).rejects.toThrow(
+      `${f}:byte 6: expected a line of at most 4,194,304 bytes (raise with --max-line-bytes), found a longer one`,
     );
     // What was held is about the cap (and gunzip's chunks), not the line.
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(256 << 20);

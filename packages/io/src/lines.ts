@@ -1,6 +1,7 @@
 // Line-aligned reading: strict UTF-8 line batches with 1-based line numbers, and raw byte units of whole lines.
-import { type FileHandle, open } from "node:fs/promises";
+import { type FileHandle, open, stat } from "node:fs/promises";
 import { InputError } from "./errors.js";
+import { inputLimits, lineTooLong, MAX_STRING_LENGTH, textTooLong, utf16Length } from "./limits.js";
 import { type ByteSource, openHandleInput, openInput, readAll, sniffCompression } from "./source.js";
 
 /** Consecutive lines of a file: `lines[i]` is line `firstLine + i` (no `\n`, a trailing `\r` removed). */
@@ -17,6 +18,11 @@ function startsWithBom(b: Uint8Array): boolean {
 }
 
 function decodeOrThrow(name: string, bytes: Uint8Array, firstLine: number): string {
+  // A text V8 cannot hold as one string fails to decode like invalid UTF-8: say what it is.
+  if (bytes.length > MAX_STRING_LENGTH) {
+    const units = utf16Length(bytes);
+    if (units > MAX_STRING_LENGTH) throw textTooLong(name, units);
+  }
   try {
     return decoder.decode(bytes);
   } catch {
@@ -53,7 +59,10 @@ export function decodeUtf8(name: string, bytes: Uint8Array): string {
   return decodeOrThrow(name, startsWithBom(bytes) ? bytes.subarray(3) : bytes, 1);
 }
 
-/** A whole file (or `-`, compressed or not) as text, strictly decoded ({@link decodeUtf8}). */
+/**
+ * A whole file (or `-`, compressed or not) as text, strictly decoded ({@link decodeUtf8}); more
+ * than the process's whole-input cap ({@link inputLimits}) is an {@link InputError}.
+ */
 export async function readText(path: string): Promise<string> {
   const source = await openInput(path);
   return decodeUtf8(source.name, await readAll(source));
@@ -75,9 +84,18 @@ function firstBadByte(piece: Uint8Array): number {
   return lo;
 }
 
-/** Splits a byte source into batches of lines; invalid UTF-8 is an {@link InputError}. */
-export async function* readLineBatches(source: ByteSource): AsyncIterable<LineBatch> {
-  let carry: Uint8Array | undefined;
+/**
+ * Splits a byte source into batches of lines; invalid UTF-8 is an {@link InputError}, and so is a
+ * line longer than `maxLineBytes` (the process's {@link inputLimits} by default), raised as soon as
+ * that many bytes of it are read. A line that spans many chunks is kept as their list and joined
+ * once its end comes: copied once, not once per chunk.
+ */
+export async function* readLineBatches(
+  source: ByteSource,
+  maxLineBytes = inputLimits().lineBytes,
+): AsyncIterable<LineBatch> {
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
   let lineNo = 1;
   let first = true;
   for await (let chunk of source.chunks) {
@@ -85,23 +103,44 @@ export async function* readLineBatches(source: ByteSource): AsyncIterable<LineBa
       first = false;
       if (startsWithBom(chunk)) chunk = chunk.subarray(3);
     }
-    const last = chunk.lastIndexOf(0x0a);
-    if (last < 0) {
-      carry = carry ? Buffer.concat([carry, chunk]) : chunk;
+    const firstEnd = chunk.indexOf(0x0a);
+    if (pendingBytes + (firstEnd < 0 ? chunk.length : firstEnd) > maxLineBytes)
+      throw lineTooLong(source.name, { line: lineNo }, maxLineBytes);
+    if (firstEnd < 0) {
+      if (chunk.length > 0) pending.push(chunk);
+      pendingBytes += chunk.length;
       continue;
     }
-    const body = carry ? Buffer.concat([carry, chunk.subarray(0, last)]) : chunk.subarray(0, last);
-    carry = chunk.subarray(last + 1);
-    if (carry.length === 0) carry = undefined;
+    const last = chunk.lastIndexOf(0x0a);
+    const body =
+      pending.length > 0 ? Buffer.concat([...pending, chunk.subarray(0, last)]) : chunk.subarray(0, last);
+    const tail = chunk.subarray(last + 1);
+    pending = tail.length > 0 ? [tail] : [];
+    pendingBytes = tail.length;
     const lines = decodeOrThrow(source.name, body, lineNo).split("\n");
+    // Lines within a chunk longer than the cap (a cap below the chunk size): each is checked.
+    if (chunk.length > maxLineBytes) checkLineLengths(source.name, body, lineNo, maxLineBytes);
     stripCr(lines);
     yield { firstLine: lineNo, lines };
     lineNo += lines.length;
+    if (pendingBytes > maxLineBytes) throw lineTooLong(source.name, { line: lineNo }, maxLineBytes);
   }
-  if (carry && carry.length > 0) {
-    const lines = decodeOrThrow(source.name, carry, lineNo).split("\n");
+  if (pendingBytes > 0) {
+    const lines = decodeOrThrow(source.name, Buffer.concat(pending), lineNo).split("\n");
     stripCr(lines);
     yield { firstLine: lineNo, lines };
+  }
+}
+
+function checkLineLengths(name: string, body: Uint8Array, firstLine: number, max: number): void {
+  let line = firstLine;
+  let from = 0;
+  for (let nl = body.indexOf(0x0a); ; nl = body.indexOf(0x0a, from)) {
+    const end = nl < 0 ? body.length : nl;
+    if (end - from > max) throw lineTooLong(name, { line }, max);
+    if (nl < 0) return;
+    line++;
+    from = nl + 1;
   }
 }
 
@@ -112,43 +151,53 @@ function stripCr(lines: string[]): void {
   }
 }
 
-/** A cap on the length of a line (its bytes, a `\r` before the `\n` included), and what the error says was expected. */
-export interface LineCap {
-  bytes: number;
-  /** E.g. `a line of at most 16,777,216 bytes (--max-line-bytes)`. */
-  expected: string;
-}
-
 /**
- * Line numbers and line lengths of the bytes read, in order: a line past the cap is an
- * {@link InputError} at its line as soon as the bytes read show it, before the rest of it is read.
+ * Line lengths of the bytes read, in order: a line past the cap is {@link lineTooLong} at its
+ * first byte's offset, as soon as the bytes read show it, before the rest of it is read. Lines
+ * are not counted (a scan per line would cost the fast readers a fifth of their time): only lines
+ * that span reads are measured, and every line of a read longer than the cap.
  */
 class LineCapCheck {
-  /** The line the next byte belongs to. */
-  private line = 1;
-  /** Bytes of that line so far. */
-  private length = 0;
+  /** Offset of the current line's first byte. */
+  private start = 0;
+  /** Bytes seen. */
+  private pos = 0;
 
   constructor(
     private readonly name: string,
-    private readonly cap: LineCap,
+    private readonly max: number,
   ) {}
 
-  see(bytes: Uint8Array): void {
-    let from = 0;
-    for (let nl = bytes.indexOf(10); nl >= 0; nl = bytes.indexOf(10, from)) {
-      this.check(this.length + nl - from);
-      this.length = 0;
-      this.line++;
-      from = nl + 1;
-    }
-    this.length += bytes.length - from;
-    this.check(this.length);
+  /** A leading BOM dropped before the bytes seen: offsets stay the file's. */
+  skipped(n: number): void {
+    this.start += n;
+    this.pos += n;
   }
 
-  private check(length: number): void {
-    if (length > this.cap.bytes)
-      throw new InputError(this.name, { line: this.line }, this.cap.expected, "a longer one");
+  see(bytes: Uint8Array): void {
+    const firstEnd = bytes.indexOf(10);
+    if (firstEnd < 0) {
+      this.pos += bytes.length;
+      this.check(this.pos);
+      return;
+    }
+    this.check(this.pos + firstEnd);
+    let from = firstEnd + 1;
+    if (bytes.length > this.max)
+      for (let nl = bytes.indexOf(10, from); nl >= 0; nl = bytes.indexOf(10, from)) {
+        this.start = this.pos + from;
+        this.check(this.pos + nl);
+        from = nl + 1;
+      }
+    else from = bytes.lastIndexOf(10) + 1;
+    this.start = this.pos + from;
+    this.pos += bytes.length;
+    this.check(this.pos);
+  }
+
+  /** `end`: the offset of the current line's end so far. */
+  private check(end: number): void {
+    if (end - this.start > this.max) throw lineTooLong(this.name, { offset: this.start }, this.max);
   }
 }
 
@@ -157,30 +206,34 @@ class LineCapCheck {
  * whole, in a larger unit), every unit in an ArrayBuffer of its own so it can be transferred to a
  * worker thread; a leading UTF-8 BOM is dropped. A plain file is read straight into the units (no
  * copy between chunks and units); a compressed file is decompressed from the same open handle,
- * and stdin (`-`) or split parts go through {@link openInput}. With `cap`, a line longer than
- * `cap.bytes` is an {@link InputError} at its line, raised once that many bytes of it are read
- * (it is never held whole); the lines are then counted as they are read. A pipe or FIFO given by
- * path (`<(zcat x.gz)`) is read as a stream, like stdin.
+ * and stdin (`-`), split parts and a pipe or FIFO given by path (`<(zcat x.gz)`) go through
+ * {@link openInput} (which replays what an earlier reader of a pipe took). A line longer than
+ * `maxLineBytes` (the process's {@link inputLimits} by default) is an {@link InputError} at its
+ * first byte, raised once that many bytes of it are read (it is never held whole).
  */
 export async function* readLineUnits(
   path: string,
   unitBytes: number,
-  cap?: LineCap,
+  maxLineBytes = inputLimits().lineBytes,
 ): AsyncIterable<Uint8Array> {
-  const fh = path === "-" ? undefined : await open(path).catch(() => undefined);
+  // Only a regular file is opened here: opening a FIFO a second time would wait for a writer.
+  const regular =
+    path !== "-" &&
+    (await stat(path).then(
+      (s) => s.isFile(),
+      () => false,
+    ));
+  const fh = regular ? await open(path).catch(() => undefined) : undefined;
   if (!fh) {
     const source = await openInput(path);
-    yield* streamUnits(source.chunks, unitBytes, cap && new LineCapCheck(source.name, cap));
+    yield* streamUnits(source.chunks, unitBytes, new LineCapCheck(source.name, maxLineBytes));
     return;
   }
   try {
-    const check = cap && new LineCapCheck(path, cap);
-    // Positioned reads on a plain regular file only; a pipe (`<(zcat x.gz)`, a FIFO) cannot seek,
-    // and it and a compressed file are read as a stream from the handle already open.
+    const check = new LineCapCheck(path, maxLineBytes);
+    // Positioned reads on a plain file; a compressed one is read as a stream from the same handle.
     const head = new Uint8Array(3);
-    const plain =
-      (await fh.stat()).isFile() &&
-      sniffCompression(head.subarray(0, (await fh.read(head, 0, 3, 0)).bytesRead)) === "none";
+    const plain = sniffCompression(head.subarray(0, (await fh.read(head, 0, 3, 0)).bytesRead)) === "none";
     if (plain) yield* plainFileUnits(fh, unitBytes, check);
     else yield* streamUnits((await openHandleInput(fh, path)).chunks, unitBytes, check);
   } finally {
@@ -192,7 +245,7 @@ export async function* readLineUnits(
 async function* plainFileUnits(
   fh: FileHandle,
   unitBytes: number,
-  check: LineCapCheck | undefined,
+  check: LineCapCheck,
 ): AsyncIterable<Uint8Array> {
   // Units are overwritten by reads before use: no zero fill (allocUnsafeSlow: an ArrayBuffer of its own).
   let buf: Uint8Array = Buffer.allocUnsafeSlow(unitBytes);
@@ -210,10 +263,11 @@ async function* plainFileUnits(
       if (startsWithBom(buf)) {
         buf.copyWithin(0, 3, filled);
         filled -= 3;
+        check.skipped(3);
         continue;
       }
     }
-    if (check && (!first || bytesRead === 0)) {
+    if (!first || bytesRead === 0) {
       check.see(buf.subarray(seen, filled));
       seen = filled;
     }
@@ -238,7 +292,7 @@ async function* plainFileUnits(
 async function* streamUnits(
   chunks: AsyncIterable<Uint8Array>,
   unitBytes: number,
-  check: LineCapCheck | undefined,
+  check: LineCapCheck,
 ): AsyncIterable<Uint8Array> {
   let parts: Uint8Array[] = [];
   let size = 0;
@@ -261,9 +315,12 @@ async function* streamUnits(
   for await (let chunk of chunks) {
     if (first && chunk.length > 0) {
       first = false;
-      if (startsWithBom(chunk)) chunk = chunk.subarray(3);
+      if (startsWithBom(chunk)) {
+        chunk = chunk.subarray(3);
+        check.skipped(3);
+      }
     }
-    check?.see(chunk);
+    check.see(chunk);
     parts.push(chunk);
     size += chunk.length;
     if (size >= unitBytes && chunk.lastIndexOf(10) >= 0) yield cut(false);

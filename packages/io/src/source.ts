@@ -1,10 +1,11 @@
 // Byte sources: files or stdin, split archive parts, and decompression recognized by content.
 import { spawn } from "node:child_process";
-import { createReadStream, existsSync } from "node:fs";
+import { createReadStream, existsSync, statSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { createGunzip } from "node:zlib";
 import { InputError } from "./errors.js";
+import { inputLimits, inputTooLarge } from "./limits.js";
 
 /** A named stream of byte chunks. `name` is what error messages cite. */
 export interface ByteSource {
@@ -14,15 +15,17 @@ export interface ByteSource {
 
 const CHUNK = 1 << 18;
 
-/** Bytes of stdin kept for a second reader (format detection reads the head, then the reader starts over). */
-const STDIN_REPLAY_BYTES = 4 << 20;
+/** Bytes of a stream kept for a second reader (format detection reads the head, then the reader starts over). */
+const REPLAY_BYTES = 4 << 20;
 
 /**
- * stdin for several readers in turn: each starts from byte 0. What the readers before took is
- * kept (up to STDIN_REPLAY_BYTES) and replayed; a reader that stops early leaves the stream open
- * for the next. Why: a path can be opened twice (sniffed, then read) and stdin cannot be reopened.
+ * stdin, or a pipe or FIFO given by path, for several readers in turn: each starts from byte 0.
+ * What the readers before took is kept (up to REPLAY_BYTES) and replayed; a reader that stops
+ * early leaves the stream open for the next. Why: a path can be opened twice (sniffed, then read)
+ * and a stream cannot be reopened (a FIFO opened again waits for a writer that never comes; a
+ * pipe opened again goes on after what the first reader took).
  */
-class StdinReplay {
+class StreamReplay {
   private readonly kept: Uint8Array[] = [];
   private keptBytes = 0;
   /** False once a reader went past what is kept: no later reader can start from byte 0. */
@@ -30,13 +33,16 @@ class StdinReplay {
   private readonly it: AsyncIterator<Uint8Array>;
   private ended = false;
 
-  constructor(stream: AsyncIterable<Uint8Array>) {
+  constructor(
+    private readonly name: string,
+    readonly stream: AsyncIterable<Uint8Array> & { destroy(): void; readableEnded: boolean },
+  ) {
     this.it = stream[Symbol.asyncIterator]();
   }
 
   async *reader(): AsyncIterable<Uint8Array> {
     if (!this.replayable)
-      throw new Error(`stdin was read past its first ${STDIN_REPLAY_BYTES} bytes and cannot be read again`);
+      throw new Error(`${this.name} was read past its first ${REPLAY_BYTES} bytes and cannot be read again`);
     let i = 0;
     for (;;) {
       if (i < this.kept.length) {
@@ -50,7 +56,7 @@ class StdinReplay {
         return;
       }
       const chunk = r.value;
-      if (this.replayable && this.keptBytes + chunk.length <= STDIN_REPLAY_BYTES) {
+      if (this.replayable && this.keptBytes + chunk.length <= REPLAY_BYTES) {
         this.kept.push(chunk);
         this.keptBytes += chunk.length;
         i++;
@@ -65,36 +71,54 @@ class StdinReplay {
   }
 }
 
-let stdinReplay: StdinReplay | undefined;
+/** The streams read so far (stdin as `-`), by path. */
+const replays = new Map<string, StreamReplay>();
 
 /**
- * Lets stdin go when a command is done: a reader that stopped early (bad input on line 3) would
- * otherwise keep the process waiting for the writer's end of the pipe.
+ * Lets stdin and the pipes read go when a command is done: a reader that stopped early (bad input
+ * on line 3) would otherwise keep the process waiting for the writer's end of the pipe.
  */
 export function releaseStdin(): void {
-  if (!stdinReplay) return;
-  stdinReplay = undefined;
-  if (!process.stdin.readableEnded) process.stdin.destroy();
+  for (const r of replays.values()) if (!r.stream.readableEnded) r.stream.destroy();
+  replays.clear();
 }
 
-/** stdin from its first byte, however many readers opened it before (see {@link StdinReplay}). */
-function stdinChunks(): AsyncIterable<Uint8Array> {
-  stdinReplay ??= new StdinReplay(process.stdin);
-  return stdinReplay.reader();
+/** A stream from its first byte, however many readers opened it before (see {@link StreamReplay}). */
+function replayed(path: string, name: string, open: () => StreamReplay["stream"]): AsyncIterable<Uint8Array> {
+  let r = replays.get(path);
+  if (!r) {
+    r = new StreamReplay(name, open());
+    replays.set(path, r);
+  }
+  return r.reader();
+}
+
+/** Whether `path` is a pipe, FIFO, socket or device: something read once, as a stream. */
+function isStream(path: string): boolean {
+  try {
+    return !statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /**
- * The raw bytes at `path` (`-` = stdin, which may be opened again: a second reader starts over
- * from its first byte). When `path` does not exist but `path.aa`, `path.ab`, … do (ClariQ's split
- * archives), their concatenation is returned.
+ * The raw bytes at `path` (`-` = stdin; it, a pipe or FIFO may be opened again: a second reader
+ * starts over from its first byte). When `path` does not exist but `path.aa`, `path.ab`, … do
+ * (ClariQ's split archives), their concatenation is returned.
  */
 export function openRaw(path: string): ByteSource {
-  if (path === "-") return { name: "<stdin>", chunks: stdinChunks() };
+  if (path === "-") return { name: "<stdin>", chunks: replayed("-", "stdin", () => process.stdin) };
   if (!existsSync(path)) {
     const parts = splitParts(path);
     if (parts.length === 0) throw new InputError(path, {}, "an existing file", "no such file");
     return { name: path, chunks: concatFiles(parts) };
   }
+  if (isStream(path))
+    return {
+      name: path,
+      chunks: replayed(path, path, () => createReadStream(path, { highWaterMark: CHUNK })),
+    };
   return { name: path, chunks: createReadStream(path, { highWaterMark: CHUNK }) };
 }
 
@@ -307,20 +331,34 @@ async function* bunzip2(name: string, chunks: AsyncIterable<Uint8Array>): AsyncI
     throw new InputError(name, {}, "valid bzip2 data", stderr.trim().split("\n")[0] || "a decoding error");
 }
 
+/** Bytes a prefetch reads ahead of its consumer before it waits (a bomb must not fill memory). */
+const PREFETCH_AHEAD = 64 << 20;
+
 /**
- * Starts pulling a source at once and keeps what arrives (no backpressure), so decompression in
- * the thread pool runs ahead while the caller does other work; the returned source replays it.
+ * Starts pulling a source at once and keeps what arrives, up to PREFETCH_AHEAD bytes ahead of the
+ * consumer, so decompression in the thread pool runs ahead while the caller does other work; the
+ * returned source replays it. A consumer that stops stops the pulling too.
  */
 export function prefetch(source: ByteSource): ByteSource {
   const got: Uint8Array[] = [];
+  let ahead = 0;
   let done = false;
+  let stopped = false;
   let failure: unknown;
   let wake: (() => void) | undefined;
+  let resume: (() => void) | undefined;
   void (async () => {
     try {
       for await (const c of source.chunks) {
+        if (stopped) break;
         got.push(c);
+        ahead += c.length;
         wake?.();
+        while (ahead > PREFETCH_AHEAD && !stopped)
+          await new Promise<void>((r) => {
+            resume = r;
+          });
+        if (stopped) break;
       }
     } catch (e) {
       failure = e;
@@ -331,25 +369,33 @@ export function prefetch(source: ByteSource): ByteSource {
   })();
   async function* replay(): AsyncIterable<Uint8Array> {
     let i = 0;
-    for (;;) {
-      while (i < got.length) {
-        const c = got[i]!;
-        got[i++] = EMPTY; // hand each chunk on once; let it go
-        yield c;
-        // Chunks already here come back in microtasks, which would starve the event loop: the reads
-        // (or inflation) behind them would stop until the consumer caught up and then waited idle.
-        // A turn per chunk keeps the next read in flight while the consumer works on this one.
-        if (!done) await new Promise<void>((r) => setImmediate(r));
+    try {
+      for (;;) {
+        while (i < got.length) {
+          const c = got[i]!;
+          got[i++] = EMPTY; // hand each chunk on once; let it go
+          ahead -= c.length;
+          resume?.();
+          resume = undefined;
+          yield c;
+          // Chunks already here come back in microtasks, which would starve the event loop: the reads
+          // (or inflation) behind them would stop until the consumer caught up and then waited idle.
+          // A turn per chunk keeps the next read in flight while the consumer works on this one.
+          if (!done) await new Promise<void>((r) => setImmediate(r));
+        }
+        if (done) {
+          if (failure !== undefined) throw failure;
+          if (i >= got.length) return;
+          continue;
+        }
+        await new Promise<void>((r) => {
+          wake = r;
+        });
+        wake = undefined;
       }
-      if (done) {
-        if (failure !== undefined) throw failure;
-        if (i >= got.length) return;
-        continue;
-      }
-      await new Promise<void>((r) => {
-        wake = r;
-      });
-      wake = undefined;
+    } finally {
+      stopped = true;
+      resume?.();
     }
   }
   return { name: source.name, chunks: replay() };
@@ -357,9 +403,18 @@ export function prefetch(source: ByteSource): ByteSource {
 
 const EMPTY = new Uint8Array(0);
 
-/** Reads a whole source into one buffer (for small inputs and for formats that are not streamable). */
-export async function readAll(source: ByteSource): Promise<Buffer> {
+/**
+ * Reads a whole source into one buffer (for small inputs and for formats that are not
+ * streamable); more than `max` bytes (the process's whole-input cap, {@link inputLimits}) is an
+ * {@link InputError} as soon as they are read, so a decompression bomb stops there.
+ */
+export async function readAll(source: ByteSource, max = inputLimits().wholeBytes): Promise<Buffer> {
   const parts: Uint8Array[] = [];
-  for await (const c of source.chunks) parts.push(c);
-  return Buffer.concat(parts);
+  let total = 0;
+  for await (const c of source.chunks) {
+    total += c.length;
+    if (total > max) throw inputTooLarge(source.name, total, max);
+    parts.push(c);
+  }
+  return Buffer.concat(parts, total);
 }

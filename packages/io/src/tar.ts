@@ -4,6 +4,7 @@ import { mkdir, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, normalize, relative, sep } from "node:path";
 import { Readable } from "node:stream";
 import { InputError } from "./errors.js";
+import { inputLimits, inputTooLarge } from "./limits.js";
 import { writeAtomic } from "./sink.js";
 import { type ByteSource, looksLikeTar, openInput, peek } from "./source.js";
 
@@ -159,10 +160,15 @@ async function* memberBytes(
     throw new InputError(name, { offset: pos }, `the ${size} bytes of the archive's member`, "end of file");
 }
 
-/** Extracts a tar(.gz) archive into `dir`; no member can write outside it; each file appears atomically. */
+/**
+ * Extracts a tar(.gz) archive into `dir`; no member can write outside it; each file appears
+ * atomically. More than the whole-input cap ({@link inputLimits}) unpacked is an {@link InputError}.
+ */
 export async function extractTar(path: string, dir: string): Promise<string[]> {
   const src = await openInput(path);
   const written: string[] = [];
+  const max = inputLimits().wholeBytes;
+  let total = 0;
   for await (const e of tarEntries(src)) {
     const target = join(dir, e.name);
     if (relative(dir, target).startsWith(".."))
@@ -178,7 +184,11 @@ export async function extractTar(path: string, dir: string): Promise<string[]> {
     }
     await mkdir(dirname(target), { recursive: true });
     await writeAtomic(target, async (sink) => {
-      for await (const c of e.chunks) await sink.write(c);
+      for await (const c of e.chunks) {
+        total += c.length;
+        if (total > max) throw inputTooLarge(src.name, total, max);
+        await sink.write(c);
+      }
     });
     written.push(target);
   }

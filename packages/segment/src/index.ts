@@ -31,7 +31,6 @@ export {
 } from "./passages.js";
 export { segmentFileJob, segmentRunJob } from "./queue-jobs.js";
 export {
-  DEFAULT_MAX_LINE_BYTES,
   encodeSentencesTask,
   runSentences,
   type SentencesJobOptions,

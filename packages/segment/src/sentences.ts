@@ -71,14 +71,6 @@ export function encodeSentencesTask(t: SentencesTask): SentencesResult {
   return { jsonl: out.take(), texts, lines, inputBytes: t.bytes.data.length };
 }
 
-/**
- * The default cap on a line (one text) of {@link runSentences}: 16 MiB, above any text spaCy
- * takes (`nlp.max_length`, 1,000,000 characters, at most 12 bytes each however JSON escapes them),
- * far below a line that would not fit in memory; a longer line is refused as soon as it is read
- * that far.
- */
-export const DEFAULT_MAX_LINE_BYTES = 16 << 20;
-
 /** Options of {@link runSentences}. */
 export interface SentencesJobOptions {
   /** JSONL {id, text}; `-` is stdin. */
@@ -89,7 +81,7 @@ export interface SentencesJobOptions {
   spacyModel?: string;
   tokens?: boolean;
   threads?: number;
-  /** Longest line (one text) read, in bytes; a longer one is bad input (default {@link DEFAULT_MAX_LINE_BYTES}). */
+  /** Longest line (one text) read, in bytes; a longer one is bad input (default: the process's line cap, `inputLimits` of @convkit/io). */
   maxLineBytes?: number;
   onProgress?: (texts: number, bytes: number) => void;
 }
@@ -103,11 +95,6 @@ export async function runSentences(o: SentencesJobOptions): Promise<{ texts: num
   await (threads > 1 ? checkSplitter : loadSplitter)(o.splitter, o.spacyModel);
   const pool = threads > 1 ? await openSegmentPool<SentencesTask, SentencesResult>(threads) : undefined;
   const name = o.input === "-" ? "<stdin>" : o.input;
-  const maxLineBytes = o.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  const cap = {
-    bytes: maxLineBytes,
-    expected: `a line (one text) of at most ${maxLineBytes.toLocaleString("en-US")} bytes (--max-line-bytes)`,
-  };
   let texts = 0;
   try {
     await writeAtomic(o.out, async (sink) => {
@@ -128,7 +115,7 @@ export async function runSentences(o: SentencesJobOptions): Promise<{ texts: num
       // Lines of the file before the unit at hand: results come in order, so this numbers its errors.
       let linesBefore = 0;
       for await (const r of inOrder(
-        readLineUnits(o.input, UNIT_BYTES, cap),
+        readLineUnits(o.input, UNIT_BYTES, o.maxLineBytes),
         start,
         UNITS_AHEAD_PER_THREAD * threads + 1,
         (e) => inFile(e, linesBefore),
