@@ -48,3 +48,4 @@ export {
   sentencizerSplitter,
   spacyLikeTokens,
 } from "./splitters.js";
+export { WINDOW_OPTIONS } from "./window-options.js";
