@@ -479,6 +479,60 @@ requires("redis-server").describe("hostile jobs and a Redis that loses its data 
     expect(readdirSync(join(dir, "out")).sort()).toEqual(["manifest.tsv", "part-01.jsonl"]);
   }, 120_000);
 
+  it("a gen-eval-topics unit with a mu the CLI refuses fails once, with the CLI's range", async () => {
+    const r = await redis();
+    const address = parseQueueUrl(r.url);
+    const dir = tempDir("convkit-queue-");
+    const anyTopics = defineJobKind({
+      name: "gen-eval-topics",
+      payload: (f) => f.get("spools"),
+      result: (f) => f.integer("topics"),
+      handle: () => Promise.reject(new Error("not run here")),
+    });
+    const anyRun = defineRunKind({
+      name: "gen-eval-run",
+      unit: anyTopics,
+      payload: (f) => ({
+        spoolDir: f.string("spoolDir"),
+        options: f.get("options"),
+        unitSpools: f.get("unitSpools"),
+      }),
+      result: (f) => f.strings("files"),
+      handle: () => Promise.reject(new Error("not run here")),
+    });
+    const options = {
+      data: join(dir, "dev.tsv"),
+      split: "dev",
+      docs: join(dir, "docs"),
+      texts: [join(dir, "texts")],
+      qrels: join(dir, "qrels"),
+      ranking: { model: "dirichlet", mu: 0 },
+      out: join(dir, "out", "dev_eval"),
+      formats: ["json"],
+    };
+    await submitRun(address, {
+      runId: "hostile-mu",
+      kind: anyRun,
+      // The run's end would read its options fine: only the unit's are out of range.
+      payload: {
+        options: { ...options, ranking: { model: "dirichlet", mu: 1500 } },
+        spoolDir: join(dir, "spool"),
+        unitSpools: [join(dir, "spool", "u0")],
+      },
+      units: [{ key: "topics-0", payload: { options, topics: [1], spools: join(dir, "spool", "u0") } }],
+    });
+    const w = startWorker(r.url, ["--exit-when-idle"]);
+    const result = await awaitRun(address, anyRun, "hostile-mu", 1);
+    expect(await w.exited).toBe(0);
+    expect(result.failed).toEqual([
+      {
+        reason: "gen-eval-topics payload: expected a positive number at options.ranking.mu, found 0",
+        badInput: false,
+      },
+    ]);
+    expect(w.log.filter((l) => l.includes("failed gen-eval-topics"))).toHaveLength(1);
+  }, 120_000);
+
   it("jobs whose data or options are not JSON: status and clean list them; a worker fails each once and exits when idle; the run ends 1 with one line each", async () => {
     const r = await redis();
     const dir = tempDir("convkit-queue-");

@@ -12,7 +12,7 @@ import {
   QUEUE_NAME,
   type QueueAddress,
 } from "./connection.js";
-import type { RunEnvelope, UnitEnvelope } from "./envelope.js";
+import { decodeFailure, type RunEnvelope, type UnitEnvelope } from "./envelope.js";
 import { checkOutgoing, jobDataMismatch, type RunKind, type UnitFailure } from "./kind.js";
 
 /** A run to submit: its kind (the parent's; its units' kind with it), the parent's payload, the units in their order. */
@@ -282,7 +282,8 @@ export async function awaitRun<R>(
     return readRunResult(kind, await Promise.race([finished, polled]));
   } catch (e) {
     if (e instanceof ConvkitError) throw e;
-    throw new ConvkitError(`run ${runId}: ${messageOf(e).split("\n")[0]}`);
+    // A failed parent's reason is a failure record (see envelope.ts): its reason is what to say.
+    throw new ConvkitError(`run ${runId}: ${decodeFailure(messageOf(e).split("\n")[0] ?? "").reason}`);
   } finally {
     clearInterval(poll);
     if (polling) clearInterval(polling);
