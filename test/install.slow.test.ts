@@ -31,6 +31,39 @@ function sizeOf(dir: string): number {
   return n;
 }
 
+/** Installed packages (under a node_modules folder, nested ones too) whose package.json declares an install script. */
+function withInstallScripts(modules: string): string[] {
+  const found: string[] = [];
+  const visit = (dir: string) => {
+    let pkg: { scripts?: Record<string, string> } | undefined;
+    try {
+      pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    } catch {
+      pkg = undefined;
+    }
+    const scripts = pkg?.scripts ?? {};
+    // npm runs `node-gyp rebuild` for a package with a binding.gyp and no install script of its own.
+    if (
+      pkg &&
+      (["preinstall", "install", "postinstall"].some((k) => k in scripts) ||
+        statSync(join(dir, "binding.gyp"), { throwIfNoEntry: false }))
+    )
+      found.push(relative(modules, dir));
+    walk(join(dir, "node_modules"));
+  };
+  const walk = (m: string) => {
+    if (!statSync(m, { throwIfNoEntry: false })?.isDirectory()) return;
+    for (const e of readdirSync(m, { withFileTypes: true }).filter((x) => x.isDirectory())) {
+      if (e.name.startsWith("@")) {
+        for (const s of readdirSync(join(m, e.name), { withFileTypes: true }))
+          if (s.isDirectory()) visit(join(m, e.name, s.name));
+      } else if (!e.name.startsWith(".")) visit(join(m, e.name));
+    }
+  };
+  walk(modules);
+  return found;
+}
+
 /** Every file under a folder, by relative path, as a digest. */
 function digests(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -69,12 +102,17 @@ describe(`the convkit tarball installed alone with npm, run from another folder 
       { cwd: elsewhere, encoding: "utf8" },
     );
     expect(npm.status, npm.stderr).toBe(0);
-    // No dependency compiles or downloads anything: no node-gyp build, no Node headers. (bullmq's
-    // msgpackr has an optional native extract whose install step only looks for its prebuilt
-    // package, `node-gyp-build-optional-packages`; it finds it, or msgpackr runs in JavaScript.)
+    // No dependency compiles or downloads anything: no node-gyp build, no Node headers.
     expect(`${npm.stdout}${npm.stderr}`).not.toMatch(
       /gyp info|gyp ERR|node-gyp rebuild|CXX\(target\)|prebuild-install/,
     );
+    // No dependency has an install script at all (the README says so): npm ran none (with
+    // --foreground-scripts it prints `> name@version install`) and warned of none; and no
+    // installed package declares one. (bullmq's msgpackr-extract had one: bullmq is bundled.)
+    expect(`${npm.stdout}${npm.stderr}`).not.toMatch(
+      /^> \S+@\S+ (preinstall|install|postinstall)$|install-scripts/m,
+    );
+    expect(withInstallScripts(join(prefix, "lib", "node_modules"))).toEqual([]);
     bin = join(prefix, "lib", "node_modules", "convkit", "bin", "convkit.js");
     const installed = sizeOf(prefix);
     const seconds = (performance.now() - t0) / 1000;

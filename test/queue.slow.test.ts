@@ -2,9 +2,9 @@
 // AOF on) and real convkit-worker processes: the outputs equal a local run's byte for byte, a
 // worker killed mid-job or a Redis restart changes nothing, a run submitted twice does its work
 // once, a bad input fails only its file.
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   awaitRun,
@@ -426,4 +426,230 @@ requires("redis-server").describe("progress through the queue on a real Redis (s
     expect(updates.size).toBeGreaterThanOrEqual(1);
     expect(updates.size).toBeLessThanOrEqual(2 + Math.floor(loopMs / PROGRESS_MS));
   }, 180_000);
+});
+
+/** `redis-cli` against a test Redis (a hostile writer: jobs rewritten behind convkit's back). */
+const redisCli = (r: TestRedis, ...args: string[]) =>
+  execFileSync("redis-cli", ["-p", String(r.port), ...args], { encoding: "utf8" }).trim();
+
+/** The id of unit `index`'s job on the queue (`RUN.u0000001-…`), from its key. */
+function unitJob(r: TestRedis, index: number): string {
+  const keys = redisCli(
+    r,
+    "--raw",
+    "keys",
+    `bull:convkit:*.u${String(index).padStart(7, "0")}-????????????????`,
+  );
+  expect(keys.split("\n")).toHaveLength(1);
+  return keys.slice("bull:convkit:".length);
+}
+
+requires("redis-server").describe("hostile jobs and a Redis that loses its data (slow)", () => {
+  it("a segment-file unit with a stride the CLI refuses fails once, with the CLI's range; the other unit is done; the worker exits when idle", async () => {
+    const r = await redis();
+    const address = parseQueueUrl(r.url);
+    const dir = tempDir("convkit-queue-");
+    // 40 sentences a document: a stride of 0 would never get past the first window.
+    writeInputs(join(dir, "in"), 2, 5);
+    // The same kinds' names with checks that let anything through: a submitter other than the CLI.
+    const anyUnit = defineJobKind({
+      name: "segment-file",
+      payload: (f) => f.get("out"),
+      result: (f) => f.string("rel"),
+      handle: () => Promise.reject(new Error("not run here")),
+    });
+    const anyRun = defineRunKind({
+      name: "segment-run",
+      unit: anyUnit,
+      payload: (f) => ({ out: f.string("out") }),
+      result: (f) => f.integer("files"),
+      handle: () => Promise.reject(new Error("not run here")),
+    });
+    const unit = (rel: string, stride: number) => ({
+      key: rel,
+      payload: {
+        input: { file: join(dir, "in", rel), rel },
+        out: join(dir, "out"),
+        formats: ["jsonl"],
+        preset: "ikat",
+        splitter: "heuristic",
+        overrides: { stride },
+      },
+    });
+    await submitRun(address, {
+      runId: "hostile-stride",
+      kind: anyRun,
+      payload: { out: join(dir, "out") },
+      units: [unit("part-00.jsonl", 0), unit("part-01.jsonl", 3)],
+    });
+    const w = startWorker(r.url, ["--exit-when-idle"]);
+    const result = await awaitRun(address, anyRun, "hostile-stride", 2);
+    expect(await w.exited).toBe(0);
+    expect(result.value).toBe(1);
+    expect(result.failed).toEqual([
+      {
+        reason: "segment-file payload: expected an integer of at least 1 at overrides.stride, found 0",
+        badInput: false,
+      },
+    ]);
+    expect(w.log.filter((l) => l.includes("failed segment-file"))).toHaveLength(1);
+    expect(readdirSync(join(dir, "out")).sort()).toEqual(["manifest.tsv", "part-01.jsonl"]);
+  }, 120_000);
+
+  it("a gen-eval-topics unit with a mu the CLI refuses fails once, with the CLI's range", async () => {
+    const r = await redis();
+    const address = parseQueueUrl(r.url);
+    const dir = tempDir("convkit-queue-");
+    const anyTopics = defineJobKind({
+      name: "gen-eval-topics",
+      payload: (f) => f.get("spools"),
+      result: (f) => f.integer("topics"),
+      handle: () => Promise.reject(new Error("not run here")),
+    });
+    const anyRun = defineRunKind({
+      name: "gen-eval-run",
+      unit: anyTopics,
+      payload: (f) => ({
+        spoolDir: f.string("spoolDir"),
+        options: f.get("options"),
+        unitSpools: f.get("unitSpools"),
+      }),
+      result: (f) => f.strings("files"),
+      handle: () => Promise.reject(new Error("not run here")),
+    });
+    const options = {
+      data: join(dir, "dev.tsv"),
+      split: "dev",
+      docs: join(dir, "docs"),
+      texts: [join(dir, "texts")],
+      qrels: join(dir, "qrels"),
+      ranking: { model: "dirichlet", mu: 0 },
+      out: join(dir, "out", "dev_eval"),
+      formats: ["json"],
+    };
+    await submitRun(address, {
+      runId: "hostile-mu",
+      kind: anyRun,
+      // The run's end would read its options fine: only the unit's are out of range.
+      payload: {
+        options: { ...options, ranking: { model: "dirichlet", mu: 1500 } },
+        spoolDir: join(dir, "spool"),
+        unitSpools: [join(dir, "spool", "u0")],
+      },
+      units: [{ key: "topics-0", payload: { options, topics: [1], spools: join(dir, "spool", "u0") } }],
+    });
+    const w = startWorker(r.url, ["--exit-when-idle"]);
+    const result = await awaitRun(address, anyRun, "hostile-mu", 1);
+    expect(await w.exited).toBe(0);
+    expect(result.failed).toEqual([
+      {
+        reason: "gen-eval-topics payload: expected a positive number at options.ranking.mu, found 0",
+        badInput: false,
+      },
+    ]);
+    expect(w.log.filter((l) => l.includes("failed gen-eval-topics"))).toHaveLength(1);
+  }, 120_000);
+
+  it("jobs whose data or options are not JSON: status and clean list them; a worker fails each once and exits when idle; the run ends 1 with one line each", async () => {
+    const r = await redis();
+    const dir = tempDir("convkit-queue-");
+    writeInputs(join(dir, "in"), 3, 20);
+    const submit = await segment(join(dir, "in"), join(dir, "queued"), ["--queue", r.url, "--detach"]);
+    expect(submit.code, submit.stderr).toBe(0);
+    const [badData, badOpts] = [unitJob(r, 0), unitJob(r, 1)];
+    redisCli(r, "hset", `bull:convkit:${badData}`, "data", "{not json");
+    redisCli(r, "hset", `bull:convkit:${badOpts}`, "opts", "[1,");
+    const status = await runCliAsync("queue", ["status", "--queue", r.url]);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toMatch(/\tsegment-run\twaiting-children\t3\t0\t0\t1\t0\n$/);
+    const listed = status.stderr.split("\n");
+    expect(listed).toHaveLength(3);
+    expect(listed.filter((l) => l.startsWith(`job ${badData}: unreadable: data is not JSON (`))).toHaveLength(
+      1,
+    );
+    expect(listed.filter((l) => l.startsWith(`job ${badOpts}: unreadable: opts is not JSON (`))).toHaveLength(
+      1,
+    );
+    const w = startWorker(r.url, ["--exit-when-idle"]);
+    expect(await w.exited).toBe(0);
+    expect(w.log.filter((l) => l.includes("failed segment-file"))).toHaveLength(2);
+    const q = await segment(join(dir, "in"), join(dir, "queued"), ["--queue", r.url]);
+    expect(q.code).toBe(1);
+    const lines = q.stderr.split("\n");
+    expect(lines[0]).toMatch(/on the queue already: not submitted again$/);
+    expect(lines.filter((l) => l.startsWith(`job ${badData}: data is not JSON (`))).toHaveLength(1);
+    expect(lines.filter((l) => l.startsWith(`job ${badOpts}: opts is not JSON (`))).toHaveLength(1);
+    expect(q.stderr).toMatch(
+      /: 1 files, 20 documents, \d+ passages in [\d.]+ s; 2 input files failed \(above\)\n$/,
+    );
+    const after = await runCliAsync("queue", ["status", "--queue", r.url]);
+    expect(after.code, after.stderr).toBe(0);
+    expect(after.stdout).toMatch(/\tsegment-run\tcompleted\t3\t1\t2\t0\t0\n$/);
+    const runId = /^(segment-[0-9a-f]{16})\t/m.exec(after.stdout)![1]!;
+    const clean = await runCliAsync("queue", ["clean", "--queue", r.url, "--run-id", runId]);
+    expect(clean.code, clean.stderr).toBe(0);
+    expect(clean.stderr).toBe("3 jobs removed\n");
+  }, 120_000);
+
+  it("status and clean of a queue holding a job BullMQ cannot read, before any worker: listed, then removed", async () => {
+    const r = await redis();
+    const dir = tempDir("convkit-queue-");
+    writeInputs(join(dir, "in"), 2, 5);
+    const submit = await segment(join(dir, "in"), join(dir, "queued"), ["--queue", r.url, "--detach"]);
+    expect(submit.code, submit.stderr).toBe(0);
+    const runId = /run (segment-[0-9a-f]{16})/.exec(submit.stderr)![1]!;
+    redisCli(r, "hset", `bull:convkit:${runId}.run`, "data", "nope");
+    const status = await runCliAsync("queue", ["status", "--queue", r.url, "--run-id", runId]);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toBe("run\tkind\tstate\tunits\tdone\tfailed\twaiting\trunning\n");
+    expect(status.stderr).toMatch(
+      new RegExp(`^job ${runId}\\.run: unreadable: data is not JSON \\(.*\\)\\n$`),
+    );
+    const clean = await runCliAsync("queue", ["clean", "--queue", r.url, "--run-id", runId]);
+    expect(clean.code, clean.stderr).toBe(0);
+    expect(clean.stderr).toBe("3 jobs removed\n");
+    expect(redisCli(r, "keys", "bull:convkit:segment-*")).toBe("");
+  }, 120_000);
+
+  it("Redis restarted empty while a run is watched: the watcher fails with one line within seconds", async () => {
+    const r = await redis();
+    const address = parseQueueUrl(r.url);
+    const noop = defineJobKind({
+      name: "noop",
+      payload: () => ({}),
+      result: () => ({}),
+      handle: async () => ({}),
+    });
+    const noopRun = defineRunKind({
+      name: "noop-run",
+      unit: noop,
+      payload: () => ({}),
+      result: () => ({}),
+      handle: async () => ({}),
+    });
+    await submitRun(address, {
+      runId: "vanishing",
+      kind: noopRun,
+      payload: {},
+      units: [{ key: "a", payload: {} }],
+    });
+    let watching: () => void = () => {};
+    const watched = new Promise<void>((resolve) => {
+      watching = resolve;
+    });
+    // No worker: the run would wait forever. The first progress call comes once the parent is found.
+    const outcome = awaitRun(address, noopRun, "vanishing", 1, () => watching()).then(
+      () => "resolved",
+      (e: Error) => e.message,
+    );
+    await watched;
+    await r.stop();
+    rmSync(join(r.dir, "appendonlydir"), { recursive: true, force: true });
+    await r.restart();
+    const t0 = performance.now();
+    expect(await outcome).toBe(
+      `run vanishing: its jobs are gone from ${r.url} (Redis lost its data, or the run was cleaned): submit it again`,
+    );
+    expect(performance.now() - t0).toBeLessThan(20_000);
+  }, 120_000);
 });

@@ -1,9 +1,17 @@
 // convkit-data: fetch the real public ClariQ and Qulac files listed in data/sources.json.
 import { readFile } from "node:fs/promises";
-import { isAbsolute, join, normalize, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { defineCommand, startProgress } from "@convkit/cli";
 import { parseJsonText } from "@convkit/formats";
-import { downloadFile, Fields, InputError, inputMismatch, UsageError } from "@convkit/io";
+import {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  downloadFile,
+  Fields,
+  InputError,
+  inputMismatch,
+  UsageError,
+} from "@convkit/io";
 import { sampleData } from "@convkit/sample-data";
 
 /** One file of the download manifest. */
@@ -22,8 +30,20 @@ interface Manifest {
 }
 
 /**
+ * Whether `to` names a file strictly inside the output folder, wherever that is: not the folder
+ * itself (`.`, `a/..`: the download's temp file would be written beside it, above --out), nor a
+ * folder (`a/`), nor outside (`..`, `/x`). Checked lexically, against a stand-in root.
+ */
+function isInside(to: string): boolean {
+  if (to === "" || isAbsolute(to) || /[\\/]$/.test(to)) return false;
+  const root = resolve("/", "convkit-out");
+  const rel = relative(root, resolve(root, to));
+  return rel !== "" && rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+}
+
+/**
  * The manifest read and checked field by field (a user may pass their own): a mismatch is bad
- * input, one line naming the file and the field. A file's `to` stays inside --out.
+ * input, one line naming the file and the field.
  */
 async function readManifest(file: string): Promise<Manifest> {
   const text = await readFile(resolve(file), "utf8").catch(() => {
@@ -33,8 +53,7 @@ async function readManifest(file: string): Promise<Manifest> {
   const m = Fields.of(parseJsonText(file, text), mismatch);
   const files = m.objects("files").map((f): Source => {
     const to = f.string("to");
-    if (to === "" || isAbsolute(to) || normalize(to).split(/[\\/]/)[0] === "..")
-      throw f.fail("to", "a path inside the output folder", to);
+    if (!isInside(to)) throw f.fail("to", "a path inside the output folder", to);
     return {
       dataset: f.string("dataset"),
       repo: f.string("repo"),
@@ -78,6 +97,22 @@ export const fetchCommand = defineCommand({
       description: "comma-separated datasets to fetch (clariq,qulac)",
       metavar: "LIST",
     },
+    {
+      name: "connect-timeout",
+      type: "number",
+      min: 0.001,
+      default: DEFAULT_CONNECT_TIMEOUT_MS / 1000,
+      metavar: "S",
+      description: "seconds to wait for a server's response (connecting included)",
+    },
+    {
+      name: "idle-timeout",
+      type: "number",
+      min: 0.001,
+      default: DEFAULT_IDLE_TIMEOUT_MS / 1000,
+      metavar: "S",
+      description: "seconds to wait for more of a file while it downloads",
+    },
   ],
   examples: [
     "convkit-data fetch --out data/real",
@@ -92,7 +127,10 @@ export const fetchCommand = defineCommand({
     const progress = startProgress("fetch", "bytes");
     for (const f of files) {
       const target = join(o.out, f.to);
-      const n = await downloadFile(`${base}/${f.repo}/${f.ref}/${f.path}`, target, (k) => progress.tick(k));
+      const n = await downloadFile(`${base}/${f.repo}/${f.ref}/${f.path}`, target, (k) => progress.tick(k), {
+        connectMs: o["connect-timeout"] * 1000,
+        idleMs: o["idle-timeout"] * 1000,
+      });
       process.stderr.write(`${target} (${n} bytes)\n`);
     }
     progress.done();

@@ -2,8 +2,10 @@
 import { resolve } from "node:path";
 import { defineCommand, startProgress } from "@convkit/cli";
 import {
+  GEN_EVAL_RANGES,
   genEvalRunJob,
   generateEvalDicts,
+  inRange,
   planQueuedEval,
   type QueuedGenEvalOptions,
   queuedEvalSpoolDir,
@@ -59,7 +61,7 @@ export const genEvalCommand = defineCommand({
     {
       name: "max-history",
       type: "integer",
-      min: 0,
+      min: GEN_EVAL_RANGES.maxHistory.min,
       metavar: "N",
       default: 2,
       description: "longest history in turns (0, 1 or 2)",
@@ -97,7 +99,7 @@ export const genEvalCommand = defineCommand({
     {
       name: "depth",
       type: "integer",
-      min: 1,
+      min: GEN_EVAL_RANGES.depth.min,
       metavar: "N",
       default: 1000,
       description: "documents ranked per topic",
@@ -109,9 +111,9 @@ export const genEvalCommand = defineCommand({
       choices: ["ql", "dirichlet", "bm25"],
       description: "ql: Qulac's query likelihood; dirichlet: Dirichlet LM on request+QA; bm25",
     },
-    { name: "mu", type: "number", min: 0, default: 1500, description: "Dirichlet mu" },
-    { name: "k1", type: "number", min: 0, description: "BM25 k1 (default 0.9)" },
-    { name: "b", type: "number", min: 0, description: "BM25 b (default 0.4)" },
+    { name: "mu", type: "number", min: GEN_EVAL_RANGES.mu.min, default: 1500, description: "Dirichlet mu" },
+    { name: "k1", type: "number", min: GEN_EVAL_RANGES.k1.min, description: "BM25 k1 (default 0.9)" },
+    { name: "b", type: "number", min: GEN_EVAL_RANGES.b.min, description: "BM25 b (default 0.4)" },
     {
       name: "float32",
       type: "boolean",
@@ -175,8 +177,18 @@ export const genEvalCommand = defineCommand({
   ],
   async run(o) {
     const maxHistory = o["max-history"];
-    if (o.mu <= 0) throw new UsageError("convkit-gen-eval: --mu takes a positive number");
-    if (maxHistory > 2) throw new UsageError("convkit-gen-eval: --max-history takes 0, 1 or 2");
+    // The ranges a worker checks a queued job's options against, too.
+    for (const [key, v] of [
+      ["maxHistory", maxHistory],
+      ["depth", o.depth],
+      ["mu", o.mu],
+      ["k1", o.k1],
+      ["b", o.b],
+    ] as const) {
+      const r = GEN_EVAL_RANGES[key];
+      if (v !== undefined && !inRange(r, v))
+        throw new UsageError(`convkit-gen-eval: --${r.option} takes ${r.expected}`);
+    }
     const options = {
       data: o.data,
       qulac: o.qulac,

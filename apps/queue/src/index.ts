@@ -15,18 +15,22 @@ const RUN_OPTION = { name: "run-id", type: "string", metavar: "ID", description:
 export const statusCommand = defineCommand({
   name: "convkit-queue status",
   summary:
-    "Per run: its kind, state (waiting-children while units run, completed, failed), units done / failed / waiting / running of the total, and the failed units' reasons. TSV with a header.",
+    "Per run: its kind, state (waiting-children while units run, completed, failed), units done / failed / waiting / running of the total (TSV with a header); on stderr the failed units' reasons and the jobs whose data or options are not JSON (a worker fails them; clean removes them).",
   options: [QUEUE_OPTION, RUN_OPTION],
   examples: ["convkit-queue status --queue redis://127.0.0.1:6379"],
   async run(o) {
     const a = parseQueueUrl(o.queue);
     await checkRedis(a);
-    const runs = await queueStatus(a, o["run-id"] === undefined ? undefined : checkRunId(o["run-id"]));
+    const { runs, unreadable } = await queueStatus(
+      a,
+      o["run-id"] === undefined ? undefined : checkRunId(o["run-id"]),
+    );
     let s = "run\tkind\tstate\tunits\tdone\tfailed\twaiting\trunning\n";
     for (const r of runs)
       s += `${r.runId}\t${r.kind}\t${r.state}\t${r.units}\t${r.done}\t${r.failed}\t${r.waiting}\t${r.active}\n`;
     process.stdout.write(s);
     for (const r of runs) for (const f of r.failures) process.stderr.write(`${r.runId}: ${f}\n`);
+    for (const j of unreadable) process.stderr.write(`job ${j.id}: unreadable: ${j.reason}\n`);
     return 0;
   },
 });

@@ -18,6 +18,7 @@ import {
   SPLITTER_NAMES,
   SPLITTERS,
   segmentRunJob,
+  WINDOW_OPTIONS,
 } from "@convkit/segment";
 
 /** `--spacy-model`, shared by the commands: a spaCy pipeline folder for the `spacy` splitter. */
@@ -101,27 +102,9 @@ export const runCommand = defineCommand({
     },
     SPLITTER_OPTION,
     SPACY_MODEL_OPTION,
-    {
-      name: "window",
-      type: "integer",
-      min: 1,
-      metavar: "N",
-      description: "sentences per passage (default 10)",
-    },
-    {
-      name: "stride",
-      type: "integer",
-      min: 1,
-      metavar: "N",
-      description: "sentences between passage starts (default 5)",
-    },
-    {
-      name: "max-length",
-      type: "integer",
-      min: 1,
-      metavar: "N",
-      description: "code points of text kept (default 10000)",
-    },
+    WINDOW_OPTIONS.window,
+    WINDOW_OPTIONS.stride,
+    WINDOW_OPTIONS.maxLength,
     {
       name: "id-separator",
       type: "string",

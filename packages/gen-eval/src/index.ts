@@ -11,6 +11,7 @@ export {
 } from "./generate.js";
 export { DocumentStore, loadDocumentStore, readCandidateLists, readFacetQrels } from "./inputs.js";
 export { type GenEvalRunData, genEvalRunJob, genEvalTopicsJob } from "./queue-jobs.js";
+export { GEN_EVAL_RANGES, inRange } from "./ranges.js";
 export { evaluateTextTopic, type TextTopicTask } from "./text-topic.js";
 export {
   type Candidate,

@@ -13,6 +13,7 @@ import {
   openGenEvalPool,
   type QueuedGenEvalOptions,
 } from "./generate.js";
+import { readInRange } from "./ranges.js";
 import type { RankingOptions } from "./topic-eval.js";
 
 const MODELS = ["ql", "dirichlet", "bm25"] as const satisfies readonly RankingOptions["model"][];
@@ -21,9 +22,9 @@ const FORMATS = ["pickle", "json", "qulac-json"] as const satisfies QueuedGenEva
 function readRanking(f: Fields): RankingOptions {
   return {
     model: f.choice("model", MODELS),
-    mu: f.optionalNumber("mu"),
-    k1: f.optionalNumber("k1"),
-    b: f.optionalNumber("b"),
+    mu: readInRange(f, "mu"),
+    k1: readInRange(f, "k1"),
+    b: readInRange(f, "b"),
     float32: f.optionalBoolean("float32"),
   };
 }
@@ -33,7 +34,7 @@ function readOptions(f: Fields): QueuedGenEvalOptions {
     data: f.string("data"),
     qulac: f.optionalString("qulac"),
     split: f.string("split"),
-    maxHistory: f.has("maxHistory") ? f.integer("maxHistory") : undefined,
+    maxHistory: readInRange(f, "maxHistory"),
     singleTurn: f.optionalBoolean("singleTurn"),
     qulacIds: f.optionalBoolean("qulacIds"),
     contexts: f.optionalString("contexts"),
@@ -41,7 +42,7 @@ function readOptions(f: Fields): QueuedGenEvalOptions {
     texts: f.strings("texts"),
     qrels: f.string("qrels"),
     stats: f.optionalString("stats"),
-    depth: f.has("depth") ? f.integer("depth", 1) : undefined,
+    depth: readInRange(f, "depth"),
     ranking: readRanking(f.object("ranking")),
     out: f.string("out"),
     formats: f.choices("formats", FORMATS),

@@ -1,7 +1,13 @@
 // @convkit/io: where bytes come from and go to, and the typed errors every reader throws.
 
 export { ByteBuilder } from "./bytes.js";
-export { DownloadError, downloadFile } from "./download.js";
+export {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DownloadError,
+  type DownloadTimeouts,
+  downloadFile,
+} from "./download.js";
 export {
   ConvkitError,
   describeFound,

@@ -28,6 +28,6 @@ export {
   submitAndAwait,
   submitRun,
 } from "./run.js";
-export { cleanRun, queueStatus, type RunStatus, retryRun } from "./status.js";
+export { cleanRun, queueStatus, type RunStatus, retryRun, type UnreadableJob } from "./status.js";
 export { PROGRESS_MS, type ProgressValue, throttleProgress } from "./throttle.js";
 export { type QueueWorkerOptions, runQueueWorker } from "./worker.js";

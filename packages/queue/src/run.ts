@@ -12,7 +12,7 @@ import {
   QUEUE_NAME,
   type QueueAddress,
 } from "./connection.js";
-import type { RunEnvelope, UnitEnvelope } from "./envelope.js";
+import { decodeFailure, type RunEnvelope, type UnitEnvelope } from "./envelope.js";
 import { checkOutgoing, jobDataMismatch, type RunKind, type UnitFailure } from "./kind.js";
 
 /** A run to submit: its kind (the parent's; its units' kind with it), the parent's payload, the units in their order. */
@@ -80,11 +80,17 @@ export const parentJobId = (runId: string) => `${runId}.run`;
 const unitJobId = (runId: string, index: number, key: string) =>
   `${runId}.u${String(index).padStart(7, "0")}-${createHash("sha256").update(key).digest("hex").slice(0, 16)}`;
 
+/** The run and role a job id of {@link parentJobId} or {@link unitJobId} names (for a job whose data cannot be read), else undefined. */
+export function runOfJobId(jobId: string): { runId: string; role: "run" | "unit" } | undefined {
+  const m = /^(.+)\.(?:(run)|u\d{7}-[0-9a-f]{16})$/.exec(jobId);
+  return m ? { runId: m[1]!, role: m[2] ? "run" : "unit" } : undefined;
+}
+
 /** The Redis key that claims a run id for one submission (two submitters at once: one adds the flow). */
 const claimKey = (runId: string) => `convkit:run:${runId}`;
 
 /** How long a finished parent (the run's result) stays in Redis for `awaitRun` and `convkit-queue status`. */
-const KEEP_RESULT_SECONDS = 7 * 24 * 3600;
+export const KEEP_RESULT_SECONDS = 7 * 24 * 3600;
 
 /**
  * Submits the run as one flow, unless it is on the queue already. Units are retried twice on failures that are not bad input (a
@@ -177,7 +183,8 @@ export async function releaseRun(a: QueueAddress, runId: string): Promise<void> 
 
 /**
  * Waits for a run's parent to finish, calling `onProgress` as units report and end. Resolves
- * with the parent's result; a parent that failed rejects with its reason.
+ * with the parent's result; a parent that failed rejects with its reason, one that vanished
+ * from Redis (looked for every `pollMs`) with a ConvkitError saying so.
  */
 export async function awaitRun<R>(
   a: QueueAddress,
@@ -185,6 +192,7 @@ export async function awaitRun<R>(
   runId: string,
   total: number,
   onProgress: (p: RunProgress) => void = () => {},
+  pollMs = 2000,
 ): Promise<RunResult<R>> {
   const { Job, Queue, QueueEvents } = await loadBullmq();
   const connection = connectionOptions(a);
@@ -249,22 +257,33 @@ export async function awaitRun<R>(
     tell();
     // The end comes as an event; the parent's state is also polled, in case the event was
     // missed (a watcher reconnecting after the events stream was trimmed).
+    // A parent that Redis answers is not there twice in a row has vanished (Redis restarted
+    // without its data, or someone cleaned the run): no event will ever come.
+    let missing = 0;
     const polled = new Promise<unknown>((resolve, reject) => {
       polling = setInterval(() => {
         void Job.fromId(queue, parentJobId(runId))
           .then(async (j) => {
+            missing = j ? 0 : missing + 1;
+            if (missing >= 2)
+              reject(
+                new ConvkitError(
+                  `run ${runId}: its jobs are gone from ${a.url} (Redis lost its data, or the run was cleaned): submit it again`,
+                ),
+              );
             const state = await j?.getState();
             if (j && state === "completed") resolve(j.returnvalue);
             else if (j && state === "failed") reject(new Error(j.failedReason));
           })
           .catch(() => {});
-      }, 2000);
+      }, pollMs);
     });
     const finished: Promise<unknown> = parent.waitUntilFinished(events);
     return readRunResult(kind, await Promise.race([finished, polled]));
   } catch (e) {
     if (e instanceof ConvkitError) throw e;
-    throw new ConvkitError(`run ${runId}: ${messageOf(e).split("\n")[0]}`);
+    // A failed parent's reason is a failure record (see envelope.ts): its reason is what to say.
+    throw new ConvkitError(`run ${runId}: ${decodeFailure(messageOf(e).split("\n")[0] ?? "").reason}`);
   } finally {
     clearInterval(poll);
     if (polling) clearInterval(polling);

@@ -3,7 +3,7 @@
 // killed mid-job leaves a lock that expires, and another worker takes the job again.
 import { InputError, messageOf, UsageError } from "@convkit/io";
 import type { Job } from "bullmq";
-import { connectionOptions, loadBullmq, QUEUE_NAME, type QueueAddress } from "./connection.js";
+import { connectionOptions, loadBullmq, plainClient, QUEUE_NAME, type QueueAddress } from "./connection.js";
 import {
   decodeFailure,
   encodeFailure,
@@ -13,8 +13,9 @@ import {
   type UnitReturn,
 } from "./envelope.js";
 import { JobDataError, type KindSession, type UnitOutcomes, type WorkerKind } from "./kind.js";
-import type { RunResult } from "./run.js";
+import { KEEP_RESULT_SECONDS, type RunResult } from "./run.js";
 import { throttleProgress } from "./throttle.js";
+import { repairUnreadable, UNREADABLE_FIELD } from "./unreadable.js";
 
 /** Options of {@link runQueueWorker}. */
 export interface QueueWorkerOptions {
@@ -28,6 +29,13 @@ export interface QueueWorkerOptions {
   log?: (line: string) => void;
   /** Resolves when the worker should stop (SIGTERM): the job in hand is finished first. */
   stop?: Promise<void>;
+}
+
+/** The reason a job's data stands for when it was rewritten as unreadable (see unreadable.ts), else undefined. */
+function unreadableReason(data: unknown): string | undefined {
+  if (typeof data !== "object" || data === null) return undefined;
+  const reason: unknown = Object.getOwnPropertyDescriptor(data, UNREADABLE_FIELD)?.value;
+  return typeof reason === "string" ? reason : undefined;
 }
 
 /** A parent's units: their results in unit order (their job ids sort in unit order) and failures. */
@@ -68,6 +76,8 @@ export async function runQueueWorker(
     log(`start ${job.name} ${job.id}`);
     let envelope: JobEnvelope | undefined;
     try {
+      const unreadable = unreadableReason(job.data);
+      if (unreadable !== undefined) throw new JobDataError(`job ${job.id}: ${unreadable}`);
       envelope = readEnvelope(job.data);
       const units = envelope.role === "run" ? await unitOutcomes(job) : { values: [], failed: [] };
       const progress = throttleProgress((p) => void job.updateProgress(p).catch(() => {}));
@@ -111,6 +121,26 @@ export async function runQueueWorker(
   });
   const queue = new Queue(QUEUE_NAME, { connection });
   queue.on("error", () => {});
+  // Jobs BullMQ cannot read are made readable before any is taken, and again whenever the worker
+  // trips on one (BullMQ then reports a SyntaxError, and the job's lock expires: the stall
+  // check hands it out again, and the processor fails it once).
+  const client = await plainClient(a);
+  let repairing: Promise<void> | undefined;
+  const repair = () => {
+    repairing ??= repairUnreadable(queue, client, KEEP_RESULT_SECONDS)
+      .then((jobs) => {
+        for (const j of jobs) log(`unreadable job ${j.id}: ${j.reason}; failing it`);
+      })
+      .catch((e: unknown) => log(`error: ${messageOf(e).split("\n")[0]}`))
+      .finally(() => {
+        repairing = undefined;
+      });
+    return repairing;
+  };
+  worker.on("error", (e: Error) => {
+    if (e instanceof SyntaxError) void repair();
+  });
+  await repair();
   const finished = worker.run();
   let idleCheck: NodeJS.Timeout | undefined;
   if (o.exitWhenIdle) {
@@ -130,6 +160,8 @@ export async function runQueueWorker(
     if (idleCheck) clearInterval(idleCheck);
     await worker.close();
     await queue.close();
+    await repairing;
+    client.disconnect();
     for (const s of sessions.values()) await s.close();
   }
   return { jobs };

@@ -47,3 +47,4 @@ export {
   sentencizerSplitter,
   spacyLikeTokens,
 } from "./splitters.js";
+export { WINDOW_OPTIONS } from "./window-options.js";

@@ -11,25 +11,10 @@ import {
   type SegmentUnitData,
   segmentQueuedInput,
 } from "./job.js";
+import { readWindowOverrides } from "./window-options.js";
 
 const PRESETS = ["ikat", "msmarco"] as const;
 const FORMATS = ["jsonl", "hashes", "trecweb"] as const satisfies readonly PassageFormat[];
-
-type Overrides = NonNullable<SegmentUnitData["overrides"]>;
-
-/** The preset's overrides given: an absent one stays absent (an undefined would hide the preset's value). */
-function readOverrides(o: Fields): Overrides {
-  const out: Overrides = {};
-  const window = o.optionalNumber("window");
-  const stride = o.optionalNumber("stride");
-  const maxLength = o.optionalNumber("maxLength");
-  const idSeparator = o.optionalString("idSeparator");
-  if (window !== undefined) out.window = window;
-  if (stride !== undefined) out.stride = stride;
-  if (maxLength !== undefined) out.maxLength = maxLength;
-  if (idSeparator !== undefined) out.idSeparator = idSeparator;
-  return out;
-}
 
 function readUnit(f: Fields): SegmentUnitData {
   const input = f.object("input");
@@ -42,7 +27,7 @@ function readUnit(f: Fields): SegmentUnitData {
     splitter: f.string("splitter"),
     spacyModel: f.optionalString("spacyModel"),
     urlTitle: f.optionalBoolean("urlTitle"),
-    overrides: o && readOverrides(o),
+    overrides: o && readWindowOverrides(o),
   };
 }
 
