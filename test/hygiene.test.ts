@@ -117,8 +117,8 @@ describe("package hygiene", () => {
     for (const dir of pkgDirs.filter((d) => d.startsWith(join(REPO, "packages")))) {
       const lib = json(join(dir, "package.json"));
       if (lib.name === "@convkit/test-helpers") continue;
+      // A package the bundle contains (bullmq: build.mjs's BUNDLED) is a devDependency instead.
       for (const [d, v] of Object.entries(lib.dependencies ?? {}))
-        // A package the bundle contains (bullmq: build.mjs's BUNDLED) is a devDependency instead.
         if (!d.startsWith("@convkit/"))
           expect(pkg.dependencies[d] ?? pkg.devDependencies[d], `${lib.name} depends on ${d}`).toBe(v);
     }
