@@ -184,6 +184,7 @@ requires("shared").describe(
       ["convert -o -", [clariq("dev.qrel"), "-o", "-"]],
       ["segment sentences", ["sentences", "TEXTS", "--splitter", "heuristic"]],
       ["convert --help", ["--help"]],
+    ["segment --help (the subcommand list)", ["--help"]],
     ];
     for (const [name, args] of cases) {
       it(name, () => {

@@ -216,6 +216,26 @@ function dieBySignal(sig: NodeJS.Signals): void {
   process.kill(process.pid, sig);
 }
 
+/** The command named in a failing stdout's line (the innermost that guarded it). */
+let stdoutOwner: string | undefined;
+
+/**
+ * Makes a failing stdout end the process, whichever write failed: a closed pipe (`| head`)
+ * quietly with exit 0, anything else (a full disk, /dev/full, EIO) with one line and exit 1,
+ * temp files removed. Installed once per process; `name` is the command named in the line.
+ */
+export function guardStdout(name: string): void {
+  const first = stdoutOwner === undefined;
+  stdoutOwner = name;
+  if (!first) return;
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    removePendingTempFiles();
+    if (e.code === "EPIPE") process.exit(0);
+    process.stderr.write(`${stdoutOwner}: ${OutputError.of("-", e).message}\n`);
+    process.exit(1);
+  });
+}
+
 /**
  * Runs a command as a process: --help, errors as one line on stderr, temp files removed on signals
  * (then the signal re-raised: exit 130 / 143), a failing stdout one line and exit 1 (a closed
@@ -227,15 +247,7 @@ export async function runMain(cmd: CommandSpec, argv: string[]): Promise<void> {
     process.once("SIGINT", dieBySignal);
     process.once("SIGTERM", dieBySignal);
   }
-  // Every write to stdout ends here on failure, whichever path it took.
-  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-    settled = true;
-    removePendingTempFiles();
-    if (e.code === "EPIPE") process.exit(0);
-    process.stderr.write(`${cmd.name}: ${OutputError.of("-", e).message}
-`);
-    process.exit(1);
-  });
+  guardStdout(cmd.name);
   // The event loop emptied while the command was still waiting: a promise that can never settle
   // (an output's failure that no wait saw). Node would exit 0 with the work undone: say so instead.
   const unfinished = () => {
@@ -279,6 +291,7 @@ export async function runSubcommands(
   subs: readonly CommandSpec[],
   argv: string[],
 ): Promise<void> {
+  guardStdout(name);
   const [first, ...rest] = argv;
   if (first === undefined || first === "-h" || first === "--help") {
     const list = subs.map((s) => `  ${s.name.split(" ").at(-1)!.padEnd(12)}${s.summary}`).join("\n");
