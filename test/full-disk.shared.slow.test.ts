@@ -184,7 +184,7 @@ requires("shared").describe(
       ["convert -o -", [clariq("dev.qrel"), "-o", "-"]],
       ["segment sentences", ["sentences", "TEXTS", "--splitter", "heuristic"]],
       ["convert --help", ["--help"]],
-    ["segment --help (the subcommand list)", ["--help"]],
+      ["segment --help (the subcommand list)", ["--help"]],
     ];
     for (const [name, args] of cases) {
       it(name, () => {
@@ -267,6 +267,6 @@ describe("output paths checked before any work", () => {
     writeFileSync(other, "half");
     const r = runCli("convert", [join(REPO, "data", "clariq", "sample.qrel"), "-o", join(dir, "o.jsonl")]);
     expect(r.code, r.stderr).toBe(0);
-    expect(filesUnder(dir).sort()).toEqual([".other.jsonl." + gone + ".abc123.tmp", "o.jsonl"].sort());
+    expect(filesUnder(dir).sort()).toEqual([`.other.jsonl.${gone}.abc123.tmp`, "o.jsonl"].sort());
   });
 });
