@@ -150,6 +150,14 @@ describe("runMain as a process", () => {
     expect(r.status).toBe(1);
   });
 
+  it("a write error that bypassed the sink (appendFile on a full disk) is one line, exit 1", () => {
+    const r = runScript(
+      `() => { throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC", syscall: "write", path: "/o/manifest.tsv" }); }`,
+    );
+    expect(r.stderr).toBe("convkit-x: cannot write /o/manifest.tsv: no space left on device\n");
+    expect(r.status).toBe(1);
+  });
+
   it("a command that finishes is not flagged", () => {
     const r = runScript("async () => { await new Promise((res) => setTimeout(res, 1)); return 0; }");
     expect(r.stderr).toBe("");

@@ -216,6 +216,16 @@ function dieBySignal(sig: NodeJS.Signals): void {
   process.kill(process.pid, sig);
 }
 
+/** Errors only a write can cause: one line even when the write did not go through the sink. */
+const WRITE_ONLY_CODES = new Set(["ENOSPC", "EROFS", "EDQUOT", "EFBIG"]);
+
+function asOutputError(e: unknown): unknown {
+  const err = e as NodeJS.ErrnoException | null;
+  return err instanceof Error && err.code !== undefined && WRITE_ONLY_CODES.has(err.code)
+    ? OutputError.of(err.path ?? "output", err)
+    : e;
+}
+
 /** The command named in a failing stdout's line (the innermost that guarded it). */
 let stdoutOwner: string | undefined;
 
@@ -265,8 +275,9 @@ export async function runMain(cmd: CommandSpec, argv: string[]): Promise<void> {
       await writeStdout(helpText(cmd));
       code = 0;
     } else code = (await cmd.run(options, positionals)) ?? 0;
-  } catch (e) {
+  } catch (caught) {
     removePendingTempFiles();
+    const e = asOutputError(caught);
     const msg =
       e instanceof OutputError
         ? `${cmd.name}: ${e.message}`
