@@ -16,6 +16,7 @@ const USES: [Requirement, RegExp][] = [
   ["numpy", /\bimport numpy\b|\bnumpy as np\b/],
   ["scipy", /\b(from|import) (scipy|statsmodels)\b|scipyPython\(/],
   ["spacy", /\bimport spacy\b|\bspacy\.load\(/],
+  ["tmpfs", /\bsmallDisk\(/],
 ];
 /**
  * Files with one test needing ../shared among many that do not, keeping their name (.ci/run runs

@@ -1,7 +1,7 @@
 // convkit-clariq-eval: a drop-in for ClariQ's clariq_eval_tool.py (same flags, stdout and out_file).
 import { runClariqEval } from "@convkit/clariq-eval";
 import { defineCommand } from "@convkit/cli";
-import { writeAtomic } from "@convkit/io";
+import { checkOutputPath, writeAtomic, writeStdout } from "@convkit/io";
 
 /** The `convkit-clariq-eval` command; flags as upstream's argparse declares them. */
 export const clariqEvalCommand = defineCommand({
@@ -45,9 +45,11 @@ export const clariqEvalCommand = defineCommand({
     "convkit-clariq-eval --eval_task document_relevance --multi_turn --data_dir DIR --run_file dev_bm25_multi_turn --out_file perf.json",
   ],
   async run(o) {
+    // The output file checked before the evaluation: a folder or read-only place is one line, no work lost.
+    if (o.out_file !== "") await checkOutputPath(o.out_file);
     const result = await runClariqEval(o);
     if (result.outFile !== undefined) await writeAtomic(o.out_file, (sink) => sink.write(result.outFile!));
-    process.stdout.write(result.stdout);
+    await writeStdout(result.stdout);
     return 0;
   },
 });

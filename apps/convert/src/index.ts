@@ -3,7 +3,7 @@
 import { basename, join } from "node:path";
 import { defineCommand, startProgress } from "@convkit/cli";
 import { FORMATS, readAny } from "@convkit/formats";
-import { UsageError, writeJsonl } from "@convkit/io";
+import { checkOutputDir, checkOutputPath, UsageError, writeJsonl } from "@convkit/io";
 
 /** The `convkit-convert` command. */
 export const convertCommand = defineCommand({
@@ -44,11 +44,16 @@ export const convertCommand = defineCommand({
   async run(o, inputs) {
     if (inputs.length > 1 && o["out-dir"] === undefined)
       throw new UsageError("convkit-convert: several inputs need --out-dir");
-    for (const input of inputs) {
-      const out =
-        o["out-dir"] === undefined
-          ? o.out
-          : join(o["out-dir"], `${basename(input)}.jsonl${o.gzip ? ".gz" : ""}`);
+    const outs = inputs.map((input) =>
+      o["out-dir"] === undefined
+        ? o.out
+        : join(o["out-dir"], `${basename(input)}.jsonl${o.gzip ? ".gz" : ""}`),
+    );
+    // Every output checked before any input is read: a folder in the way is one line, not work lost.
+    if (o["out-dir"] !== undefined) await checkOutputDir(o["out-dir"]);
+    for (const out of outs) await checkOutputPath(out);
+    for (const [i, input] of inputs.entries()) {
+      const out = outs[i]!;
       const { format, batches } = await readAny(input, o.format);
       const progress = startProgress(`convert ${format}`, "records");
       async function* counted() {

@@ -8,7 +8,7 @@ import {
   writeQulacSet,
   writeSyntheticSplit,
 } from "@convkit/gen-synthetic";
-import { UsageError } from "@convkit/io";
+import { checkOutputDir, UsageError } from "@convkit/io";
 import { sampleData } from "@convkit/sample-data";
 
 const FORMATS = ["jsonl", "pickle", "tsv"] as const satisfies readonly SetFormat[];
@@ -89,6 +89,8 @@ export const genSyntheticCommand = defineCommand({
     const topics = o.topics ? new Set(o.topics.map(Number)) : undefined;
     if (topics && [...topics].some((t) => !Number.isInteger(t)))
       throw new UsageError("convkit-gen-synthetic: --topics takes comma-separated topic ids");
+    // The output folder checked before any work: a file in its place or a read-only one is one line.
+    await checkOutputDir(o.out);
     const t0 = performance.now();
     if (o.data === undefined && o.qulac !== undefined) {
       // Qulac's flavour: qulac_hist012_dict with Qulac's string ids, from qulac.json alone.

@@ -21,7 +21,7 @@ import {
   trecToRun,
   validateRun,
 } from "@convkit/ikat";
-import { openInput, readAll, writeAtomic, writeJsonl } from "@convkit/io";
+import { openInput, readAll, writeAtomic, writeJsonl, writeStdout } from "@convkit/io";
 import { formatTrecEval, loadQrels, parseMeasures, type Scored, trecEval } from "@convkit/trec-eval";
 
 /** --year's choices as the guidelines' years. */
@@ -161,7 +161,7 @@ export const evalPtkbCommand = defineCommand({
         for (const m of PTKB_MEASURES) out += `${m.padEnd(22)}\t${t.turn_id}\t${t.values[m]!.toFixed(4)}\n`;
     for (const m of PTKB_MEASURES) out += `${m.padEnd(22)}\tall\t${e.mean[m]!.toFixed(4)}\n`;
     out += `${"num_turns".padEnd(22)}\tall\t${e.perTurn.length}\n`;
-    process.stdout.write(out);
+    await writeStdout(out);
     return 0;
   },
 });
@@ -207,7 +207,7 @@ export const evalPassagesCommand = defineCommand({
       o.measure.length > 0 ? o.measure : ["ndcg_cut.5", "P.20", "map", "recall.1000", "recip_rank"],
     );
     const r = trecEval(run, await loadQrels(o.qrels), specs, { relevanceLevel: o["relevance-level"] });
-    process.stdout.write(formatTrecEval(r, { perTopic: o.q }));
+    await writeStdout(formatTrecEval(r, { perTopic: o.q }));
     return 0;
   },
 });

@@ -3,7 +3,7 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { defineCommand, startProgress } from "@convkit/cli";
 import { collect, readJsonl } from "@convkit/formats";
-import { Fields, inputMismatch, UsageError } from "@convkit/io";
+import { checkOutputDir, checkOutputPath, Fields, inputMismatch, UsageError, writeStdout } from "@convkit/io";
 import { checkRunId, deriveRunId, parseQueueUrl, runOnQueue } from "@convkit/queue";
 import {
   agreeingPairs,
@@ -159,6 +159,8 @@ export const runCommand = defineCommand({
       }).filter(([, v]) => v !== undefined),
     );
     const { splitter, spacyModel } = chooseSplitter(o);
+    // The output folder checked before any work: a file in its place or a read-only parent is one line.
+    if (o.out !== "-") await checkOutputDir(o.out);
     const options = {
       inputs: positional,
       out: o.out,
@@ -290,7 +292,7 @@ export const agreementCommand = defineCommand({
       const n = agreeingPairs(pairs, await loadSplitter(name, spacyModel));
       out += `${name}\t${n}/${pairs.length}\t${pairs.length ? ((100 * n) / pairs.length).toFixed(1) : "0.0"}%\n`;
     }
-    process.stdout.write(out);
+    await writeStdout(out);
     return 0;
   },
 });
@@ -325,6 +327,7 @@ export const sentencesCommand = defineCommand({
   ],
   async run(o, positional) {
     const { splitter, spacyModel } = chooseSplitter(o);
+    await checkOutputPath(o.out);
     const progress = startProgress("sentences", "texts");
     let last = 0;
     await runSentences({

@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { defineCommand, startProgress } from "@convkit/cli";
 import { collect, readRun, readToucheTopics, writeRun } from "@convkit/formats";
-import { UsageError } from "@convkit/io";
+import { UsageError, writeStdout } from "@convkit/io";
 import { corpusFiles, evaluateTouche, retrieveTouche } from "@convkit/touche";
 import { loadQrels } from "@convkit/trec-eval";
 
@@ -100,7 +100,7 @@ export const evalCommand = defineCommand({
       if (o.q) for (const [qid, x] of v.perTopic) out += `ndcg_cut_5_${kind}\t${qid}\t${x.toFixed(4)}\n`;
       out += `ndcg_cut_5_${kind}\tall\t${v.mean.toFixed(4)}\n`;
     }
-    process.stdout.write(out);
+    await writeStdout(out);
     return 0;
   },
 });

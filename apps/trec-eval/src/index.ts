@@ -1,6 +1,6 @@
 // convkit-trec-eval: trec_eval's measures, flags and output layout over TREC qrels and runs.
 import { defineCommand } from "@convkit/cli";
-import { InputError, messageOf, UsageError } from "@convkit/io";
+import { InputError, messageOf, UsageError, writeStdout } from "@convkit/io";
 import {
   evaluateRunFile,
   formatRunEvaluation,
@@ -81,7 +81,7 @@ export const trecEvalCommand = defineCommand({
         `topics judged in ${qrelsPath}`,
         "none (trec_eval: No queries with both results and relevance info)",
       );
-    process.stdout.write(formatRunEvaluation(ev, o.q));
+    await writeStdout(formatRunEvaluation(ev, o.q));
     return 0;
   },
 });

@@ -1,3 +1,8 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { InputError, UsageError } from "@convkit/io";
 import { describe, expect, it } from "vitest";
 import { type CommandSpec, defineCommand, exitCodeOf, helpText, parseCommand } from "./command.js";
@@ -123,5 +128,39 @@ describe("typed options", () => {
     } catch (e) {
       expect(exitCodeOf(e)).toBe(2);
     }
+  });
+});
+
+describe("runMain as a process", () => {
+  /** Runs a command built from `run` (source text) through the built runMain in a fresh node. */
+  const runScript = (run: string) => {
+    const dir = mkdtempSync(join(tmpdir(), "convkit-runmain-"));
+    const script = join(dir, "main.mjs");
+    const cli = pathToFileURL(join(import.meta.dirname, "..", "dist", "index.js")).href;
+    writeFileSync(
+      script,
+      `import { runMain } from ${JSON.stringify(cli)};\nawait runMain({ name: "convkit-x", summary: "", options: [], run: ${run} }, []);\n`,
+    );
+    return spawnSync(process.execPath, [script], { encoding: "utf8" });
+  };
+
+  it("a command whose wait can never end (the event loop empties) fails with one line, not exit 0", () => {
+    const r = runScript("() => new Promise(() => {})");
+    expect(r.stderr).toBe("convkit-x: stopped with its work unfinished (a wait that could never end)\n");
+    expect(r.status).toBe(1);
+  });
+
+  it("a write error that bypassed the sink (appendFile on a full disk) is one line, exit 1", () => {
+    const r = runScript(
+      `() => { throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC", syscall: "write", path: "/o/manifest.tsv" }); }`,
+    );
+    expect(r.stderr).toBe("convkit-x: cannot write /o/manifest.tsv: no space left on device\n");
+    expect(r.status).toBe(1);
+  });
+
+  it("a command that finishes is not flagged", () => {
+    const r = runScript("async () => { await new Promise((res) => setTimeout(res, 1)); return 0; }");
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
   });
 });

@@ -3,10 +3,12 @@ import { parseArgs } from "node:util";
 import {
   ConvkitError,
   DEFAULT_INPUT_LIMITS,
+  OutputError,
   releaseStdin,
   removePendingTempFiles,
   setInputLimits,
   UsageError,
+  writeStdout,
 } from "@convkit/io";
 
 /**
@@ -251,37 +253,93 @@ export function exitCodeOf(e: unknown): number {
   return e instanceof ConvkitError ? e.exitCode : 1;
 }
 
-/** Runs a command as a process: --help, errors as one line on stderr, temp files removed on signals. */
-export async function runMain(cmd: CommandSpec, argv: string[]): Promise<void> {
-  const onSignal = (sig: NodeJS.Signals) => {
-    removePendingTempFiles();
-    process.exit(sig === "SIGINT" ? 130 : 143);
-  };
-  if (!cmd.ownsSignals) {
-    process.once("SIGINT", onSignal);
-    process.once("SIGTERM", onSignal);
-  }
-  // A closed pipe (`| head`) ends the job quietly, as Unix tools do.
+/**
+ * Ends the process now with `sig`'s own status (the shell sees 128+N, a parent "killed by SIGTERM"),
+ * its temp files removed. Not process.exit: that hangs while a libuv thread is blocked in a
+ * system call (open() of a FIFO nobody writes); a signal with its default action does not.
+ */
+function dieBySignal(sig: NodeJS.Signals): void {
+  removePendingTempFiles();
+  process.removeAllListeners(sig);
+  process.kill(process.pid, sig);
+}
+
+/** Errors only a write can cause: one line even when the write did not go through the sink. */
+const WRITE_ONLY_CODES = new Set(["ENOSPC", "EROFS", "EDQUOT", "EFBIG"]);
+
+function asOutputError(e: unknown): unknown {
+  const err = e as NodeJS.ErrnoException | null;
+  return err instanceof Error && err.code !== undefined && WRITE_ONLY_CODES.has(err.code)
+    ? OutputError.of(err.path ?? "output", err)
+    : e;
+}
+
+/** The command named in a failing stdout's line (the innermost that guarded it). */
+let stdoutOwner: string | undefined;
+
+/**
+ * Makes a failing stdout end the process, whichever write failed: a closed pipe (`| head`)
+ * quietly with exit 0, anything else (a full disk, /dev/full, EIO) with one line and exit 1,
+ * temp files removed. Installed once per process; `name` is the command named in the line.
+ */
+export function guardStdout(name: string): void {
+  const first = stdoutOwner === undefined;
+  stdoutOwner = name;
+  if (!first) return;
   process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-    if (e.code !== "EPIPE") throw e;
     removePendingTempFiles();
-    process.exit(0);
+    if (e.code === "EPIPE") process.exit(0);
+    process.stderr.write(`${stdoutOwner}: ${OutputError.of("-", e).message}\n`);
+    process.exit(1);
   });
+}
+
+/**
+ * Runs a command as a process: --help, errors as one line on stderr, temp files removed on signals
+ * (then the signal re-raised: exit 130 / 143), a failing stdout one line and exit 1 (a closed
+ * pipe, as `| head` closes it, quietly exit 0), and a command that never finished an error.
+ */
+export async function runMain(cmd: CommandSpec, argv: string[]): Promise<void> {
+  let settled = false;
+  if (!cmd.ownsSignals) {
+    process.once("SIGINT", dieBySignal);
+    process.once("SIGTERM", dieBySignal);
+  }
+  guardStdout(cmd.name);
+  // The event loop emptied while the command was still waiting: a promise that can never settle
+  // (an output's failure that no wait saw). Node would exit 0 with the work undone: say so instead.
+  const unfinished = () => {
+    if (settled) return;
+    settled = true;
+    removePendingTempFiles();
+    process.stderr.write(`${cmd.name}: stopped with its work unfinished (a wait that could never end)\n`);
+    process.exitCode = 1;
+  };
+  process.once("beforeExit", unfinished);
   let code: number;
   try {
     const { options, positionals, help } = parseCommand(cmd, argv);
     if (help) {
-      process.stdout.write(helpText(cmd));
+      await writeStdout(helpText(cmd));
       code = 0;
     } else code = (await cmd.run(options, positionals)) ?? 0;
-  } catch (e) {
-    const msg = e instanceof ConvkitError ? e.message : `${cmd.name}: ${(e as Error)?.stack ?? String(e)}`;
+  } catch (caught) {
+    removePendingTempFiles();
+    const e = asOutputError(caught);
+    const msg =
+      e instanceof OutputError
+        ? `${cmd.name}: ${e.message}`
+        : e instanceof ConvkitError
+          ? e.message
+          : `${cmd.name}: ${(e as Error)?.stack ?? String(e)}`;
     process.stderr.write(`${msg}\n`);
     if (e instanceof UsageError) process.stderr.write(`Try '${cmd.name} --help'.\n`);
     code = exitCodeOf(e);
   } finally {
     releaseStdin();
   }
+  settled = true;
+  process.off("beforeExit", unfinished);
   process.exitCode = code;
 }
 
@@ -292,10 +350,11 @@ export async function runSubcommands(
   subs: readonly CommandSpec[],
   argv: string[],
 ): Promise<void> {
+  guardStdout(name);
   const [first, ...rest] = argv;
   if (first === undefined || first === "-h" || first === "--help") {
     const list = subs.map((s) => `  ${s.name.split(" ").at(-1)!.padEnd(12)}${s.summary}`).join("\n");
-    process.stdout.write(
+    await writeStdout(
       `usage: ${name} <command> [options]\n\n${summary}\n\ncommands:\n${list}\n\nRun '${name} <command> --help' for its options.\n`,
     );
     if (first === undefined) process.exitCode = 2;

@@ -3,6 +3,7 @@ export {
   type CommandSpec,
   defineCommand,
   exitCodeOf,
+  guardStdout,
   helpText,
   type OptionKind,
   type OptionSpec,

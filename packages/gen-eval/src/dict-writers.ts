@@ -1,8 +1,17 @@
 // Eval dicts written from per-metric spools: ClariQ's pickle (in a tar.gz) and JSON.
-import { createReadStream } from "node:fs";
+import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, unlink } from "node:fs/promises";
-import { dirname } from "node:path";
-import { type ByteSink, formatPyFloat, pythonJsonString, tarGzFile, writeAtomic } from "@convkit/io";
+import { dirname, join } from "node:path";
+import {
+  type ByteSink,
+  formatPyFloat,
+  OutputError,
+  pythonJsonString,
+  registerTemp,
+  tarGzFile,
+  withTempDir,
+  writeAtomic,
+} from "@convkit/io";
 import { PickleWriter } from "@convkit/pickle";
 import { DICT_METRICS, type Pair } from "./topic-eval.js";
 
@@ -22,7 +31,11 @@ export interface SpoolReader {
  * u32 byte length + UTF-8.
  */
 export class MetricSpools implements SpoolReader {
-  private readonly sinks: { write(b: Uint8Array): boolean; end(cb: () => void): void }[] = [];
+  private readonly sinks: WriteStream[] = [];
+  private readonly unregister: (() => void)[] = [];
+  /** The first failure of a spool (a full disk): every wait on the spools ends with it. */
+  private error: Error | undefined;
+  private readonly fail = new Set<(e: Error) => void>();
   readonly files: string[];
   contexts = 0;
 
@@ -32,16 +45,19 @@ export class MetricSpools implements SpoolReader {
 
   /** Opens the spools (the output's folder made first, as the other jobs make theirs). */
   async open(): Promise<void> {
-    const { createWriteStream } = await import("node:fs");
     await mkdir(dirname(this.files[0]!), { recursive: true });
     for (const f of this.files) {
+      // Removed on a signal too (a killed run left its spools behind).
+      this.unregister.push(registerTemp(f));
       const s = createWriteStream(f);
-      // Opened before anything is written: a failure is this call's, not an unhandled stream event.
-      await new Promise<void>((resolve, reject) => {
-        s.once("open", () => resolve());
-        s.once("error", reject);
+      s.on("error", (e) => {
+        this.error ??= OutputError.of(f, e);
+        for (const r of this.fail) r(this.error);
+        this.fail.clear();
       });
       this.sinks.push(s);
+      // Opened before anything is written: a failure is this call's, not an unhandled stream event.
+      await this.wait(s, "open");
     }
   }
 
@@ -53,22 +69,40 @@ export class MetricSpools implements SpoolReader {
     await Promise.all(
       perMetric.map((ctxs, m) => {
         if (ctxs.length === 0) return undefined;
+        if (this.error) throw this.error;
         const ok = this.sinks[m]!.write(encodeSpooled(ctxs));
-        return ok
-          ? undefined
-          : new Promise<void>((r) =>
-              (this.sinks[m] as unknown as { once(e: string, f: () => void): void }).once("drain", r),
-            );
+        return ok ? undefined : this.wait(this.sinks[m]!, "drain");
       }),
     );
   }
 
+  /** Waits for `event` of spool stream `s`, or the first failure of any spool (a drain never comes after one). */
+  private wait(s: WriteStream, event: "open" | "drain" | "close"): Promise<void> {
+    if (this.error) return Promise.reject(this.error);
+    return new Promise<void>((resolve, reject) => {
+      this.fail.add(reject);
+      s.once(event, () => {
+        this.fail.delete(reject);
+        resolve();
+      });
+    });
+  }
+
   async close(): Promise<void> {
-    await Promise.all(this.sinks.map((s) => new Promise<void>((r) => s.end(r))));
+    await Promise.all(
+      this.sinks.map((s) => {
+        if (s.closed) return undefined;
+        const closed = this.wait(s, "close");
+        s.end();
+        return closed;
+      }),
+    );
+    if (this.error) throw this.error;
   }
 
   async remove(): Promise<void> {
     await Promise.all(this.files.map((f) => unlink(f).catch(() => {})));
+    for (const u of this.unregister.splice(0)) u();
   }
 
   /** Spooled contexts of metric `m`, in order. */
@@ -211,15 +245,11 @@ export async function writePickleDict(
   memberName: string,
   spools: SpoolReader,
 ): Promise<void> {
-  const tmp = `${target}.${process.pid}.d/${memberName}`;
-  const { mkdir, rm } = await import("node:fs/promises");
-  await mkdir(`${target}.${process.pid}.d`, { recursive: true });
-  try {
+  await withTempDir(target, async (dir) => {
+    const tmp = join(dir, memberName);
     await writeAtomic(tmp, async (sink) => pickleTo(sink, spools));
     await tarGzFile(tmp, target);
-  } finally {
-    await rm(`${target}.${process.pid}.d`, { recursive: true, force: true });
-  }
+  });
 }
 
 async function pickleTo(sink: ByteSink, spools: SpoolReader): Promise<void> {

@@ -14,7 +14,7 @@ import {
   syntheticRecords,
 } from "@convkit/formats";
 import { planClariqSets, splitPlans } from "@convkit/gen-synthetic";
-import { InputError } from "@convkit/io";
+import { checkOutputPath, InputError, withTempDir } from "@convkit/io";
 import { readPickleFile } from "@convkit/pickle";
 import { inOrder, openTaskPool, type TaskPool } from "@convkit/pool";
 import { type CollectionStats, parseCollectionStats } from "@convkit/retrieval";
@@ -326,18 +326,24 @@ export function openGenEvalPool(threads: number): Promise<GenEvalPool> {
  * topics' results, never the dict.
  */
 export async function generateEvalDicts(o: GenEvalOptions): Promise<GenEvalSummary> {
+  // The outputs checked before any work: a folder in the way or a read-only one is one line.
+  for (const f of dictFiles(o)) await checkOutputPath(f);
   const plans = await planTopics(o);
-  const spools = new MetricSpools(o.out);
-  await spools.open();
-  try {
-    const queries = await evaluateToSpools(o, plans, spools);
-    await spools.close();
-    const files = await writeEvalDicts(o, spools);
-    return { topics: plans.length, contexts: spools.contexts, queries, files };
-  } finally {
-    await spools.close().catch(() => {});
-    await spools.remove();
-  }
+  // The spools live in a temp folder beside the output: removed at the end, on a failure, on a
+  // signal, and (when a killed run left it) by the next run writing this output.
+  return withTempDir(o.out, async (dir) => {
+    const spools = new MetricSpools(join(dir, "spool"));
+    await spools.open();
+    try {
+      const queries = await evaluateToSpools(o, plans, spools);
+      await spools.close();
+      const files = await writeEvalDicts(o, spools);
+      return { topics: plans.length, contexts: spools.contexts, queries, files };
+    } finally {
+      await spools.close().catch(() => {});
+      await spools.remove();
+    }
+  });
 }
 
 /** Options a queued gen:eval carries (paths absolute: the workers run elsewhere). */

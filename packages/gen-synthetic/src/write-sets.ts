@@ -1,7 +1,6 @@
 // Writing a split's synthetic set: JSONL (pool-encoded), ClariQ's pickle in a tar.gz, a TSV of contexts.
-import { unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { ByteBuilder, type ByteSink, tarGzFile, writeAtomic, writeDelimited } from "@convkit/io";
+import { ByteBuilder, type ByteSink, tarGzFile, withTempDir, writeAtomic, writeDelimited } from "@convkit/io";
 import { PickleWriter } from "@convkit/pickle";
 import { inOrder, openTaskPool } from "@convkit/pool";
 import { type TopicPlan, topicContexts, topicCounts } from "@convkit/synthetic-plan";
@@ -64,7 +63,10 @@ export async function writeSyntheticSplit(
   const builder = new ByteBuilder();
   const pickler = want.has("pickle") ? new PickleWriter() : undefined;
   const pickleState = { open: 0 };
-  const pklTmp = `${base}.pkl`;
+  const pklTarget = `${base}.pkl.tar.gz`;
+  // The pickle is made in a temp folder beside its tar.gz (removed on failure and on a signal):
+  // its name there is the archive member's, `SPLIT_synthetic.pkl`.
+  let pklTmp = "";
   const sinks: { jsonl?: ByteSink; pkl?: ByteSink } = {};
   const run = async () => {
     pickler?.beginDict();
@@ -109,16 +111,18 @@ export async function writeSyntheticSplit(
             await inner();
           })
         : inner();
-    await withJsonl(() => withPkl(run));
+    if (want.has("pickle"))
+      await withTempDir(pklTarget, async (dir) => {
+        pklTmp = join(dir, `${split}_synthetic.pkl`);
+        await withJsonl(() => withPkl(run));
+        await tarGzFile(pklTmp, pklTarget);
+      });
+    else await withJsonl(run);
   } finally {
     await pool?.destroy();
   }
   if (want.has("jsonl")) files.push(`${base}.jsonl${o.gzip ? ".gz" : ""}`);
-  if (want.has("pickle")) {
-    await tarGzFile(pklTmp, `${base}.pkl.tar.gz`);
-    await unlink(pklTmp);
-    files.push(`${base}.pkl.tar.gz`);
-  }
+  if (want.has("pickle")) files.push(pklTarget);
   let contexts = 0;
   if (want.has("tsv")) {
     contexts = await writeDelimited(

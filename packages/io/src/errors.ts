@@ -81,3 +81,27 @@ export function errorFromThread(e: unknown): unknown {
 export function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
+
+/**
+ * An output that cannot be written (full disk, read-only folder, a directory where the file goes,
+ * a stdout that fails): one line `cannot write PATH: no space left on device`, exit 1.
+ */
+export class OutputError extends ConvkitError {
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+    readonly code?: string,
+  ) {
+    super(`cannot write ${path}: ${reason}`);
+    this.name = "OutputError";
+  }
+
+  /** The error of an operation on output `path` (`-`: stdout) as an OutputError, in libuv's words. */
+  static of(path: string, e: unknown): OutputError {
+    if (e instanceof OutputError) return e;
+    const err = e as NodeJS.ErrnoException;
+    // Node's message is `CODE: description, syscall 'path'`: the description is libuv's strerror.
+    const reason = /^E[A-Z0-9]+: ([^,]+)/.exec(err?.message ?? "")?.[1] ?? messageOf(e);
+    return new OutputError(path === "-" ? "stdout" : path, reason, err?.code);
+  }
+}

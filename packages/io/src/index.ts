@@ -16,6 +16,7 @@ export {
   InputError,
   type InputLocation,
   messageOf,
+  OutputError,
   UsageError,
 } from "./errors.js";
 export { describeValue, Fields, inputMismatch, type Mismatch } from "./fields.js";
@@ -38,10 +39,16 @@ export { type ScoredDocno, strcmpOrder, trecOrder } from "./order.js";
 export { formatPyFloat, isPySpace, pythonJsonString } from "./pytext.js";
 export {
   type ByteSink,
+  checkOutputDir,
+  checkOutputPath,
+  registerTemp,
   removePendingTempFiles,
+  removeStaleTemps,
   type WriteOptions,
+  withTempDir,
   writeAtomic,
   writeJsonl,
+  writeStdout,
 } from "./sink.js";
 export {
   type ByteSource,

@@ -1,8 +1,9 @@
 // Output: buffered byte sinks that appear atomically (temp file in the target folder, rename on success).
-import { createWriteStream, unlinkSync, type WriteStream } from "node:fs";
-import { mkdir, rename, unlink } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { constants, createWriteStream, rmSync, type WriteStream } from "node:fs";
+import { access, mkdir, readdir, rename, rm, stat, unlink } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
 import { createGzip } from "node:zlib";
+import { OutputError } from "./errors.js";
 
 /**
  * A buffered writer; `write` resolves once the data is accepted (backpressure respected).
@@ -13,30 +14,203 @@ export interface ByteSink {
   write(data: string | Uint8Array, release?: () => void): Promise<void>;
 }
 
+/** Temp files and folders of writes in progress (removed on a signal, a failure, an early exit). */
 const pending = new Set<string>();
 
-/** Removes temp files of writes still in progress (called on SIGINT/SIGTERM by the CLIs). */
+/** Removes temp files and folders of writes still in progress (the CLIs call it on SIGINT/SIGTERM and failures). */
 export function removePendingTempFiles(): void {
   for (const p of pending) {
     try {
-      unlinkSync(p);
+      rmSync(p, { recursive: true, force: true });
     } catch {
-      // already gone
+      // already gone, or its folder went first
     }
   }
   pending.clear();
 }
 
+/**
+ * Registers a temp file or folder made outside {@link writeAtomic} (spools, a pickle before its
+ * tar.gz), so that a signal or a failure removes it; returns the function that unregisters it.
+ */
+export function registerTemp(path: string): () => void {
+  pending.add(path);
+  return () => {
+    pending.delete(path);
+  };
+}
+
+/** The temp name of a write of `target`: `.NAME.PID.RANDOM.tmp` beside it (the sweep below knows it by this). */
+function tempPathFor(target: string): string {
+  return join(
+    dirname(target),
+    `.${basename(target)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`,
+  );
+}
+
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Per folder, its temp entries by target name, listed once per process (a folder of many outputs is read once). */
+const tempsByFolder = new Map<string, Promise<Map<string, string[]>>>();
+const TEMP = /^\.(.+)\.(\d+)\.[a-z0-9]+\.tmp$/;
+
+/**
+ * Removes temp files and folders of earlier writes of `target` whose process is gone (a run
+ * killed with SIGKILL or a power cut leaves them; a later write of the same output sweeps them).
+ */
+export async function removeStaleTemps(target: string): Promise<void> {
+  const dir = resolve(dirname(target));
+  let listing = tempsByFolder.get(dir);
+  if (!listing) {
+    listing = readdir(dir).then(
+      (names) => {
+        const m = new Map<string, string[]>();
+        for (const n of names) {
+          const t = TEMP.exec(n);
+          if (t && !alive(Number(t[2]))) m.set(t[1]!, [...(m.get(t[1]!) ?? []), join(dir, n)]);
+        }
+        return m;
+      },
+      () => new Map<string, string[]>(),
+    );
+    tempsByFolder.set(dir, listing);
+  }
+  const byName = await listing;
+  const stale = byName.get(basename(target));
+  if (!stale) return;
+  byName.delete(basename(target));
+  for (const p of stale) await rm(p, { recursive: true, force: true }).catch(() => {});
+}
+
+/**
+ * Checks, before any work, that `target` (a file; `-` is stdout) can be written: not a folder,
+ * and its nearest existing folder writable. Failures are one-line {@link OutputError}s.
+ */
+export async function checkOutputPath(target: string): Promise<void> {
+  if (target === "-") return;
+  const st = await stat(target).catch(() => undefined);
+  if (st?.isDirectory()) throw new OutputError(target, "is a directory", "EISDIR");
+  await checkWritableFolder(target, dirname(resolve(target)));
+}
+
+/** Checks, before any work, that folder `dir` exists or can be made, and can be written in. */
+export async function checkOutputDir(dir: string): Promise<void> {
+  await checkWritableFolder(dir, resolve(dir));
+}
+
+async function checkWritableFolder(shown: string, dir: string): Promise<void> {
+  // mkdir -p on a read-only or forbidden parent says ENOENT: name the real cause instead.
+  let at = dir;
+  for (;;) {
+    const st = await stat(at).catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? undefined : e));
+    if (st instanceof Error) throw OutputError.of(shown, st);
+    if (st) {
+      if (!st.isDirectory()) throw new OutputError(shown, `${at} is not a directory`, "ENOTDIR");
+      break;
+    }
+    if (dirname(at) === at) return;
+    at = dirname(at);
+  }
+  await access(at, constants.W_OK | constants.X_OK).catch((e) => {
+    throw OutputError.of(shown, e);
+  });
+}
+
+/**
+ * Runs `fill` with a fresh temp folder beside `target` (`.NAME.PID.RANDOM.tmp`, swept like a temp
+ * file), removed afterwards, on failure and on a signal: for outputs made in steps (a pickle,
+ * then its tar.gz).
+ */
+export async function withTempDir<T>(target: string, fill: (dir: string) => Promise<T>): Promise<T> {
+  await checkWritableFolder(target, dirname(resolve(target)));
+  await mkdir(dirname(target), { recursive: true }).catch((e) => {
+    throw OutputError.of(target, e);
+  });
+  await removeStaleTemps(target);
+  const dir = tempPathFor(target);
+  const unregister = registerTemp(dir);
+  try {
+    await mkdir(dir).catch((e) => {
+      throw OutputError.of(target, e);
+    });
+    return await fill(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true }).catch(() => {});
+    unregister();
+  }
+}
+
 const FLUSH_AT = 1 << 20;
 const LARGE_PART = 1 << 16;
+
+/**
+ * Watches the streams of an output: the first error (or a close before the end) rejects `failed`,
+ * so that no wait on the output (a drain, the close) outlives its failure. A stream that errored
+ * never drains: awaiting "drain" alone left a promise that never settled, the event loop emptied,
+ * and Node exited 0 with the output unwritten.
+ */
+class OutputWatch {
+  error: Error | undefined;
+  readonly failed: Promise<never>;
+  private fail!: (e: Error) => void;
+  private readonly detach: (() => void)[] = [];
+
+  constructor(
+    private readonly target: string,
+    streams: readonly NodeJS.EventEmitter[],
+  ) {
+    this.failed = new Promise<never>((_, reject) => {
+      this.fail = reject;
+    });
+    this.failed.catch(() => {}); // observed by whoever awaits it; never an unhandled rejection
+    for (const s of streams) {
+      const onError = (e: Error) => this.onError(e);
+      s.on("error", onError);
+      this.detach.push(() => s.off("error", onError));
+    }
+  }
+
+  onError(e: Error): void {
+    if (this.error) return;
+    this.error = OutputError.of(this.target, e);
+    this.fail(this.error);
+  }
+
+  /** Throws the output's failure, if any. */
+  check(): void {
+    if (this.error) throw this.error;
+  }
+
+  /** Waits for `p` unless the output fails first. */
+  async race<T>(p: Promise<T>): Promise<T> {
+    this.check();
+    return await Promise.race([p, this.failed]);
+  }
+
+  dispose(): void {
+    for (const d of this.detach) d();
+  }
+}
 
 class StreamSink implements ByteSink {
   private parts: (string | Uint8Array)[] = [];
   private releases: ((() => void) | undefined)[] = [];
   private size = 0;
-  constructor(private readonly out: NodeJS.WritableStream) {}
+  constructor(
+    private readonly out: NodeJS.WritableStream,
+    private readonly watch: OutputWatch,
+  ) {}
 
   async write(data: string | Uint8Array, release?: () => void): Promise<void> {
+    this.watch.check();
     this.parts.push(data);
     this.releases.push(release);
     this.size += data.length;
@@ -44,6 +218,7 @@ class StreamSink implements ByteSink {
   }
 
   async flush(): Promise<void> {
+    this.watch.check();
     if (this.parts.length === 0) return;
     const { parts, releases } = this;
     this.parts = [];
@@ -73,7 +248,8 @@ class StreamSink implements ByteSink {
       }
     }
     writeRun();
-    if (!ok) await new Promise<void>((r) => this.out.once("drain", () => r()));
+    if (!ok) await this.watch.race(new Promise<void>((r) => this.out.once("drain", () => r())));
+    this.watch.check();
   }
 }
 
@@ -85,7 +261,10 @@ export interface WriteOptions {
 
 /**
  * Runs `fill` against a sink for `target` (`-` = stdout). The data goes to a temp file beside the
- * target that is renamed over it only when `fill` succeeds; on failure it is removed.
+ * target that is renamed over it only when `fill` succeeds; on failure it is removed. The path is
+ * checked first (a folder there, a read-only folder: one line before any work), stale temp files
+ * of earlier writes of it are removed, and every write and the close are checked: a failure of
+ * the output is an {@link OutputError} (`cannot write PATH: no space left on device`).
  */
 export async function writeAtomic(
   target: string,
@@ -93,56 +272,65 @@ export async function writeAtomic(
   options: WriteOptions = {},
 ): Promise<void> {
   if (target === "-") {
-    const sink = new StreamSink(process.stdout);
-    await fill(sink);
-    await sink.flush();
+    const watch = new OutputWatch("-", [process.stdout]);
+    try {
+      const sink = new StreamSink(process.stdout, watch);
+      await fill(sink);
+      await sink.flush();
+    } finally {
+      watch.dispose();
+    }
     return;
   }
-  await mkdir(dirname(target), { recursive: true });
-  const tmp = join(
-    dirname(target),
-    `.${basename(target)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`,
-  );
-  pending.add(tmp);
+  await checkOutputPath(target);
+  await mkdir(dirname(target), { recursive: true }).catch((e) => {
+    throw OutputError.of(target, e);
+  });
+  await removeStaleTemps(target);
+  const tmp = tempPathFor(target);
+  const unregister = registerTemp(tmp);
   const file = createWriteStream(tmp);
-  const opened = new Promise<void>((res, rej) => {
-    file.once("open", () => res());
-    file.once("error", rej);
-  });
-  let errored: Error | undefined;
-  file.on("error", (e) => {
-    errored = e;
-  });
-  let head: NodeJS.WritableStream = file;
   const gz = options.gzip ? createGzip() : undefined;
+  const watch = new OutputWatch(target, gz ? [file, gz] : [file]);
+  let head: NodeJS.WritableStream = file;
   if (gz) {
     gz.pipe(file);
     head = gz;
   }
   try {
-    await opened;
-    const sink = new StreamSink(head);
+    await watch.race(new Promise<void>((res) => file.once("open", () => res())));
+    const sink = new StreamSink(head, watch);
     await fill(sink);
     await sink.flush();
-    await closeStream(head, gz ? file : undefined);
-    if (errored) throw errored;
-    await rename(tmp, target);
-    pending.delete(tmp);
+    await watch.race(closeStream(head, gz ? file : undefined));
+    watch.check();
+    await rename(tmp, target).catch((e) => {
+      throw OutputError.of(target, e);
+    });
+    unregister();
   } catch (e) {
     file.destroy();
+    gz?.destroy();
     await unlink(tmp).catch(() => {});
-    pending.delete(tmp);
+    unregister();
     throw e;
+  } finally {
+    watch.dispose();
   }
 }
 
+/** Resolves once the last stream of the chain has closed (its fd closed: every byte written). */
 function closeStream(head: NodeJS.WritableStream, file?: WriteStream): Promise<void> {
   const last = (file ?? head) as WriteStream;
-  return new Promise((res, rej) => {
+  return new Promise((res) => {
     last.once("close", () => res());
-    last.once("error", rej);
     head.end();
   });
+}
+
+/** Writes `data` to stdout through the checked sink: a failing stdout is one line, exit 1 (a closed pipe: quiet, exit 0). */
+export async function writeStdout(data: string | Uint8Array): Promise<void> {
+  await writeAtomic("-", (sink) => sink.write(data));
 }
 
 /** Writes batches of records as JSON Lines (one `JSON.stringify` per record, one write per batch). */

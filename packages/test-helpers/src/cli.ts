@@ -21,6 +21,16 @@ export function runCli(app: string, args: string[], input?: string | Buffer): Cl
   return { code: r.status ?? -1, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
 }
 
+/** Runs `convkit-<app>` with its stdout on file descriptor `fd` (a file, /dev/full); stdout is "" then. */
+export function runCliToFd(app: string, args: string[], fd: number): CliResult {
+  const r = spawnSync(process.execPath, [cliBin(app), ...args], {
+    cwd: REPO,
+    stdio: ["ignore", fd, "pipe"],
+    maxBuffer: 1 << 28,
+  });
+  return { code: r.status ?? -1, stdout: "", stderr: r.stderr.toString() };
+}
+
 /** Same, without blocking the event loop (tests that serve HTTP in-process, or run CLIs side by side). */
 export async function runCliAsync(app: string, args: string[], input?: string | Buffer): Promise<CliResult> {
   const { spawn } = await import("node:child_process");

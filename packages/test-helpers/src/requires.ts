@@ -4,11 +4,20 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { join } from "node:path";
 import { threadId } from "node:worker_threads";
 import { beforeAll, describe, inject, it, type TestFunction } from "vitest";
+import { canMountTmpfs } from "./disk.js";
 import { SHARED } from "./shared.js";
 import { IN_CI, MISSING_KEY } from "./skip-summary.js";
 
 /** Everything a test may need that a clean clone with only Node and npm lacks. */
-export type Requirement = "shared" | "chromium" | "redis-server" | "python3" | "numpy" | "scipy" | "spacy";
+export type Requirement =
+  | "shared"
+  | "chromium"
+  | "redis-server"
+  | "python3"
+  | "numpy"
+  | "scipy"
+  | "spacy"
+  | "tmpfs";
 
 /** How to get each requirement (the text after "needs X" in the skip line). */
 const HOW_TO_GET: Readonly<Record<Requirement, string>> = {
@@ -19,6 +28,7 @@ const HOW_TO_GET: Readonly<Record<Requirement, string>> = {
   numpy: "apt-get install python3-numpy",
   scipy: "apt-get install python3-scipy python3-statsmodels: SciPy 1.10 and statsmodels 0.13, Debian 12's",
   spacy: "pip install spacy, so that python3 -c 'import spacy' works",
+  tmpfs: "run as root where mount -t tmpfs works (the full-disk and read-only tests mount small disks)",
 };
 
 /** Every requirement (test/requirements.test.ts checks that its scan of the test files knows each). */
@@ -63,6 +73,7 @@ const PROBES: Record<Requirement, () => string | undefined> = {
   numpy: () => (runs("python3", ["-c", "import numpy"]) ? "python3" : undefined),
   scipy: findScipy,
   spacy: () => (runs("python3", ["-c", "import spacy"]) ? "python3" : undefined),
+  tmpfs: () => (canMountTmpfs() ? "mount" : undefined),
 };
 
 declare module "vitest" {

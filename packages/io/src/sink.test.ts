@@ -1,0 +1,68 @@
+import { mkdirSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { requires, smallDisk, tempDir } from "@convkit/test-helpers";
+import { describe, expect, it } from "vitest";
+import { OutputError } from "./errors.js";
+import { checkOutputDir, checkOutputPath, writeAtomic, writeJsonl } from "./sink.js";
+
+/** Fails instead of waiting forever: the bug was a promise that never settled. */
+function settles<T>(p: Promise<T>): Promise<T> {
+  return Promise.race([
+    p,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error("the write never settled")), 20_000)),
+  ]);
+}
+
+const records = function* () {
+  for (let i = 0; i < 200; i++)
+    yield Array.from({ length: 1000 }, (_, j) => ({ id: i * 1000 + j, text: "x".repeat(40) }));
+};
+
+requires("tmpfs").describe("writeAtomic on a full disk (a 256 KiB tmpfs)", () => {
+  for (const gzip of [false, true]) {
+    it(`rejects with one OutputError line and leaves no temp file${gzip ? " (gzip)" : ""}`, async () => {
+      const disk = smallDisk(256 << 10, { full: gzip });
+      try {
+        const target = join(disk.dir, "o.jsonl");
+        const e = await settles(writeJsonl(target, records(), { gzip })).catch((x: unknown) => x);
+        expect(e).toBeInstanceOf(OutputError);
+        expect((e as OutputError).message).toBe(`cannot write ${target}: no space left on device`);
+        expect(readdirSync(disk.dir).filter((f) => f !== "filler")).toEqual([]);
+      } finally {
+        disk.unmount();
+      }
+    });
+  }
+
+  it("a read-only folder: checked before the fill runs", async () => {
+    const disk = smallDisk(64 << 10, { readOnly: true });
+    try {
+      let filled = false;
+      const target = join(disk.dir, "a", "o.jsonl");
+      await expect(
+        writeAtomic(target, async () => {
+          filled = true;
+        }),
+      ).rejects.toThrow(`cannot write ${target}: read-only file system`);
+      expect(filled).toBe(false);
+    } finally {
+      disk.unmount();
+    }
+  });
+});
+
+describe("output paths checked before the work", () => {
+  it("a folder where the file goes, a file where the folder goes", async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, "d"));
+    await expect(checkOutputPath(join(dir, "d"))).rejects.toThrow(
+      `cannot write ${join(dir, "d")}: is a directory`,
+    );
+    await expect(checkOutputPath(join(dir, "d", "new", "o.jsonl"))).resolves.toBeUndefined();
+    await expect(checkOutputDir(join(dir, "d", "x"))).resolves.toBeUndefined();
+    await writeAtomic(join(dir, "f"), (s) => s.write("x"));
+    await expect(checkOutputDir(join(dir, "f", "sub"))).rejects.toThrow(
+      `cannot write ${join(dir, "f", "sub")}: not a directory`,
+    );
+  });
+});
