@@ -1,0 +1,47 @@
+// The explorer's line index (issue #39, item 3): a line that spans reads is joined once (linear in
+// its length) and no longer than the line cap.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { DEFAULT_INPUT_LIMITS, setInputLimits } from "@convkit/io";
+import { tempDir } from "@convkit/test-helpers";
+import { afterEach, describe, expect, it } from "vitest";
+import { LineFile } from "./line-file.js";
+
+const d = tempDir("line-file-");
+
+afterEach(() => setInputLimits(DEFAULT_INPUT_LIMITS));
+
+describe("LineFile.index", () => {
+  it("a long line is indexed whole, in time linear in its length (4x the line: under 6x the time)", async () => {
+    const time = async (mb: number) => {
+      const f = join(d, `long-${mb}.jsonl`);
+      writeFileSync(f, `{"a": 1}\n"${"x".repeat(mb << 20)}"\n{"b": 2}\n`);
+      const runs: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        let longest = 0;
+        const t0 = performance.now();
+        const lf = await LineFile.index(f, (line) => {
+          longest = Math.max(longest, line.length);
+        });
+        runs.push(performance.now() - t0);
+        expect(lf.count).toBe(3);
+        expect(longest).toBe((mb << 20) + 2);
+        expect(await lf.json(2)).toEqual({ b: 2 });
+      }
+      return runs.sort((a, b) => a - b)[1]!;
+    };
+    await time(2);
+    const small = await time(6);
+    const large = await time(24);
+    expect(large / small).toBeLessThan(6);
+  }, 60_000);
+
+  it("a line past the cap is one InputError at its first byte", async () => {
+    const f = join(d, "capped.jsonl");
+    writeFileSync(f, `{"a": 1}\n"${"x".repeat(3 << 20)}"\n`);
+    setInputLimits({ lineBytes: 1 << 20 });
+    await expect(LineFile.index(f)).rejects.toThrow(
+      `${f}:byte 9: expected a line of at most 1,048,576 bytes (raise with --max-line-bytes), found a longer one`,
+    );
+  });
+});
