@@ -1,6 +1,7 @@
 // What the general reader guarantees of the value it returns, whoever walks it next (JSON, the
 // synthetic and eval-dict readers): nested at most MAX_DEPTH deep, no cycle, and memo-shared
-// entries that, written out in full as JSON writes them, stay within a budget linear in the pickle.
+// entries that, written out in full at each reference as JSON writes them, stay within a budget
+// linear in the pickle. All of it checked in time linear in the pickle.
 import { InputError } from "@convkit/io";
 import { PyTuple, type PyValue } from "./values.js";
 
@@ -11,12 +12,13 @@ import { PyTuple, type PyValue } from "./values.js";
 export const MAX_DEPTH = 1000;
 
 /**
- * Written out in full (JSON has no references), memo-shared entries may make a value at most
- * SHARED_FACTOR times the values the pickle holds, plus SHARED_SLACK: linear in the input whatever
- * it shares, while ClariQ's synthetic sets (each context list and turn referenced by several
- * records, as CPython's memo shares them) come to about 1.5 times.
+ * Written out in full at each reference (JSON has no references), memo-shared entries may add at
+ * most SHARED_PER_BYTE values per byte of pickle, plus SHARED_SLACK: linear in the input whatever
+ * it shares (an unshared pickle holds at most about one value per byte), while ClariQ's synthetic
+ * sets, whose context lists and turns several records reference as CPython's memo shares them,
+ * add 0.15 per byte.
  */
-const SHARED_FACTOR = 4;
+const SHARED_PER_BYTE = 2;
 const SHARED_SLACK = 1 << 21;
 
 /** A list, tuple, dict or set: what holds other values. */
@@ -42,15 +44,24 @@ function tooDeep(name: string, offset: number | undefined, kind: string, depth: 
   );
 }
 
+/** A container's values written out in full (itself, and each value below it, once per reference) and its depth. */
+type Stats = readonly [size: number, depth: number];
+
 /**
- * How deep the containers on the reader's stack are: per stack slot holding a container, its
- * depth (1: nothing nested), exact while no container is referenced twice, a lower bound after
- * (then {@link check} measures the whole value). Other slots' entries are stale.
+ * How deep the containers on the reader's stack are, and what memo sharing adds. Per stack slot
+ * holding a container: its depth (1: nothing nested). A container met again (memo get, DUP) is
+ * measured once, at its first reference again: CPython refers only to complete containers, so its
+ * depth and size stay exact. One filled after it was shared (how cycles are made) or copied by
+ * set() makes the stack's figures lower bounds: the whole value is then measured once it is read.
  */
 export class Nesting {
   private readonly depths: number[] = [];
-  /** Every container referenced more than once (memo gets, DUP, set() copying a list's items). */
-  private readonly shared = new Set<object>();
+  /** Every container referenced more than once, with its figures once measured (while exact). */
+  private readonly shared = new Map<object, Stats | undefined>();
+  /** Values written out again at the references so far. */
+  private extra = 0;
+  /** Whether a shared container was filled after it was shared, or set() copied a list's containers. */
+  private inexact = false;
 
   constructor(
     private readonly stack: readonly unknown[],
@@ -62,19 +73,35 @@ export class Nesting {
     this.depths[this.stack.length] = 1;
   }
 
-  /** The value just pushed is referenced again (memo get, DUP): a container is remembered as shared. */
-  again(v: unknown): void {
+  /** The value just pushed (at `offset`) is referenced again (memo get, DUP). */
+  again(v: unknown, offset: number): void {
     if (typeof v !== "object" || !isContainer(v)) return;
-    this.shared.add(v);
-    // Its depth is now a lower bound: it may have been filled since it was put, or be filled later.
-    const n = this.stack.length;
-    this.depths[n - 1] = n >= 2 && this.stack[n - 2] === v ? this.depths[n - 2]! : 1;
+    const slot = this.stack.length - 1;
+    let stats = this.shared.get(v);
+    if (stats === undefined) {
+      if (this.inexact) {
+        this.shared.set(v, undefined);
+        this.depths[slot] = 1; // a lower bound: check() measures
+        return;
+      }
+      // Not inexact, so no cycle anywhere (making one fills a shared container): the walk ends.
+      this.shared.set(v, undefined);
+      stats = measure(v, this.shared, this.name)[0];
+    }
+    this.depths[slot] = stats[1];
+    this.extra += stats[0];
+    const budget = SHARED_PER_BYTE * offset + SHARED_SLACK;
+    if (this.extra > budget) tooShared(this.name, offset, budget, this.extra);
   }
 
-  /** The set just pushed (set(list)) copied the list's items, which may now be referenced twice. */
+  /** The set just pushed (set(list)) copied the list's items: containers among them are now shared. */
   copied(s: Set<PyValue>): void {
     this.depths[this.stack.length - 1] = 1;
-    for (const x of s) if (isContainer(x)) this.shared.add(x);
+    for (const x of s)
+      if (isContainer(x)) {
+        this.inexact = true;
+        if (!this.shared.has(x)) this.shared.set(x, undefined);
+      }
   }
 
   /** The depth of a container holding stack[from..to): one more than the deepest of them. */
@@ -89,84 +116,105 @@ export class Nesting {
     return d;
   }
 
-  /** The container at stack slot p is `d` deep (or deeper, when `atLeast`); refused past MAX_DEPTH. */
-  nest(p: number, d: number, offset: number, atLeast: boolean): void {
-    if (atLeast && d <= this.depths[p]!) return;
+  /**
+   * The container at stack slot p is `d` deep (refused past MAX_DEPTH); `filled`: it was just
+   * given more values, and is at least `d` deep.
+   */
+  nest(p: number, d: number, offset: number, filled: boolean): void {
+    if (filled) {
+      if (this.shared.size > 0 && this.shared.has(this.stack[p] as object)) this.inexact = true;
+      if (d <= this.depths[p]!) return;
+    }
     if (d > MAX_DEPTH) tooDeep(this.name, offset, containerName(this.stack[p] as Container), d);
     this.depths[p] = d;
   }
 
-  /** Checks the whole value once read, when containers were shared (else the stack's depths were exact). */
-  check(value: PyValue): void {
-    if (this.shared.size === 0) return;
-    checkShared(value, this.shared, this.name);
-    this.shared.clear();
+  /** Checks the whole value of a pickle of `bytes` once read, when the stack's figures were lower bounds. */
+  check(value: PyValue, bytes: number): void {
+    if (!this.inexact || !isContainer(value)) return;
+    const memo = new Map<object, Stats | undefined>();
+    for (const k of this.shared.keys()) memo.set(k, undefined);
+    const [[size], held] = measure(value, memo, this.name);
+    const budget = SHARED_PER_BYTE * bytes + SHARED_SLACK;
+    if (size - held > budget) tooShared(this.name, undefined, budget, size - held);
   }
 }
 
-function kidsOf(v: Container): PyValue[] {
-  if (Array.isArray(v)) return v;
-  if (v instanceof PyTuple) return v.items;
-  if (v instanceof Set) return [...v];
-  const out: PyValue[] = [];
-  for (const [k, x] of v) out.push(k, x);
-  return out;
+function tooShared(name: string, offset: number | undefined, budget: number, extra: number): never {
+  throw new InputError(
+    name,
+    offset === undefined ? {} : { offset },
+    `memo-shared values that, written out in full at each reference, add at most ${budget} values (${SHARED_PER_BYTE} per byte read + ${SHARED_SLACK})`,
+    `${extra > 1e15 ? extra.toExponential(2) : extra} more`,
+  );
+}
+
+/** Pushes the containers among v's values (and a dict's keys) to `out`; returns how many values v holds. */
+function containersIn(v: Container, out: Container[]): number {
+  if (v instanceof Map) {
+    for (const [k, x] of v) {
+      if (typeof k === "object" && k !== null && isContainer(k)) out.push(k);
+      if (typeof x === "object" && x !== null && isContainer(x)) out.push(x);
+    }
+    return 2 * v.size;
+  }
+  if (v instanceof Set) {
+    for (const x of v) if (typeof x === "object" && x !== null && isContainer(x)) out.push(x);
+    return v.size;
+  }
+  const items = v instanceof PyTuple ? v.items : v;
+  for (const x of items) if (typeof x === "object" && x !== null && isContainer(x)) out.push(x);
+  return items.length;
 }
 
 /**
- * Checks a value whose containers may be referenced more than once. `shared` must hold every
- * container referenced more than once (the reader adds each one a memo get, DUP or set() copies),
- * so the walk remembers only those: each other container is met once. Linear in the distinct
- * values; throws on a cycle, nesting past MAX_DEPTH, or an expansion past the budget.
+ * Walks the containers under `root` (iteratively: any depth) and returns root's figures and the
+ * values the walk met (each container and its slots, once). The containers that are keys of `memo`
+ * are walked once, their figures kept there: every other one must be referenced once only, so
+ * the walk is linear. Throws on a cycle or nesting past MAX_DEPTH.
  */
-function checkShared(root: PyValue, shared: ReadonlySet<object>, name: string): void {
-  if (!isContainer(root)) return;
-  // Per shared container walked: [values written out, depth]; on the current path: absent, in `open`.
-  const done = new Map<object, [number, number]>();
-  const open = new Set<object>();
+function measure(root: Container, memo: Map<object, Stats | undefined>, name: string): [Stats, number] {
+  const open = new Set<object>(); // memo keys on the current path
+  // The path from the root: per container, the containers it holds, how many of them are walked,
+  // 1 + the values written out below it so far, and the deepest depth below it so far.
   const nodes: Container[] = [];
-  const kids: PyValue[][] = [];
+  const kids: Container[][] = [];
   const pos: number[] = [];
-  const size: number[] = []; // 1 + the values written out below so far
-  const below: number[] = []; // the deepest child's depth so far
-  let held = 0; // values the pickle holds: each distinct container and its slots
+  const size: number[] = [];
+  const below: number[] = [];
+  let held = 0;
   const enter = (c: Container) => {
-    const k = kidsOf(c);
+    const k: Container[] = [];
+    const n = containersIn(c, k);
     nodes.push(c);
     kids.push(k);
     pos.push(0);
-    size.push(1);
+    // Values that are not containers are written out once each, right here.
+    size.push(1 + n - k.length);
     below.push(0);
-    held += 1 + k.length;
-    if (shared.has(c)) open.add(c);
+    held += 1 + n;
+    if (memo.has(c)) open.add(c);
   };
   enter(root);
   for (;;) {
     const f = nodes.length - 1;
     const k = kids[f]!;
     if (pos[f]! < k.length) {
-      const c = k[pos[f]!++];
-      if (!isContainer(c)) {
-        size[f]!++;
+      const c = k[pos[f]!++]!;
+      const known = memo.get(c);
+      if (known !== undefined) {
+        size[f]! += known[0];
+        if (known[1] > below[f]!) below[f] = known[1];
         continue;
       }
-      if (shared.has(c)) {
-        const d = done.get(c);
-        if (d !== undefined) {
-          size[f]! += d[0];
-          if (d[1] > below[f]!) below[f] = d[1];
-          continue;
-        }
-        if (open.has(c)) {
-          const kind = containerName(c);
-          const levels = f + 1 - nodes.lastIndexOf(c);
-          throw new InputError(
-            name,
-            {},
-            "a pickle without cycles (JSON cannot write one)",
-            `a ${kind} that contains itself${levels > 1 ? ` ${levels} levels down` : ""}`,
-          );
-        }
+      if (open.has(c)) {
+        const levels = f + 1 - nodes.lastIndexOf(c);
+        throw new InputError(
+          name,
+          {},
+          "a pickle without cycles (JSON cannot write one)",
+          `a ${containerName(c)} that contains itself${levels > 1 ? ` ${levels} levels down` : ""}`,
+        );
       }
       if (nodes.length >= MAX_DEPTH) tooDeep(name, undefined, containerName(c), nodes.length + 1);
       enter(c);
@@ -178,21 +226,11 @@ function checkShared(root: PyValue, shared: ReadonlySet<object>, name: string): 
     const s = size.pop()!;
     const depth = below.pop()! + 1;
     if (depth > MAX_DEPTH) tooDeep(name, undefined, containerName(node), depth);
-    if (shared.has(node)) {
+    if (memo.has(node)) {
       open.delete(node);
-      done.set(node, [s, depth]);
+      memo.set(node, [s, depth]);
     }
-    if (nodes.length === 0) {
-      const budget = SHARED_FACTOR * held + SHARED_SLACK;
-      if (s > budget)
-        throw new InputError(
-          name,
-          {},
-          `a pickle whose memo-shared values, written out in full, make at most ${budget} values (${SHARED_FACTOR} per value it holds + ${SHARED_SLACK})`,
-          `${s > 1e15 ? s.toExponential(2) : s} values from ${held}`,
-        );
-      return;
-    }
+    if (nodes.length === 0) return [[s, depth], held];
     size[f - 1]! += s;
     if (depth > below[f - 1]!) below[f - 1] = depth;
   }

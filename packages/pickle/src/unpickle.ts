@@ -87,7 +87,7 @@ export class Unpickler {
         this.fail(at, `the rest of a frame (${this.frameEnd - at} more bytes)`, "end of file");
       this.fail(at, "more pickle opcodes up to STOP", "end of file");
     }
-    this.nesting.check(this.value);
+    this.nesting.check(this.value, this.base + this.buf.length);
     return this.value;
   }
 
@@ -117,7 +117,7 @@ export class Unpickler {
     const v = idx < this.memo.length ? this.memo[idx] : undefined;
     if (v === undefined) this.fail(this.base + at, `memo entry ${idx}`, "none");
     this.stack.push(v);
-    this.nesting.again(v);
+    this.nesting.again(v, this.base + at);
   }
 
   /** The mark on top (where a MARK-closed opcode's items start), or the stack's end when none. */
@@ -180,7 +180,7 @@ export class Unpickler {
             if (v === undefined) this.memoGet(start, idx);
             else {
               stack.push(v);
-              if (typeof v === "object") nesting.again(v);
+              if (typeof v === "object") nesting.again(v, this.base + start);
             }
             break;
           }
@@ -363,7 +363,7 @@ export class Unpickler {
           case op.DUP: {
             const v = this.top(start);
             stack.push(v);
-            nesting.again(v);
+            nesting.again(v, this.base + start);
             break;
           }
           default: {
