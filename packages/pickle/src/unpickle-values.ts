@@ -154,7 +154,7 @@ export function decodeSurrogatePass(bytes: Buffer, name: string, offset: number)
   return out;
 }
 
-export function unescapePythonBytes(arg: string, bad: () => never): string {
+function unescapePythonBytes(arg: string, bad: () => never): string {
   const q = arg[0];
   if ((q !== "'" && q !== '"') || arg.length < 2 || arg[arg.length - 1] !== q) bad();
   const body = arg.slice(1, -1);
@@ -177,7 +177,7 @@ export function unescapePythonBytes(arg: string, bad: () => never): string {
   });
 }
 
-export function rawUnicodeEscape(bytes: Buffer): string {
+function rawUnicodeEscape(bytes: Buffer): string {
   const s = bytes.toString("latin1");
   return s.replace(/\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})/g, (_, a?: string, b?: string) =>
     String.fromCodePoint(Number.parseInt((a ?? b)!, 16)),
