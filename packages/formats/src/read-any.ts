@@ -1,7 +1,7 @@
 // One entry point over every reader: the records of a file in any known format, as batches.
 import { InputError } from "@convkit/io";
 import type { PyValue } from "@convkit/pickle";
-import { readPickleFile } from "@convkit/pickle";
+import { MAX_INT_DIGITS, readPickleFile } from "@convkit/pickle";
 import {
   readClarificationNeedRun,
   readClariqRows,
@@ -60,21 +60,45 @@ async function* pickleRecords(path: string): AsyncIterable<unknown[]> {
       return;
     }
   }
-  yield [toJsonValue(v)];
+  yield [toJsonValue(v, file)];
 }
 
-/** A PyValue as plain JSON data (dicts become objects with string keys, bytes become number arrays). */
-export function toJsonValue(v: PyValue): unknown {
-  if (v instanceof Map) return Object.fromEntries([...v].map(([k, x]) => [String(k), toJsonValue(x)]));
-  if (Array.isArray(v)) return v.map(toJsonValue);
-  if (typeof v === "bigint") return v.toString();
+/**
+ * A PyValue as plain JSON data (dicts become objects with string keys, bytes become number arrays,
+ * ints past 2^53 decimal strings). The pickle reader's values recurse safely here: nested at most
+ * its MAX_DEPTH deep, without cycles, their memo-shared parts bounded when written out in full.
+ */
+export function toJsonValue(v: PyValue, file: string): unknown {
+  const json = (x: PyValue): unknown => toJsonValue(x, file);
+  if (v instanceof Map) return Object.fromEntries([...v].map(([k, x]) => [String(k), json(x)]));
+  if (Array.isArray(v)) return v.map(json);
+  if (typeof v === "bigint") return intText(v, file);
   if (v instanceof Uint8Array) return [...v];
-  if (v instanceof Set) return [...v].map(toJsonValue);
+  if (v instanceof Set) return [...v].map(json);
   if (v !== null && typeof v === "object") {
-    if ("items" in v && Array.isArray(v.items)) return (v.items as PyValue[]).map(toJsonValue);
+    if ("items" in v && Array.isArray(v.items)) return (v.items as PyValue[]).map(json);
     if ("value" in v && typeof v.value === "number") return v.value;
   }
   return v;
+}
+
+/**
+ * An int's decimal digits, refused past CPython's int_max_str_digits as its json.dumps refuses
+ * them (and V8's toString of a huge BigInt grows faster than the int: a 1 MB one took seconds).
+ */
+function intText(v: bigint, file: string): string {
+  const bits = (v < 0n ? -v : v).toString(16).length * 4;
+  // Only ints that may fit the limit are printed (4300 digits take about 14,300 bits).
+  const s = bits <= 15_000 ? v.toString() : "";
+  const digits = s === "" ? Math.floor(bits * Math.log10(2)) : s.length - (v < 0n ? 1 : 0);
+  if (digits > MAX_INT_DIGITS)
+    throw new InputError(
+      file,
+      {},
+      `ints of at most ${MAX_INT_DIGITS} digits to write as JSON (CPython's int_max_str_digits)`,
+      `an int of ${s === "" ? "about " : ""}${digits} digits`,
+    );
+  return s;
 }
 
 /** The records of `path` in `format` (detected from content when not given), in batches. */

@@ -1,7 +1,9 @@
 // What the general reader (unpickle.ts) makes of opcode arguments beyond their bytes: the data
-// constructors a pickle may name, protocol 0's text arguments, LONG's bytes, surrogate-passing
-// UTF-8. Values only: no opcode is decoded here (that is opcode-reader.ts's job).
+// constructors a pickle may name, protocol 0's text arguments, GLOBAL's names, LONG's bytes,
+// surrogate-passing UTF-8. Values only: no opcode is decoded here (that is opcode-reader.ts's job).
 import { InputError } from "@convkit/io";
+import type { Op } from "./opcode-reader.js";
+import * as op from "./opcodes.js";
 import type { PyValue } from "./values.js";
 
 /**
@@ -50,21 +52,73 @@ export function typeName(v: unknown): string {
   return typeof v;
 }
 
-export function parseIntText(s: string, bad: () => never): number | bigint {
-  if (!/^[-+]?\d+$/.test(s)) bad();
+/**
+ * CPython's limit on the decimal digits of an int read from or written as text (int_max_str_digits,
+ * Python 3.11+): a protocol-0 INT or LONG of more is refused, as CPython's pickle refuses it; past
+ * it V8's decimal parse (and print) would grow faster than the text.
+ */
+export const MAX_INT_DIGITS = 4300;
+
+type Fail = (expected: string, found: string) => never;
+
+/** The int of INT's or LONG's digits `s` (`arg`: the whole argument, for the message). */
+function parseIntText(s: string, arg: string, fail: Fail): number | bigint {
+  if (!/^[-+]?\d+$/.test(s)) fail("a decimal integer", JSON.stringify(arg));
+  const digits = s.length - (s[0] === "-" || s[0] === "+" ? 1 : 0);
+  if (digits > MAX_INT_DIGITS)
+    fail(`an int of at most ${MAX_INT_DIGITS} digits (CPython's int_max_str_digits)`, `${digits} digits`);
   const n = Number(s);
   return Number.isSafeInteger(n) ? n : BigInt(s);
+}
+
+/** The value of a protocol-0 opcode with a text argument (INT, LONG, FLOAT, STRING, UNICODE). */
+export function textValue(code: number, arg: string, fail: Fail): PyValue {
+  switch (code) {
+    case op.INT:
+      if (arg === "01") return true;
+      if (arg === "00") return false;
+      return parseIntText(arg, arg, fail);
+    case op.LONG:
+      return parseIntText(arg.endsWith("L") ? arg.slice(0, -1) : arg, arg, fail);
+    case op.FLOAT: {
+      const v = Number(arg);
+      if (Number.isNaN(v) && !/^[-+]?nan$/i.test(arg)) fail("a float", JSON.stringify(arg));
+      return v;
+    }
+    case op.STRING:
+      return unescapePythonBytes(arg, () => fail("a quoted string", JSON.stringify(arg)));
+    default:
+      return rawUnicodeEscape(Buffer.from(arg, "latin1"));
+  }
+}
+
+/** GLOBAL's or STACK_GLOBAL's module and name (STACK_GLOBAL's from the stack), when both are known. */
+export function globalName(code: number, stack: readonly unknown[], buf: Buffer, o: Op): string | undefined {
+  if (code === op.STACK_GLOBAL) {
+    const n = stack.at(-1);
+    const m = stack.at(-2);
+    return typeof n === "string" && typeof m === "string" ? `${m}.${n}` : undefined;
+  }
+  const at = o.data + o.arg;
+  return `${buf.toString("latin1", o.data, at)}.${buf.toString("latin1", at + 1, o.next - 1)}`;
 }
 
 /** Little-endian two's complement, as LONG1/LONG4 store ints. */
 export function decodeLong(buf: Buffer, start: number, n: number): number | bigint {
   if (n === 0) return 0;
   if (n <= 6) return buf.readIntLE(start, n);
-  let v = 0n;
-  for (let i = n - 1; i >= 0; i--) v = (v << 8n) | BigInt(buf[start + i]!);
-  if (buf[start + n - 1]! & 0x80) v -= 1n << BigInt(8 * n);
-  return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+  // The bytes as one big-endian hex string, parsed at once: linear (shifting a BigInt in byte by
+  // byte copies it each time, quadratic: 1 MB took minutes).
+  const hex = Buffer.from(buf.subarray(start, start + n))
+    .reverse()
+    .toString("hex");
+  const u = BigInt(`0x${hex}`);
+  const v = buf[start + n - 1]! & 0x80 ? BigInt.asIntN(8 * n, u) : u;
+  return v >= MIN_SAFE && v <= MAX_SAFE ? Number(v) : v;
 }
+
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 export function decodeSurrogatePass(bytes: Buffer, name: string, offset: number): string {
   let out = "";
@@ -100,7 +154,7 @@ export function decodeSurrogatePass(bytes: Buffer, name: string, offset: number)
   return out;
 }
 
-export function unescapePythonBytes(arg: string, bad: () => never): string {
+function unescapePythonBytes(arg: string, bad: () => never): string {
   const q = arg[0];
   if ((q !== "'" && q !== '"') || arg.length < 2 || arg[arg.length - 1] !== q) bad();
   const body = arg.slice(1, -1);
@@ -123,7 +177,7 @@ export function unescapePythonBytes(arg: string, bad: () => never): string {
   });
 }
 
-export function rawUnicodeEscape(bytes: Buffer): string {
+function rawUnicodeEscape(bytes: Buffer): string {
   const s = bytes.toString("latin1");
   return s.replace(/\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})/g, (_, a?: string, b?: string) =>
     String.fromCodePoint(Number.parseInt((a ?? b)!, 16)),

@@ -1,5 +1,6 @@
 // Reading pickles without executing anything: a resumable opcode machine fed chunk by chunk.
 import { type ByteSource, InputError, openPayload } from "@convkit/io";
+import { Nesting } from "./guards.js";
 import { CUT, Op, readOp } from "./opcode-reader.js";
 import * as op from "./opcodes.js";
 import {
@@ -7,11 +8,10 @@ import {
   DataConstructor,
   decodeLong,
   decodeSurrogatePass,
-  parseIntText,
-  rawUnicodeEscape,
+  globalName,
   SAFE_GLOBALS,
+  textValue,
   typeName,
-  unescapePythonBytes,
 } from "./unpickle-values.js";
 import { PyFloat, PyTuple, type PyValue } from "./values.js";
 
@@ -33,7 +33,9 @@ export class Unpickler {
   private need = 0; // bytes wanted before the pending opcode can run
   private parked: Buffer[] = [];
   private parkedSize = 0;
-  private stack: unknown[] = [];
+  private readonly stack: unknown[] = [];
+  /** How deep the stack's containers are, and which are shared. */
+  private readonly nesting: Nesting;
   private marks: number[] = [];
   private memo: unknown[] = [];
   private memoSize = 0;
@@ -46,7 +48,9 @@ export class Unpickler {
   constructor(
     private readonly name: string,
     private readonly options: UnpickleOptions = {},
-  ) {}
+  ) {
+    this.nesting = new Nesting(this.stack, name);
+  }
 
   /** Hands the next chunk to the machine and runs every opcode it completes. */
   feed(chunk: Uint8Array): void {
@@ -83,6 +87,7 @@ export class Unpickler {
         this.fail(at, `the rest of a frame (${this.frameEnd - at} more bytes)`, "end of file");
       this.fail(at, "more pickle opcodes up to STOP", "end of file");
     }
+    this.nesting.check(this.value, this.base + this.buf.length);
     return this.value;
   }
 
@@ -112,6 +117,12 @@ export class Unpickler {
     const v = idx < this.memo.length ? this.memo[idx] : undefined;
     if (v === undefined) this.fail(this.base + at, `memo entry ${idx}`, "none");
     this.stack.push(v);
+    this.nesting.again(v, this.base + at);
+  }
+
+  /** The mark on top (where a MARK-closed opcode's items start), or the stack's end when none. */
+  private markTop(): number {
+    return this.marks.length > 0 ? this.marks[this.marks.length - 1]! : this.stack.length;
   }
 
   private memoPut(idx: number, v: unknown): void {
@@ -139,6 +150,7 @@ export class Unpickler {
     const end = buf.length;
     const stack = this.stack;
     const memo = this.memo;
+    const nesting = this.nesting;
     const o = this.op;
     const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
     let pos = this.pos;
@@ -166,7 +178,10 @@ export class Unpickler {
             const idx = o.arg;
             const v = idx < memo.length ? memo[idx] : undefined;
             if (v === undefined) this.memoGet(start, idx);
-            else stack.push(v);
+            else {
+              stack.push(v);
+              if (typeof v === "object") nesting.again(v, this.base + start);
+            }
             break;
           }
           case op.BINPUT:
@@ -175,12 +190,15 @@ export class Unpickler {
             this.memoPut(o.arg, this.top(start));
             break;
           case op.EMPTY_DICT:
+            nesting.empty();
             stack.push(new Map());
             break;
           case op.EMPTY_LIST:
+            nesting.empty();
             stack.push([]);
             break;
           case op.EMPTY_TUPLE:
+            nesting.empty();
             stack.push(new PyTuple([]));
             break;
           case op.MARK:
@@ -195,30 +213,37 @@ export class Unpickler {
             if ((n - m) % 2 !== 0)
               this.fail(this.base + start, "key/value pairs for SETITEMS", `${n - m} items`);
             if (!(d instanceof Map)) this.fail(this.base + start, "a dict under SETITEMS", typeName(d));
+            nesting.nest(m - 1, nesting.holding(m, n), this.base + start, true);
             for (let i = m; i < n; i += 2) d.set(stack[i], stack[i + 1]);
             stack.length = m;
             break;
           }
           case op.SETITEM: {
+            const held = nesting.holding(stack.length - 2, stack.length);
             const v = this.pop(start);
             const k = this.pop(start);
             const d = this.top(start);
             if (!(d instanceof Map)) this.fail(this.base + start, "a dict under SETITEM", typeName(d));
+            nesting.nest(stack.length - 1, held, this.base + start, true);
             d.set(k, v);
             break;
           }
           case op.APPENDS: {
+            const held = nesting.holding(this.markTop(), stack.length);
             const items = this.popMark(start);
             const l = this.top(start);
             if (l instanceof Set) for (const x of items) l.add(x);
             else if (Array.isArray(l)) for (const x of items) l.push(x);
             else this.fail(this.base + start, "a list under APPENDS", typeName(l));
+            nesting.nest(stack.length - 1, held, this.base + start, true);
             break;
           }
           case op.APPEND: {
+            const held = nesting.holding(stack.length - 1, stack.length);
             const v = this.pop(start);
             const l = this.top(start);
             if (!Array.isArray(l)) this.fail(this.base + start, "a list under APPEND", typeName(l));
+            nesting.nest(stack.length - 1, held, this.base + start, true);
             l.push(v);
             break;
           }
@@ -241,48 +266,59 @@ export class Unpickler {
           case op.NEWFALSE:
             stack.push(false);
             break;
-          case op.TUPLE1:
+          case op.TUPLE1: {
+            const held = nesting.holding(stack.length - 1, stack.length);
             stack.push(new PyTuple([this.pop(start) as PyValue]));
+            nesting.nest(stack.length - 1, held, this.base + start, false);
             break;
+          }
           case op.TUPLE2: {
+            const held = nesting.holding(stack.length - 2, stack.length);
             const b = this.pop(start);
             const a = this.pop(start);
             stack.push(new PyTuple([a, b] as PyValue[]));
+            nesting.nest(stack.length - 1, held, this.base + start, false);
             break;
           }
           case op.TUPLE3: {
+            const held = nesting.holding(stack.length - 3, stack.length);
             const c = this.pop(start);
             const b = this.pop(start);
             const a = this.pop(start);
             stack.push(new PyTuple([a, b, c] as PyValue[]));
+            nesting.nest(stack.length - 1, held, this.base + start, false);
             break;
           }
           case op.TUPLE:
-            stack.push(new PyTuple(this.popMark(start) as PyValue[]));
-            break;
           case op.LIST:
-            stack.push(this.popMark(start));
-            break;
-          case op.DICT: {
+          case op.DICT:
+          case op.FROZENSET: {
+            const held = nesting.holding(this.markTop(), stack.length);
             const items = this.popMark(start);
-            const d = new Map();
-            for (let i = 0; i + 1 < items.length; i += 2) d.set(items[i], items[i + 1]);
-            stack.push(d);
+            if (code === op.TUPLE) stack.push(new PyTuple(items as PyValue[]));
+            else if (code === op.LIST) stack.push(items);
+            else if (code === op.FROZENSET) stack.push(new Set(items));
+            else {
+              const d = new Map();
+              for (let i = 0; i + 1 < items.length; i += 2) d.set(items[i], items[i + 1]);
+              stack.push(d);
+            }
+            nesting.nest(stack.length - 1, held, this.base + start, false);
             break;
           }
           case op.EMPTY_SET:
+            nesting.empty();
             stack.push(new Set());
             break;
           case op.ADDITEMS: {
+            const held = nesting.holding(this.markTop(), stack.length);
             const items = this.popMark(start);
             const s = this.top(start);
             if (!(s instanceof Set)) this.fail(this.base + start, "a set under ADDITEMS", typeName(s));
             for (const x of items) s.add(x);
+            nesting.nest(stack.length - 1, held, this.base + start, true);
             break;
           }
-          case op.FROZENSET:
-            stack.push(new Set(this.popMark(start)));
-            break;
           case op.SHORT_BINBYTES:
           case op.SHORT_BINSTRING:
           case op.BINBYTES:
@@ -324,9 +360,12 @@ export class Unpickler {
           case op.POP_MARK:
             this.popMark(start);
             break;
-          case op.DUP:
-            stack.push(this.top(start));
+          case op.DUP: {
+            const v = this.top(start);
+            stack.push(v);
+            nesting.again(v, this.base + start);
             break;
+          }
           default: {
             // Text opcodes of protocol 0 carry a newline-terminated argument.
             if (TEXT_OPS.has(code)) {
@@ -348,6 +387,7 @@ export class Unpickler {
                 if (v !== undefined) {
                   stack.length -= 2;
                   stack.push(v);
+                  if (v instanceof Set) nesting.copied(v);
                   break;
                 }
               }
@@ -366,19 +406,8 @@ export class Unpickler {
     }
   }
 
-  /** GLOBAL's or STACK_GLOBAL's module and name, when both are known. */
-  private globalName(code: number, buf: Buffer, o: Op): string | undefined {
-    if (code === op.STACK_GLOBAL) {
-      const n = this.stack.at(-1);
-      const m = this.stack.at(-2);
-      return typeof n === "string" && typeof m === "string" ? `${m}.${n}` : undefined;
-    }
-    const at = o.data + o.arg;
-    return `${buf.toString("latin1", o.data, at)}.${buf.toString("latin1", at + 1, o.next - 1)}`;
-  }
-
   private safeGlobal(code: number, buf: Buffer, o: Op): DataConstructor | undefined {
-    const name = this.globalName(code, buf, o);
+    const name = globalName(code, this.stack, buf, o);
     const ctor = name === undefined ? undefined : SAFE_GLOBALS.get(name);
     if (ctor && code === op.STACK_GLOBAL) this.stack.length -= 2;
     return ctor;
@@ -387,7 +416,7 @@ export class Unpickler {
   private refuse(code: number, name: string, start: number, buf: Buffer, o: Op): never {
     const what =
       code === op.GLOBAL || code === op.INST || code === op.STACK_GLOBAL
-        ? this.globalName(code, buf, o)
+        ? globalName(code, this.stack, buf, o)
         : undefined;
     this.fail(
       this.base + start,
@@ -396,42 +425,13 @@ export class Unpickler {
     );
   }
 
+  /** Protocol 0's opcodes with a text argument. */
   private textOp(code: number, arg: string, start: number): void {
-    const at = this.base + start;
-    switch (code) {
-      case op.INT:
-        if (arg === "01") this.stack.push(true);
-        else if (arg === "00") this.stack.push(false);
-        else
-          this.stack.push(parseIntText(arg, () => this.fail(at, "a decimal integer", JSON.stringify(arg))));
-        return;
-      case op.LONG:
-        this.stack.push(
-          parseIntText(arg.endsWith("L") ? arg.slice(0, -1) : arg, () =>
-            this.fail(at, "a decimal integer", JSON.stringify(arg)),
-          ),
-        );
-        return;
-      case op.FLOAT: {
-        const v = Number(arg);
-        if (Number.isNaN(v) && !/^[-+]?nan$/i.test(arg)) this.fail(at, "a float", JSON.stringify(arg));
-        this.stack.push(this.float(v));
-        return;
-      }
-      case op.STRING:
-        this.stack.push(
-          unescapePythonBytes(arg, () => this.fail(at, "a quoted string", JSON.stringify(arg))),
-        );
-        return;
-      case op.UNICODE:
-        this.stack.push(rawUnicodeEscape(Buffer.from(arg, "latin1")));
-        return;
-      case op.GET:
-        this.memoGet(start, Number.parseInt(arg, 10));
-        return;
-      case op.PUT:
-        this.memoPut(Number.parseInt(arg, 10), this.top(start));
-        return;
+    if (code === op.GET) this.memoGet(start, Number.parseInt(arg, 10));
+    else if (code === op.PUT) this.memoPut(Number.parseInt(arg, 10), this.top(start));
+    else {
+      const v = textValue(code, arg, (expected, found) => this.fail(this.base + start, expected, found));
+      this.stack.push(typeof v === "number" && code === op.FLOAT ? this.float(v) : v);
     }
   }
 }
