@@ -210,15 +210,15 @@ describe("convkit-segment run again: resume that cannot be stale", () => {
 });
 
 describe("convkit-segment run: -o a file", () => {
-  it("is one line, exit 2, before any work; the file left as it was", () => {
+  it("is one line, exit 1 (an output that cannot be written, as every command says it), before any work; the file left as it was", () => {
     const root = tempDir("seg-resume-ofile-");
     const input = join(root, "a.jsonl");
     writeFileSync(input, ORIGINAL);
     const file = join(root, "taken");
     writeFileSync(file, "mine\n");
     const r = run(input, file);
-    expect(r.code).toBe(2);
-    expect(r.stderr.split("\n")[0]).toBe(`-o ${file}: expected an output folder, found a file`);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`convkit-segment run: cannot write ${file}: ${file} is not a directory\n`);
     expect(readFileSync(file, "utf8")).toBe("mine\n");
   });
 });
