@@ -39,12 +39,12 @@ export function adversarialInputs(n: number): Record<string, string> {
 /** A seeded mix of punctuation, letters, digits and emoji, mostly without spaces: `n` code points. */
 export function adversarialMix(r: () => number, n: number): string {
   const alphabet = [...`!?.,;:()[]{}"'-–—…#*&@/\\%$+=<>_~\`´‘’“”«»aZ1 😀🇺`];
-  let out = "";
-  while ([...out].length < n) {
+  const out: string[] = [];
+  while (out.length < n) {
     // Runs of one character, as the inputs above, and short mixes between them.
     const c = alphabet[Math.floor(r() * alphabet.length)]!;
     const length = r() < 0.3 ? 1 + Math.floor(r() * 200) : 1;
-    out += c.repeat(c === " " ? 1 : length);
+    for (let k = 0; k < (c === " " ? 1 : length); k++) out.push(c);
   }
-  return [...out].slice(0, n).join("");
+  return out.slice(0, n).join("");
 }
