@@ -39,8 +39,19 @@ function parse(source: string): Parsed | null {
   }
 }
 
+/** A top-level term of a pattern that may match nothing (`(?:…)?`, `x*`): its source span and the characters a non-empty match of it consumes. */
+interface OptionalTerm {
+  from: number;
+  to: number;
+  required: Set<string>;
+}
+
 class Parser {
   private i = 0;
+  /** Groups (and lookarounds) the parser is inside. */
+  private depth = 0;
+  /** The top-level optional terms whose matches consume some literal character, in order. */
+  readonly optionalTerms: OptionalTerm[] = [];
   constructor(private readonly s: string) {}
 
   get atEnd(): boolean {
@@ -84,6 +95,7 @@ class Parser {
 
   private term(): Parsed {
     const s = this.s;
+    const from = this.i;
     const c = s[this.i]!;
     let atom: Parsed;
     if (c === "^" || c === "$") {
@@ -98,7 +110,9 @@ class Parser {
       const lookaround = /^\(\?(?:=|!|<=|<!)/.exec(s.slice(this.i, this.i + 4));
       const group = lookaround ?? /^\(\?(?::|<[A-Za-z_$][\w$]*>)/.exec(s.slice(this.i, this.i + 64));
       this.i += group ? group[0].length : 1;
+      this.depth++;
       const inner = this.disjunction();
+      this.depth--;
       if (s[this.i] !== ")") throw new Error("unbalanced group");
       this.i++;
       // A lookaround consumes nothing, whatever it looks at.
@@ -128,6 +142,8 @@ class Parser {
       };
     }
     const [min, max] = this.quantifier();
+    if (this.depth === 0 && min === 0 && atom.required.size > 0)
+      this.optionalTerms.push({ from, to: this.i, required: atom.required });
     return {
       atoms: atom.atoms,
       required: min === 0 ? new Set() : atom.required,
@@ -226,8 +242,17 @@ export function compileSuffixSearch(pattern: string, where: string): (s: string)
   const regex = (alts: string[], flags: string) =>
     alts.length === 0 ? null : new RegExp(factorEndAnchor(alts.join("|")), t.flags + flags);
   const tail = regex(bounded, "g");
-  const anywhere = regex(unbounded, "");
+  const anywhere = regex(unbounded, "g");
   const last = consumedCharacters(shapes, t.flags, true);
+  // A match of an unbounded alternative consumes only characters one of its atoms can, up to the
+  // end: it starts within the string's last run of them, so it is searched for from that run's
+  // start, not over the whole string (which peeling a long run of other punctuation one mark at a
+  // time would do at every step).
+  const runOf = consumedCharacters(
+    shapes.filter((_, k) => !Number.isFinite(shapes[k]!.longest)),
+    t.flags,
+    true,
+  );
   return (s) => {
     const n = s.length;
     if (n === 0 || s.charCodeAt(n - 1) === 0x0a) return plain(s);
@@ -238,7 +263,10 @@ export function compileSuffixSearch(pattern: string, where: string): (s: string)
       if (!last.test(s)) return 0;
     }
     let start = n + 1;
-    if (anywhere !== null) start = anywhere.exec(s)?.index ?? start;
+    if (anywhere !== null) {
+      anywhere.lastIndex = runOf === null ? 0 : lastRunStart(s, runOf);
+      start = anywhere.exec(s)?.index ?? start;
+    }
     if (tail !== null) {
       let from = Math.max(0, n - longest);
       // Not between the halves of a surrogate pair (Python's positions are code points).
@@ -251,6 +279,22 @@ export function compileSuffixSearch(pattern: string, where: string): (s: string)
     }
     return start > n ? 0 : n - start;
   };
+}
+
+/**
+ * Where the run of characters `one` (a sticky one-character expression) matches that ends the
+ * string starts (a surrogate pair is one character).
+ */
+function lastRunStart(s: string, one: RegExp): number {
+  let i = s.length;
+  while (i > 0) {
+    const at =
+      i >= 2 && isLowSurrogate(s.charCodeAt(i - 1)) && isHighSurrogate(s.charCodeAt(i - 2)) ? i - 2 : i - 1;
+    one.lastIndex = at;
+    if (!one.test(s)) break;
+    i = at;
+  }
+  return i;
 }
 
 /**
@@ -285,10 +329,48 @@ export function compileMatch(pattern: string, where: string): (s: string) => boo
     return re.test(s);
   };
   // Literal characters match only themselves (IGNORECASE is spelled out in the source as classes).
-  const required = t.flags.includes("i") ? [] : [...(parse(t.source)?.required ?? [])];
-  if (required.length === 0) return plain;
+  const parser = new Parser(t.source);
+  let shape: Parsed | null = null;
+  try {
+    shape = parser.disjunction();
+  } catch {}
+  if (shape === null || !parser.atEnd || t.flags.includes("i")) return plain;
+  const required = [...shape.required];
+  const optional = parser.optionalTerms;
+  // An optional term whose every non-empty match consumes a character the string lacks matches
+  // nothing there: the pattern without it matches the same strings. url_match's user-info part
+  // (`(?:\S+(?::\S*)?@)?`) backtracks over every ':' of a long string without an '@' (quadratic, as
+  // in Python); without it the match is linear.
+  const variants = new Map<number, RegExp>();
+  const without = (mask: number): RegExp => {
+    let re = variants.get(mask);
+    if (re === undefined) {
+      let source = "";
+      let at = 0;
+      optional.forEach((term, k) => {
+        if ((mask & (1 << k)) === 0) return;
+        source += t.source.slice(at, term.from);
+        at = term.to;
+      });
+      re = new RegExp(factorEndAnchor(source + t.source.slice(at)), `${t.flags}y`);
+      variants.set(mask, re);
+    }
+    return re;
+  };
+  if (required.length === 0 && optional.length === 0) return plain;
   return (s) => {
     for (const c of required) if (!s.includes(c)) return false;
-    return plain(s);
+    let mask = 0;
+    // Up to 30 terms in the mask; a pattern with more keeps the rest.
+    for (let k = 0; k < Math.min(optional.length, 30); k++)
+      for (const c of optional[k]!.required)
+        if (!s.includes(c)) {
+          mask |= 1 << k;
+          break;
+        }
+    if (mask === 0) return plain(s);
+    const re = without(mask);
+    re.lastIndex = 0;
+    return re.test(s);
   };
 }

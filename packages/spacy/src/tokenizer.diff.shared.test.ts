@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { requires, rng, shared, spacyModel } from "@convkit/test-helpers";
 import { beforeAll, expect, it } from "vitest";
 import { loadPipelineFolder, type TokenizerRules } from "./folder.js";
+import { adversarialInputs, adversarialMix } from "./testdata/adversarial.js";
 import { mismatchesAcrossCaches, randomText, tokenStrings } from "./testdata/tokenizer-cases.js";
 import { ReferenceTokenizer } from "./tokenizer-reference.js";
 
@@ -33,6 +34,17 @@ requires("shared").describe(
       check(
         Array.from({ length: 2000 }, (_, i) => randomText(r, i % 100 === 0 ? 600 : 24)),
         1,
+      );
+    });
+
+    it("adversarial inputs: punctuation runs, long tokens, URL-like and emoji runs, seeded mixes", () => {
+      const r = rng(0xad5e);
+      check(
+        [
+          ...[1, 2, 3, 63, 64, 65, 400].flatMap((n) => Object.values(adversarialInputs(n))),
+          ...Array.from({ length: 40 }, () => adversarialMix(r, 400)),
+        ],
+        3,
       );
     });
 

@@ -10,6 +10,7 @@ import type { TokenizerRules } from "./folder.js";
 import { Lexicon } from "./lexicon.js";
 import { compilePythonRegex } from "./pyregex.js";
 import { compileInfixFinder, compileMatch, compileSuffixSearch } from "./regex-shape.js";
+import { MatchBuffers, TokenSink } from "./token-buffers.js";
 
 export type { TokenizedText } from "./chunk-kernel.js";
 
@@ -22,35 +23,6 @@ interface PatternNode {
   next: Map<string, PatternNode>;
   nextWord: Map<number, PatternNode>;
   ends: boolean;
-}
-
-/** Growable token buffers for one text. */
-class TokenSink {
-  lex = new Int32Array(256);
-  start = new Int32Array(256);
-  spacy = new Uint8Array(256);
-  length = 0;
-
-  push(lex: number, start: number): void {
-    if (this.length === this.lex.length) this.grow();
-    this.lex[this.length] = lex;
-    this.start[this.length] = start;
-    this.spacy[this.length] = 0;
-    this.length++;
-  }
-
-  private grow(): void {
-    const n = this.lex.length * 2;
-    const lex = new Int32Array(n);
-    lex.set(this.lex);
-    const start = new Int32Array(n);
-    start.set(this.start);
-    const spacy = new Uint8Array(n);
-    spacy.set(this.spacy);
-    this.lex = lex;
-    this.start = start;
-    this.spacy = spacy;
-  }
 }
 
 /**
@@ -69,6 +41,15 @@ export const CACHE_LIMIT = 131_072;
  * tables of its growth behind in the kernel's memory.
  */
 export const LEXICON_LIMIT = 131_072;
+
+/**
+ * The longest window (in units) of a chunk's affix peeling that is looked up in the chunk cache. A
+ * cached window only ends the peeling early (its tokens are the ones the peeling would reach), so
+ * skipping the lookup changes no token; but each lookup hashes the whole window, and a run of
+ * thousands of punctuation marks peeled one at a time would hash quadratically many units. Words
+ * inside punctuation are shorter than this.
+ */
+const PEEL_CACHE_UNITS = 64;
 
 /** The tokenizer of one pipeline. Not thread-safe; one per worker. */
 export class SpacyTokenizer {
@@ -93,6 +74,13 @@ export class SpacyTokenizer {
    * lexeme cache this one may also keep chunks that contained special cases).
    */
   private readonly specials = new Map<string, Int32Array>();
+  /**
+   * The longest special case's chunk in units: a longer window is none, so it is not hashed to ask
+   * (spaCy hashes every window it peels, quadratic on a long punctuation run).
+   */
+  private readonly longestSpecial: number;
+  /** The longest window the peeling asks the kernel about (specials and cached chunks, {@link PEEL_CACHE_UNITS}). */
+  private readonly longestPeelLookup: number;
   /** Lengths of the affixes peeled off a chunk, outermost first (see {@link tokenizeSpan}). */
   private prefixLengths = new Int32Array(64);
   private suffixLengths = new Int32Array(64);
@@ -113,6 +101,7 @@ export class SpacyTokenizer {
   private readonly patternWords = new Map<string, number>();
   /** Where tokens go when special cases spanning several of them replace some (reused from text to text). */
   private readonly specialSink = new TokenSink();
+  private readonly matchBuffers = new MatchBuffers();
 
   /**
    * `options.cacheLimit`: chunks per cache generation, the special cases included (default
@@ -143,6 +132,8 @@ export class SpacyTokenizer {
     this.tokenMatch = match(rules.tokenMatch, "token_match");
     this.urlMatch = match(rules.urlMatch, "url_match");
     this.internSpecials();
+    this.longestSpecial = Array.from(rules.exceptions).reduce((m, [chunk]) => Math.max(m, chunk.length), 0);
+    this.longestPeelLookup = Math.max(this.longestSpecial, PEEL_CACHE_UNITS);
     for (const [chunk] of rules.exceptions) {
       if (
         rules.fasterHeuristics &&
@@ -290,18 +281,23 @@ export class SpacyTokenizer {
       // the window alone), so a window cached as a chunk ends the peeling: the middle below takes
       // its cached tokens. On real text the word inside punctuation usually is one.
       // A special case's chunk ends it too (both asked in one call).
-      if (withSpecialCases && fn.endsPeel(lo, hi, lastSize !== -1 ? 1 : 0) !== 0) break;
+      if (
+        withSpecialCases &&
+        hi - lo <= this.longestPeelLookup &&
+        fn.endsPeel(lo, hi, lastSize !== -1 ? 1 : 0) !== 0
+      )
+        break;
       const s = text.slice(lo, hi);
       if (this.tokenMatch(s)) break;
       lastSize = hi - lo;
       const pre = this.findPrefix(s);
-      if (pre !== 0 && hi > lo + pre && withSpecialCases && fn.isSpecial(lo + pre, hi) !== 0) {
+      if (pre !== 0 && hi > lo + pre && withSpecialCases && this.isSpecial(lo + pre, hi)) {
         this.prefixLengths[prefixes++] = pre;
         lo += pre;
         break;
       }
       const suf = this.findSuffix(pre === 0 ? s : text.slice(lo + pre, hi));
-      if (suf !== 0 && hi - suf > lo && withSpecialCases && fn.isSpecial(lo, hi - suf) !== 0) {
+      if (suf !== 0 && hi - suf > lo && withSpecialCases && this.isSpecial(lo, hi - suf)) {
         this.suffixLengths[suffixes++] = suf;
         hi -= suf;
         break;
@@ -355,6 +351,11 @@ export class SpacyTokenizer {
     }
   }
 
+  /** Whether text units [a, b) are a special case's chunk (hashed only when one could be that long). */
+  private isSpecial(a: number, b: number): boolean {
+    return b - a <= this.longestSpecial && this.kernel.fn.isSpecial(a, b) !== 0;
+  }
+
   /** The first pattern note of a lexicon entry (see {@link patternNotes}). */
   private patternStartCode(lex: number): number {
     const orth = this.lexicon.entries[lex]!.orth;
@@ -380,41 +381,60 @@ export class SpacyTokenizer {
     // A one-token match whose special case is that very token changes nothing and, being the
     // shortest, takes no token from a longer match: it is not collected (spaces and dashes are
     // such patterns in the English rules, and common).
-    const found: [number, number][] = [];
+    // Flat [start, end) pairs in typed arrays, as is all below: a run of thousands of matches (a run
+    // of apostrophes, each pair of them a special case) made as many small arrays and Set entries,
+    // whose collection grew faster than the text.
+    const m = this.matchBuffers;
+    let count = 0;
+    let longest = 0;
     for (let i = 0; i < doc.length; i++) {
       const code = notes[doc.lex[i]! * stride + startNote]!;
       if (code === 0) continue;
       let node: PatternNode | undefined = this.startNodes[(code >> 1) - 1];
       const firstIsNoOp = (code & 1) === 1;
       for (let j = i + 1; node !== undefined; j++) {
-        if (node.ends && !(firstIsNoOp && j === i + 1)) found.push([i, j]);
+        if (node.ends && !(firstIsNoOp && j === i + 1)) {
+          if (count === m.start.length) m.grow(count * 2);
+          m.start[count] = i;
+          m.end[count++] = j;
+          if (j - i > longest) longest = j - i;
+        }
         if (j === doc.length) break;
         const word = notes[doc.lex[j]! * stride + wordNote]!;
         node = word === 0 ? undefined : node.nextWord.get(word);
       }
     }
-    if (found.length === 0) return doc;
-    // Longest first, then leftmost; a span is kept unless its first or last token is taken.
-    found.sort((x, y) => y[1] - y[0] - (x[1] - x[0]) || x[0] - y[0]);
-    const seen = new Set<number>();
-    const kept: [number, number][] = [];
-    for (const [s, e] of found) {
-      if (!seen.has(s) && !seen.has(e - 1)) kept.push([s, e]);
-      for (let t = s; t < e; t++) seen.add(t);
+    if (count === 0) return doc;
+    // Longest first, then leftmost (a counting sort by length: of one length they were found
+    // leftmost first); a span is kept unless its first or last token is taken.
+    const at = new Int32Array(longest + 2);
+    for (let k = 0; k < count; k++) at[longest - (m.end[k]! - m.start[k]!) + 1]!++;
+    for (let l = 1; l <= longest + 1; l++) at[l]! += at[l - 1]!;
+    const order = m.order(count);
+    for (let k = 0; k < count; k++) order[at[longest - (m.end[k]! - m.start[k]!)]!++] = k;
+    const { seen, keptEnd } = m.tokens(doc.length);
+    for (let o = 0; o < count; o++) {
+      const k = order[o]!;
+      const s0 = m.start[k]!;
+      const e = m.end[k]!;
+      // Kept spans do not overlap: a token inside one, taken by a longer span, would make that
+      // span lie strictly inside this one.
+      if (seen[s0] === 0 && seen[e - 1] === 0) keptEnd[s0] = e;
+      seen.fill(1, s0, e);
     }
-    // Only kept spans whose text (with its inner spaces) is a special case change anything.
-    const replace: [start: number, end: number, special: Int32Array][] = [];
-    for (const [s0, e] of kept) {
-      const last = e - 1;
-      const special = this.specials.get(text.slice(doc.start[s0]!, doc.start[last]! + orthOf(last).length));
-      if (special) replace.push([s0, e, special]);
-    }
-    if (replace.length === 0) return doc;
-    replace.sort((x, y) => x[0] - y[0]);
+    // Only kept spans whose text (with its inner spaces) is a special case change anything; they
+    // are in order of their start. The tokens go to the sink from the first such span on.
     const out = this.specialSink;
     out.length = 0;
     let i = 0;
-    for (const [s0, e, special] of replace) {
+    let replaced = false;
+    for (let s0 = 0; s0 < doc.length; s0++) {
+      const e = keptEnd[s0]!;
+      if (e === 0) continue;
+      const last = e - 1;
+      const special = this.specials.get(text.slice(doc.start[s0]!, doc.start[last]! + orthOf(last).length));
+      if (!special) continue;
+      replaced = true;
       for (; i < s0; i++) {
         out.push(doc.lex[i]!, doc.start[i]!);
         out.spacy[out.length - 1] = doc.spacy[i]!;
@@ -427,6 +447,7 @@ export class SpacyTokenizer {
       out.spacy[out.length - 1] = doc.spacy[e - 1]!;
       i = e;
     }
+    if (!replaced) return doc;
     for (; i < doc.length; i++) {
       out.push(doc.lex[i]!, doc.start[i]!);
       out.spacy[out.length - 1] = doc.spacy[i]!;
