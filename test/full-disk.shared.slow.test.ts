@@ -202,6 +202,20 @@ requires("shared").describe(
       });
     }
 
+    it("convkit --version and --help (the dispatcher's own text)", () => {
+      const bin = join(REPO, "apps", "convkit", "bin", "convkit.js");
+      for (const flag of ["--version", "--help"]) {
+        const fd = devFull();
+        try {
+          const r = spawnSync(process.execPath, [bin, flag], { cwd: REPO, stdio: ["ignore", fd, "pipe"] });
+          expect(r.status).toBe(1);
+          expect(r.stderr.toString()).toBe("convkit: cannot write stdout: no space left on device\n");
+        } finally {
+          closeSync(fd);
+        }
+      }
+    });
+
     it("| head -1 is still quiet, exit 0", () => {
       const r = spawnSync("sh", [
         "-c",

@@ -1,4 +1,5 @@
 // `convkit <command> …`: dispatches to an app's process entry; `--version`, `help [COMMAND]`.
+import { guardStdout } from "@convkit/cli";
 import { COMMANDS } from "./commands.js";
 
 /** What `convkit --help` and `convkit help` print. */
@@ -26,6 +27,9 @@ installed as convkit-<command>. 'convkit --version' prints the version.
  */
 export async function main(argv: readonly string[], version: string): Promise<void> {
   const [first, ...rest] = argv;
+  // convkit's own text (help, version) written as the commands write theirs: a failing stdout (a
+  // full disk) is one line and exit 1, a closed pipe quiet.
+  guardStdout("convkit");
   if (first === "--version" || first === "-V") {
     process.stdout.write(`convkit ${version}\n`);
     return;

@@ -66,3 +66,24 @@ describe("output paths checked before the work", () => {
     );
   });
 });
+
+describe("a failed write leaves no folder it made", () => {
+  it("the folders made for the target go when the fill fails; a folder that was there stays", async () => {
+    const dir = tempDir();
+    const target = join(dir, "new", "deeper", "o.jsonl");
+    await expect(
+      writeAtomic(target, async (s) => {
+        await s.write("partial");
+        throw new Error("bad input halfway");
+      }),
+    ).rejects.toThrow("bad input halfway");
+    expect(readdirSync(dir)).toEqual([]);
+    mkdirSync(join(dir, "kept"));
+    await expect(
+      writeAtomic(join(dir, "kept", "o.jsonl"), async () => {
+        throw new Error("bad input");
+      }),
+    ).rejects.toThrow("bad input");
+    expect(readdirSync(dir)).toEqual(["kept"]);
+  });
+});

@@ -1,6 +1,6 @@
 // Output: buffered byte sinks that appear atomically (temp file in the target folder, rename on success).
 import { constants, createWriteStream, rmSync, type WriteStream } from "node:fs";
-import { access, mkdir, readdir, rename, rm, stat, unlink } from "node:fs/promises";
+import { access, mkdir, readdir, rename, rm, rmdir, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { createGzip } from "node:zlib";
 import { OutputError } from "./errors.js";
@@ -283,7 +283,7 @@ export async function writeAtomic(
     return;
   }
   await checkOutputPath(target);
-  await mkdir(dirname(target), { recursive: true }).catch((e) => {
+  const madeDir = await mkdir(dirname(target), { recursive: true }).catch((e) => {
     throw OutputError.of(target, e);
   });
   await removeStaleTemps(target);
@@ -313,9 +313,27 @@ export async function writeAtomic(
     gz?.destroy();
     await unlink(tmp).catch(() => {});
     unregister();
+    if (madeDir !== undefined) await removeEmptyDirs(dirname(target), madeDir);
     throw e;
   } finally {
     watch.dispose();
+  }
+}
+
+/**
+ * The folders a failed write made for its target, removed while empty, from the target's folder up
+ * to the first one it made (a folder another output has since written into stays).
+ */
+async function removeEmptyDirs(dir: string, upTo: string): Promise<void> {
+  for (let d = dir; ; d = dirname(d)) {
+    if (
+      !(await rmdir(d).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return;
+    if (d === upTo || dirname(d) === d) return;
   }
 }
 
