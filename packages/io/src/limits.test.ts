@@ -5,7 +5,7 @@ import { createWriteStream, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { tempDir } from "@convkit/test-helpers";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_INPUT_LIMITS, setInputLimits } from "./limits.js";
 import { readLineBatches, readText } from "./lines.js";
 import { type ByteSource, openInput, openRaw, prefetch, readAll } from "./source.js";
@@ -136,5 +136,17 @@ describe("a FIFO or pipe given by path", () => {
     await first.return?.();
     const again = await readAll(openRaw(f));
     expect(again.toString()).toBe(text);
+  });
+});
+
+describe("limits set on the main thread reach its workers", () => {
+  it("a fresh instance of the module (what a worker thread loads, with the env it copied) has them", async () => {
+    setInputLimits({ lineBytes: 5 << 20, wholeBytes: 7 << 20 });
+    vi.resetModules();
+    const fresh = await import("./limits.js");
+    expect(fresh.inputLimits()).toEqual({ lineBytes: 5 << 20, wholeBytes: 7 << 20 });
+    setInputLimits(DEFAULT_INPUT_LIMITS);
+    vi.resetModules();
+    expect((await import("./limits.js")).inputLimits()).toEqual(DEFAULT_INPUT_LIMITS);
   });
 });

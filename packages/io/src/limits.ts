@@ -22,11 +22,24 @@ export interface InputLimits {
  */
 export const DEFAULT_INPUT_LIMITS: InputLimits = { lineBytes: 64 << 20, wholeBytes: 256 << 20 };
 
-let current: InputLimits = DEFAULT_INPUT_LIMITS;
+/**
+ * The limits set on the main thread, carried to worker threads (and child processes) in the
+ * environment, which a worker receives as a copy when it starts: a reader on a pool's thread
+ * follows the user's `--max-line-bytes` as one on the main thread does.
+ */
+const LIMITS_ENV = "CONVKIT_INPUT_LIMITS";
 
-/** Sets the process's limits (the options not given keep their defaults). */
+function inherited(): InputLimits {
+  const m = /^(\d+),(\d+)$/.exec(process.env[LIMITS_ENV] ?? "");
+  return m ? { lineBytes: Number(m[1]), wholeBytes: Number(m[2]) } : DEFAULT_INPUT_LIMITS;
+}
+
+let current: InputLimits = inherited();
+
+/** Sets the process's limits (the options not given keep their defaults), for its workers too. */
 export function setInputLimits(limits: Partial<InputLimits>): void {
   current = { ...DEFAULT_INPUT_LIMITS, ...limits };
+  process.env[LIMITS_ENV] = `${current.lineBytes},${current.wholeBytes}`;
 }
 
 export function inputLimits(): InputLimits {
