@@ -493,7 +493,7 @@ requires("redis-server").describe("hostile jobs and a Redis that loses its data 
       },
     ]);
     expect(w.log.filter((l) => l.includes("failed segment-file"))).toHaveLength(1);
-    expect(readdirSync(join(dir, "out")).sort()).toEqual(["manifest.tsv", "part-01.jsonl"]);
+    expect(readdirSync(join(dir, "out")).sort()).toEqual(["part-01.jsonl", "part-01.manifest.json"]);
   }, 120_000);
 
   it("a gen-eval-topics unit with a mu the CLI refuses fails once, with the CLI's range", async () => {
@@ -580,7 +580,7 @@ requires("redis-server").describe("hostile jobs and a Redis that loses its data 
     expect(lines.filter((l) => l.startsWith(`job ${badData}: data is not JSON (`))).toHaveLength(1);
     expect(lines.filter((l) => l.startsWith(`job ${badOpts}: opts is not JSON (`))).toHaveLength(1);
     expect(q.stderr).toMatch(
-      /: 1 files, 20 documents, \d+ passages in [\d.]+ s; 2 input files failed \(above\)\n$/,
+      /: 1 files \(0 already done\), 20 documents, \d+ passages in [\d.]+ s; 2 input files failed \(above\)\n$/,
     );
     const after = await runCliAsync("queue", ["status", "--queue", r.url]);
     expect(after.code, after.stderr).toBe(0);
