@@ -5,6 +5,9 @@
 // (`\S+:\S*` is itself `\S+`), so with a prefix P that may match empty and consumes no whitespace
 // (the scheme `(?:[\w+\-.]{2,}://)?`), `P U? R` matches s exactly when `P R` does or, for some '@'
 // at p ≥ 1 with no whitespace before it, R matches from p + 1 to the end.
+// Each '@' costs R's own work from there: its host stops at the next '@', its path (`[/?#]\S*`)
+// succeeds at once on a tokenizer chunk (no whitespace); only a string holding whitespace that the
+// host's class takes (U+3000), which the tokenizer never asks about, still costs a scan to it per '@'.
 import { END } from "./pyregex.js";
 import { isHighSurrogate, isLowSurrogate } from "./utf16.js";
 
