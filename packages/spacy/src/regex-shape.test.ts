@@ -19,13 +19,15 @@ print(json.dumps({
 `;
 
 const ALPHABET = [..."ab1.'s%km-,!?:()", "😀", "é", "\u00a0", "\n", "…", "’", "Σ"];
+/** Rich in what spaCy's URL pattern's user-info part, host and path take, and what they do not. */
+const URL_ALPHABET = [..."a:@./:@.a1Z-_#?", "\t", "\n", "\u3000", "é", "😀"];
 
-function randomStrings(n: number, seed: number): string[] {
+function randomStrings(n: number, seed: number, alphabet = ALPHABET): string[] {
   const r = rng(seed);
   return Array.from({ length: n }, () =>
     Array.from(
       { length: Math.floor(r() * (r() < 0.1 ? 40 : 10)) },
-      () => ALPHABET[Math.floor(r() * ALPHABET.length)]!,
+      () => alphabet[Math.floor(r() * alphabet.length)]!,
     ).join(""),
   );
 }
@@ -66,9 +68,29 @@ describe("affix searches through a pattern's shape", () => {
     // A dot spelled as an escape; `.` itself, which stands for any character.
     "\\x2e{1,2}s",
     "a.b",
+    // spaCy's URL pattern's form: the user-info part decided by a scan of the '@'s
+    // (match-userinfo.ts), with a rest that takes some whitespace (\u3000) or none, and a prefix
+    // that may take whitespace (then not scanned).
+    "(?u)^(?:(?:[\\w\\+\\-\\.]{2,})://)?(?:\\S+(?::\\S*)?@)?(?:(?:[a-z0-9\\u3000][a-z0-9_-]{0,3})?[a-z0-9]\\.)+(?:[a-z]{2,3})(?::\\d{2,5})?(?:[/?#]\\S*)?$",
+    "^(?:\\S+(?::\\S*)?@)?(?:[a-z]+\\.)+[a-z]{2}(?:[/?#]\\S*)?$",
+    // A rest without the path: characters before the '@' it cannot take.
+    "^(?:\\S+(?::\\S*)?@)?(?:[a-z]+\\.)+[a-z]{2}$",
+    "^(?:a\\s)?(?:\\S+(?::\\S*)?@)?(?:[a-z\\u3000]+\\.)+[a-z]{2}(?:[/?#]\\S*)?$",
   ];
   const strings = [
     ...randomStrings(3000, 7),
+    ...randomStrings(3000, 8, URL_ALPHABET),
+    "a@b.co/a@b.co/\t",
+    "a@b.co/a@b.co/",
+    "a:b@c:d@e.co:80/x",
+    "http://a:b@c.co",
+    "a@\u3000.co",
+    "a a@b.co",
+    "a\u3000@b.co",
+    "x:@ab.co",
+    "x:@ab.co\n",
+    "b.co/x@y",
+    "http://b.co/@",
     "",
     "\n",
     "a\n",

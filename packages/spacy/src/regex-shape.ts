@@ -6,6 +6,8 @@
 // (most words hold no infix character), a string without a character every match consumes has no
 // match at all (url_match's host needs a '.', which most words lack), and a suffix of at most L
 // units can only start in a string's last L units.
+
+import { consumesNoSpace, USER_INFO, type UserInfoSplit, userInfoMatcher } from "./match-userinfo.js";
 import {
   END,
   factorEndAnchor,
@@ -358,6 +360,8 @@ export function compileMatch(pattern: string, where: string): (s: string) => boo
     return re;
   };
   if (required.length === 0 && optional.length === 0) return plain;
+  const userInfo = userInfoSplit(t.source, t.flags, optional);
+  const scanned = userInfo === null ? null : userInfoMatcher(userInfo.split);
   return (s) => {
     for (const c of required) if (!s.includes(c)) return false;
     let mask = 0;
@@ -368,9 +372,41 @@ export function compileMatch(pattern: string, where: string): (s: string) => boo
           mask |= 1 << k;
           break;
         }
+    // With an '@' (and so the user-info term kept), that term is decided by a scan.
+    if (scanned !== null && (mask & (1 << userInfo!.k)) === 0) return scanned(s);
     if (mask === 0) return plain(s);
     const re = without(mask);
     re.lastIndex = 0;
     return re.test(s);
+  };
+}
+
+/**
+ * spaCy's user-info term (match-userinfo.ts) among a whole-string pattern's optional terms, with
+ * what deciding it by a scan needs: a prefix that may match empty and takes no whitespace, and a
+ * rest ending with the end anchor. Null when the pattern is not of that form.
+ */
+function userInfoSplit(
+  source: string,
+  flags: string,
+  optional: OptionalTerm[],
+): { k: number; split: UserInfoSplit } | null {
+  const k = optional.findIndex((term) => source.slice(term.from, term.to) === USER_INFO);
+  if (k === -1 || k >= 30) return null;
+  // A top-level alternation would not split at the term.
+  if (topLevelAlternatives(source).length !== 1) return null;
+  const term = optional[k]!;
+  const [prefix, rest] = [source.slice(0, term.from), source.slice(term.to)];
+  const [p, r] = [parse(prefix), parse(rest)];
+  if (p === null || r === null || !p.nullable || r.atoms.length === 0 || !rest.endsWith(END)) return null;
+  if (!consumesNoSpace(p.atoms, flags)) return null;
+  return {
+    k,
+    split: {
+      rest,
+      without: new RegExp(factorEndAnchor(prefix + rest), `${flags}y`),
+      restAtom: new RegExp(`^(?:${r.atoms.join("|")})$`, flags),
+      flags,
+    },
   };
 }

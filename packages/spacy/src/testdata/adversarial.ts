@@ -3,6 +3,8 @@
 // punctuation mark, mixed runs, one long token, URL-like and numeric runs, emoji. Generated at the
 // size asked, never stored.
 
+import { rng } from "@convkit/test-helpers";
+
 /** `unit` repeated to `n` code points (a surrogate pair is one). */
 function run(unit: string, n: number): string {
   const points = [...unit];
@@ -28,6 +30,9 @@ export function adversarialInputs(n: number): Record<string, string> {
     letterDot: run("a.", n),
     url: `http://${run("a.", Math.max(0, n - 7))}`,
     userAt: `${run("a:", n - 1)}@`,
+    // url_match's user-info part `\S+(?::\S*)?@` tried from every ':' to every '@' (seeded):
+    // 10 s for 100k units before its '@' scan (match-userinfo.ts).
+    colonAt: pick("a:@.", n, 0xc01a),
     dashWords: run("a-", n),
     digitCommas: run("1,", n),
     emoji: run("😀", n),
@@ -47,4 +52,10 @@ export function adversarialMix(r: () => number, n: number): string {
     for (let k = 0; k < (c === " " ? 1 : length); k++) out.push(c);
   }
   return out.slice(0, n).join("");
+}
+
+/** `n` characters of `alphabet` drawn with a seeded generator. */
+function pick(alphabet: string, n: number, seed: number): string {
+  const r = rng(seed);
+  return Array.from({ length: n }, () => alphabet[Math.floor(r() * alphabet.length)]).join("");
 }
