@@ -2,7 +2,7 @@
 // where spaCy's own tokenizer, and this port before, peeled, searched and hashed what was left of a
 // long chunk once per mark (quadratic): the median time for 4n units is at most 5 times that for n
 // (quadratic work would be 16 times). en_core_web_sm 3.8.0's rules (shared).
-import { requires, spacyModel } from "@convkit/test-helpers";
+import { requires, rng, spacyModel } from "@convkit/test-helpers";
 import { beforeAll, expect, it } from "vitest";
 import { loadPipelineFolder } from "./folder.js";
 import { adversarialInputs } from "./testdata/adversarial.js";
@@ -22,7 +22,7 @@ requires("shared").describe("the tokenizer on adversarial inputs: time linear in
   beforeAll(() => {
     tokenizer = new SpacyTokenizer(loadPipelineFolder(spacyModel()).tokenizer, "tokenizer");
     // Compiled before timing.
-    for (const text of Object.values(adversarialInputs(2000))) tokenizer.tokenize(text);
+    for (const text of Object.values(adversarialInputs(2000, rng))) tokenizer.tokenize(text);
   });
 
   /** Milliseconds to tokenize `text` with empty caches (a cached chunk would cost nothing). */
@@ -35,8 +35,8 @@ requires("shared").describe("the tokenizer on adversarial inputs: time linear in
 
   const median = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1]!;
 
-  it.each(Object.keys(adversarialInputs(1)))("%s", (name) => {
-    const [text, longer] = [adversarialInputs(N)[name]!, adversarialInputs(4 * N)[name]!];
+  it.each(Object.keys(adversarialInputs(1, rng)))("%s", (name) => {
+    const [text, longer] = [adversarialInputs(N, rng)[name]!, adversarialInputs(4 * N, rng)[name]!];
     // In turn, so that a busy stretch of the machine slows both sizes alike.
     const small: number[] = [];
     const large: number[] = [];

@@ -41,7 +41,7 @@ requires("shared").describe(
       const r = rng(0xad5e);
       check(
         [
-          ...[1, 2, 3, 63, 64, 65, 400].flatMap((n) => Object.values(adversarialInputs(n))),
+          ...[1, 2, 3, 63, 64, 65, 400].flatMap((n) => Object.values(adversarialInputs(n, rng))),
           ...Array.from({ length: 40 }, () => adversarialMix(r, 400)),
         ],
         3,
