@@ -41,6 +41,7 @@ export {
   type ByteSink,
   checkOutputDir,
   checkOutputPath,
+  isDeadTemp,
   registerTemp,
   removePendingTempFiles,
   removeStaleTemps,

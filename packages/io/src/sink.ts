@@ -62,6 +62,12 @@ function alive(pid: number): boolean {
 const tempsByFolder = new Map<string, Promise<Map<string, string[]>>>();
 const TEMP = /^\.(.+)\.(\d+)\.[a-z0-9]+\.tmp$/;
 
+/** Whether `name` is a write's temp file or folder (`.NAME.PID.RANDOM.tmp`) whose process is gone. */
+export function isDeadTemp(name: string): boolean {
+  const t = TEMP.exec(name);
+  return t !== null && !alive(Number(t[2]));
+}
+
 /**
  * Removes temp files and folders of earlier writes of `target` whose process is gone (a run
  * killed with SIGKILL or a power cut leaves them; a later write of the same output sweeps them).

@@ -2,7 +2,7 @@
 // and the temp files a killed writer leaves.
 import { readdir, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join, relative } from "node:path";
-import { InputError, UsageError } from "@convkit/io";
+import { InputError, isDeadTemp, UsageError } from "@convkit/io";
 import type { PassageFormat } from "./encode.js";
 
 const INPUT = /\.(json|jsonl|trecweb|txt)(\.(gz|bz2))?$/;
@@ -86,8 +86,7 @@ export async function removeDeadTemps(dir: string): Promise<void> {
   for (const e of entries) {
     const p = join(dir, e.name);
     if (e.isDirectory()) await removeDeadTemps(p);
-    const m = /^\..+\.(\d+)\.[a-z0-9]+\.tmp$/.exec(e.name);
-    if (m && Number(m[1]) !== process.pid && !alive(Number(m[1]))) await unlink(p).catch(() => {});
+    if (e.isFile() && isDeadTemp(e.name)) await unlink(p).catch(() => {});
   }
 }
 
@@ -105,14 +104,5 @@ export async function removeUnitTemps(outputs: readonly string[]): Promise<void>
     );
     for (const name of await readdir(dir).catch(() => [] as string[]))
       if (own.test(name)) await unlink(join(dir, name)).catch(() => {});
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
   }
 }
