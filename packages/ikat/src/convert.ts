@@ -1,13 +1,25 @@
 // iKAT runs ⇄ TREC run lines, as the official generate_run.py turns submissions into trec_eval input.
 import type { IkatRun, RunEntry } from "@convkit/formats";
-import { trecOrder } from "@convkit/io";
+import { formatPyFloat, trecOrder } from "@convkit/io";
+import { ProtoParseError, type ProtoRun, parseProtoRun } from "./protobuf-json.js";
+import { PyDict, PyList, type PyValue, parsePyJsonBytes } from "./pyjson.js";
+
+/** What {@link runToTrec} reads of a run: an {@link IkatRun} or a {@link ProtoRun}. */
+export interface TrecSource {
+  run_name: string;
+  turns: readonly {
+    turn_id: string;
+    responses: readonly { rank: number; passage_provenance: readonly { id: string; score?: number }[] }[];
+  }[];
+}
 
 /**
  * TREC lines of a submission, per turn as `generate_run.py` makes them: the passages of every
- * response in response order, each passage once (first seen), scored `score · 1/(response.rank + 1)`,
+ * response in response order, each passage once (first seen, never sorted), scored
+ * `1/(response.rank + 1) · score` with the score a protobuf float (32 bits) before and after,
  * ranked by position from 1; the tag is the run name.
  */
-export function runToTrec(run: IkatRun): RunEntry[] {
+export function runToTrec(run: TrecSource): RunEntry[] {
   const out: RunEntry[] = [];
   for (const turn of run.turns) {
     const seen = new Set<string>();
@@ -21,13 +33,72 @@ export function runToTrec(run: IkatRun): RunEntry[] {
           q0: "Q0",
           docno: p.id,
           rank: ++rank,
-          score: (p.score ?? 0) * (1 / (r.rank + 1)),
+          score: Math.fround((1 / (r.rank + 1)) * Math.fround(p.score ?? 0)),
           tag: run.run_name,
         });
       }
     }
   }
   return out;
+}
+
+/**
+ * The bytes `generate_run.py` (2023 and 2024) writes for a run: {@link runToTrec}'s lines as
+ * `turn\tQ0\tid\trank\tscore\trun_name`, the score as Python prints the float32's value. A
+ * response of rank -1 fails there (division by zero): an error here too.
+ */
+export function trecRunText(run: ProtoRun): string {
+  for (const t of run.turns) {
+    // The division happens for each passage seen first: a rank -1 response with only repeats passes.
+    const seen = new Set<string>();
+    for (const r of t.responses)
+      for (const p of r.passage_provenance) {
+        if (!seen.has(p.id) && r.rank === -1)
+          throw new ProtoParseError(
+            `turn ${t.turn_id}: a response of rank -1 (generate_run.py divides by rank + 1: ZeroDivisionError)`,
+            r.line,
+          );
+        seen.add(p.id);
+      }
+  }
+  let out = "";
+  for (const l of runToTrec(run))
+    out += `${l.qid}\tQ0\t${l.docno}\t${l.rank}\t${formatPyFloat(l.score)}\t${l.tag}\n`;
+  return out;
+}
+
+/**
+ * A run file read as `generate_run.py` reads it (json.load, then ParseDict with the year's
+ * run.proto). Without a year: 2024's proto, else 2023's (both give the same TREC lines where both
+ * accept the run); where neither does, the error of the one the run looks written for.
+ */
+export function readProtoRun(bytes: Uint8Array, year?: 2023 | 2024): ProtoRun {
+  const doc = parsePyJsonBytes(bytes);
+  if (year) return parseProtoRun(doc, year);
+  try {
+    return parseProtoRun(doc, 2024);
+  } catch (e2024) {
+    try {
+      return parseProtoRun(doc, 2023);
+    } catch (e2023) {
+      throw looks2023(doc) ? e2023 : e2024;
+    }
+  }
+}
+
+/** Whether a response lists PTKB provenance as objects (2023's layout). */
+function looks2023(doc: PyValue): boolean {
+  const turns = doc instanceof PyDict ? doc.get("turns") : undefined;
+  if (!(turns instanceof PyList)) return false;
+  for (const t of turns.items) {
+    const rs = t instanceof PyDict ? t.get("responses") : undefined;
+    if (!(rs instanceof PyList)) continue;
+    for (const r of rs.items) {
+      const p = r instanceof PyDict ? r.get("ptkb_provenance") : undefined;
+      if (p instanceof PyList && p.items.length > 0) return p.items[0] instanceof PyDict;
+    }
+  }
+  return false;
 }
 
 /**

@@ -1,6 +1,26 @@
 // @convkit/ikat: TREC iKAT topics, run validation, run conversion and evaluation, passage-id database.
-export { runToTrec, trecToRun } from "./convert.js";
+export { type OfficialOptions, type OfficialVerdict, officialCheck } from "./checker-2023-2024.js";
+export { readProtoRun, runToTrec, type TrecSource, trecRunText, trecToRun } from "./convert.js";
 export { evaluatePtkb, PTKB_MEASURES, type PtkbEvaluation } from "./evaluate.js";
 export { buildPassageDb, PassageDb } from "./passage-db.js";
+export {
+  ProtoParseError,
+  type ProtoPassage,
+  type ProtoPtkb,
+  type ProtoResponse,
+  type ProtoRun,
+  type ProtoTurn,
+  parseProtoRun,
+} from "./protobuf-json.js";
+export { PyDict, PyJsonError, PyList, type PyValue, parsePyJson, parsePyJsonBytes } from "./pyjson.js";
 export { flattenTopics, type IkatHistoryTurn, type IkatTurnRecord } from "./turns.js";
-export { type Finding, type IkatYear, PASSAGE_ID, responseTokens, validateRun } from "./validate.js";
+export {
+  CONVKIT_FINDING,
+  type Finding,
+  type IkatYear,
+  type Judgement,
+  judgeRun,
+  PASSAGE_ID,
+  responseTokens,
+  validateRun,
+} from "./validate.js";

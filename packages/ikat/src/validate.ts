@@ -1,12 +1,17 @@
-// iKAT run validation with the official checkers' rules, per year: fatal errors and warnings, each with its turn.
+// iKAT run validation: the official 2023/2024 checkers' verdicts (checker-2023-2024.ts) and convkit's
+// own stricter reading of the guidelines, per year: fatal errors and warnings, each with its turn.
 import type { IkatTopic } from "@convkit/formats";
 import { spacyLikeTokens } from "@convkit/segment";
+import { type OfficialOptions, officialCheck } from "./checker-2023-2024.js";
+import { toPlain } from "./pyjson.js";
 
 /** The guidelines' years. */
 export type IkatYear = 2023 | 2024 | 2025;
 
 /** One finding: fatal errors make the run invalid (exit 2); warnings are reported and pass. */
 export interface Finding {
+  /** The 1-based line of the run file it concerns, where known. */
+  line?: number;
   level: "error" | "warning";
   /** The turn it concerns (`9-1_3`), absent for the whole run. */
   turn?: string;
@@ -227,4 +232,43 @@ function checkPassages(r: Obj, rw: string, where: string, onlyResponse: boolean,
   });
   if (list.length > 0 && used === 0)
     warn(`${rw}: no passage is marked used (the top 5 count as provenance)`, where);
+}
+
+/** Marks convkit's own findings (its stricter reading of the guidelines), never the official checker's. */
+export const CONVKIT_FINDING = "convkit: ";
+
+/** A 2023/2024 run judged: the official checker's verdict and findings, then convkit's own. */
+export interface Judgement {
+  findings: Finding[];
+  /** The verdict: the official checker's, or with `strict` also convkit's own errors. */
+  valid: boolean;
+  /** The official checker's warning count where it completes. */
+  officialWarnings?: number;
+}
+
+/**
+ * Judges a 2023/2024 run file as the year's official checker does ({@link officialCheck}), then adds
+ * convkit's stricter reading ({@link validateRun}) as findings marked {@link CONVKIT_FINDING}:
+ * warnings that leave the verdict alone, or with `strict` errors that fail the run.
+ */
+export function judgeRun(
+  bytes: Uint8Array,
+  topics: readonly IkatTopic[],
+  year: 2023 | 2024,
+  o: OfficialOptions & { strict?: boolean } = {},
+): Judgement {
+  const official = officialCheck(bytes, topics, year, o);
+  const findings = [...official.findings];
+  let valid = official.valid;
+  if (official.doc !== undefined)
+    for (const f of validateRun(toPlain(official.doc), topics, year)) {
+      const level = o.strict ? f.level : "warning";
+      if (level === "error") valid = false;
+      findings.push({ ...f, level, message: `${CONVKIT_FINDING}${f.message}` });
+    }
+  return {
+    findings,
+    valid,
+    ...(official.warnings !== undefined ? { officialWarnings: official.warnings } : {}),
+  };
 }
