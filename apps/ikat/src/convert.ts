@@ -1,16 +1,22 @@
 // convkit-ikat convert: runs to TREC run lines as the year's generate_run.py writes them, and back.
 import { defineCommand } from "@convkit/cli";
-import { collect, readIkatRun, readRun, writeRun } from "@convkit/formats";
-import { runToTrec, trecToRun } from "@convkit/ikat";
-import { writeAtomic } from "@convkit/io";
+import { collect, readRun } from "@convkit/formats";
+import { ProtoParseError, PyJsonError, readProtoRun, trecRunText, trecToRun } from "@convkit/ikat";
+import { InputError, openInput, readAll, writeAtomic } from "@convkit/io";
 
 /** `convkit-ikat convert`. */
 export const convertCommand = defineCommand({
   name: "convkit-ikat convert",
   summary:
-    "A run submission to TREC run lines as the official generate_run.py does (per turn, provenance in first-seen order, each passage once, score·1/(response rank + 1), rank = position); with --from-trec, TREC lines back to a submission (one response per turn, provenance in trec_eval's order, the top --used marked used).",
+    "A 2023/2024 run submission to the bytes the year's generate_run.py writes (json.load and protobuf ParseDict with the year's run.proto, so it accepts and refuses what they do; per turn the passages of every response in first-seen order, never sorted, each once; score = 1/(response rank + 1) · score as a 32-bit protobuf float, printed as Python prints it; rank = position; `turn\\tQ0\\tid\\trank\\tscore\\trun_name`, tab-separated). Where generate_run.py fails (a field it refuses, a response of rank -1), one line and exit 2, nothing written. Output: -o FILE, or stdout without it (generate_run.py writes RUN.json.run in its working folder: -o RUN.json.run gives the same file). With --from-trec, TREC lines back to a submission (one response per turn, provenance in trec_eval's order, the top --used marked used).",
   positionals: { name: "INPUT", description: "RUN.json, or a TREC run with --from-trec", min: 1, max: 1 },
   options: [
+    {
+      name: "year",
+      type: "string",
+      choices: ["2023", "2024"],
+      description: "whose run.proto reads the run (default: 2024's, else 2023's where only it reads the run)",
+    },
     { name: "from-trec", type: "boolean", description: "TREC run → submission JSON" },
     { name: "run-name", type: "string", description: "run_name of the submission (default: the TREC tag)" },
     {
@@ -34,7 +40,25 @@ export const convertCommand = defineCommand({
       await writeAtomic(o.out, (s) => s.write(`${JSON.stringify(run, null, 2)}\n`));
       return 0;
     }
-    await writeRun(o.out, [runToTrec(await readIkatRun(input!))]);
+    const bytes = await readAll(await openInput(input!));
+    let text: string;
+    try {
+      text = trecRunText(
+        readProtoRun(bytes, o.year === undefined ? undefined : o.year === "2023" ? 2023 : 2024),
+      );
+    } catch (e) {
+      if (e instanceof PyJsonError)
+        throw new InputError(
+          input!,
+          { line: e.line, col: e.col },
+          "JSON (as Python's json reads it)",
+          e.reason,
+        );
+      if (e instanceof ProtoParseError)
+        throw new InputError(input!, { line: e.line }, "a run generate_run.py reads", e.message);
+      throw e;
+    }
+    await writeAtomic(o.out, (s) => s.write(text));
     return 0;
   },
 });

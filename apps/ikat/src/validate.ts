@@ -1,8 +1,8 @@
-// convkit-ikat validate: a run judged as the year's official checker judges it.
+// convkit-ikat validate: a run judged as the year's official checker judges it, then convkit's own reading.
 import { defineCommand } from "@convkit/cli";
-import { parseIkatRun, parseJsonText, readIkatTopics } from "@convkit/formats";
-import { type Finding, type IkatYear, PassageDb, validateRun } from "@convkit/ikat";
-import { openInput, readAll } from "@convkit/io";
+import { parseJsonText, readIkatTopics } from "@convkit/formats";
+import { type Finding, type IkatYear, judgeRun, PassageDb, validateRun } from "@convkit/ikat";
+import { InputError, openInput, readAll, writeStdout } from "@convkit/io";
 
 /** --year's choices as the guidelines' years. */
 const IKAT_YEARS = { "2023": 2023, "2024": 2024, "2025": 2025 } as const satisfies Record<string, IkatYear>;
@@ -11,7 +11,7 @@ const IKAT_YEARS = { "2023": 2023, "2024": 2024, "2025": 2025 } as const satisfi
 export const validateCommand = defineCommand({
   name: "convkit-ikat validate",
   summary:
-    "Check a run submission with the official checkers' rules for its year. Warnings go to stderr and pass (exit 0); any fatal error is printed with its turn id and the exit code is 2.",
+    "Check a run submission as the year's official checker does (2023, 2024: run_validation/main.py with -S, or with --passages-db as its passage-id service): its verdict (exit 0 where it exits 0, 2 where it exits 255), each of its WARNING/ERROR lines with the turn and the line in the run file, in its order, stopping where it stops; then convkit's own stricter reading of the guidelines (increasing scores, passage ids not clueweb22-enNNNN-NN-NNNNN:k, ranks not 1, 2, …, missing fields, repeated or unknown turns, …) as warnings marked \"convkit:\", which fail the run only with --strict. Text goes to stderr; --format jsonl prints one {line, level, turn, message} record per finding on stdout.",
   positionals: { name: "RUN.json", description: "the run submission", min: 1, max: 1 },
   options: [
     {
@@ -32,36 +32,75 @@ export const validateCommand = defineCommand({
       name: "passages-db",
       type: "string",
       metavar: "FILE",
-      description: "SQLite passage-id database (convkit-ikat build-db): every provenance id must be in it",
+      description:
+        "SQLite passage-id database (convkit-ikat build-db), as the official passage-id service: each id not in it is a warning",
+    },
+    {
+      name: "max-warnings",
+      type: "integer",
+      min: 0,
+      default: 2000,
+      description: "the official checker's --max_warnings: more warnings than this fail the run",
+    },
+    {
+      name: "strict",
+      type: "boolean",
+      description: "convkit's own errors (its stricter reading of the guidelines) fail the run too",
+    },
+    {
+      name: "format",
+      type: "string",
+      default: "text",
+      choices: ["text", "jsonl"],
+      description: "text: findings and the verdict on stderr; jsonl: one record per finding on stdout",
     },
   ],
   async run(o, [runFile]) {
+    const year = IKAT_YEARS[o.year];
     const topics = await readIkatTopics(o.topics);
-    const run = parseJsonText(runFile!, (await readAll(await openInput(runFile!))).toString("utf8"));
-    const findings: Finding[] = validateRun(run, topics, IKAT_YEARS[o.year]);
-    if (typeof o["passages-db"] === "string" && !findings.some((f) => f.level === "error")) {
-      const db = new PassageDb(o["passages-db"]);
+    const bytes = await readAll(await openInput(runFile!));
+    let findings: Finding[];
+    let valid: boolean;
+    if (year === 2025) {
+      findings = validateRun(parseJsonText(runFile!, bytes.toString("utf8")), topics, year);
+      valid = !findings.some((f) => f.level === "error");
+    } else {
+      const db = typeof o["passages-db"] === "string" ? new PassageDb(o["passages-db"]) : undefined;
       try {
-        // The validator found no error: the run has the guidelines' shape, parsed here into its types.
-        for (const turn of parseIkatRun(runFile!, run).turns) {
-          const ids = turn.responses.flatMap((r) => r.passage_provenance.map((p) => p.id));
-          for (const id of db.missing(ids))
-            findings.push({
-              level: "error",
-              turn: turn.turn_id,
-              message: `passage ${id} is not in the collection`,
-            });
-        }
+        const j = judgeRun(bytes, topics, year, {
+          maxWarnings: o["max-warnings"],
+          strict: o.strict,
+          ...(db ? { missingPassages: (ids: string[]) => db.missing(ids) } : {}),
+        });
+        findings = j.findings;
+        valid = j.valid;
       } finally {
-        db.close();
+        db?.close();
       }
+    }
+    if (o.format === "jsonl") {
+      let text = "";
+      for (const f of findings)
+        text += `${JSON.stringify({ line: f.line ?? null, level: f.level, turn: f.turn ?? null, message: f.message })}\n`;
+      await writeStdout(text);
+      return valid ? 0 : 2;
+    }
+    const first = findings[0];
+    if (!valid && first?.level === "error" && first.message.startsWith("Run file not in the right format")) {
+      // A run the checker cannot read (not JSON, a field of the wrong type): one line, exit 2.
+      throw new InputError(
+        runFile!,
+        first.line ? { line: first.line } : {},
+        "a run the official checker reads",
+        first.message,
+      );
     }
     let text = "";
     for (const f of findings)
-      text += `${runFile}: ${f.level}${f.turn ? ` (turn ${f.turn})` : ""}: ${f.message}\n`;
+      text += `${runFile}${f.line ? `:${f.line}` : ""}: ${f.level}${f.turn ? ` (turn ${f.turn})` : ""}: ${f.message.replace(/\n/g, "\\n")}\n`;
     const errors = findings.filter((f) => f.level === "error").length;
-    text += `${runFile}: ${errors ? "INVALID" : "valid"} (${errors} errors, ${findings.length - errors} warnings)\n`;
+    text += `${runFile}: ${valid ? "valid" : "INVALID"} (${errors} errors, ${findings.length - errors} warnings)\n`;
     process.stderr.write(text);
-    return errors ? 2 : 0;
+    return valid ? 0 : 2;
   },
 });
