@@ -10,74 +10,20 @@ requires("shared").describe("convkit-ikat validate on the official sample runs (
   const validate = (year: string, topics: string, run: string, extra: string[] = []) =>
     runCli("ikat", ["validate", "--year", year, "--topics", D(topics), D("run_validation", run), ...extra]);
 
-  it("2023: the sample run and the one without PTKB statements pass, with the missing turns as a warning", () => {
-    for (const run of ["2023_sample_run.json", "2023_sample_run_no_ptkb.json"]) {
-      const r = validate("2023", "2023_test_topics.json", run);
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toMatch(/warning: 3\d\d of the topics' 332 turns have no entry/);
-      expect(r.stderr).toMatch(/: valid \(0 errors, 1 warnings\)\n$/);
-    }
-  });
+  // The sample runs' official verdicts: apps/ikat/src/validate.shared.test.ts.
 
-  it("2023: each invalid run fails for its reason, printed with the turn, exit 2", () => {
-    const cases: [string, RegExp[]][] = [
-      [
-        "2023_sample_run_invalid_scores.json",
-        [
-          /error \(turn 9-1_1\): response 1 passage_provenance\[0\]: score must be a number, found "abcdef"/,
-          /ptkb_provenance\[0\]: score must be a number/,
-        ],
-      ],
-      [
-        "2023_sample_run_missing_ptkb_fields.json",
-        [/error \(turn 9-1_1\): response 1 ptkb_provenance\[0\]: missing field "id"/, /missing field "text"/],
-      ],
-      [
-        "2023_sample_run_renamed_fields.json",
-        [
-          /missing field "turn_id"/,
-          /unknown field "turn_number"/,
-          /missing field "rank"/,
-          /unknown field "id_abc"/,
-        ],
-      ],
-    ];
-    for (const [run, reasons] of cases) {
-      const r = validate("2023", "2023_test_topics.json", run);
-      expect(r.code, run).toBe(2);
-      for (const re of reasons) expect(r.stderr, run).toMatch(re);
-      expect(r.stderr).toMatch(/INVALID/);
-    }
-  });
-
-  it("2024: the sample run passes with nothing to say; the 2023-shaped variants fail (wrong turn ids, no eval_response, and their own reason)", () => {
-    const ok = validate("2024", "2024_test_topics.json", "2024_sample_run.json");
-    expect(ok.code, ok.stderr).toBe(0);
-    expect(ok.stderr).toMatch(/valid \(0 errors, 0 warnings\)/);
-    const cases: [string, RegExp][] = [
-      ["2024_sample_run_invalid_scores.json", /score must be a number, found "abcdef"/],
-      ["2024_sample_run_missing_ptkb_fields.json", /expected a PTKB statement id, found \{"score":1\}/],
-      ["2024_sample_run_no_ptkb.json", /turn_id 9-2_1 is not a turn of the topics file/],
-      ["2024_sample_run_renamed_fields.json", /unknown field "turn_number"/],
-    ];
-    for (const [run, reason] of cases) {
-      const r = validate("2024", "2024_test_topics.json", run);
-      expect(r.code, run).toBe(2);
-      expect(r.stderr).toMatch(reason);
-      expect(r.stderr).toMatch(/missing field "eval_response"/);
-    }
-  });
-
-  it("--passages-db: ids missing from the collection are fatal", () => {
+  it("--passages-db: ids missing from the collection are the official passage service's warnings, past --max-warnings fatal", () => {
     const db = join(tempDir(), "p.sqlite");
     const b = runCli("ikat", ["build-db", D("run_validation", "sample_hashes.tsv"), "--db", db]);
     expect(b.code, b.stderr).toBe(0);
     expect(b.stderr).toMatch(/^10000 rows in /);
     const r = validate("2024", "2024_test_topics.json", "2024_sample_run.json", ["--passages-db", db]);
-    expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
-      /error \(turn 0_1\): passage clueweb22-en0025-76-08262:14 is not in the collection/,
+      /warning \(turn 0_1\): Provenance with ID clueweb22-en0025-76-08262:14 does not exist in the passage collection/,
     );
+    const missing = (r.stderr.match(/does not exist in the passage collection/g) ?? []).length;
+    expect(missing).toBeGreaterThan(0);
+    expect(r.code, r.stderr).toBe(missing > 2000 ? 2 : 0);
   });
 
   it("--passages-db: a missing file or a file that is not a database is one line, exit 2 (and no file is created)", () => {
@@ -132,8 +78,8 @@ requires("shared").describe("convkit-ikat flatten, convert, eval on the official
         .code,
     ).toBe(0);
     const lines = readFileSync(join(dir, "run.trec"), "utf8").trim().split("\n");
-    expect(lines[0]).toMatch(/^0_1 Q0 clueweb22-en0025-76-08262:14 1 1\.58008861541748\d* /);
-    expect(new Set(lines.map((l) => l.split(" ")[0])).size).toBe(218);
+    expect(lines[0]).toBe("0_1\tQ0\tclueweb22-en0025-76-08262:14\t1\t1.5800886154174805\tsample_run");
+    expect(new Set(lines.map((l) => l.split("\t")[0])).size).toBe(218);
     const back = runCli("ikat", [
       "convert",
       "--from-trec",
@@ -184,7 +130,7 @@ requires("shared").describe("convkit-ikat flatten, convert, eval on the official
     const lines = readFileSync(join(dir, "run.trec"), "utf8")
       .trim()
       .split("\n")
-      .map((l) => l.split(" "));
+      .map((l) => l.split("\t"));
     const qrels = lines
       .filter((_, i) => i % 3 === 0)
       .map((l, i) => `${l[0]} 0 ${l[2]} ${(i % 5) - 1}`)

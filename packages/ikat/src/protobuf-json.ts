@@ -46,6 +46,8 @@ export class ProtoParseError extends Error {
   constructor(
     message: string,
     readonly line: number,
+    /** Python's OverflowError: not one ParseDict catches, so no "Failed to parse … field" around it. */
+    readonly unwrapped = false,
   ) {
     super(message);
     this.name = "ProtoParseError";
@@ -138,10 +140,14 @@ function convertMessage(v: PyValue, schema: Schema, path: string, line: number):
     const first = typeof v === "string" ? [...v][0] : v.items[0];
     if (first === undefined) return m;
     if (typeof first === "string" && !fieldOf(schema, first)) throw noField(first);
-    throw new ProtoParseError(
+    const why =
       typeof first === "string"
         ? "list indices must be integers or slices, not str"
-        : `unhashable type: '${pyTypeName(first)}'`,
+        : first instanceof PyList || first instanceof PyDict
+          ? `unhashable type: '${pyTypeName(first)}'`
+          : `expected string or bytes-like object, got '${pyTypeName(first)}'`;
+    throw new ProtoParseError(
+      `Failed to parse ${typeof first === "string" ? first : pyStr(first)} field: ${why}.`,
       line,
     );
   }
@@ -153,6 +159,7 @@ function convertMessage(v: PyValue, schema: Schema, path: string, line: number):
     if (!fd) throw noField(name);
     const at = v.lines[k] ?? line;
     const wrap = (e: unknown): never => {
+      if (e instanceof ProtoParseError && e.unwrapped) throw e;
       const inner = e instanceof ProtoParseError ? e : new ProtoParseError(String(e), at);
       throw new ProtoParseError(`Failed to parse ${name} field: ${inner.message}.`, inner.line);
     };
@@ -202,13 +209,13 @@ function scalar(v: PyValue, kind: string, path: string, line: number): string | 
     if (typeof v !== "boolean") throw err(`Expected true or false without quotes at ${path}`);
     return v;
   }
-  if (kind === "float") return Math.fround(toFloat(v, path, err));
+  if (kind === "float") return Math.fround(toFloat(v, path, err, line));
   const n = toInt(v, path, err);
   if (n < INT32[0] || n > INT32[1]) throw err(`Value out of range: ${n}`);
   return Number(n);
 }
 
-function toFloat(v: PyValue, path: string, err: (m: string) => ProtoParseError): number {
+function toFloat(v: PyValue, path: string, err: (m: string) => ProtoParseError, line: number): number {
   if (typeof v === "number") {
     if (Number.isNaN(v)) throw err(`Couldn't parse NaN, use quoted "NaN" instead at ${path}`);
     if (v === Number.POSITIVE_INFINITY)
@@ -222,7 +229,7 @@ function toFloat(v: PyValue, path: string, err: (m: string) => ProtoParseError):
   if (typeof v === "boolean") return v ? 1 : 0;
   if (typeof v === "bigint") {
     const x = Number(v);
-    if (!Number.isFinite(x)) throw err("int too large to convert to float");
+    if (!Number.isFinite(x)) throw new ProtoParseError("int too large to convert to float", line, true);
     return x;
   }
   if (typeof v === "string") {
