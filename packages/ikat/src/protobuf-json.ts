@@ -152,12 +152,12 @@ function convertMessage(v: PyValue, schema: Schema, path: string, line: number):
     );
   }
   if (!(v instanceof PyDict)) throw new ProtoParseError(`'${pyTypeName(v)}' object is not iterable`, line);
-  for (let k = 0; k < v.keys.length; k++) {
-    const name = v.keys[k]!;
-    const value = v.values[k]!;
+  for (let k = 0; k < v.size; k++) {
+    const name = v.key(k);
+    const value = v.value(k);
     const fd = fieldOf(schema, name);
     if (!fd) throw noField(name);
-    const at = v.lines[k] ?? line;
+    const at = v.lineOf(k);
     const wrap = (e: unknown): never => {
       if (e instanceof ProtoParseError && e.unwrapped) throw e;
       const inner = e instanceof ProtoParseError ? e : new ProtoParseError(String(e), at);
@@ -313,8 +313,10 @@ function pyStr(v: PyValue): string {
   if (typeof v === "bigint" || typeof v === "string") return String(v);
   if (v instanceof PyList)
     return `[${v.items.map((x) => (typeof x === "string" ? pyRepr(x) : pyStr(x))).join(", ")}]`;
-  return `{${v.keys
-    .map((k, i) => [k, v.values[i]!] as const)
-    .map(([k, x]) => `${pyRepr(k)}: ${typeof x === "string" ? pyRepr(x) : pyStr(x)}`)
-    .join(", ")}}`;
+  const items: string[] = [];
+  for (let i = 0; i < v.size; i++) {
+    const x = v.value(i);
+    items.push(`${pyRepr(v.key(i))}: ${typeof x === "string" ? pyRepr(x) : pyStr(x)}`);
+  }
+  return `{${items.join(", ")}}`;
 }

@@ -17,28 +17,40 @@ export class PyList {
 
 /**
  * A JSON object as a Python dict (insertion order; a repeated key keeps its first place, last
- * value), each value with its line. Arrays, not Maps: runs hold many small objects.
+ * value), each value with its line. One flat array of key, value, line: runs hold many small
+ * objects, and fewer allocations keep the garbage collector's share down.
  */
 export class PyDict {
-  readonly keys: string[] = [];
-  readonly values: PyValue[] = [];
-  readonly lines: number[] = [];
+  private readonly slots: (string | PyValue | number)[] = [];
   constructor(readonly line: number) {}
+  /** The number of keys. */
+  get size(): number {
+    return this.slots.length / 3;
+  }
+  key(i: number): string {
+    return this.slots[3 * i] as string;
+  }
+  value(i: number): PyValue {
+    return this.slots[3 * i + 1] as PyValue;
+  }
+  lineOf(i: number): number {
+    return this.slots[3 * i + 2] as number;
+  }
+  private find(key: string): number {
+    for (let i = 0; i < this.slots.length; i += 3) if (this.slots[i] === key) return i;
+    return -1;
+  }
   get(key: string): PyValue | undefined {
-    const i = this.keys.indexOf(key);
-    return i === -1 ? undefined : this.values[i];
+    const i = this.find(key);
+    return i === -1 ? undefined : (this.slots[i + 1] as PyValue);
   }
   has(key: string): boolean {
-    return this.keys.includes(key);
+    return this.find(key) !== -1;
   }
   set(key: string, value: PyValue, line: number): void {
-    const i = this.keys.indexOf(key);
-    if (i !== -1) this.values[i] = value;
-    else {
-      this.keys.push(key);
-      this.values.push(value);
-      this.lines.push(line);
-    }
+    const i = this.find(key);
+    if (i !== -1) this.slots[i + 1] = value;
+    else this.slots.push(key, value, line);
   }
 }
 
@@ -229,9 +241,7 @@ export function toPlain(v: PyValue): unknown {
   if (v instanceof PyList) return v.items.map(toPlain);
   if (v instanceof PyDict) {
     const o: Record<string, unknown> = {};
-    v.keys.forEach((k, i) => {
-      o[k] = toPlain(v.values[i]!);
-    });
+    for (let i = 0; i < v.size; i++) o[v.key(i)] = toPlain(v.value(i));
     return o;
   }
   return v;
