@@ -3,10 +3,8 @@
 // `true`), ints exact, NaN/Infinity literals accepted, a repeated key's last value at its first
 // place, a BOM refused; every list item and dict value with its line, for findings that name it.
 
-/** A Python int from JSON (exact). */
-export type PyInt = bigint;
-/** A JSON value as Python holds it: ints as bigint, floats as number. */
-export type PyValue = null | boolean | PyInt | number | string | PyList | PyDict;
+/** A JSON value as Python holds it: ints as bigint (exact), floats as number. */
+export type PyValue = null | boolean | bigint | number | string | PyList | PyDict;
 
 /** A JSON array, with the 1-based line where each item starts. */
 export class PyList {

@@ -34,8 +34,9 @@ export function responseTokens(text: string): number {
 }
 
 /**
- * Checks a run against the topics of its year. Rules (from the guidelines and the official
- * checkers): every field is mandatory and no other is allowed (`eval_response` from 2024; the
+ * convkit's own stricter reading of the guidelines (the official 2023/2024 checkers are
+ * {@link officialCheck}; {@link judgeRun} reports this beside them, marked {@link CONVKIT_FINDING}):
+ * every field is mandatory and no other is allowed (`eval_response` from 2024; the
  * `only_response` run type, whose provenance has no scores, from 2024); turn ids must be the
  * topics' (`topic_turn`), once each; responses ranked 1, 2, … with a text; 1 to 1,000 provenance
  * passages with ids `clueweb22-enNNNN-NN-NNNNN:k`, numeric scores that never increase (ties
