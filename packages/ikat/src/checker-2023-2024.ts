@@ -56,9 +56,9 @@ export function officialCheck(
       fatal(`Topics file not loaded correctly (found ${topics.length} entries, expected ${expected.topics})`);
     const topicTurns = topics.reduce((n, t) => n + t.turns.length, 0);
     if (topicTurns !== expected.turns)
-      // Logged as ERROR, and the checker goes on: not fatal, not counted.
+      // Logged as ERROR, and the checker goes on: an error that is neither fatal nor counted.
       log(
-        "warning",
+        "error",
         `Topics file not loaded correctly (found ${topicTurns} turns, expected ${expected.turns} turns)`,
       );
     // load_run_file
@@ -89,11 +89,8 @@ export function officialCheck(
     }
     out.run = run;
     if (run.turns.length === 0) {
-      // Logged as ERROR, yet the checker returns without a verdict: exit 0.
-      log(
-        "warning",
-        "Loaded run file has 0 turns, not performing any validation! (logged as ERROR; the official checker exits 0)",
-      );
+      // Logged as ERROR, yet the checker returns without failing: exit 0 (the run is not refused).
+      log("error", "Loaded run file has 0 turns, not performing any validation!");
       return out;
     }
     checkRun(run, topics, year, maxWarnings, options.missingPassages, log, fatal, (n) => {

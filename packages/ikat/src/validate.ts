@@ -8,7 +8,11 @@ import { toPlain } from "./pyjson.js";
 /** The guidelines' years. */
 export type IkatYear = 2023 | 2024 | 2025;
 
-/** One finding: fatal errors make the run invalid (exit 2); warnings are reported and pass. */
+/**
+ * One finding: errors make the run invalid (exit 2), except the two the official 2023/2024
+ * checkers log as ERROR and pass (0 turns; a topics file of the wrong turn count): the verdict is
+ * {@link Judgement.valid}. Warnings are reported and pass.
+ */
 export interface Finding {
   /** The 1-based line of the run file it concerns, where known. */
   line?: number;
