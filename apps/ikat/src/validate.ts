@@ -38,6 +38,7 @@ export const validateCommand = defineCommand({
     {
       name: "max-warnings",
       type: "integer",
+      metavar: "N",
       min: 0,
       default: 2000,
       description: "the official checker's --max_warnings: more warnings than this fail the run",
