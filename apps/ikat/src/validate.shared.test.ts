@@ -115,17 +115,17 @@ requires("shared").describe(
     });
 
     it("a run of 0 turns: the official checker logs an ERROR and still exits 0, and so does convkit", () => {
-    // main.py's validate() returns after that log line without sys.exit(255) (measured: exit 0).
-    const file = join(tempDir(), "run.json");
-    writeFileSync(file, '{"run_name": "r", "run_type": "automatic", "turns": []}');
-    const r = validate("2023", file, ["--format", "jsonl"]);
-    expect(r.code).toBe(0);
-    expect(r.stdout.split("\n")[0]).toBe(
-      '{"line":null,"level":"error","turn":null,"message":"Loaded run file has 0 turns, not performing any validation!"}',
-    );
-  });
+      // main.py's validate() returns after that log line without sys.exit(255) (measured: exit 0).
+      const file = join(tempDir(), "run.json");
+      writeFileSync(file, '{"run_name": "r", "run_type": "automatic", "turns": []}');
+      const r = validate("2023", file, ["--format", "jsonl"]);
+      expect(r.code).toBe(0);
+      expect(r.stdout.split("\n")[0]).toBe(
+        '{"line":null,"level":"error","turn":null,"message":"Loaded run file has 0 turns, not performing any validation!"}',
+      );
+    });
 
-  it("--max-warnings: past it the official checker's abort, exit 2", () => {
+    it("--max-warnings: past it the official checker's abort, exit 2", () => {
       const file = join(tempDir(), "run.json");
       writeFileSync(
         file,
