@@ -263,3 +263,36 @@ export interface WebDocument {
   /** TrecWeb's title; for ClueWeb22 the first line of Clean-Text. */
   title?: string;
 }
+
+/** A scored passage id of a 2025 run, in file order (a JS object would put integer-like ids first). */
+export interface Ikat25Scored {
+  id: string;
+  score: number;
+}
+
+/** The `metadata` of a 2025 run line. */
+export interface Ikat25Metadata {
+  team_id: string;
+  run_id: string;
+  /** `manual`, `automatic` or `generation-only` by the guidelines (any string is read). */
+  run_type: string;
+}
+
+/** One response of a 2025 run turn. */
+export interface Ikat25Response {
+  text: string;
+  /** The file's `{passage id: score}` as ordered pairs. */
+  citations: Ikat25Scored[];
+  /** PTKB statement ids (1-based positions in the topic's `ptkb` list; ints read as their digits). */
+  ptkb_provenance: string[];
+}
+
+/** One line (turn) of a TREC iKAT 2025 run (JSON Lines). */
+export interface Ikat25Turn {
+  metadata: Ikat25Metadata;
+  /** `topic_turn`, e.g. `1-1_2`. */
+  turn_id: string;
+  /** The file's `{passage id: score}` as ordered pairs, in file order. */
+  references: Ikat25Scored[];
+  responses: Ikat25Response[];
+}
