@@ -155,6 +155,10 @@ export interface IkatTopicTurn {
   ptkb_provenance: (string | number)[];
   /** Passage ids behind the response (2023/24 `response_provenance`, 2025 `citations`). */
   response_provenance: unknown[];
+  /** 2025: the relevant PTKB statements' texts, as the topics give them. */
+  relevant_ptkbs?: string[];
+  /** 2025: the gold response's passage ids. */
+  citations?: string[];
 }
 
 /** An iKAT run submission (2023/2024 guidelines). */
