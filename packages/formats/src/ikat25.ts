@@ -1,8 +1,9 @@
 // TREC iKAT 2025 runs: JSON Lines, one turn a line, read streamed and checked field by field.
-import { describeFound, InputError } from "@convkit/io";
+import { describeFound, formatPyFloat, InputError, pythonJsonString, type WriteOptions } from "@convkit/io";
 import { isJsonObject } from "./fields.js";
 import { parseJsonText } from "./json-text.js";
 import { readJsonl } from "./jsonl.js";
+import { writeLines } from "./lines.js";
 import type { Ikat25Metadata, Ikat25Response, Ikat25Scored, Ikat25Turn } from "./records.js";
 import { displayName } from "./table.js";
 
@@ -145,4 +146,37 @@ export function rankIkat25References(refs: readonly Ikat25Scored[]): Ikat25Score
     .map((r, i) => ({ r, i }))
     .sort((a, b) => b.r.score - a.r.score || a.i - b.i)
     .map((x) => x.r);
+}
+
+/** A score as Python's `json.dumps` writes a float (`3.0`, `1e-07`); JSON has no NaN or infinity. */
+function pyJsonFloat(x: number): string {
+  if (!Number.isFinite(x)) throw new RangeError(`a 2025 run's score must be finite, not ${x}`);
+  return formatPyFloat(x);
+}
+
+function scoredJson(s: readonly Ikat25Scored[]): string {
+  return `{${s.map((r) => `${pythonJsonString(r.id)}: ${pyJsonFloat(r.score)}`).join(", ")}}`;
+}
+
+/**
+ * One turn as a run line, laid out as Python's `json.dumps` writes the guidelines' dicts (keys in
+ * the guidelines' order, `", "` and `": "`, non-ASCII escaped, scores as floats).
+ */
+export function formatIkat25Line(t: Ikat25Turn): string {
+  const m = t.metadata;
+  const metadata = `{"team_id": ${pythonJsonString(m.team_id)}, "run_id": ${pythonJsonString(m.run_id)}, "run_type": ${pythonJsonString(m.run_type)}}`;
+  const responses = t.responses.map(
+    (r) =>
+      `{"text": ${pythonJsonString(r.text)}, "citations": ${scoredJson(r.citations)}, "ptkb_provenance": [${r.ptkb_provenance.map(pythonJsonString).join(", ")}]}`,
+  );
+  return `{"metadata": ${metadata}, "turn_id": ${pythonJsonString(t.turn_id)}, "references": ${scoredJson(t.references)}, "responses": [${responses.join(", ")}]}`;
+}
+
+/** Writes a 2025 run, one line a turn (atomically, as every writer). */
+export function writeIkat25Run(
+  target: string,
+  batches: AsyncIterable<readonly Ikat25Turn[]> | Iterable<readonly Ikat25Turn[]>,
+  options?: WriteOptions,
+): Promise<number> {
+  return writeLines(target, batches, formatIkat25Line, options);
 }

@@ -16,5 +16,6 @@ export {
   type PtkbEvaluation,
 } from "./evaluate.js";
 export { buildPassageDb, PassageDb } from "./passage-db.js";
+export { IKAT25_MAX_REFERENCES, type Ikat25SkeletonOptions, trecToIkat25 } from "./skeleton25.js";
 export { flattenTopics, type IkatHistoryTurn, type IkatTurnRecord } from "./turns.js";
 export { type Finding, type IkatYear, PASSAGE_ID, responseTokens, validateRun } from "./validate.js";
