@@ -155,8 +155,35 @@ describe("2025 run reader", () => {
     expect(errorOf(() => parseIkat25Line("r.jsonl", "[1]", 7))).toBe(
       "r.jsonl:7: expected an object at the top level, found [1]",
     );
-    expect(errorOf(() => parseIkat25Line("r.jsonl", '{"a": NaN}', 7))).toMatch(
+    expect(errorOf(() => parseIkat25Line("r.jsonl", '{"a": NaN', 7))).toMatch(
       /^r\.jsonl:7(:\d+)?: expected valid JSON/,
+    );
+    expect(errorOf(() => parseIkat25Line("r.jsonl", '{"metadata": NaN}', 7))).toBe(
+      "r.jsonl:7: expected an object at metadata, found NaN",
+    );
+  });
+
+  it("NaN, Infinity and -Infinity are numbers, as Python's json.loads reads them (never inside strings)", () => {
+    const line =
+      '{"metadata": {"team_id": "NaN", "run_id": "a \\" Infinity", "run_type": "x"}, "turn_id": "t", ' +
+      '"references": {"a": NaN, "b":-Infinity, "c" : Infinity, "NaN": 1}}';
+    const t = parseIkat25Line("r.jsonl", line, 1);
+    expect(t.metadata).toEqual({ team_id: "NaN", run_id: 'a " Infinity', run_type: "x" });
+    expect(t.references).toEqual([
+      { id: "a", score: Number.NaN },
+      { id: "b", score: Number.NEGATIVE_INFINITY },
+      { id: "c", score: Number.POSITIVE_INFINITY },
+      { id: "NaN", score: 1 },
+    ]);
+    // Written back as json.dumps writes them.
+    expect(formatIkat25Line(t)).toContain(
+      '"references": {"a": NaN, "b": -Infinity, "c": Infinity, "NaN": 1.0}',
+    );
+    // A string that is the marker itself stays a string.
+    const marker =
+      '{"metadata": {"team_id": "\\u0000\\u0001NaN", "run_id": "r", "run_type": "x"}, "turn_id": "t", "references": {"a": NaN}}';
+    expect(errorOf(() => parseIkat25Line("r.jsonl", marker, 3))).toMatch(
+      /^r\.jsonl:3(:\d+)?: expected valid JSON/,
     );
   });
 
