@@ -130,7 +130,8 @@ export function ikat25Turn(file: string, v: unknown, line: number, text?: string
   };
   const turn_id = str(top, "turn_id", "");
   const references = scored(top.references, "references", orders?.references);
-  const rawResponses = top.responses ?? [];
+  // Absent is none (`entry.get("responses", [])`); null is not a list there either.
+  const rawResponses = top.responses === undefined ? [] : top.responses;
   if (!Array.isArray(rawResponses)) throw bad("responses", "a list", rawResponses);
   const responses = rawResponses.map((r: unknown, i: number): Ikat25Response => {
     const rp = `responses[${i}]`;
@@ -180,7 +181,7 @@ function keyOrders(
   const needed =
     hasDigitKey(v.references) || responses.some((r: unknown) => isJsonObject(r) && hasDigitKey(r.citations));
   if (!needed) return undefined;
-  const p = JSON.parse(prefixKeys(text)) as unknown;
+  const p: unknown = JSON.parse(prefixKeys(text));
   if (!isJsonObject(p)) return undefined;
   const keys = (x: unknown) => (isJsonObject(x) ? Object.keys(x).map((k) => k.slice(1)) : undefined);
   const pr = Array.isArray(p._responses) ? p._responses : [];

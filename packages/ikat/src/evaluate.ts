@@ -66,9 +66,9 @@ export function ikat25PassageRankings(turns: Iterable<Ikat25Turn>): Map<string, 
   const out = new Map<string, Scored[]>();
   for (const t of turns) {
     const list = out.get(t.turn_id) ?? [];
-    // Python prints nan, inf and -inf, which trec_eval's atof reads back as they were.
     // In generate_run.py's order: trec_eval sorts again, but a NaN score compares as no score
-    // does, and where it ends up depends on the order the sort starts from.
+    // does, and where it ends up depends on the order the sort starts from. Python prints nan,
+    // inf and -inf as such, and trec_eval's atof reads them back as they were.
     for (const r of rankIkat25References(t.references))
       list.push({ docno: r.id, score: Number.isFinite(r.score) ? Number(formatFixed(r.score, 6)) : r.score });
     out.set(t.turn_id, list);
