@@ -104,6 +104,7 @@ describe("2025 run reader", () => {
       (t) => (t.references = { x: "0.5" }),
       'expected a number (the passage\'s score) at references["x"], found "0.5"',
     ],
+    ["responses null", (t) => (t.responses = null), "expected a list at responses, found null"],
     [
       "responses an object",
       (t) => (t.responses = { text: "x" }),
