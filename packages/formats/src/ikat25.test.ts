@@ -152,6 +152,18 @@ describe("2025 run reader", () => {
     }).rejects.toThrow(`run.jsonl:3: ${message}`);
   });
 
+  it("lines stripped as Python strips them: a line of U+001C or U+00A0 is blank, and around JSON no error", async () => {
+    const dir = tempDir();
+    const f = join(dir, "run.jsonl");
+    writeFileSync(
+      f,
+      `\u001c\u00a0\n\u3000${JSON.stringify(turn("1-1_1"))}\u0085\r\n \n${JSON.stringify(turn("1-1_2"))}`,
+    );
+    const got = [];
+    for await (const b of readIkat25Run(f)) got.push(...b.map((t) => t.turn_id));
+    expect(got).toEqual(["1-1_1", "1-1_2"]);
+  });
+
   it("a line that is not an object, or not JSON, is one line", () => {
     expect(errorOf(() => parseIkat25Line("r.jsonl", "[1]", 7))).toBe(
       "r.jsonl:7: expected an object at the top level, found [1]",

@@ -3,6 +3,7 @@ import {
   describeFound,
   formatPyFloat,
   InputError,
+  isPySpace,
   openInput,
   pythonJsonString,
   readLineBatches,
@@ -28,11 +29,22 @@ export async function* readIkat25Run(path: string): AsyncIterable<Ikat25Turn[]> 
   for await (const b of readLineBatches(src)) {
     const out: Ikat25Turn[] = [];
     for (let i = 0; i < b.lines.length; i++) {
-      const l = b.lines[i]!;
-      if (l.trim().length > 0) out.push(parseIkat25Line(file, l, b.firstLine + i));
+      // Python's line.strip(), as the official scripts read each line: a line of its whitespace
+      // (U+001C, U+0085, U+00A0, …) is skipped, and around JSON it is not an error.
+      const l = pyStrip(b.lines[i]!);
+      if (l.length > 0) out.push(parseIkat25Line(file, l, b.firstLine + i));
     }
     if (out.length > 0) yield out;
   }
+}
+
+/** `str.strip()` of Python: its whitespace off both ends. */
+function pyStrip(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && isPySpace(s.charCodeAt(a))) a++;
+  while (b > a && isPySpace(s.charCodeAt(b - 1))) b--;
+  return a === 0 && b === s.length ? s : s.slice(a, b);
 }
 
 /**
