@@ -165,7 +165,10 @@ describe("2025 passage rankings", () => {
         responses: [],
       },
       { metadata: md, turn_id: "t", references: refs(["d", 2]), responses: [] },
+      // No references: no line in the TREC file, no ranking.
+      { metadata: md, turn_id: "u", references: [], responses: [] },
     ]);
+    expect([...r.keys()]).toEqual(["t"]);
     // Python: '%.6f' % 1.0000004 = 1.000000, % 0.0078125 = 0.007812, % -1e-7 = -0.000000.
     expect(r.get("t")).toEqual([
       { docno: "a", score: 1 },

@@ -60,11 +60,13 @@ export function ikat25PtkbRankings(turns: Iterable<Ikat25Turn>): Map<string, rea
  * A 2025 run's passage rankings as trec_eval reads the TREC file the official generate_run.py
  * writes for it: every reference of the turn, its score printed `%.6f` (so scores equal to 6
  * places tie, and trec_eval orders those by docno); a repeated turn's references are added (a
- * passage seen twice is then trec_eval's duplicate error).
+ * passage seen twice is then trec_eval's duplicate error). A turn without references has no line
+ * there, so no ranking here: trec_eval does not score it.
  */
 export function ikat25PassageRankings(turns: Iterable<Ikat25Turn>): Map<string, Scored[]> {
   const out = new Map<string, Scored[]>();
   for (const t of turns) {
+    if (t.references.length === 0) continue;
     const list = out.get(t.turn_id) ?? [];
     // In generate_run.py's order: trec_eval sorts again, but a NaN score compares as no score
     // does, and where it ends up depends on the order the sort starts from. Python prints nan,
