@@ -3,6 +3,7 @@ import { defineCommand } from "@convkit/cli";
 import { collect, readRun } from "@convkit/formats";
 import { ProtoParseError, PyJsonError, readProtoRun, trecRunText, trecToRun } from "@convkit/ikat";
 import { InputError, openInput, readAll, writeAtomic } from "@convkit/io";
+import { FROM_TREC_2025_OPTIONS, fromTrec2025 } from "./from-trec-2025.js";
 
 /** `convkit-ikat convert`. */
 export const convertCommand = defineCommand({
@@ -14,8 +15,9 @@ export const convertCommand = defineCommand({
     {
       name: "year",
       type: "string",
-      choices: ["2023", "2024"],
-      description: "whose run.proto reads the run (default: 2024's, else 2023's where only it reads the run)",
+      choices: ["2023", "2024", "2025"],
+      description:
+        "the run's year: 2023/2024 say whose run.proto reads the run (default: 2024's, else 2023's where only it reads the run); with --from-trec, 2025 writes a 2025 run skeleton (JSON Lines)",
     },
     { name: "from-trec", type: "boolean", description: "TREC run → submission JSON" },
     { name: "run-name", type: "string", description: "run_name of the submission (default: the TREC tag)" },
@@ -23,14 +25,21 @@ export const convertCommand = defineCommand({
       name: "run-type",
       type: "string",
       default: "automatic",
-      choices: ["automatic", "manual", "only_response"],
+      choices: ["automatic", "manual", "only_response", "generation-only"],
       description: "run_type of the submission",
     },
     { name: "used", type: "integer", min: 0, default: 5, description: "passages marked used per turn" },
     { name: "out", short: "o", type: "string", default: "-", description: "output file (- for stdout)" },
+    ...FROM_TREC_2025_OPTIONS,
   ],
   async run(o, [input]) {
     if (o["from-trec"]) {
+      if (o.year === "2025")
+        return fromTrec2025(input!, o.out, {
+          teamId: o["team-id"],
+          runId: o["run-name"],
+          runType: o["run-type"],
+        });
       const lines = await collect(readRun(input!));
       const run = trecToRun(lines, {
         runName: o["run-name"],
@@ -44,7 +53,7 @@ export const convertCommand = defineCommand({
     let text: string;
     try {
       text = trecRunText(
-        readProtoRun(bytes, o.year === undefined ? undefined : o.year === "2023" ? 2023 : 2024),
+        readProtoRun(bytes, o.year === "2023" ? 2023 : o.year === "2024" ? 2024 : undefined),
       );
     } catch (e) {
       if (e instanceof PyJsonError)

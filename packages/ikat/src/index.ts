@@ -1,7 +1,21 @@
 // @convkit/ikat: TREC iKAT topics, run validation, run conversion and evaluation, passage-id database.
 export { type OfficialOptions, type OfficialVerdict, officialCheck } from "./checker-2023-2024.js";
+export {
+  CITATION_MEASURES,
+  type CitationEvaluation,
+  type CitationMeasure,
+  evaluateCitations,
+  isCountMeasure,
+} from "./citations.js";
 export { readProtoRun, runToTrec, type TrecSource, trecRunText, trecToRun } from "./convert.js";
-export { evaluatePtkb, PTKB_MEASURES, type PtkbEvaluation } from "./evaluate.js";
+export {
+  evaluatePtkb,
+  evaluatePtkbRankings,
+  ikat25PassageRankings,
+  ikat25PtkbRankings,
+  PTKB_MEASURES,
+  type PtkbEvaluation,
+} from "./evaluate.js";
 export { buildPassageDb, PassageDb } from "./passage-db.js";
 export {
   ProtoParseError,
@@ -13,6 +27,7 @@ export {
   parseProtoRun,
 } from "./protobuf-json.js";
 export { PyDict, PyJsonError, PyList, type PyValue, parsePyJson, parsePyJsonBytes } from "./pyjson.js";
+export { IKAT25_MAX_REFERENCES, type Ikat25SkeletonOptions, trecToIkat25 } from "./skeleton25.js";
 export { flattenTopics, type IkatHistoryTurn, type IkatTurnRecord } from "./turns.js";
 export {
   CONVKIT_FINDING,
