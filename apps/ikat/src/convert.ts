@@ -3,6 +3,7 @@ import { defineCommand } from "@convkit/cli";
 import { collect, readIkatRun, readRun, writeRun } from "@convkit/formats";
 import { runToTrec, trecToRun } from "@convkit/ikat";
 import { writeAtomic } from "@convkit/io";
+import { convert2025, is2025Jsonl, readRunBytes } from "./convert-2025.js";
 
 /** `convkit-ikat convert`. */
 export const convertCommand = defineCommand({
@@ -34,6 +35,8 @@ export const convertCommand = defineCommand({
       await writeAtomic(o.out, (s) => s.write(`${JSON.stringify(run, null, 2)}\n`));
       return 0;
     }
+    const bytes = await readRunBytes(input!);
+    if (is2025Jsonl(input!, bytes)) return convert2025(input!, bytes, o.out);
     await writeRun(o.out, [runToTrec(await readIkatRun(input!))]);
     return 0;
   },

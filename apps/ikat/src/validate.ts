@@ -3,6 +3,7 @@ import { defineCommand } from "@convkit/cli";
 import { parseIkatRun, parseJsonText, readIkatTopics } from "@convkit/formats";
 import { type Finding, type IkatYear, PassageDb, validateRun } from "@convkit/ikat";
 import { openInput, readAll } from "@convkit/io";
+import { validate2025 } from "./validate-2025.js";
 
 /** --year's choices as the guidelines' years. */
 const IKAT_YEARS = { "2023": 2023, "2024": 2024, "2025": 2025 } as const satisfies Record<string, IkatYear>;
@@ -34,8 +35,24 @@ export const validateCommand = defineCommand({
       metavar: "FILE",
       description: "SQLite passage-id database (convkit-ikat build-db): every provenance id must be in it",
     },
+    {
+      name: "fix",
+      type: "string",
+      metavar: "FILE",
+      description:
+        "2025: write the official validator's .fixed file (its trimmed responses and references, byte for byte) to FILE; nothing is written where it writes none",
+    },
+    {
+      name: "format",
+      type: "string",
+      default: "text",
+      choices: ["text", "jsonl"],
+      description:
+        "findings as text lines on stderr, or as JSON records {line, level, turn, message} on stdout",
+    },
   ],
   async run(o, [runFile]) {
+    if (o.year === "2025") return validate2025(runFile!, o);
     const topics = await readIkatTopics(o.topics);
     const run = parseJsonText(runFile!, (await readAll(await openInput(runFile!))).toString("utf8"));
     const findings: Finding[] = validateRun(run, topics, IKAT_YEARS[o.year]);

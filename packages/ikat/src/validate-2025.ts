@@ -226,6 +226,28 @@ function validateEntry(entry: Map<string, PyJson>): [string[], string[]] {
   return [errors, warnings];
 }
 
+/** Where convkit reads a line differently from the official script (its verdict stands). */
+function convkitNotes(entry: Map<string, PyJson>, fixWarnings: string[], errors: string[]): string[] {
+  const notes: string[] = [];
+  if (errors.some((e) => e.startsWith("metadata missing keys: {") && e.includes(",")))
+    notes.push("Python prints this set of keys in an order that changes from run to run (string hashing)");
+  if (fixWarnings.some((w) => w.startsWith("references trimmed")) && errors.some((e) => e.includes(DICT_MSG)))
+    notes.push(
+      "the validator itself trimmed the references to 1,000, turning them and the citations into lists; its own check then refuses them (the .fixed file fails too)",
+    );
+  const md = entry.get("metadata");
+  if (!entry.has("turn_id") && isDict(md) && md.has("turn_id"))
+    notes.push(
+      `turn_id is read from the top level only: metadata.turn_id ${pyStr(md.get("turn_id") as PyJson)} is ignored`,
+    );
+  const refs = entry.get("references");
+  if (isDict(refs) && [...refs.values()].some((v) => typeof v === "number" && !Number.isFinite(v)))
+    notes.push(
+      "NaN or Infinity scores are not JSON (RFC 8259): Python reads them, and NaN makes the sort order arbitrary",
+    );
+  return notes;
+}
+
 /** Runs validate_trec_ikat25.py on a run's bytes: `inputName` is what its messages call the run. */
 export function validateRun2025(
   bytes: Uint8Array,
@@ -282,9 +304,11 @@ export function validateRun2025(
       for (const w of all)
         if (!w.startsWith("responses[") && !w.startsWith("references")) r.print(`[Line ${i}] WARNING: ${w}`);
       for (const s of r.out)
-        if (s.startsWith("[Fix-")) r.find("warning", `fix: ${s.slice(s.indexOf("] ") + 2)}`);
+        if (s.startsWith("[Fix-"))
+          r.find("warning", `fix: ${s.slice(s.indexOf("] ") + 2).replace(/^WARNING: /, "")}`);
       for (const err of errors) r.find("error", err);
       for (const w of warnings) r.find("warning", w);
+      for (const note of convkitNotes(e, fixWarnings, errors)) r.find("warning", `convkit: ${note}`);
       toWrite.push(entry);
     } catch (err) {
       if (!(err instanceof PyException)) throw err;
