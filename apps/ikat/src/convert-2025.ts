@@ -1,5 +1,5 @@
 // `convkit-ikat convert` of a 2025 run (JSON Lines): the bytes generate_run.py writes, its errors.
-import { pyJsonLoads, pyStrip, pyTextLines } from "@convkit/formats";
+import { pyJsonLoads, pyStrip } from "@convkit/formats";
 import { convertRun2025 } from "@convkit/ikat";
 import { openInput, readAll, writeAtomic } from "@convkit/io";
 
@@ -9,14 +9,13 @@ import { openInput, readAll, writeAtomic } from "@convkit/io";
  * object holding `turns`, spread over lines or on one). A first line that is not JSON but is
  * more than a lone `{` or `[` is taken as a broken 2025 line, which generate_run.py reports.
  */
-export function is2025Jsonl(file: string, bytes: Uint8Array): boolean {
-  let lines: string[];
-  try {
-    lines = pyTextLines(file, bytes.subarray(0, 1 << 20));
-  } catch {
-    return false;
-  }
-  const first = lines.map((l) => pyStrip(l.replace(/^\ufeff/, ""))).find((l) => l !== "");
+export function is2025Jsonl(bytes: Uint8Array): boolean {
+  // The first MiB is enough to find the first line; a character it cuts becomes U+FFFD at its end.
+  const head = new TextDecoder("utf-8").decode(bytes.subarray(0, 1 << 20));
+  const first = head
+    .split(/\r\n|\r|\n/)
+    .map((l) => pyStrip(l.replace(/^\ufeff/, "")))
+    .find((l) => l !== "");
   if (first === undefined || !first.startsWith("{") || first === "{") return false;
   try {
     const v = pyJsonLoads(first);

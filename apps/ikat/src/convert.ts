@@ -36,7 +36,7 @@ export const convertCommand = defineCommand({
       return 0;
     }
     const bytes = await readRunBytes(input!);
-    if (is2025Jsonl(input!, bytes)) return convert2025(input!, bytes, o.out);
+    if (is2025Jsonl(bytes)) return convert2025(input!, bytes, o.out);
     await writeRun(o.out, [runToTrec(await readIkatRun(input!))]);
     return 0;
   },

@@ -345,7 +345,10 @@ export function validateRun2025(
     stdout.push("", "✅ All required turn_ids are present in the submission.");
   let fixedBytes: Uint8Array | null = null;
   if (anyFixes) {
-    stdout.push("", `Fixes were applied. Writing output to: ${inputName}.fixed`);
+    stdout.push(
+      "",
+      `Fixes were applied. Writing output to: ${inputName === "-" ? "stdin" : inputName}.fixed`,
+    );
     fixedBytes = Buffer.from(toWrite.map((v) => `${pyJsonDumps(v)}\n`).join(""), "utf8");
   }
   if (totalErrors) stdout.push("", `Validation completed: ${totalErrors} line(s) with errors.`);
