@@ -54,9 +54,13 @@ export function convertRun2025(file: string, bytes: Uint8Array): Convert2025Resu
       const metadata = pyGet(entry, "metadata", new Map());
       const runName = pyGet(metadata, "run_id", "default_run");
       if (!isDict(references)) throw new PyException("ValueError", "references field must be a dictionary");
+      const turnText = pyStr(turn);
+      const runText = pyStr(runName);
+      // A lone surrogate (what UTF-8 output refuses) can only come from a \uD800-\uDFFF escape.
+      const check = /\\u[dD][89a-fA-F]/.test(line);
       pySortedItemsDesc(references).forEach(([doc, score], rank) => {
-        const text = `${pyStr(turn)}\tQ0\t${doc}\t${rank + 1}\t${pyFormat6f(score)}\t${pyStr(runName)}\n`;
-        checkEncodable(text);
+        const text = `${turnText}\tQ0\t${doc}\t${rank + 1}\t${pyFormat6f(score)}\t${runText}\n`;
+        if (check) checkEncodable(text);
         out.push(text);
       });
     } catch (e) {
