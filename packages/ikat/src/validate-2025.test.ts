@@ -11,10 +11,10 @@ import { topicTurnIds2025, validateRun2025 } from "./validate-2025.js";
 
 function buildRun(): string {
   const md = '{"team_id": "t", "run_id": "r", "run_type": "automatic"}';
-  const ref = (i) =>
+  const ref = (i: number) =>
     `clueweb22-en${String(i % 10000).padStart(4, "0")}-01-${String(i).padStart(5, "0")}:${i % 7}`;
-  const refs = (n, f) => `{${Array.from({ length: n }, (_, i) => `"${ref(i)}": ${f(i)}`).join(", ")}}`;
-  const resp = (text, cits) =>
+  const refs = (n: number, f: (i: number) => number | string) => `{${Array.from({ length: n }, (_, i) => `"${ref(i)}": ${f(i)}`).join(", ")}}`;
+  const resp = (text: string, cits: string) =>
     `{"text": ${JSON.stringify(text)}, "citations": ${cits}, "ptkb_provenance": [1]}`;
   const long = Array.from({ length: 130 }, (_, i) => `w${i}`).join("\u3000");
   return `${[
