@@ -45,7 +45,7 @@ export async function validate2025(runFile: string, o: Validate2025Options): Pro
       });
   }
   const verdict = result.crash
-    ? `official verdict: FAILED (the script stops on line ${result.crash.line} with ${result.crash.error})`
+    ? `official verdict: FAILED (the script stops ${result.crash.line ? `on line ${result.crash.line}` : "listing turn ids"} with ${result.crash.error})`
     : result.exitCode
       ? `official verdict: FAILED (${result.stdout[result.stdout.length - 1]})`
       : `official verdict: passed (${result.stdout[result.stdout.length - 1]})`;

@@ -40,7 +40,7 @@ export interface Validate2025Result {
   findings: Finding2025[];
   /** The bytes of the `.fixed` file it writes, or null where it writes none. */
   fixed: Uint8Array | null;
-  /** Where it stopped with a traceback: the line and `Type: message`. */
+  /** Where it stopped with a traceback: the line (0: after the lines, listing turn ids) and `Type: message`. */
   crash?: { line: number; error: string };
 }
 
@@ -331,6 +331,7 @@ export function validateRun2025(
     totalErrors++;
     stdout.push("[File] ❌ ERROR:");
     for (const t of missing) {
+      checkEncodable(`Error: ${what}: ${t}`);
       stdout.push(`Error: ${what}: ${t}`);
       findings.push({ level: "error", turn: t, message: `${what}: ${t}` });
     }
@@ -339,8 +340,19 @@ export function validateRun2025(
   const byCodePoint = (a: string, b: string) => (pyLt(a, b) ? -1 : pyLt(b, a) ? 1 : 0);
   const missing = [...topicIds].filter((t) => !submitted.has(t)).sort(byCodePoint);
   const additional = [...submitted].filter((t) => !topicIds.has(t)).sort(byCodePoint);
-  fileLevel(missing, "Missing turn_id", "Total missing turn_ids");
-  fileLevel(additional, "Additional turn_id not in topics", "Total additional turn_ids");
+  try {
+    fileLevel(missing, "Missing turn_id", "Total missing turn_ids");
+    fileLevel(additional, "Additional turn_id not in topics", "Total additional turn_ids");
+  } catch (err) {
+    // print() of a turn id holding a lone surrogate: the script stops there.
+    if (!(err instanceof PyException)) throw err;
+    const error = `${err.pyType}: ${err.pyMessage}`;
+    findings.push({
+      level: "error",
+      message: `the official validator stops listing turn ids with ${error} (exit 1, no .fixed file)`,
+    });
+    return { stdout, exitCode: 1, findings, fixed: null, crash: { line: 0, error } };
+  }
   if (!missing.length && !additional.length)
     stdout.push("", "✅ All required turn_ids are present in the submission.");
   let fixedBytes: Uint8Array | null = null;
