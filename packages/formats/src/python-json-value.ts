@@ -98,6 +98,8 @@ function strCompare(a: string, b: string): number {
 
 /** `a < b`, raising TypeError where Python does. */
 export function pyLt(a: PyJson, b: PyJson): boolean {
+  // Two floats, the common case of scores: IEEE's `<` is Python's.
+  if (typeof a === "number" && typeof b === "number") return a < b;
   if (isNum(a) && isNum(b)) return numCompare(a, b) < 0;
   if (typeof a === "string" && typeof b === "string") return strCompare(a, b) < 0;
   if (Array.isArray(a) && Array.isArray(b)) {
