@@ -13,7 +13,8 @@ function buildRun(): string {
   const md = '{"team_id": "t", "run_id": "r", "run_type": "automatic"}';
   const ref = (i: number) =>
     `clueweb22-en${String(i % 10000).padStart(4, "0")}-01-${String(i).padStart(5, "0")}:${i % 7}`;
-  const refs = (n: number, f: (i: number) => number | string) => `{${Array.from({ length: n }, (_, i) => `"${ref(i)}": ${f(i)}`).join(", ")}}`;
+  const refs = (n: number, f: (i: number) => number | string) =>
+    `{${Array.from({ length: n }, (_, i) => `"${ref(i)}": ${f(i)}`).join(", ")}}`;
   const resp = (text: string, cits: string) =>
     `{"text": ${JSON.stringify(text)}, "citations": ${cits}, "ptkb_provenance": [1]}`;
   const long = Array.from({ length: 130 }, (_, i) => `w${i}`).join("\u3000");
@@ -101,5 +102,38 @@ describe("validate_trec_ikat25.py reproduced", () => {
       "[Line 7] Error: Expecting property name enclosed in double quotes: line 1 column 114 (char 113)",
       "[Line 8] Error: Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)",
     ]);
+  });
+});
+
+describe("where validate_trec_ikat25.py stops with a traceback (exit 1, stdout so far, no .fixed)", () => {
+  // Each run one line; the exception is the last stderr line of the official script (Python 3.11.7).
+  const md = '{"team_id": "t", "run_id": "r", "run_type": "automatic"}';
+  const table: [string, string][] = [
+    [
+      `{"turn_id": "1-1_1", "x": ${"[".repeat(994)}${"]".repeat(994)}}`,
+      "RecursionError: maximum recursion depth exceeded while decoding a JSON array from a unicode string",
+    ],
+    [
+      `{"turn_id": "1-1_1", "references": {"a": ${"7".repeat(4301)}}}`,
+      "ValueError: Exceeds the limit (4300 digits) for integer string conversion: value has 4301 digits; use sys.set_int_max_str_digits() to increase the limit",
+    ],
+    [
+      `{"metadata": ${md}, "turn_id": "1-1_1", "references": {"clueweb22-en0001-01-00001:1\\udc00": 1.0}, "responses": []}`,
+      "UnicodeEncodeError: 'utf-8' codec can't encode character '\\udc00' in position 89: surrogates not allowed",
+    ],
+    [
+      `{"metadata": ${md}, "turn_id": "1-1_1", "references": {}, "responses": [{"text": "a", "ptkb_provenance": []}]}`,
+      "KeyError: 'citations'",
+    ],
+  ];
+  it("stops on the same line with the same exception", () => {
+    const ids = topicTurnIds2025(pyJsonLoads(TOPICS));
+    for (const [line, error] of table) {
+      const r = validateRun2025(Buffer.from(`${line}\n`), ids, "e.jsonl");
+      expect(r.crash, error).toEqual({ line: 1, error });
+      expect(r.exitCode).toBe(1);
+      expect(r.fixed).toBeNull();
+      expect(r.stdout).toEqual(["Loaded 4 unique turn IDs from topics."]);
+    }
   });
 });
