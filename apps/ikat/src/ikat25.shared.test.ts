@@ -65,7 +65,7 @@ requires("shared").describe("ikat 2025 as the official scripts (shared goldens)"
     for (const c of cases) {
       const dir = join(root, c);
       const r = convertRun2025("run.jsonl", read(dir, "run.jsonl") as Buffer);
-      if (r.trec !== (read(dir, "trec.run") as Buffer).toString("utf8")) bad.push(`${c}: trec.run`);
+      if (Buffer.compare(r.trec, read(dir, "trec.run") as Buffer) !== 0) bad.push(`${c}: trec.run`);
       const stderr = r.errors.map((e) => `${e.message}\n`).join("");
       if (stderr !== readFileSync(join(dir, "trec.stderr"), "utf8")) bad.push(`${c}: trec.stderr`);
     }

@@ -45,7 +45,7 @@ describe("2025 convert as generate_run.py", () => {
     ].join("\r\n");
     const r = convertRun2025("run.jsonl", Buffer.from(run));
     // generate_run.py's trec.run and stderr on this file (Python 3.11.7).
-    expect(r.trec).toBe(
+    expect(r.trec.toString("utf8")).toBe(
       "1-1_1\tQ0\ta\t1\t1.000000\tr\n1-1_1\tQ0\tb\t2\tnan\tr\n1-1_1\tQ0\tc\t3\t2.000000\tr\n1-1_3\tQ0\ta\t1\t1.500000\tr\n",
     );
     expect(r.errors.map((e) => e.message)).toEqual([

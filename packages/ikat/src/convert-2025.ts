@@ -10,12 +10,13 @@ import {
   pyStrip,
   pyTextLines,
 } from "@convkit/formats";
+import { ByteBuilder } from "@convkit/io";
 import { formatFixed } from "@convkit/pynum";
 import { checkEncodable, isDict, pyGet, pySortedItemsDesc } from "./py-ops-2025.js";
 
 export interface Convert2025Result {
-  /** The TREC run text generate_run.py writes. */
-  trec: string;
+  /** The bytes of the TREC run generate_run.py writes. */
+  trec: Buffer;
   /** Its stderr lines, one per line it skipped. */
   errors: { line: number; message: string }[];
 }
@@ -41,7 +42,7 @@ function fixed6(x: number): string {
 
 /** generate_run.py on a run's bytes. */
 export function convertRun2025(file: string, bytes: Uint8Array): Convert2025Result {
-  const out: string[] = [];
+  const out = new ByteBuilder();
   const errors: Convert2025Result["errors"] = [];
   const lines = pyTextLines(file, bytes);
   for (let n = 0; n < lines.length; n++) {
@@ -58,15 +59,23 @@ export function convertRun2025(file: string, bytes: Uint8Array): Convert2025Resu
       const runText = pyStr(runName);
       // A lone surrogate (what UTF-8 output refuses) can only come from a \uD800-\uDFFF escape.
       const check = /\\u[dD][89a-fA-F]/.test(line);
-      pySortedItemsDesc(references).forEach(([doc, score], rank) => {
-        const text = `${turnText}\tQ0\t${doc}\t${rank + 1}\t${pyFormat6f(score)}\t${runText}\n`;
-        if (check) checkEncodable(text);
-        out.push(text);
-      });
+      const sorted = pySortedItemsDesc(references);
+      // Written piece by piece into one buffer: no string per output line (most of the time otherwise).
+      for (let rank = 0; rank < sorted.length; rank++) {
+        const [doc, score] = sorted[rank] as [string, PyJson];
+        const tail = `\t${pyFormat6f(score)}\t${runText}\n`;
+        if (check) checkEncodable(`${turnText}\tQ0\t${doc}\t${rank + 1}${tail}`);
+        out.string(turnText);
+        out.string("\tQ0\t");
+        out.string(doc);
+        out.string("\t");
+        out.uint(rank + 1);
+        out.string(tail);
+      }
     } catch (e) {
       if (!(e instanceof PyException)) throw e;
       errors.push({ line: n + 1, message: `[Line ${n + 1}] Error: ${e.pyMessage}` });
     }
   }
-  return { trec: out.join(""), errors };
+  return { trec: out.take(), errors };
 }
