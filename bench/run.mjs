@@ -639,6 +639,7 @@ function writeSegmentParts(file, check = false) {
 if (process.env.BENCH_ONLY) {
   const sections = {
     ikat: ikatSection,
+    ikat25: ikat25Section,
     install: installSection,
     "trec-eval": trecEvalSection,
     segment: segmentSection,
@@ -1125,6 +1126,52 @@ else {
   );
 }
 
+// iKAT 2025: a run of 188 turns × 1,000 references validated and converted by convkit and by the
+// official scripts (python3, their pinned commit fetched into bench/.work/ikat25), in turn, medians
+// of 5; both timed inside their process (reading, checking or converting, writing), start-up apart.
+function ikat25Section() {
+  const work = join(WORK, "ikat25");
+  const topics = join(SHARED, "data", "ikat", "2025_test_topics.json");
+  const kase = (what) => ["bench/cases/ikat25.mjs", work, topics, what];
+  runOnce("node", kase("fetch"));
+  if (!hasPython) {
+    notes.push("iKAT 2025 official-script rows skipped: no python3");
+  }
+  const run = join(work, "run25.jsonl");
+  const bytes = statSync(run).size;
+  const peer = (script, args) => [
+    "bench/py/ikat25_official.py",
+    join(work, script),
+    String(188 * 1000),
+    ...args,
+  ];
+  for (const [what, job, official] of [
+    [
+      "validate",
+      "iKAT 2025 validate: run of 188 turns × 1,000 references (JSON Lines), official checks and fixes",
+      peer("validate_trec_ikat25.py", ["--input", run, "--topics", topics]),
+    ],
+    [
+      "convert",
+      "iKAT 2025 convert: the same run to TREC run lines (generate_run.py's bytes)",
+      peer("generate_run.py", ["--submission", run, "--output", join(work, "run25.official.run")]),
+    ],
+  ]) {
+    const cmds = [["node", kase(what)], ...(hasPython ? [["python3", official]] : [])];
+    const [mine, theirs] = measureInTurn(cmds, 5);
+    row(job, "convkit (@convkit/ikat, in process)", mine, bytes, "references");
+    if (theirs) row(job, "official script (python3, in process)", theirs, bytes, "references");
+  }
+  if (hasPython) {
+    const same = readFileSync(join(work, "run25.convkit.run")).equals(
+      readFileSync(join(work, "run25.official.run")),
+    );
+    notes.push(
+      `iKAT 2025 rows (BENCH_ONLY=ikat25): both sides timed inside their process (reading the run and the topics, checking or converting, writing), interpreter start-up apart; the official scripts at iKAT commit 0539930. convkit's TREC lines ${same ? "are" : "are NOT"} byte-identical to generate_run.py's on the bench run. convkit is slower: its JSON layer keeps Python's values (ints apart from floats, dicts in insertion order with repeated keys, Python's sort) to give the official verdicts, where Python's json and sort are C.`,
+    );
+  }
+}
+
 // iKAT: the passage-id database from a generated 2M-row hash TSV (rows/s; the full one has
 // 116,838,987 rows), then a 1,000-passages-per-turn run over all 218 turns of 2024 validated
 // with the database check: the store (libsql) and, beside it, the one it replaced (better-sqlite3
@@ -1199,6 +1246,7 @@ function fmtIkat(x, d) {
   return x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
 }
 ikatSection();
+ikat25Section();
 await trecEvalSection();
 // Touché: the TIRA command's two streaming passes over the generated args.me file above, 50
 // topics that all match most arguments (a worst case for scoring), DirichletLM.

@@ -2,7 +2,8 @@
 import { defineCommand } from "@convkit/cli";
 import { collect, readRun } from "@convkit/formats";
 import { ProtoParseError, PyJsonError, readProtoRun, trecRunText, trecToRun } from "@convkit/ikat";
-import { InputError, openInput, readAll, writeAtomic } from "@convkit/io";
+import { InputError, writeAtomic } from "@convkit/io";
+import { convert2025, is2025Jsonl, readRunBytes } from "./convert-2025.js";
 import { FROM_TREC_2025_OPTIONS, fromTrec2025 } from "./from-trec-2025.js";
 
 /** `convkit-ikat convert`. */
@@ -49,7 +50,9 @@ export const convertCommand = defineCommand({
       await writeAtomic(o.out, (s) => s.write(`${JSON.stringify(run, null, 2)}\n`));
       return 0;
     }
-    const bytes = await readAll(await openInput(input!));
+    const bytes = await readRunBytes(input!);
+    if (o.year === "2025" || (o.year === undefined && is2025Jsonl(bytes)))
+      return convert2025(input!, bytes, o.out);
     let text: string;
     try {
       text = trecRunText(

@@ -1,8 +1,9 @@
 // convkit-ikat validate: a run judged as the year's official checker judges it, then convkit's own reading.
 import { defineCommand } from "@convkit/cli";
 import { parseJsonText, readIkatTopics } from "@convkit/formats";
-import { type Finding, type IkatYear, judgeRun, PassageDb, validateRun } from "@convkit/ikat";
+import { type Finding, type IkatYear, judgeRun, PassageDb } from "@convkit/ikat";
 import { InputError, openInput, readAll, writeStdout } from "@convkit/io";
+import { validate2025 } from "./validate-2025.js";
 
 /** --year's choices as the guidelines' years. */
 const IKAT_YEARS = { "2023": 2023, "2024": 2024, "2025": 2025 } as const satisfies Record<string, IkatYear>;
@@ -55,29 +56,31 @@ export const validateCommand = defineCommand({
       choices: ["text", "jsonl"],
       description: "text: findings and the verdict on stderr; jsonl: one record per finding on stdout",
     },
+    {
+      name: "fix",
+      type: "string",
+      metavar: "FILE",
+      description:
+        "2025: write the official validator's .fixed file (its trimmed responses and references, byte for byte) to FILE; nothing is written where it writes none",
+    },
   ],
   async run(o, [runFile]) {
-    const year = IKAT_YEARS[o.year];
+    if (o.year === "2025") return validate2025(runFile!, o);
     const topics = await readIkatTopics(o.topics);
     const bytes = await readAll(await openInput(runFile!));
     let findings: Finding[];
     let valid: boolean;
-    if (year === 2025) {
-      findings = validateRun(parseJsonText(runFile!, bytes.toString("utf8")), topics, year);
-      valid = !findings.some((f) => f.level === "error");
-    } else {
-      const db = typeof o["passages-db"] === "string" ? new PassageDb(o["passages-db"]) : undefined;
-      try {
-        const j = judgeRun(bytes, topics, year, {
-          maxWarnings: o["max-warnings"],
-          strict: o.strict,
-          ...(db ? { missingPassages: (ids: string[]) => db.missing(ids) } : {}),
-        });
-        findings = j.findings;
-        valid = j.valid;
-      } finally {
-        db?.close();
-      }
+    const db = typeof o["passages-db"] === "string" ? new PassageDb(o["passages-db"]) : undefined;
+    try {
+      const j = judgeRun(bytes, topics, IKAT_YEARS[o.year], {
+        maxWarnings: o["max-warnings"],
+        strict: o.strict,
+        ...(db ? { missingPassages: (ids: string[]) => db.missing(ids) } : {}),
+      });
+      findings = j.findings;
+      valid = j.valid;
+    } finally {
+      db?.close();
     }
     if (o.format === "jsonl") {
       let text = "";

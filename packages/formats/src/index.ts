@@ -66,6 +66,28 @@ export { streamJsonItems } from "./json-stream.js";
 export { parseJsonText } from "./json-text.js";
 export { readJsonl } from "./jsonl.js";
 export { mapBatches, writeLines } from "./lines.js";
+export {
+  type PyDict,
+  type PyDumpsOptions,
+  PyException,
+  type PyJson,
+  PyJsonDecodeError,
+  pyJsonDumps,
+  pyJsonLoads,
+} from "./python-json.js";
+export { pySortedOrder } from "./python-json-sort.js";
+export { pyNfkcTokenCount, pySplitCount, pyStrip, pyTextLines } from "./python-json-text.js";
+export {
+  PySet,
+  pyCheckHashable,
+  pyEq,
+  pyHashKey,
+  pyJsonTypeName,
+  pyLt,
+  pyRepr,
+  pyStr,
+  pyStrRepr,
+} from "./python-json-value.js";
 export { formatQulacJson, QULAC_COLUMNS, readQulacJson, writeQulacJson } from "./qulac.js";
 export { readAny, toJsonValue } from "./read-any.js";
 export type * from "./records.js";

@@ -8,6 +8,7 @@ export {
   isCountMeasure,
 } from "./citations.js";
 export { readProtoRun, runToTrec, type TrecSource, trecRunText, trecToRun } from "./convert.js";
+export { type Convert2025Result, convertRun2025, pyFormat6f } from "./convert-2025.js";
 export {
   evaluatePtkb,
   evaluatePtkbRankings,
@@ -39,3 +40,9 @@ export {
   responseTokens,
   validateRun,
 } from "./validate.js";
+export {
+  type Finding2025,
+  topicTurnIds2025,
+  type Validate2025Result,
+  validateRun2025,
+} from "./validate-2025.js";

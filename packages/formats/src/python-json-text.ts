@@ -1,0 +1,89 @@
+// Python's text-mode reading and str methods the reproduced scripts rely on: universal-newline
+// lines, str.strip(), str.split() and unicodedata.normalize("NFKC").
+import { InputError, isPySpace } from "@convkit/io";
+
+/**
+ * The lines `for line in open(path, encoding="utf-8")` yields, newline included as `\n`
+ * (universal newlines: `\n`, `\r` and `\r\n` end a line; nothing else does). Throws InputError
+ * naming the line where the bytes are not UTF-8 (Python stops there with UnicodeDecodeError).
+ */
+export function pyTextLines(file: string, bytes: Uint8Array): string[] {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    const good = utf8Prefix(bytes);
+    const line = countLines(bytes.subarray(0, good));
+    throw new InputError(
+      file,
+      { line },
+      "UTF-8 text",
+      `byte 0x${(bytes[good] ?? 0).toString(16).padStart(2, "0")}`,
+    );
+  }
+  const lines = text.split(/\r\n|\r|\n/);
+  if (lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+/** Length of the longest prefix that decodes as UTF-8 (where the first bad byte sits). */
+function utf8Prefix(bytes: Uint8Array): number {
+  let lo = 0;
+  let hi = bytes.length;
+  const dec = new TextDecoder("utf-8", { fatal: true });
+  const ok = (n: number) => {
+    try {
+      dec.decode(bytes.subarray(0, n));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  // A prefix ending inside a good character fails too: back off up to 3 bytes after the search.
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (ok(mid) || ok(mid - 1) || ok(mid - 2) || ok(mid - 3)) lo = mid;
+    else hi = mid - 1;
+  }
+  while (lo > 0 && !ok(lo)) lo--;
+  return lo;
+}
+
+function countLines(bytes: Uint8Array): number {
+  let n = 1;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b === 0x0a || (b === 0x0d && bytes[i + 1] !== 0x0a)) n++;
+  }
+  return n;
+}
+
+/** `s.strip()`: Python's whitespace (str.isspace) off both ends. */
+export function pyStrip(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && isPySpace(s.charCodeAt(a))) a++;
+  while (b > a && isPySpace(s.charCodeAt(b - 1))) b--;
+  return a === 0 && b === s.length ? s : s.slice(a, b);
+}
+
+/** `len(s.split())`: runs of non-whitespace. */
+export function pySplitCount(s: string): number {
+  let n = 0;
+  let inWord = false;
+  for (let i = 0; i < s.length; i++) {
+    const space = isPySpace(s.charCodeAt(i));
+    if (!space && !inWord) n++;
+    inWord = !space;
+  }
+  return n;
+}
+
+/**
+ * `len(unicodedata.normalize("NFKC", s).split())`. JS's NFKC (ICU, a later Unicode than Python
+ * 3.11's 14.0) differs from Python's on 99 code points, none of which gains or loses whitespace:
+ * checked over every code point against Python 3.11, so the counts agree.
+ */
+export function pyNfkcTokenCount(s: string): number {
+  return pySplitCount(s.normalize("NFKC"));
+}

@@ -1,0 +1,336 @@
+// Python 3.11's json.loads / json.dumps on one line, value for value and error for error, so a
+// script's verdicts that hang on them (iKAT 2025's validator and generate_run.py) can be reproduced.
+import { formatPyFloat, pythonJsonString } from "@convkit/io";
+
+/**
+ * A value as Python's json module builds it: `int` is a bigint (any size), `float` a number,
+ * `dict` a Map (insertion order; a repeated key keeps its first position and its last value).
+ */
+export type PyJson = null | boolean | bigint | number | string | PyJson[] | PyDict;
+export type PyDict = Map<string, PyJson>;
+
+/** A Python exception raised by the reproduced code: its type name and `str(e)`. */
+export class PyException extends Error {
+  constructor(
+    readonly pyType: string,
+    readonly pyMessage: string,
+  ) {
+    super(`${pyType}: ${pyMessage}`);
+    this.name = "PyException";
+  }
+}
+
+/** `json.JSONDecodeError`: `str(e)` is `msg: line L column C (char P)`, P counted in code points. */
+export class PyJsonDecodeError extends PyException {
+  constructor(
+    readonly msg: string,
+    readonly lineno: number,
+    readonly colno: number,
+    readonly pos: number,
+  ) {
+    super("JSONDecodeError", `${msg}: line ${lineno} column ${colno} (char ${pos})`);
+  }
+}
+
+/** Python 3.11's default `sys.get_int_max_str_digits()`: longer int literals raise ValueError. */
+const INT_MAX_STR_DIGITS = 4300;
+/** Nesting past this raises RecursionError: Python 3.11 at the official scripts' depth (limit 1000, a few frames used by the callers), measured. */
+const MAX_DEPTH = 994;
+
+const isWs = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+
+/** Thrown where C's scanner raises StopIteration(idx): decode() turns it into "Expecting value". */
+class StopIteration {
+  constructor(readonly idx: number) {}
+}
+
+class Scanner {
+  private depth = 0;
+  constructor(private readonly s: string) {}
+
+  fail(msg: string, idx: number): never {
+    const s = this.s;
+    // Positions are UTF-16 units here; Python counts code points (a pair is one).
+    let pos = 0;
+    let lastNl = -1;
+    let lineno = 1;
+    for (let i = 0; i < idx; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0xdc00 && c <= 0xdfff && i > 0 && isHigh(s.charCodeAt(i - 1))) continue;
+      if (c === 0x0a) {
+        lineno++;
+        lastNl = pos;
+      }
+      pos++;
+    }
+    throw new PyJsonDecodeError(msg, lineno, pos - lastNl, pos);
+  }
+
+  scanOnce(idx: number): [PyJson, number] {
+    const s = this.s;
+    if (idx >= s.length) throw new StopIteration(idx);
+    const c = s.charCodeAt(idx);
+    switch (c) {
+      case 0x22:
+        return this.scanString(idx + 1);
+      case 0x7b:
+      case 0x5b: {
+        if (++this.depth > MAX_DEPTH)
+          throw new PyException(
+            "RecursionError",
+            `maximum recursion depth exceeded while decoding a JSON ${c === 0x7b ? "object" : "array"} from a unicode string`,
+          );
+        const r = c === 0x7b ? this.parseObject(idx + 1) : this.parseArray(idx + 1);
+        this.depth--;
+        return r;
+      }
+      case 0x6e:
+        if (s.startsWith("null", idx)) return [null, idx + 4];
+        break;
+      case 0x74:
+        if (s.startsWith("true", idx)) return [true, idx + 4];
+        break;
+      case 0x66:
+        if (s.startsWith("false", idx)) return [false, idx + 5];
+        break;
+      case 0x4e:
+        if (s.startsWith("NaN", idx)) return [Number.NaN, idx + 3];
+        break;
+      case 0x49:
+        if (s.startsWith("Infinity", idx)) return [Number.POSITIVE_INFINITY, idx + 8];
+        break;
+      case 0x2d:
+        if (s.startsWith("-Infinity", idx)) return [Number.NEGATIVE_INFINITY, idx + 9];
+        break;
+    }
+    return this.matchNumber(idx);
+  }
+
+  private matchNumber(start: number): [PyJson, number] {
+    const s = this.s;
+    const end = s.length - 1;
+    let idx = start;
+    if (s.charCodeAt(idx) === 0x2d) {
+      idx++;
+      if (idx > end) throw new StopIteration(start);
+    }
+    const c = s.charCodeAt(idx);
+    if (c >= 0x31 && c <= 0x39) {
+      idx++;
+      while (idx <= end && isDigit(s.charCodeAt(idx))) idx++;
+    } else if (c === 0x30) idx++;
+    else throw new StopIteration(start);
+    let isFloat = false;
+    if (idx < end && s.charCodeAt(idx) === 0x2e && isDigit(s.charCodeAt(idx + 1))) {
+      isFloat = true;
+      idx += 2;
+      while (idx <= end && isDigit(s.charCodeAt(idx))) idx++;
+    }
+    if (idx < end && (s.charCodeAt(idx) === 0x65 || s.charCodeAt(idx) === 0x45)) {
+      const eStart = idx;
+      idx++;
+      if (idx < end && (s.charCodeAt(idx) === 0x2d || s.charCodeAt(idx) === 0x2b)) idx++;
+      while (idx <= end && isDigit(s.charCodeAt(idx))) idx++;
+      if (isDigit(s.charCodeAt(idx - 1))) isFloat = true;
+      else idx = eStart;
+    }
+    const text = s.slice(start, idx);
+    if (isFloat) return [Number(text), idx];
+    const digits = text.length - (text.startsWith("-") ? 1 : 0);
+    if (digits > INT_MAX_STR_DIGITS)
+      throw new PyException(
+        "ValueError",
+        `Exceeds the limit (${INT_MAX_STR_DIGITS} digits) for integer string conversion: value has ${digits} digits; use sys.set_int_max_str_digits() to increase the limit`,
+      );
+    return [BigInt(text), idx];
+  }
+
+  /** C's scanstring_unicode (strict): `end` is just past the opening quote. */
+  scanString(end: number): [string, number] {
+    const s = this.s;
+    const len = s.length;
+    const begin = end - 1;
+    let out = "";
+    for (;;) {
+      let next = end;
+      let c = 0;
+      for (; next < len; next++) {
+        c = s.charCodeAt(next);
+        if (c === 0x22 || c === 0x5c) break;
+        if (c <= 0x1f) this.fail("Invalid control character at", next);
+      }
+      if (next === len) this.fail("Unterminated string starting at", begin);
+      out += s.slice(end, next);
+      if (c === 0x22) return [out, next + 1];
+      next++;
+      if (next === len) this.fail("Unterminated string starting at", begin);
+      c = s.charCodeAt(next);
+      if (c !== 0x75) {
+        end = next + 1;
+        const esc = ESCAPES[String.fromCharCode(c)];
+        if (esc === undefined) this.fail("Invalid \\escape", end - 2);
+        out += esc;
+      } else {
+        next++;
+        end = next + 4;
+        if (end >= len) this.fail("Invalid \\uXXXX escape", next - 1);
+        const hex = s.slice(next, end);
+        if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail("Invalid \\uXXXX escape", end - 5);
+        // Each escape appended as one UTF-16 unit: a high one followed by a low one is the pair
+        // Python joins, and anything else stays as the lone units it keeps.
+        out += String.fromCharCode(Number.parseInt(hex, 16));
+      }
+    }
+  }
+
+  private skipWs(idx: number): number {
+    while (idx < this.s.length && isWs(this.s.charCodeAt(idx))) idx++;
+    return idx;
+  }
+
+  private parseObject(idx: number): [PyDict, number] {
+    const s = this.s;
+    const obj: PyDict = new Map();
+    idx = this.skipWs(idx);
+    if (idx >= s.length || s.charCodeAt(idx) !== 0x7d) {
+      for (;;) {
+        if (idx >= s.length || s.charCodeAt(idx) !== 0x22)
+          this.fail("Expecting property name enclosed in double quotes", idx);
+        const [key, afterKey] = this.scanString(idx + 1);
+        idx = this.skipWs(afterKey);
+        if (idx >= s.length || s.charCodeAt(idx) !== 0x3a) this.fail("Expecting ':' delimiter", idx);
+        idx = this.skipWs(idx + 1);
+        const [val, afterVal] = this.scanOnce(idx);
+        obj.set(key, val);
+        idx = this.skipWs(afterVal);
+        if (idx < s.length && s.charCodeAt(idx) === 0x7d) break;
+        if (idx >= s.length || s.charCodeAt(idx) !== 0x2c) this.fail("Expecting ',' delimiter", idx);
+        idx = this.skipWs(idx + 1);
+      }
+    }
+    return [obj, idx + 1];
+  }
+
+  private parseArray(idx: number): [PyJson[], number] {
+    const s = this.s;
+    const arr: PyJson[] = [];
+    idx = this.skipWs(idx);
+    if (idx >= s.length || s.charCodeAt(idx) !== 0x5d) {
+      for (;;) {
+        const [val, afterVal] = this.scanOnce(idx);
+        arr.push(val);
+        idx = this.skipWs(afterVal);
+        if (idx < s.length && s.charCodeAt(idx) === 0x5d) break;
+        if (idx >= s.length || s.charCodeAt(idx) !== 0x2c) this.fail("Expecting ',' delimiter", idx);
+        idx = this.skipWs(idx + 1);
+      }
+    }
+    return [arr, idx + 1];
+  }
+
+  decode(): PyJson {
+    const s = this.s;
+    if (s.charCodeAt(0) === 0xfeff) this.fail("Unexpected UTF-8 BOM (decode using utf-8-sig)", 0);
+    let idx = this.skipWs(0);
+    let value: PyJson;
+    try {
+      [value, idx] = this.scanOnce(idx);
+    } catch (e) {
+      if (e instanceof StopIteration) this.fail("Expecting value", e.idx);
+      throw e;
+    }
+    idx = this.skipWs(idx);
+    if (idx !== s.length) this.fail("Extra data", idx);
+    return value;
+  }
+}
+
+const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
+
+const ESCAPES: Record<string, string> = {
+  '"': '"',
+  "\\": "\\",
+  "/": "/",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+};
+
+/**
+ * `json.loads(s)` of Python 3.11 (its C scanner): NaN and ±Infinity accepted, ints kept apart
+ * from floats, repeated keys as a dict keeps them; throws PyJsonDecodeError with Python's message
+ * and position, PyException for what Python raises otherwise (an over-long int, deep nesting).
+ */
+export function pyJsonLoads(s: string): PyJson {
+  return new Scanner(s).decode();
+}
+
+/** Options of `json.dumps` that the reproduced scripts use. */
+export interface PyDumpsOptions {
+  /** Escape non-ASCII as `\uXXXX` (json.dumps's default, true). */
+  ensureAscii?: boolean;
+}
+
+/** `json.dumps(v)` with its default separators `, ` and `: `, NaN/Infinity spelled as Python does. */
+export function pyJsonDumps(v: PyJson, options: PyDumpsOptions = {}): string {
+  const ascii = options.ensureAscii ?? true;
+  const parts: string[] = [];
+  dumpInto(v, ascii, parts);
+  return parts.join("");
+}
+
+function dumpInto(v: PyJson, ascii: boolean, out: string[]): void {
+  if (v === null) out.push("null");
+  else if (v === true) out.push("true");
+  else if (v === false) out.push("false");
+  else if (typeof v === "bigint") out.push(v.toString());
+  else if (typeof v === "number") out.push(pyJsonFloat(v));
+  else if (typeof v === "string") out.push(ascii ? pythonJsonString(v) : pyJsonStringUnicode(v));
+  else if (Array.isArray(v)) {
+    out.push("[");
+    v.forEach((x, i) => {
+      if (i) out.push(", ");
+      dumpInto(x, ascii, out);
+    });
+    out.push("]");
+  } else {
+    out.push("{");
+    let first = true;
+    for (const [k, x] of v) {
+      if (!first) out.push(", ");
+      first = false;
+      out.push(ascii ? pythonJsonString(k) : pyJsonStringUnicode(k), ": ");
+      dumpInto(x, ascii, out);
+    }
+    out.push("}");
+  }
+}
+
+/** float.__repr__ as json.dumps writes it (NaN, Infinity, -Infinity for the non-finite). */
+function pyJsonFloat(x: number): string {
+  if (Number.isNaN(x)) return "NaN";
+  if (!Number.isFinite(x)) return x > 0 ? "Infinity" : "-Infinity";
+  return formatPyFloat(x);
+}
+
+/** json.dumps(s, ensure_ascii=False): only `"`, `\`, and controls below U+0020 escaped. */
+function pyJsonStringUnicode(s: string): string {
+  return `"${s.replace(/["\\\u0000-\u001f]/g, (c) => {
+    const code = c.charCodeAt(0);
+    const short = SHORT_OUT[c];
+    return short ?? `\\u${code.toString(16).padStart(4, "0")}`;
+  })}"`;
+}
+
+const SHORT_OUT: Record<string, string> = {
+  '"': '\\"',
+  "\\": "\\\\",
+  "\n": "\\n",
+  "\r": "\\r",
+  "\t": "\\t",
+  "\b": "\\b",
+  "\f": "\\f",
+};
