@@ -1,6 +1,6 @@
 // convkit-ikat validate: a run judged as the year's official checker judges it, then convkit's own reading.
 import { defineCommand } from "@convkit/cli";
-import { parseJsonText, readIkatTopics } from "@convkit/formats";
+import { readIkatTopics } from "@convkit/formats";
 import { type Finding, type IkatYear, judgeRun, PassageDb } from "@convkit/ikat";
 import { InputError, openInput, readAll, writeStdout } from "@convkit/io";
 import { validate2025 } from "./validate-2025.js";
