@@ -1,4 +1,4 @@
-// convkit explore's single-page app: five views over the typed /api routes, a URL per state, errors kept to their pane.
+// convkit explore's single-page app: six views over the typed /api routes, a URL per state, errors kept to their pane.
 import type { Meta } from "../src/api.js";
 import { parseHash, type View, type ViewParams, viewHash } from "../src/views.js";
 import { get, isStatic } from "./client.js";
@@ -6,6 +6,7 @@ import { activeList, clearActiveList, errorBox, h } from "./dom.js";
 import { conversationsView, datasetView } from "./view-dataset.js";
 import { evalDictsView } from "./view-evaldicts.js";
 import { passagesView } from "./view-passages.js";
+import { responsesView } from "./view-responses.js";
 import { runsView } from "./view-runs.js";
 
 const VIEWS: [View, string, keyof Meta["views"]][] = [
@@ -14,6 +15,7 @@ const VIEWS: [View, string, keyof Meta["views"]][] = [
   ["evaldicts", "Eval dicts", "evalDicts"],
   ["runs", "Runs", "runs"],
   ["passages", "Passages", "passages"],
+  ["responses", "Responses", "responses"],
 ];
 
 let meta: Meta;
@@ -30,6 +32,7 @@ const RENDER: Record<View, (p: ViewParams) => Promise<HTMLElement>> = {
   evaldicts: (p) => evalDictsView(p, meta, (q) => go("evaldicts", q)),
   runs: (p) => runsView(p, meta),
   passages: (p) => passagesView(p, meta, (q) => go("passages", q)),
+  responses: (p) => responsesView(p, meta, (q) => go("responses", q)),
 };
 
 let rendering = 0;
