@@ -107,7 +107,7 @@ document.addEventListener("keydown", (e) => {
     l.selected = i;
     for (const [k, a] of l.links.entries()) a.classList.toggle("sel", k === i);
     l.links[i]?.scrollIntoView({ block: "nearest" });
-  } else if (e.key === "Enter" && l.selected >= 0 && t.tagName !== "A") {
+  } else if (e.key === "Enter" && l.selected >= 0 && !["A", "SUMMARY", "BUTTON"].includes(t.tagName)) {
     e.preventDefault();
     l.links[l.selected]!.click();
   }

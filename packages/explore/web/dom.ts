@@ -27,7 +27,9 @@ export const fmt = (n: number | null | undefined, digits = 4): string =>
     : Number.isInteger(n)
       ? n.toLocaleString("en-US")
       : n.toFixed(digits);
-export const pfmt = (p: number): string => (p < 1e-4 ? p.toExponential(2) : p.toFixed(4));
+/** A p-value; none (NaN, which JSON carries as null: a test on one topic) is a dash. */
+export const pfmt = (p: number | null): string =>
+  p === null || Number.isNaN(p) ? "–" : p < 1e-4 ? p.toExponential(2) : p.toFixed(4);
 
 export function counts(pairs: [string, string | number, string?][]): HTMLElement {
   return h(
@@ -135,7 +137,10 @@ export function searchField(value: string, placeholder: string, go: (q: string) 
   }) as HTMLInputElement;
   input.addEventListener("change", () => go(input.value));
   input.addEventListener("keydown", (e) => {
-    if (e.key === "Escape") input.blur();
+    if (e.key !== "Escape") return;
+    // A search field's own Escape empties it, and leaving it then would drop the search from the URL.
+    e.preventDefault();
+    input.blur();
   });
   return input;
 }
