@@ -3,6 +3,7 @@ import { runSubcommands } from "@convkit/cli";
 import {
   buildDbCommand,
   convertCommand,
+  evalCitationsCommand,
   evalPassagesCommand,
   evalPtkbCommand,
   flattenCommand,
@@ -12,8 +13,16 @@ import {
 export function main(argv: string[]): Promise<void> {
   return runSubcommands(
     "convkit-ikat",
-    "TREC iKAT 2023-2025: run validation, conversion to and from TREC runs, topics flattened into turns, PTKB and passage evaluation, the passage-id database.",
-    [validateCommand, convertCommand, flattenCommand, evalPtkbCommand, evalPassagesCommand, buildDbCommand],
+    "TREC iKAT 2023-2025: run validation, conversion to and from TREC runs, topics flattened into turns, PTKB, passage and citation evaluation, the passage-id database.",
+    [
+      validateCommand,
+      convertCommand,
+      flattenCommand,
+      evalPtkbCommand,
+      evalPassagesCommand,
+      evalCitationsCommand,
+      buildDbCommand,
+    ],
     argv,
   );
 }

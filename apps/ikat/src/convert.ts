@@ -3,6 +3,7 @@ import { defineCommand } from "@convkit/cli";
 import { collect, readIkatRun, readRun, writeRun } from "@convkit/formats";
 import { runToTrec, trecToRun } from "@convkit/ikat";
 import { writeAtomic } from "@convkit/io";
+import { FROM_TREC_2025_OPTIONS, fromTrec2025 } from "./from-trec-2025.js";
 
 /** `convkit-ikat convert`. */
 export const convertCommand = defineCommand({
@@ -17,14 +18,21 @@ export const convertCommand = defineCommand({
       name: "run-type",
       type: "string",
       default: "automatic",
-      choices: ["automatic", "manual", "only_response"],
+      choices: ["automatic", "manual", "only_response", "generation-only"],
       description: "run_type of the submission",
     },
     { name: "used", type: "integer", min: 0, default: 5, description: "passages marked used per turn" },
     { name: "out", short: "o", type: "string", default: "-", description: "output file (- for stdout)" },
+    ...FROM_TREC_2025_OPTIONS,
   ],
   async run(o, [input]) {
     if (o["from-trec"]) {
+      if (o.year === 2025)
+        return fromTrec2025(input!, o.out, {
+          teamId: o["team-id"],
+          runId: o["run-name"],
+          runType: o["run-type"],
+        });
       const lines = await collect(readRun(input!));
       const run = trecToRun(lines, {
         runName: o["run-name"],

@@ -1,28 +1,60 @@
-// convkit-ikat eval-ptkb and eval-passages: PTKB and passage rankings of a run, scored.
+// convkit-ikat eval-ptkb, eval-passages and eval-citations: PTKB and passage rankings of a run, and a 2025 run's citations, scored.
 import { defineCommand } from "@convkit/cli";
-import { readIkatRun, readIkatTopics } from "@convkit/formats";
-import { evaluatePtkb, PTKB_MEASURES, runToTrec } from "@convkit/ikat";
+import { detectFormat, type Ikat25Turn, readIkat25Run, readIkatRun, readIkatTopics } from "@convkit/formats";
+import {
+  CITATION_MEASURES,
+  evaluateCitations,
+  evaluatePtkb,
+  evaluatePtkbRankings,
+  ikat25PassageRankings,
+  ikat25PtkbRankings,
+  isCountMeasure,
+  PTKB_MEASURES,
+  runToTrec,
+} from "@convkit/ikat";
 import { writeStdout } from "@convkit/io";
-import { formatTrecEval, loadQrels, parseMeasures, type Scored, trecEval } from "@convkit/trec-eval";
+import {
+  formatTrecEval,
+  formatTrecLine,
+  loadQrels,
+  parseMeasures,
+  type Scored,
+  trecEval,
+} from "@convkit/trec-eval";
+
+/** Whether a run file is a 2025 run (JSON Lines), from its content; else a 2023/2024 run JSON. */
+async function is2025(file: string): Promise<boolean> {
+  return (await detectFormat(file)) === "ikat25-run";
+}
+
+/** Every turn of a 2025 run (a run is small: 188 turns of up to 1,000 references). */
+async function ikat25Turns(file: string): Promise<Ikat25Turn[]> {
+  const out: Ikat25Turn[] = [];
+  for await (const b of readIkat25Run(file)) for (const t of b) out.push(t);
+  return out;
+}
 
 /** `convkit-ikat eval-ptkb`. */
 export const evalPtkbCommand = defineCommand({
   name: "convkit-ikat eval-ptkb",
   summary:
-    "PTKB statement ranking of a run (first response per turn) against the topics' ptkb_provenance: P, R, P@1/3/5, MAP per turn (-q) and mean.",
-  positionals: { name: "RUN.json", description: "the run submission", min: 1, max: 1 },
+    "PTKB statement ranking of a run against the topics' relevant statements (2023/2024 ptkb_provenance, 2025 relevant_ptkbs): P, R, P@1/3/5, MAP per turn (-q) and mean. 2023/2024: the first response's list; 2025 (JSON Lines, detected from content): the ids of every response's ptkb_provenance, in order of first mention.",
+  positionals: { name: "RUN", description: "the run submission (.json, or a 2025 .jsonl)", min: 1, max: 1 },
   options: [
     {
       name: "topics",
       type: "string",
       metavar: "FILE",
       required: true,
-      description: "topics file with ptkb_provenance",
+      description: "topics file with ptkb_provenance or relevant_ptkbs",
     },
     { name: "q", short: "q", type: "boolean", description: "per-turn values too" },
   ],
   async run(o, [file]) {
-    const e = evaluatePtkb(await readIkatRun(file!), await readIkatTopics(o.topics));
+    const topics = await readIkatTopics(o.topics);
+    const e = (await is2025(file!))
+      ? evaluatePtkbRankings(ikat25PtkbRankings(await ikat25Turns(file!)), topics)
+      : evaluatePtkb(await readIkatRun(file!), topics);
     let out = "";
     if (o.q)
       for (const t of e.perTurn)
@@ -38,8 +70,8 @@ export const evalPtkbCommand = defineCommand({
 export const evalPassagesCommand = defineCommand({
   name: "convkit-ikat eval-passages",
   summary:
-    "Passage ranking of a run (converted as generate_run.py does) against iKAT qrels, trec_eval-exact (default measures: ndcg_cut.5, P.20, map, recall.1000, recip_rank).",
-  positionals: { name: "RUN.json", description: "the run submission", min: 1, max: 1 },
+    "Passage ranking of a run (converted as the year's generate_run.py does; a 2025 run, detected from content: its references, scores as %.6f) against iKAT qrels, trec_eval-exact (default measures: ndcg_cut.5, P.20, map, recall.1000, recip_rank).",
+  positionals: { name: "RUN", description: "the run submission (.json, or a 2025 .jsonl)", min: 1, max: 1 },
   options: [
     {
       name: "qrels",
@@ -65,17 +97,68 @@ export const evalPassagesCommand = defineCommand({
     { name: "q", short: "q", type: "boolean", description: "per-turn values too" },
   ],
   async run(o, [file]) {
-    const run = new Map<string, Scored[]>();
-    for (const l of runToTrec(await readIkatRun(file!))) {
-      const t = run.get(l.qid) ?? [];
-      t.push({ docno: l.docno, score: l.score });
-      run.set(l.qid, t);
+    let run: Map<string, Scored[]>;
+    // runid as trec_eval prints it for the TREC file: the tag of its first line.
+    let runid: string | undefined;
+    if (await is2025(file!)) {
+      const turns = await ikat25Turns(file!);
+      runid = turns.find((t) => t.references.length > 0)?.metadata.run_id;
+      run = ikat25PassageRankings(turns);
+    } else {
+      run = new Map();
+      for (const l of runToTrec(await readIkatRun(file!))) {
+        runid ??= l.tag;
+        const t = run.get(l.qid) ?? [];
+        t.push({ docno: l.docno, score: l.score });
+        run.set(l.qid, t);
+      }
     }
     const specs = parseMeasures(
       o.measure.length > 0 ? o.measure : ["ndcg_cut.5", "P.20", "map", "recall.1000", "recip_rank"],
     );
-    const r = trecEval(run, await loadQrels(o.qrels), specs, { relevanceLevel: o["relevance-level"] });
-    await writeStdout(formatTrecEval(r, { perTopic: o.q }));
+    const r = trecEval(run, await loadQrels(o.qrels), specs, {
+      relevanceLevel: o["relevance-level"],
+      runFile: file,
+    });
+    await writeStdout(formatTrecEval(r, { perTopic: o.q, runid }));
+    return 0;
+  },
+});
+
+/** `convkit-ikat eval-citations`. */
+export const evalCitationsCommand = defineCommand({
+  name: "convkit-ikat eval-citations",
+  summary:
+    "A 2025 run's citations and references against passage qrels (convkit's own measures, see the README): per turn (-q) and over the turns judged, the share of cited passages judged relevant (cit_rel, grade >= -l; cit_rel_2, grade >= 2), of responses citing a relevant passage (resp_supported), and the relevant passages the references reach (num_rel_ref, ref_recall). Lines as trec_eval prints them: convkit compare --per-topic reads them.",
+  positionals: { name: "RUN.jsonl", description: "a 2025 run (JSON Lines)", min: 1, max: 1 },
+  options: [
+    {
+      name: "qrels",
+      type: "string",
+      metavar: "FILE",
+      required: true,
+      description: "passage qrels (turn_id 0 docid:k grade)",
+    },
+    {
+      name: "relevance-level",
+      short: "l",
+      type: "integer",
+      default: 1,
+      description: "lowest relevant grade (-l)",
+    },
+    { name: "q", short: "q", type: "boolean", description: "per-turn values too" },
+  ],
+  async run(o, [file]) {
+    const qrels = await loadQrels(o.qrels);
+    const e = evaluateCitations(await ikat25Turns(file!), qrels, o["relevance-level"]);
+    let out = "";
+    if (o.q)
+      for (const t of e.perTurn)
+        for (const m of CITATION_MEASURES)
+          out += formatTrecLine(m, t.turn_id, t.values[m], isCountMeasure(m));
+    out += formatTrecLine("num_q", "all", e.perTurn.length, true);
+    for (const m of CITATION_MEASURES) out += formatTrecLine(m, "all", e.all[m], isCountMeasure(m));
+    await writeStdout(out);
     return 0;
   },
 });

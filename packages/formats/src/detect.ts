@@ -14,6 +14,7 @@ export const FORMATS = [
   "qulac-json",
   "ikat-topics",
   "ikat-run",
+  "ikat25-run",
   "passages",
   "passage-hashes",
   "trecweb",
@@ -54,6 +55,15 @@ export function detectFromText(lines: string[]): FormatName | undefined {
   if (/^\{\s*"id"\s*:/.test(first) && first.includes('"contents"')) return "passages";
   if (/^\[ ?\{ ?"number"/.test(head)) return "ikat-topics";
   if (/^\{ ?"(run_name|run_type|turns)"/.test(head)) return "ikat-run";
+  // A 2025 run is JSON Lines: the first line is a whole turn, its keys in any order (only the
+  // head is read, and a turn's line may be longer: any one of its keys says it).
+  // A 2023/2024 run on one line has "turns" (and "responses" in them).
+  if (
+    /^\uFEFF?\{/.test(first) &&
+    /"(metadata|references|responses)"\s*:\s*[[{]/.test(first) &&
+    !/"turns"\s*:/.test(first)
+  )
+    return "ikat25-run";
   if (/^\S+\t\d+\t[0-9a-f]{32}$/.test(first)) return "passage-hashes";
   if (/^\d+ \S+ ".*" -?\d+ \S+ \S+$/.test(first)) return "multi-turn-run";
   const ws = first.trim().split(/\s+/);

@@ -11,6 +11,7 @@ import { expectWidth, intField, isJsonObject } from "./fields.js";
 import { parseJsonText } from "./json-text.js";
 import { readJsonl } from "./jsonl.js";
 import { writeLines } from "./lines.js";
+import { type PyLiteral, PyLiteralError, parsePyLiteral } from "./py-literal.js";
 import type {
   IkatProvenance,
   IkatPtkbProvenance,
@@ -35,7 +36,7 @@ export async function readIkatTopics(path: string): Promise<IkatTopic[]> {
   return doc.map((t, i) => normalizeIkatTopic(file, t, i));
 }
 
-/** One topic object of any year into the normalized shape (ptkb object or list; turns or responses). */
+/** One topic object of any year into the normalized shape (ptkb object or list; turns or responses; 2025's Python literals). */
 export function normalizeIkatTopic(file: string, t: unknown, i: number): IkatTopic {
   const where = `topic ${i}`;
   if (!isObj(t)) throw new InputError(file, {}, `an object for ${where}`, typeof t);
@@ -51,28 +52,89 @@ export function normalizeIkatTopic(file: string, t: unknown, i: number): IkatTop
   const rawTurns: unknown = t.turns ?? t.responses;
   if (!Array.isArray(rawTurns))
     throw new InputError(file, {}, `"turns" or "responses" in topic ${number}`, "none");
-  const turns: IkatTopicTurn[] = rawTurns.map((u: unknown, k: number) => {
-    if (!isObj(u) || typeof u.turn_id !== "number")
-      throw new InputError(
-        file,
-        {},
-        `a turn with an int turn_id in topic ${number} turn ${k}`,
-        JSON.stringify(u).slice(0, 40),
-      );
-    return {
-      turn_id: u.turn_id,
-      utterance: String(u.utterance ?? u.user_utterance ?? ""),
-      resolved_utterance: String(u.resolved_utterance ?? ""),
-      response: String(u.response ?? ""),
-      ptkb_provenance: idList(file, u.ptkb_provenance ?? u.relevant_ptkbs ?? [], `topic ${number} turn ${k}`),
-      response_provenance: list(
-        file,
-        u.response_provenance ?? u.citations ?? [],
-        `topic ${number} turn ${k}`,
-      ),
-    };
-  });
+  const turns = rawTurns.map((u: unknown, k: number) =>
+    topicTurn(file, u, `topic ${number} turn ${k}`, ptkb),
+  );
   return { number: String(number), title: String(t.title ?? ""), ptkb, turns };
+}
+
+/**
+ * One turn of a topic. 2025's turns may hold their fields as Python literals in strings (`turn_id`
+ * `"1"`, `user_utterance` `"'Hi there!'"`, `citations` `"['clueweb22-…:1']"`): a turn whose
+ * `turn_id`, `relevant_ptkbs` or `citations` is a string is read so, each field parsed on its own
+ * (a text not starting with a quote is taken as it is). 2025's `relevant_ptkbs` are statement texts:
+ * `ptkb_provenance` holds their ids (1-based positions in `ptkb`), the texts stay in `relevant_ptkbs`.
+ */
+function topicTurn(
+  file: string,
+  u: unknown,
+  where: string,
+  ptkb: { id: string; text: string }[],
+): IkatTopicTurn {
+  if (!isObj(u))
+    throw new InputError(file, {}, `an object for ${where}`, describeFound(JSON.stringify(u) ?? ""));
+  const literal =
+    typeof u.turn_id === "string" || typeof u.relevant_ptkbs === "string" || typeof u.citations === "string";
+  const bad = (field: string, expected: string, v: unknown, why?: string) =>
+    new InputError(
+      file,
+      {},
+      `${expected} in ${where} ${field}${why ? ` (${why})` : ""}`,
+      describeFound(typeof v === "string" ? v : (JSON.stringify(v) ?? "nothing")),
+    );
+  const py = (field: string, v: string, expected: string): PyLiteral => {
+    try {
+      return parsePyLiteral(v);
+    } catch (e) {
+      if (e instanceof PyLiteralError) throw bad(field, expected, v, e.message);
+      throw e;
+    }
+  };
+  const text = (field: string, v: unknown): string => {
+    if (v === undefined) return "";
+    if (typeof v !== "string") throw bad(field, "a string", v);
+    if (!literal || !/^\s*[rRuU]?['"]/.test(v)) return v;
+    const x = py(field, v, "a Python string literal");
+    if (typeof x !== "string") throw bad(field, "a Python string literal", v);
+    return x;
+  };
+  const ids = (field: string, v: unknown): (string | number)[] => {
+    const x = typeof v === "string" ? py(field, v, "a Python list literal") : v;
+    if (!Array.isArray(x)) throw bad(field, "a list", v);
+    return x.map((e) => {
+      if (typeof e === "string" || typeof e === "number") return e;
+      throw bad(field, "a list of strings or ints", v);
+    });
+  };
+  let turn_id: unknown = u.turn_id;
+  if (typeof turn_id === "string")
+    turn_id = /^\s*\d+\s*$/.test(turn_id) ? Number(turn_id) : py("turn_id", turn_id, "an int");
+  if (typeof turn_id !== "number" || !Number.isSafeInteger(turn_id))
+    throw new InputError(file, {}, `a turn with an int turn_id in ${where}`, JSON.stringify(u).slice(0, 40));
+  const out: IkatTopicTurn = {
+    turn_id,
+    utterance: text(
+      u.utterance !== undefined ? "utterance" : "user_utterance",
+      u.utterance ?? u.user_utterance,
+    ),
+    resolved_utterance: text("resolved_utterance", u.resolved_utterance),
+    response: text("response", u.response),
+    ptkb_provenance: [],
+    response_provenance: [],
+  };
+  if (u.relevant_ptkbs !== undefined || u.citations !== undefined) {
+    // 2025: statement texts and passage ids.
+    const relevant = ids("relevant_ptkbs", u.relevant_ptkbs ?? []).map(String);
+    const citations = ids("citations", u.citations ?? []).map(String);
+    out.relevant_ptkbs = relevant;
+    out.citations = citations;
+    out.ptkb_provenance = relevant.map((r) => ptkb.find((p) => p.text === r)?.id ?? r);
+    out.response_provenance = citations;
+  } else {
+    out.ptkb_provenance = idList(file, u.ptkb_provenance ?? [], where);
+    out.response_provenance = list(file, u.response_provenance ?? [], where);
+  }
+  return out;
 }
 
 /**

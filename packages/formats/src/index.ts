@@ -53,6 +53,14 @@ export {
   writePassageHashes,
   writePassages,
 } from "./ikat.js";
+export {
+  formatIkat25Line,
+  ikat25Turn,
+  parseIkat25Line,
+  rankIkat25References,
+  readIkat25Run,
+  writeIkat25Run,
+} from "./ikat25.js";
 export { checkJsonDepth, JsonDepthScanner, MAX_JSON_DEPTH } from "./json-depth.js";
 export { streamJsonItems } from "./json-stream.js";
 export { parseJsonText } from "./json-text.js";

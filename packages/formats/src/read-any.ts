@@ -14,6 +14,7 @@ import { readClueWeb22 } from "./clueweb22.js";
 import { detectFormat, type FormatName } from "./detect.js";
 import { evalEntries, syntheticRecords, toEvalDict } from "./dicts.js";
 import { readIkatRunTurns, readIkatTopics, readPassageHashes, readPassages } from "./ikat.js";
+import { readIkat25Run } from "./ikat25.js";
 import { readQulacJson } from "./qulac.js";
 import { displayName } from "./table.js";
 import { readArgsMe, readToucheTopics } from "./touche.js";
@@ -138,6 +139,8 @@ export async function readAny(
         return once(() => readIkatTopics(path));
       case "ikat-run":
         return once(() => readIkatRunTurns(path));
+      case "ikat25-run":
+        return readIkat25Run(path);
       case "passages":
         return readPassages(path);
       case "passage-hashes":

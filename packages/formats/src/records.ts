@@ -155,6 +155,10 @@ export interface IkatTopicTurn {
   ptkb_provenance: (string | number)[];
   /** Passage ids behind the response (2023/24 `response_provenance`, 2025 `citations`). */
   response_provenance: unknown[];
+  /** 2025: the relevant PTKB statements' texts, as the topics give them. */
+  relevant_ptkbs?: string[];
+  /** 2025: the gold response's passage ids. */
+  citations?: string[];
 }
 
 /** An iKAT run submission (2023/2024 guidelines). */
@@ -262,4 +266,37 @@ export interface WebDocument {
   url?: string;
   /** TrecWeb's title; for ClueWeb22 the first line of Clean-Text. */
   title?: string;
+}
+
+/** A scored passage id of a 2025 run, in file order (a JS object would put integer-like ids first). */
+export interface Ikat25Scored {
+  id: string;
+  score: number;
+}
+
+/** The `metadata` of a 2025 run line. */
+export interface Ikat25Metadata {
+  team_id: string;
+  run_id: string;
+  /** `manual`, `automatic` or `generation-only` by the guidelines (any string is read). */
+  run_type: string;
+}
+
+/** One response of a 2025 run turn. */
+export interface Ikat25Response {
+  text: string;
+  /** The file's `{passage id: score}` as ordered pairs. */
+  citations: Ikat25Scored[];
+  /** PTKB statement ids (1-based positions in the topic's `ptkb` list; ints read as their digits). */
+  ptkb_provenance: string[];
+}
+
+/** One line (turn) of a TREC iKAT 2025 run (JSON Lines). */
+export interface Ikat25Turn {
+  metadata: Ikat25Metadata;
+  /** `topic_turn`, e.g. `1-1_2`. */
+  turn_id: string;
+  /** The file's `{passage id: score}` as ordered pairs, in file order. */
+  references: Ikat25Scored[];
+  responses: Ikat25Response[];
 }

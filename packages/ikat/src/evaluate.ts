@@ -1,5 +1,6 @@
 // PTKB statement ranking and passage ranking evaluation of iKAT runs, with trec_eval semantics.
-import type { IkatRun, IkatTopic } from "@convkit/formats";
+import type { Ikat25Turn, IkatRun, IkatTopic } from "@convkit/formats";
+import { formatFixed } from "@convkit/pynum";
 import { averagePrecision, judgeRanking, precisionAt, type Scored } from "@convkit/trec-eval";
 
 /** Per-turn PTKB scores and their means over the judged turns. */
@@ -14,17 +15,10 @@ export const PTKB_MEASURES = ["P", "R", "P@1", "P@3", "P@5", "MAP"] as const;
 /**
  * PTKB statement ranking of a run's first response per turn against the topics' `ptkb_provenance`
  * (the relevant statements). The ranking is the run's list (2023: ordered by score, ties by
- * position; later years: the list order). Turns with no relevant statement are left out, as
- * trec_eval leaves out topics without relevant documents; a judged turn the run lacks scores 0.
+ * position; 2024: the list order), scored by {@link evaluatePtkbRankings}.
  */
 export function evaluatePtkb(run: IkatRun, topics: readonly IkatTopic[]): PtkbEvaluation {
-  const rel = new Map<string, Set<string>>();
-  for (const t of topics)
-    for (const u of t.turns) {
-      const ids = u.ptkb_provenance.map(String);
-      if (ids.length > 0) rel.set(`${t.number}_${u.turn_id}`, new Set(ids));
-    }
-  const ranked = new Map<string, string[]>();
+  const ranked = new Map<string, readonly string[]>();
   for (const turn of run.turns) {
     const list = turn.responses[0]?.ptkb_provenance ?? [];
     const items = list.map((p, i) =>
@@ -36,6 +30,64 @@ export function evaluatePtkb(run: IkatRun, topics: readonly IkatTopic[]): PtkbEv
       items.map((x) => x.id),
     );
   }
+  return evaluatePtkbRankings(ranked, topics);
+}
+
+/**
+ * A 2025 run's PTKB rankings: per turn, the ids of every response's `ptkb_provenance`, in order of
+ * first mention. A 2025 turn's responses are the parts of one answer (the 250-token limit is on
+ * their sum), so the turn's PTKB provenance is what all of them used; a repeated turn adds to it.
+ */
+export function ikat25PtkbRankings(turns: Iterable<Ikat25Turn>): Map<string, readonly string[]> {
+  const out = new Map<string, string[]>();
+  const seen = new Map<string, Set<string>>();
+  for (const t of turns) {
+    const ids = out.get(t.turn_id) ?? [];
+    const known = seen.get(t.turn_id) ?? new Set();
+    for (const r of t.responses)
+      for (const id of r.ptkb_provenance)
+        if (!known.has(id)) {
+          known.add(id);
+          ids.push(id);
+        }
+    out.set(t.turn_id, ids);
+    seen.set(t.turn_id, known);
+  }
+  return out;
+}
+
+/**
+ * A 2025 run's passage rankings as trec_eval reads the TREC file the official generate_run.py
+ * writes for it: every reference of the turn, its score printed `%.6f` (so scores equal to 6
+ * places tie, and trec_eval orders those by docno); a repeated turn's references are added (a
+ * passage seen twice is then trec_eval's duplicate error).
+ */
+export function ikat25PassageRankings(turns: Iterable<Ikat25Turn>): Map<string, Scored[]> {
+  const out = new Map<string, Scored[]>();
+  for (const t of turns) {
+    const list = out.get(t.turn_id) ?? [];
+    for (const r of t.references) list.push({ docno: r.id, score: Number(formatFixed(r.score, 6)) });
+    out.set(t.turn_id, list);
+  }
+  return out;
+}
+
+/**
+ * PTKB rankings (turn id → statement ids, best first) against the topics' relevant statements
+ * (`ptkb_provenance`; for 2025 the ids of `relevant_ptkbs`). Turns with no relevant statement are
+ * left out, as trec_eval leaves out topics without relevant documents; a judged turn the run lacks
+ * scores 0.
+ */
+export function evaluatePtkbRankings(
+  ranked: ReadonlyMap<string, readonly string[]>,
+  topics: readonly IkatTopic[],
+): PtkbEvaluation {
+  const rel = new Map<string, Set<string>>();
+  for (const t of topics)
+    for (const u of t.turns) {
+      const ids = u.ptkb_provenance.map(String);
+      if (ids.length > 0) rel.set(`${t.number}_${u.turn_id}`, new Set(ids));
+    }
   const perTurn: PtkbEvaluation["perTurn"] = [];
   for (const [turn_id, relevant] of rel) {
     const ids = ranked.get(turn_id) ?? [];

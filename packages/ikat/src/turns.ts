@@ -23,6 +23,10 @@ export interface IkatTurnRecord {
   ptkb: Record<string, string>;
   ptkb_provenance: string[];
   response_provenance: unknown[];
+  /** 2025: the relevant PTKB statements' texts, as the topics give them (`ptkb_provenance`: their ids). */
+  relevant_ptkbs?: string[];
+  /** 2025: the gold response's passage ids. */
+  citations?: string[];
   history: IkatHistoryTurn[];
 }
 
@@ -34,7 +38,7 @@ export function flattenTopics(topics: readonly IkatTopic[]): IkatTurnRecord[] {
     const history: IkatHistoryTurn[] = [];
     for (const u of t.turns) {
       const turn_id = `${t.number}_${u.turn_id}`;
-      out.push({
+      const record: IkatTurnRecord = {
         turn_id,
         topic: t.number,
         title: t.title,
@@ -46,7 +50,10 @@ export function flattenTopics(topics: readonly IkatTopic[]): IkatTurnRecord[] {
         ptkb_provenance: u.ptkb_provenance.map(String),
         response_provenance: u.response_provenance,
         history: [...history],
-      });
+      };
+      if (u.relevant_ptkbs !== undefined) record.relevant_ptkbs = u.relevant_ptkbs;
+      if (u.citations !== undefined) record.citations = u.citations;
+      out.push(record);
       history.push({
         turn_id,
         utterance: u.utterance,

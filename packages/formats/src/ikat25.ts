@@ -1,0 +1,182 @@
+// TREC iKAT 2025 runs: JSON Lines, one turn a line, read streamed and checked field by field.
+import { describeFound, formatPyFloat, InputError, pythonJsonString, type WriteOptions } from "@convkit/io";
+import { isJsonObject } from "./fields.js";
+import { parseJsonText } from "./json-text.js";
+import { readJsonl } from "./jsonl.js";
+import { writeLines } from "./lines.js";
+import type { Ikat25Metadata, Ikat25Response, Ikat25Scored, Ikat25Turn } from "./records.js";
+import { displayName } from "./table.js";
+
+type Obj = Record<string, unknown>;
+
+/**
+ * The turns of a 2025 run, in batches (memory holds one batch). A field of the wrong type is one
+ * InputError naming the file, the line and the field's path. A line without `responses` reads as
+ * none, as the official validator reads it (`entry.get("responses", [])`).
+ */
+export function readIkat25Run(path: string): AsyncIterable<Ikat25Turn[]> {
+  const file = displayName(path);
+  return readJsonl(path, (v, line, text) => ikat25Turn(file, v, line, text));
+}
+
+/** One run line's text (its JSON depth bounded as every JSON reader's) into a checked turn. */
+export function parseIkat25Line(file: string, text: string, line: number): Ikat25Turn {
+  return ikat25Turn(file, parseJsonText(file, text, line), line, text);
+}
+
+/**
+ * A parsed run line into a checked turn. `text`, the line as written, gives the file order of
+ * `references` and `citations` where a passage id looks like an integer (JS puts those keys first).
+ */
+export function ikat25Turn(file: string, v: unknown, line: number, text?: string): Ikat25Turn {
+  const bad = (path: string, expected: string, found: unknown) =>
+    new InputError(file, { line }, `${expected} at ${path}`, shown(found));
+  const obj = (x: unknown, path: string): Obj => {
+    if (!isJsonObject(x)) throw bad(path, "an object", x);
+    return x;
+  };
+  const str = (o: Obj, k: string, path: string): string => {
+    const x = o[k];
+    if (typeof x !== "string") throw bad(path ? `${path}.${k}` : k, "a string", x);
+    return x;
+  };
+  const orders = text === undefined ? undefined : keyOrders(v, text);
+  const scored = (x: unknown, path: string, order: string[] | undefined): Ikat25Scored[] => {
+    const o = obj(x, path);
+    return (order ?? Object.keys(o)).map((id) => {
+      const score = o[id];
+      if (typeof score !== "number" || !Number.isFinite(score))
+        throw bad(`${path}[${JSON.stringify(id)}]`, "a number (the passage's score)", score);
+      return { id, score };
+    });
+  };
+  const top = obj(v, "the top level");
+  const md = obj(top.metadata, "metadata");
+  const metadata: Ikat25Metadata = {
+    team_id: str(md, "team_id", "metadata"),
+    run_id: str(md, "run_id", "metadata"),
+    run_type: str(md, "run_type", "metadata"),
+  };
+  const turn_id = str(top, "turn_id", "");
+  const references = scored(top.references, "references", orders?.references);
+  const rawResponses = top.responses ?? [];
+  if (!Array.isArray(rawResponses)) throw bad("responses", "a list", rawResponses);
+  const responses = rawResponses.map((r: unknown, i: number): Ikat25Response => {
+    const rp = `responses[${i}]`;
+    const resp = obj(r, rp);
+    const text = str(resp, "text", rp);
+    const citations = scored(resp.citations, `${rp}.citations`, orders?.citations[i]);
+    const ptkb = resp.ptkb_provenance;
+    if (!Array.isArray(ptkb)) throw bad(`${rp}.ptkb_provenance`, "a list of PTKB ids", ptkb);
+    const ptkb_provenance = ptkb.map((p: unknown, k: number) => {
+      if (typeof p === "string") return p;
+      // 2024's runs gave PTKB ids as ints: read as their digits, the 2025 topics' ids.
+      if (typeof p === "number" && Number.isInteger(p)) return String(p);
+      throw bad(`${rp}.ptkb_provenance[${k}]`, "a PTKB id (a string or an int)", p);
+    });
+    return { text, citations, ptkb_provenance };
+  });
+  return { metadata, turn_id, references, responses };
+}
+
+/** A found value as its JSON text (strings quoted, `null` not), cut to 40 characters. */
+function shown(x: unknown): string {
+  if (x === undefined) return "nothing";
+  if (typeof x === "string") return describeFound(x);
+  const s = JSON.stringify(x);
+  return s.length > 40 ? `${s.slice(0, 40)}…` : s;
+}
+
+/** Digit-only keys: JS orders them first and numerically, not in file order. */
+const DIGITS = /^\d+$/;
+
+function hasDigitKey(x: unknown): boolean {
+  return isJsonObject(x) && Object.keys(x).some((k) => DIGITS.test(k));
+}
+
+/**
+ * The file order of the keys of `references` and of each response's `citations`, where one holds a
+ * digit-only key (otherwise undefined: `Object.keys` is already in file order). The line is parsed
+ * again with every object key prefixed by one character, so that no key is an integer.
+ */
+function keyOrders(
+  v: unknown,
+  text: string,
+): { references?: string[]; citations: (string[] | undefined)[] } | undefined {
+  if (!isJsonObject(v)) return undefined;
+  const responses = Array.isArray(v.responses) ? v.responses : [];
+  const needed =
+    hasDigitKey(v.references) || responses.some((r: unknown) => isJsonObject(r) && hasDigitKey(r.citations));
+  if (!needed) return undefined;
+  const p = JSON.parse(prefixKeys(text)) as unknown;
+  if (!isJsonObject(p)) return undefined;
+  const keys = (x: unknown) => (isJsonObject(x) ? Object.keys(x).map((k) => k.slice(1)) : undefined);
+  const pr = Array.isArray(p._responses) ? p._responses : [];
+  return {
+    references: keys(p._references),
+    citations: pr.map((r: unknown) => (isJsonObject(r) ? keys(r._citations) : undefined)),
+  };
+}
+
+/** Valid JSON text with `_` put before every object key (a string followed by `:`). */
+function prefixKeys(text: string): string {
+  const out: string[] = [];
+  let last = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] !== '"') continue;
+    const start = i;
+    for (i++; text[i] !== '"'; i++) if (text[i] === "\\") i++;
+    let j = i + 1;
+    while (j < text.length && /\s/.test(text[j]!)) j++;
+    if (text[j] === ":") {
+      out.push(text.slice(last, start + 1), "_");
+      last = start + 1;
+    }
+  }
+  out.push(text.slice(last));
+  return out.join("");
+}
+
+/**
+ * A turn's references as the official `generate_run.py` ranks them: by descending score, ties in
+ * the order given (Python's `sorted(..., reverse=True)` is stable).
+ */
+export function rankIkat25References(refs: readonly Ikat25Scored[]): Ikat25Scored[] {
+  return refs
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => b.r.score - a.r.score || a.i - b.i)
+    .map((x) => x.r);
+}
+
+/** A score as Python's `json.dumps` writes a float (`3.0`, `1e-07`); JSON has no NaN or infinity. */
+function pyJsonFloat(x: number): string {
+  if (!Number.isFinite(x)) throw new RangeError(`a 2025 run's score must be finite, not ${x}`);
+  return formatPyFloat(x);
+}
+
+function scoredJson(s: readonly Ikat25Scored[]): string {
+  return `{${s.map((r) => `${pythonJsonString(r.id)}: ${pyJsonFloat(r.score)}`).join(", ")}}`;
+}
+
+/**
+ * One turn as a run line, laid out as Python's `json.dumps` writes the guidelines' dicts (keys in
+ * the guidelines' order, `", "` and `": "`, non-ASCII escaped, scores as floats).
+ */
+export function formatIkat25Line(t: Ikat25Turn): string {
+  const m = t.metadata;
+  const metadata = `{"team_id": ${pythonJsonString(m.team_id)}, "run_id": ${pythonJsonString(m.run_id)}, "run_type": ${pythonJsonString(m.run_type)}}`;
+  const responses = t.responses.map(
+    (r) =>
+      `{"text": ${pythonJsonString(r.text)}, "citations": ${scoredJson(r.citations)}, "ptkb_provenance": [${r.ptkb_provenance.map(pythonJsonString).join(", ")}]}`,
+  );
+  return `{"metadata": ${metadata}, "turn_id": ${pythonJsonString(t.turn_id)}, "references": ${scoredJson(t.references)}, "responses": [${responses.join(", ")}]}`;
+}
+
+/** Writes a 2025 run, one line a turn (atomically, as every writer). */
+export function writeIkat25Run(
+  target: string,
+  batches: AsyncIterable<readonly Ikat25Turn[]> | Iterable<readonly Ikat25Turn[]>,
+  options?: WriteOptions,
+): Promise<number> {
+  return writeLines(target, batches, formatIkat25Line, options);
+}
