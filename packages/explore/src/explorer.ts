@@ -2,7 +2,7 @@
 import { readdir, symlink } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { pandasText, readRankedRun, topQuestions } from "@convkit/clariq-eval";
-import { readIkatTopics, readQuestionBank } from "@convkit/formats";
+import { readIkat25Run, readIkatTopics, readQuestionBank } from "@convkit/formats";
 import { InputError, openInput, peek, UsageError } from "@convkit/io";
 import { loadQrels } from "@convkit/trec-eval";
 import type { Meta } from "./api.js";
@@ -11,7 +11,6 @@ import { SyntheticSet } from "./conversations.js";
 import { Dataset } from "./dataset.js";
 import { EvalDictFile } from "./eval-dicts.js";
 import { answer } from "./handlers.js";
-import { readIkat25Run } from "./ikat25-shim.js";
 import { PassageFile, Splitters } from "./passages.js";
 import { ResponseSet, shortNames } from "./responses.js";
 import { RunSet } from "./runs.js";

@@ -49,7 +49,8 @@ export interface TurnView {
   /** Null for a turn only the runs have (not in the topics). */
   utterance: string | null;
   resolved_utterance: string | null;
-  gold: { response: string; citations: CitationView[]; ptkb: string[] } | null;
+  /** The topics' gold: response, cited passages, relevant PTKB statements (id when known, text). */
+  gold: { response: string; citations: CitationView[]; ptkb: { id: string | null; text: string }[] } | null;
   runs: RunTurnView[];
   /** The previous and next turn ids (the list's order). */
   prev: string | null;

@@ -31,8 +31,10 @@ const topics: IkatTopic[] = [
         utterance: "Yes.",
         resolved_utterance: "Yes, stomach acid reflux.",
         response: "Bananas help.",
-        ptkb_provenance: ["I eat late."],
+        ptkb_provenance: ["2"],
         response_provenance: ["docA:3", "docB:1"],
+        relevant_ptkbs: ["I eat late.", "A statement not in the list."],
+        citations: ["docA:3", "docB:1"],
       },
     ],
   },
@@ -129,7 +131,10 @@ describe("the Responses view's data", () => {
     expect(t.utterance).toBe("Yes.");
     expect(t.resolved_utterance).toBe("Yes, stomach acid reflux.");
     expect(t.gold?.response).toBe("Bananas help.");
-    expect(t.gold?.ptkb).toEqual(["I eat late."]);
+    expect(t.gold?.ptkb).toEqual([
+      { id: "2", text: "I eat late." },
+      { id: null, text: "A statement not in the list." },
+    ]);
     // The gold's citations: `{id, contents}` by id, iKAT's passages as DOC:K; grades of this turn.
     expect(t.gold?.citations).toEqual([
       { id: "docA:3", text: "Ginger tea soothes.", grade: 1 },
@@ -214,5 +219,37 @@ describe("the Responses view's data", () => {
       "b.jsonl",
     ]);
     expect(shortNames(["/x/0/r", "/y/0/r"])).toEqual(["0/r", "0/r (2)"]);
+  });
+});
+
+describe("the explorer with 2025 runs", () => {
+  const line = (turn: string, score: unknown) =>
+    `${JSON.stringify({
+      metadata: { team_id: "t", run_id: "r", run_type: "automatic" },
+      turn_id: turn,
+      references: { "docA:3": score },
+      responses: [{ text: "x", citations: {}, ptkb_provenance: [] }],
+    })}\n`;
+
+  it("tells 2025 runs from others by content; a bad line is one InputError naming it; no mixing", async () => {
+    const { Explorer } = await import("./explorer.js");
+    const good = join(dir, "good.jsonl");
+    writeFileSync(good, `\uFEFF${line("1-1_1", 1)}`);
+    const e = await Explorer.open({ runs: [good], passages: [join(dir, "psg.jsonl")] });
+    try {
+      expect(e.meta().views.responses).toBe(true);
+      expect(e.meta().responses).toEqual({ runs: ["good.jsonl"], turns: 1 });
+      const a = await e.api("responses/turn", new URLSearchParams("id=1-1_1"));
+      expect(a.status).toBe(200);
+      expect((await e.api("responses/turn", new URLSearchParams("id=nope"))).status).toBe(404);
+    } finally {
+      await e.close();
+    }
+    const bad = join(dir, "bad.jsonl");
+    writeFileSync(bad, `${line("1-1_1", 1)}${line("1-1_2", "high")}`);
+    await expect(Explorer.open({ runs: [bad] })).rejects.toThrow(/bad\.jsonl:2.*references/);
+    const trec = join(dir, "x.run");
+    writeFileSync(trec, "1-1_1 Q0 docA:3 1 2.5 r\n");
+    await expect(Explorer.open({ runs: [good, trec], qrels: trec })).rejects.toThrow(/cannot be mixed/);
   });
 });

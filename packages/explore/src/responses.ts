@@ -1,17 +1,12 @@
 // The Responses view's data: iKAT 2025 runs' responses per turn beside the topics' gold, citations resolved.
 import { open } from "node:fs/promises";
 import { basename, dirname } from "node:path";
-import type { IkatTopic } from "@convkit/formats";
+import type { Ikat25Turn, IkatTopic } from "@convkit/formats";
 import { type Page, page } from "./paging.js";
 import type { CitationView, ResponseView, RunTurnView, TurnSummary, TurnView } from "./responses-answers.js";
 
-/** One turn of a 2025 run, as @convkit/formats' 2025 reader gives it. */
-export interface Run25Turn {
-  metadata: { team_id: string; run_id: string; run_type: string };
-  turn_id: string;
-  references: { id: string; score: number }[];
-  responses: { text: string; citations: { id: string; score: number }[]; ptkb_provenance: string[] }[];
-}
+/** One turn of a 2025 run, as @convkit/formats' reader (readIkat25Run) gives it. */
+export type Run25Turn = Ikat25Turn;
 
 /** Where a cited passage's text comes from (the passage files given: PassageFile). */
 export interface PassageSource {
@@ -29,7 +24,7 @@ interface GoldTurn {
   resolved: string;
   response: string;
   citations: string[];
-  ptkbs: string[];
+  ptkbs: { id: string | null; text: string }[];
 }
 
 /** What is kept of a run's turn: its responses and the size of its ranking (not the ranking). */
@@ -80,8 +75,8 @@ export class ResponseSet {
           utterance: u.utterance,
           resolved: u.resolved_utterance,
           response: u.response,
-          citations: u.response_provenance.map(String),
-          ptkbs: u.ptkb_provenance.map(String),
+          citations: (u.citations ?? u.response_provenance).map(String),
+          ptkbs: goldPtkbs(t, u),
         });
       }
     const seen = new Set(order);
@@ -223,6 +218,18 @@ export class ResponseSet {
     }
     return { id: doc, ...(score !== undefined ? { score } : {}), text, grade: this.grade(turn, doc) };
   }
+}
+
+/**
+ * The PTKB statements a turn's gold names: 2025 topics give their texts (`relevant_ptkbs`), each
+ * with its id where the topic's list holds it; older topics give ids, each with its text.
+ */
+function goldPtkbs(t: IkatTopic, u: IkatTopic["turns"][number]): { id: string | null; text: string }[] {
+  if (u.relevant_ptkbs)
+    return u.relevant_ptkbs.map((text) => ({ id: t.ptkb.find((p) => p.text === text)?.id ?? null, text }));
+  return u.ptkb_provenance
+    .map(String)
+    .map((id) => ({ id, text: t.ptkb.find((p) => p.id === id)?.text ?? "" }));
 }
 
 /** `1-1_3` → ["1-1", 3] (a turn id of another shape: itself and 0). */

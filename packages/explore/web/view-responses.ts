@@ -141,7 +141,7 @@ function turnPane(t: TurnView, keep: ViewParams): HTMLElement {
             ? h(
                 "ul",
                 { class: "ptkb ids" },
-                t.gold.ptkb.map((p) => h("li", {}, `PTKB: ${p}`)),
+                t.gold.ptkb.map((p) => h("li", {}, `PTKB${p.id !== null ? ` ${p.id}` : ""}: ${p.text}`)),
               )
             : null,
           citations(t.gold.citations, t),
