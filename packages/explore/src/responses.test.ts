@@ -253,3 +253,47 @@ describe("the explorer with 2025 runs", () => {
     await expect(Explorer.open({ runs: [good, trec], qrels: trec })).rejects.toThrow(/cannot be mixed/);
   });
 });
+
+describe("2025 topics whose fields are Python literals in strings", () => {
+  it("shows the parsed utterance, gold response, citations and PTKBs, not the literals", async () => {
+    const { Explorer } = await import("./explorer.js");
+    const topicsFile = join(dir, "topics25.json");
+    writeFileSync(
+      topicsFile,
+      JSON.stringify([
+        {
+          number: "1-1",
+          title: "Acid reflux",
+          ptkb: ["I like pizza.", "I eat late."],
+          responses: [
+            {
+              turn_id: "1",
+              user_utterance: "'Hi there!'",
+              resolved_utterance: '"Hi there, it\'s me!"',
+              response: "'Hello.'",
+              relevant_ptkbs: "['I eat late.']",
+              citations: "['docA:3']",
+            },
+          ],
+        },
+      ]),
+    );
+    const e = await Explorer.open({ topics: topicsFile, passages: [join(dir, "psg.jsonl")] });
+    try {
+      const a = await e.api("responses/turn", new URLSearchParams("id=1-1_1"));
+      expect(a.status).toBe(200);
+      expect(a.body).toMatchObject({
+        utterance: "Hi there!",
+        resolved_utterance: "Hi there, it's me!",
+        gold: {
+          response: "Hello.",
+          citations: [{ id: "docA:3", text: "Ginger tea soothes.", grade: null }],
+          ptkb: [{ id: "2", text: "I eat late." }],
+        },
+        runs: [],
+      });
+    } finally {
+      await e.close();
+    }
+  });
+});
