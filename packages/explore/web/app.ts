@@ -105,7 +105,12 @@ document.addEventListener("keydown", (e) => {
     e.preventDefault();
     const i = Math.max(0, Math.min(l.links.length - 1, l.selected + step));
     l.selected = i;
-    for (const [k, a] of l.links.entries()) a.classList.toggle("sel", k === i);
+    for (const [k, a] of l.links.entries()) {
+      a.classList.toggle("sel", k === i);
+      a.tabIndex = k === i ? 0 : -1;
+    }
+    // The focus, when in the list, goes along: Enter then opens what is marked.
+    if (l.links.includes(t as HTMLAnchorElement)) l.links[i]?.focus();
     l.links[i]?.scrollIntoView({ block: "nearest" });
   } else if (e.key === "Enter" && l.selected >= 0 && !["A", "SUMMARY", "BUTTON"].includes(t.tagName)) {
     e.preventDefault();

@@ -100,6 +100,11 @@ export function listPane<T>(
     el.append(a);
     links.push(a);
   });
+  // One Tab stop for the whole list (the selected item, else the first): Tab goes on to the item's
+  // page instead of through every item; j/k move in the list (and move this stop with them).
+  links.forEach((a, i) => {
+    a.tabIndex = i === Math.max(0, selected) ? 0 : -1;
+  });
   activeList = { links, selected };
   if (selected >= 0) queueMicrotask(() => links[selected]?.scrollIntoView({ block: "nearest" }));
   return el;

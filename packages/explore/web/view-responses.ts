@@ -116,8 +116,9 @@ function turnPane(t: TurnView, keep: ViewParams): HTMLElement {
           h("dt", {}, "resolved"),
           h("dd", { "data-test": "resolved" }, t.resolved_utterance ?? ""),
         ),
-    t.ranking
-      ? h(
+    !t.ranking
+      ? h("p", { class: "ids" }, "(--qrels and two runs or more rank the runs' references in the Runs view)")
+      : h(
           "p",
           {},
           h(
@@ -129,8 +130,7 @@ function turnPane(t: TurnView, keep: ViewParams): HTMLElement {
             },
             "the runs' references ranked, with their grades →",
           ),
-        )
-      : null,
+        ),
     t.gold
       ? h(
           "section",
