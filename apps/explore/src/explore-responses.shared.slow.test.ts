@@ -151,6 +151,10 @@ requires("shared", "chromium").describe(
         expect(await cols.nth(r).locator("[data-test=response-text]").allInnerTexts()).toEqual(
           turn.runs[r]!.responses.map((x) => x.text),
         );
+        // The run's first references (closed until opened), ranked as generate_run.py ranks them.
+        expect(await cols.nth(r).locator("[data-test=top-references] li").count()).toBe(
+          Math.min(20, Object.keys(turn.runs[r]!.references).length),
+        );
         expect(await cols.nth(r).locator("[data-test=citation]").count()).toBe(
           turn.runs[r]!.responses.reduce((n, x) => n + Object.keys(x.citations).length, 0),
         );

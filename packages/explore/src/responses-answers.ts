@@ -26,6 +26,8 @@ export interface RunTurnView {
   run_type: string;
   /** How many references the run ranks for this turn. */
   references: number;
+  /** Its first references as the official generate_run.py ranks them (score, ties in file order). */
+  top: { rank: number; id: string; score: number; grade: number | null }[];
   /** Null when the run has no line for this turn. */
   responses: ResponseView[] | null;
 }

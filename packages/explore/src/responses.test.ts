@@ -142,6 +142,11 @@ describe("the Responses view's data", () => {
     ]);
     const a = t.runs[0]!;
     expect([a.name, a.run_id, a.references]).toEqual(["a.jsonl", "a", 2]);
+    // Its references as generate_run.py ranks them, each with its grade for this turn.
+    expect(a.top).toEqual([
+      { rank: 1, id: "docB:1", score: 2, grade: 2 },
+      { rank: 2, id: "docA:3", score: 1e-7, grade: 1 },
+    ]);
     expect(a.responses![0]!.citations).toEqual([
       { id: "docB:1", score: 2, text: "Oatmeal absorbs acid.", grade: 2 },
       // A document id holding a colon: the passage number is after the last one.

@@ -1,7 +1,7 @@
 // The Responses view's data: iKAT 2025 runs' responses per turn beside the topics' gold, citations resolved.
 import { open } from "node:fs/promises";
 import { basename, dirname } from "node:path";
-import type { Ikat25Turn, IkatTopic } from "@convkit/formats";
+import { type Ikat25Scored, type Ikat25Turn, type IkatTopic, rankIkat25References } from "@convkit/formats";
 import { type Page, page } from "./paging.js";
 import type { CitationView, ResponseView, RunTurnView, TurnSummary, TurnView } from "./responses-answers.js";
 
@@ -27,12 +27,16 @@ interface GoldTurn {
   ptkbs: { id: string | null; text: string }[];
 }
 
-/** What is kept of a run's turn: its responses and the size of its ranking (not the ranking). */
+/** What is kept of a run's turn: its responses, the size of its ranking and the ranking's top. */
 interface KeptTurn {
   metadata: Run25Turn["metadata"];
   references: number;
+  top: Ikat25Scored[];
   responses: Run25Turn["responses"];
 }
+
+/** How many of a turn's references the Responses view lists (the Runs view shows as many). */
+export const TOP_REFERENCES = 20;
 
 export interface ResponseSetOptions {
   topics: readonly IkatTopic[];
@@ -93,6 +97,7 @@ export class ResponseSet {
             m.set(t.turn_id, {
               metadata: t.metadata,
               references: t.references.length,
+              top: rankIkat25References(t.references).slice(0, TOP_REFERENCES),
               responses: t.responses,
             });
             if (!seen.has(t.turn_id)) {
@@ -174,6 +179,7 @@ export class ResponseSet {
         run_id: any?.metadata.run_id ?? "",
         run_type: any?.metadata.run_type ?? "",
         references: t?.references ?? 0,
+        top: (t?.top ?? []).map((x, i) => ({ rank: i + 1, ...x, grade: this.grade(id, x.id) })),
         responses,
       });
     }

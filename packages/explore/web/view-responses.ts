@@ -85,6 +85,27 @@ function runColumn(run: RunTurnView, t: TurnView): HTMLElement {
       { class: "ids" },
       `${run.team_id} · ${run.run_id} · ${run.run_type} · ${fmt(run.references)} references`,
     ),
+    run.top.length > 0
+      ? h(
+          "details",
+          { class: "top-refs", "data-test": "top-references" },
+          h("summary", {}, `its first ${run.top.length} of ${fmt(run.references)} references`),
+          h(
+            "ol",
+            { class: "ids" },
+            run.top.map((x) =>
+              h(
+                "li",
+                { "data-id": x.id },
+                h("code", {}, x.id),
+                " ",
+                grade({ id: x.id, text: null, grade: x.grade }, t.qrels),
+                ` ${fmt(x.score, 3)}`,
+              ),
+            ),
+          ),
+        )
+      : null,
     run.responses === null
       ? h("p", { class: "ids", "data-test": "no-turn" }, "(no line for this turn)")
       : run.responses.length === 0
