@@ -53,6 +53,8 @@ let turn: {
   /** Run A's first citation (an `{id, contents}` passage, grade 2) and run B's (an iKAT passage, grade 0). */
   citeA: { id: string; text: string };
   citeB: { id: string; text: string };
+  /** The passages judged for this turn and their grades (the qrels written). */
+  grades: Map<string, number>;
 };
 
 const readRun = (p: string): RunLine[] =>
@@ -91,6 +93,7 @@ requires("shared", "chromium").describe(
               text: `Passage ${a[0]} (made for this test): ginger tea and oatmeal soothe reflux.`,
             },
             citeB: { id: bId, text: `Passage ${bId} (made for this test): bananas are a low-acid fruit.` },
+            grades: new Map(),
           };
         }
       expect(turn).toBeDefined();
@@ -117,6 +120,7 @@ requires("shared", "chromium").describe(
       const qrels = new Map<string, number>([...refs.map((d, i) => [d, i % 3] as [string, number])]);
       qrels.set(turn.citeA.id, 2);
       qrels.set(turn.citeB.id, 0);
+      turn.grades = qrels;
       writeFileSync(join(tmp, "qrels.txt"), [...qrels].map(([d, g]) => `${turn.id} 0 ${d} ${g}\n`).join(""));
       args = [
         "--topics",
@@ -222,6 +226,16 @@ requires("shared", "chromium").describe(
           await ready(page, `#/responses?q=${turn.id}`);
           await page.keyboard.press("Escape");
           const ids = await page.locator("[data-test=turns] a b").allInnerTexts();
+          // The list names per run its responses and its citations judged relevant here.
+          const relevant = turn.runs.map((r) =>
+            r.responses.reduce(
+              (n, x) => n + Object.keys(x.citations).filter((c) => (turn.grades.get(c) ?? 0) >= 1).length,
+              0,
+            ),
+          );
+          expect(await shown(page.locator("[data-test=turns] a").nth(ids.indexOf(turn.id)))).toContain(
+            `${turn.runs.map((r) => r.responses.length).join(" / ")} · relevant ${relevant.join(" / ")}`,
+          );
           await page.keyboard.press("j");
           for (let i = 0; ids[i] !== turn.id; i++) await page.keyboard.press("j");
           await page.keyboard.press("Enter");

@@ -89,7 +89,13 @@ function runColumn(run: RunTurnView, t: TurnView): HTMLElement {
       ? h(
           "details",
           { class: "top-refs", "data-test": "top-references" },
-          h("summary", {}, `its first ${run.top.length} of ${fmt(run.references)} references`),
+          h(
+            "summary",
+            {},
+            run.top.length === run.references
+              ? `its ${fmt(run.references)} references, ranked`
+              : `its first ${run.top.length} of ${fmt(run.references)} references`,
+          ),
           h(
             "ol",
             { class: "ids" },
@@ -216,6 +222,13 @@ export async function responsesView(
             { class: "ids", title: "responses per run (–: no line for this turn)" },
             t.responses.map((n) => (n === null ? "–" : String(n))).join(" / "),
           ),
+          t.relevant.some((n) => n !== null)
+            ? h(
+                "span",
+                { class: "ids", title: "citations judged relevant (grade ≥ 1), per run" },
+                ` · relevant ${t.relevant.map((n) => (n === null ? "–" : String(n))).join(" / ")}`,
+              )
+            : null,
           t.utterance ? h("div", { class: "ids" }, t.utterance) : null,
         ],
         href: (t) => viewHash("responses", { ...keep, turn: t.id }),
