@@ -60,7 +60,7 @@ export function detectFromText(lines: string[]): FormatName | undefined {
   // A 2023/2024 run on one line has "turns" (and "responses" in them).
   if (
     /^\uFEFF?\{/.test(first) &&
-    /"(metadata|references|responses)"\s*:\s*[[{]/.test(first) &&
+    /"(metadata|references|responses)"\s*:/.test(first) &&
     !/"turns"\s*:/.test(first)
   )
     return "ikat25-run";

@@ -59,6 +59,19 @@ describe("2025 topics", () => {
     ]);
   });
 
+  it("a ptkb list held as a Python literal too", () => {
+    const t = normalizeIkatTopic(
+      "t.json",
+      { ...literalTopic, ptkb: `["I like tea.", 'I live in Rome.', 'I am vegan.']` },
+      0,
+    );
+    expect(t.ptkb).toEqual(normalizeIkatTopic("t.json", literalTopic, 0).ptkb);
+    expect(t.turns[0]!.ptkb_provenance).toEqual(["3", "1"]);
+    expect(() => normalizeIkatTopic("t.json", { ...literalTopic, ptkb: "['a', 1]" }, 0)).toThrow(
+      "t.json: expected a list of statements in topic 2-1 ptkb, found",
+    );
+  });
+
   it("reads the same turn given as JSON (ints and lists, as the published file has it)", () => {
     const plain = {
       ...literalTopic,

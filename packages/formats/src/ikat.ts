@@ -43,7 +43,7 @@ export function normalizeIkatTopic(file: string, t: unknown, i: number): IkatTop
   const number = t.number;
   if (typeof number !== "string" && typeof number !== "number")
     throw new InputError(file, {}, `a "number" in ${where}`, describeFound(String(number)));
-  const rawPtkb = t.ptkb ?? {};
+  const rawPtkb = typeof t.ptkb === "string" ? ptkbLiteral(file, t.ptkb, String(number)) : (t.ptkb ?? {});
   const ptkb = Array.isArray(rawPtkb)
     ? rawPtkb.map((text, k) => ({ id: String(k + 1), text: String(text) }))
     : isObj(rawPtkb)
@@ -56,6 +56,26 @@ export function normalizeIkatTopic(file: string, t: unknown, i: number): IkatTop
     topicTurn(file, u, `topic ${number} turn ${k}`, ptkb),
   );
   return { number: String(number), title: String(t.title ?? ""), ptkb, turns };
+}
+
+/** A topic's `ptkb` held as a Python list literal in a string (as 2025's turn fields may be). */
+function ptkbLiteral(file: string, v: string, topic: string): string[] {
+  let x: PyLiteral;
+  try {
+    x = parsePyLiteral(v);
+  } catch (e) {
+    if (e instanceof PyLiteralError)
+      throw new InputError(
+        file,
+        {},
+        `a Python list literal in topic ${topic} ptkb (${e.message})`,
+        describeFound(v),
+      );
+    throw e;
+  }
+  if (!Array.isArray(x) || !x.every((s) => typeof s === "string"))
+    throw new InputError(file, {}, `a list of statements in topic ${topic} ptkb`, describeFound(v));
+  return x;
 }
 
 /**

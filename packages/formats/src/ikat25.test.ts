@@ -4,7 +4,7 @@ import { InputError } from "@convkit/io";
 import { tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { detectFormat } from "./detect.js";
-import { parseIkat25Line, rankIkat25References, readIkat25Run } from "./ikat25.js";
+import { formatIkat25Line, parseIkat25Line, rankIkat25References, readIkat25Run } from "./ikat25.js";
 import { readAny } from "./read-any.js";
 
 /** A valid 2025 run line as the guidelines' samples write it. */
@@ -155,8 +155,35 @@ describe("2025 run reader", () => {
     expect(errorOf(() => parseIkat25Line("r.jsonl", "[1]", 7))).toBe(
       "r.jsonl:7: expected an object at the top level, found [1]",
     );
-    expect(errorOf(() => parseIkat25Line("r.jsonl", '{"a": NaN}', 7))).toMatch(
+    expect(errorOf(() => parseIkat25Line("r.jsonl", '{"a": NaN', 7))).toMatch(
       /^r\.jsonl:7(:\d+)?: expected valid JSON/,
+    );
+    expect(errorOf(() => parseIkat25Line("r.jsonl", '{"metadata": NaN}', 7))).toBe(
+      "r.jsonl:7: expected an object at metadata, found NaN",
+    );
+  });
+
+  it("NaN, Infinity and -Infinity are numbers, as Python's json.loads reads them (never inside strings)", () => {
+    const line =
+      '{"metadata": {"team_id": "NaN", "run_id": "a \\" Infinity", "run_type": "x"}, "turn_id": "t", ' +
+      '"references": {"a": NaN, "b":-Infinity, "c" : Infinity, "NaN": 1}}';
+    const t = parseIkat25Line("r.jsonl", line, 1);
+    expect(t.metadata).toEqual({ team_id: "NaN", run_id: 'a " Infinity', run_type: "x" });
+    expect(t.references).toEqual([
+      { id: "a", score: Number.NaN },
+      { id: "b", score: Number.NEGATIVE_INFINITY },
+      { id: "c", score: Number.POSITIVE_INFINITY },
+      { id: "NaN", score: 1 },
+    ]);
+    // Written back as json.dumps writes them.
+    expect(formatIkat25Line(t)).toContain(
+      '"references": {"a": NaN, "b": -Infinity, "c": Infinity, "NaN": 1.0}',
+    );
+    // A string that is the marker itself stays a string.
+    const marker =
+      '{"metadata": {"team_id": "\\u0000\\u0001NaN", "run_id": "r", "run_type": "x"}, "turn_id": "t", "references": {"a": NaN}}';
+    expect(errorOf(() => parseIkat25Line("r.jsonl", marker, 3))).toMatch(
+      /^r\.jsonl:3(:\d+)?: expected valid JSON/,
     );
   });
 
@@ -178,6 +205,10 @@ describe("2025 run reader", () => {
     const { turn_id, references, ...rest } = turn("1-1_1");
     writeFileSync(g, `${JSON.stringify({ turn_id, references, ...rest })}\n`);
     expect(await detectFormat(g)).toBe("ikat25-run");
+    // A line with a wrong field is still a 2025 run (and gets its field's error, not another format's).
+    const k = join(dir, "bad-metadata.jsonl");
+    writeFileSync(k, '{"metadata": 1}\n');
+    expect(await detectFormat(k)).toBe("ikat25-run");
     const { format, batches: records } = await readAny(g);
     expect(format).toBe("ikat25-run");
     const all = [];
@@ -202,5 +233,22 @@ describe("2025 run reader", () => {
     ];
     // Python: sorted(refs.items(), key=lambda x: x[1], reverse=True) -> b d a c e (stable).
     expect(rankIkat25References(refs).map((r) => r.id)).toEqual(["b", "d", "a", "c", "e"]);
+  });
+
+  it("writes a line as Python's json.dumps does (its bytes, checked against Python 3.11), read back the same", () => {
+    const t = {
+      metadata: { team_id: "t", run_id: "r", run_type: "automatic" },
+      turn_id: "1-1_1",
+      references: [
+        { id: "p:1", score: 3 },
+        { id: "é", score: 1e-7 },
+      ],
+      responses: [{ text: "Ça", citations: [{ id: "p:1", score: 0.5 }], ptkb_provenance: ["1"] }],
+    };
+    const line = formatIkat25Line(t);
+    expect(line).toBe(
+      '{"metadata": {"team_id": "t", "run_id": "r", "run_type": "automatic"}, "turn_id": "1-1_1", "references": {"p:1": 3.0, "\\u00e9": 1e-07}, "responses": [{"text": "\\u00c7a", "citations": {"p:1": 0.5}, "ptkb_provenance": ["1"]}]}',
+    );
+    expect(parseIkat25Line("r.jsonl", line, 1)).toEqual(t);
   });
 });

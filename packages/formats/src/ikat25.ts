@@ -1,8 +1,16 @@
 // TREC iKAT 2025 runs: JSON Lines, one turn a line, read streamed and checked field by field.
-import { describeFound, formatPyFloat, InputError, pythonJsonString, type WriteOptions } from "@convkit/io";
+import {
+  describeFound,
+  formatPyFloat,
+  InputError,
+  openInput,
+  pythonJsonString,
+  readLineBatches,
+  type WriteOptions,
+} from "@convkit/io";
 import { isJsonObject } from "./fields.js";
+import { checkJsonDepth } from "./json-depth.js";
 import { parseJsonText } from "./json-text.js";
-import { readJsonl } from "./jsonl.js";
 import { writeLines } from "./lines.js";
 import type { Ikat25Metadata, Ikat25Response, Ikat25Scored, Ikat25Turn } from "./records.js";
 import { displayName } from "./table.js";
@@ -10,18 +18,81 @@ import { displayName } from "./table.js";
 type Obj = Record<string, unknown>;
 
 /**
- * The turns of a 2025 run, in batches (memory holds one batch). A field of the wrong type is one
- * InputError naming the file, the line and the field's path. A line without `responses` reads as
- * none, as the official validator reads it (`entry.get("responses", [])`).
+ * The turns of a 2025 run, in batches (memory holds one batch; blank lines are skipped). A field
+ * of the wrong type is one InputError naming the file, the line and the field's path. A line
+ * without `responses` reads as none, as the official validator reads it (`entry.get("responses", [])`).
  */
-export function readIkat25Run(path: string): AsyncIterable<Ikat25Turn[]> {
+export async function* readIkat25Run(path: string): AsyncIterable<Ikat25Turn[]> {
+  const src = await openInput(path);
   const file = displayName(path);
-  return readJsonl(path, (v, line, text) => ikat25Turn(file, v, line, text));
+  for await (const b of readLineBatches(src)) {
+    const out: Ikat25Turn[] = [];
+    for (let i = 0; i < b.lines.length; i++) {
+      const l = b.lines[i]!;
+      if (l.trim().length > 0) out.push(parseIkat25Line(file, l, b.firstLine + i));
+    }
+    if (out.length > 0) yield out;
+  }
 }
 
-/** One run line's text (its JSON depth bounded as every JSON reader's) into a checked turn. */
+/**
+ * One run line's text (its JSON depth bounded as every JSON reader's) into a checked turn. The
+ * official scripts read lines with Python's `json.loads`, which takes `NaN`, `Infinity` and
+ * `-Infinity` as numbers: so does this (JSON.parse does not).
+ */
 export function parseIkat25Line(file: string, text: string, line: number): Ikat25Turn {
-  return ikat25Turn(file, parseJsonText(file, text, line), line, text);
+  let v: unknown;
+  let parsed = text;
+  try {
+    v = parseJsonText(file, text, line);
+  } catch (e) {
+    const alt = e instanceof InputError ? withPySpecials(text) : undefined;
+    if (alt === undefined) throw e;
+    try {
+      v = JSON.parse(alt, (_, x: unknown) => (typeof x === "string" ? (SPECIALS.get(x) ?? x) : x));
+    } catch {
+      throw e;
+    }
+    checkJsonDepth(file, alt, line);
+    parsed = alt;
+  }
+  return ikat25Turn(file, v, line, parsed);
+}
+
+/** Python's non-JSON number tokens, as the strings {@link withPySpecials} puts in their place. */
+const SPECIALS = new Map([
+  ["\u0000\u0001NaN", Number.NaN],
+  ["\u0000\u0001Infinity", Number.POSITIVE_INFINITY],
+  ["\u0000\u0001-Infinity", Number.NEGATIVE_INFINITY],
+]);
+
+/**
+ * The line with each `NaN`, `Infinity` and `-Infinity` outside strings written as a marker string
+ * (undefined when there is none, or when the line could hold a marker of its own: such a string is
+ * written `\u0000\u0001…` in JSON text, and only so).
+ */
+function withPySpecials(text: string): string | undefined {
+  if (text.includes("\\u0000\\u0001")) return undefined;
+  const out: string[] = [];
+  let last = 0;
+  let found = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+      continue;
+    }
+    const m = /^(-?Infinity|NaN)/.exec(text.slice(i, i + 9));
+    if (m && !/[\w.]/.test(text[i - 1] ?? "") && !/[\w.]/.test(text[i + m[0].length] ?? "")) {
+      out.push(text.slice(last, i), JSON.stringify(`\u0000\u0001${m[0]}`));
+      i += m[0].length - 1;
+      last = i + 1;
+      found = true;
+    }
+  }
+  if (!found) return undefined;
+  out.push(text.slice(last));
+  return out.join("");
 }
 
 /**
@@ -45,7 +116,7 @@ export function ikat25Turn(file: string, v: unknown, line: number, text?: string
     const o = obj(x, path);
     return (order ?? Object.keys(o)).map((id) => {
       const score = o[id];
-      if (typeof score !== "number" || !Number.isFinite(score))
+      if (typeof score !== "number")
         throw bad(`${path}[${JSON.stringify(id)}]`, "a number (the passage's score)", score);
       return { id, score };
     });
@@ -59,7 +130,8 @@ export function ikat25Turn(file: string, v: unknown, line: number, text?: string
   };
   const turn_id = str(top, "turn_id", "");
   const references = scored(top.references, "references", orders?.references);
-  const rawResponses = top.responses ?? [];
+  // Absent is none (`entry.get("responses", [])`); null is not a list there either.
+  const rawResponses = top.responses === undefined ? [] : top.responses;
   if (!Array.isArray(rawResponses)) throw bad("responses", "a list", rawResponses);
   const responses = rawResponses.map((r: unknown, i: number): Ikat25Response => {
     const rp = `responses[${i}]`;
@@ -82,6 +154,7 @@ export function ikat25Turn(file: string, v: unknown, line: number, text?: string
 /** A found value as its JSON text (strings quoted, `null` not), cut to 40 characters. */
 function shown(x: unknown): string {
   if (x === undefined) return "nothing";
+  if (typeof x === "number" && !Number.isFinite(x)) return pyJsonFloat(x);
   if (typeof x === "string") return describeFound(x);
   const s = JSON.stringify(x);
   return s.length > 40 ? `${s.slice(0, 40)}…` : s;
@@ -108,7 +181,7 @@ function keyOrders(
   const needed =
     hasDigitKey(v.references) || responses.some((r: unknown) => isJsonObject(r) && hasDigitKey(r.citations));
   if (!needed) return undefined;
-  const p = JSON.parse(prefixKeys(text)) as unknown;
+  const p: unknown = JSON.parse(prefixKeys(text));
   if (!isJsonObject(p)) return undefined;
   const keys = (x: unknown) => (isJsonObject(x) ? Object.keys(x).map((k) => k.slice(1)) : undefined);
   const pr = Array.isArray(p._responses) ? p._responses : [];
@@ -148,9 +221,10 @@ export function rankIkat25References(refs: readonly Ikat25Scored[]): Ikat25Score
     .map((x) => x.r);
 }
 
-/** A score as Python's `json.dumps` writes a float (`3.0`, `1e-07`); JSON has no NaN or infinity. */
+/** A score as Python's `json.dumps` writes a float (`3.0`, `1e-07`, `NaN`, `-Infinity`). */
 function pyJsonFloat(x: number): string {
-  if (!Number.isFinite(x)) throw new RangeError(`a 2025 run's score must be finite, not ${x}`);
+  if (Number.isNaN(x)) return "NaN";
+  if (!Number.isFinite(x)) return x > 0 ? "Infinity" : "-Infinity";
   return formatPyFloat(x);
 }
 

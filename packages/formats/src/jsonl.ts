@@ -3,13 +3,10 @@ import { openInput, readLineBatches } from "@convkit/io";
 import { parseJsonText } from "./json-text.js";
 import { displayName } from "./table.js";
 
-/**
- * Values of a JSONL file (any compression), in batches; blank lines are skipped. `check` gets the
- * line's text too, for readers that need what the parsed value loses (the order of integer-like keys).
- */
+/** Values of a JSONL file (any compression), in batches; blank lines are skipped. */
 export async function* readJsonl<T = unknown>(
   path: string,
-  check?: (v: unknown, line: number, text: string) => T,
+  check?: (v: unknown, line: number) => T,
 ): AsyncIterable<T[]> {
   const src = await openInput(path);
   const file = displayName(path);
@@ -19,7 +16,7 @@ export async function* readJsonl<T = unknown>(
       const l = b.lines[i]!;
       if (l.trim().length === 0) continue;
       const v = parseJsonText(file, l, b.firstLine + i);
-      out.push(check ? check(v, b.firstLine + i, l) : (v as T));
+      out.push(check ? check(v, b.firstLine + i) : (v as T));
     }
     if (out.length > 0) yield out;
   }

@@ -1,5 +1,5 @@
 // PTKB statement ranking and passage ranking evaluation of iKAT runs, with trec_eval semantics.
-import type { Ikat25Turn, IkatRun, IkatTopic } from "@convkit/formats";
+import { type Ikat25Turn, type IkatRun, type IkatTopic, rankIkat25References } from "@convkit/formats";
 import { formatFixed } from "@convkit/pynum";
 import { averagePrecision, judgeRanking, precisionAt, type Scored } from "@convkit/trec-eval";
 
@@ -66,7 +66,11 @@ export function ikat25PassageRankings(turns: Iterable<Ikat25Turn>): Map<string, 
   const out = new Map<string, Scored[]>();
   for (const t of turns) {
     const list = out.get(t.turn_id) ?? [];
-    for (const r of t.references) list.push({ docno: r.id, score: Number(formatFixed(r.score, 6)) });
+    // In generate_run.py's order: trec_eval sorts again, but a NaN score compares as no score
+    // does, and where it ends up depends on the order the sort starts from. Python prints nan,
+    // inf and -inf as such, and trec_eval's atof reads them back as they were.
+    for (const r of rankIkat25References(t.references))
+      list.push({ docno: r.id, score: Number.isFinite(r.score) ? Number(formatFixed(r.score, 6)) : r.score });
     out.set(t.turn_id, list);
   }
   return out;
