@@ -302,3 +302,31 @@ describe("2025 topics whose fields are Python literals in strings", () => {
     }
   });
 });
+
+describe("a static page of a turn", () => {
+  it("carries a run's text that looks like markup as data, never as the page's own markup", async () => {
+    const { Explorer } = await import("./explorer.js");
+    const { staticPage } = await import("./static-page.js");
+    const evil = "</script><script>alert(1)</script><b>bold</b>";
+    const run = join(dir, "evil.jsonl");
+    writeFileSync(
+      run,
+      `${JSON.stringify({
+        metadata: { team_id: "t", run_id: "r", run_type: "automatic" },
+        turn_id: "1-1_1",
+        references: { "docA:3": 1 },
+        responses: [{ text: evil, citations: { "docA:3": 1 }, ptkb_provenance: [] }],
+      })}\n`,
+    );
+    const e = await Explorer.open({ runs: [run] });
+    try {
+      const html = await staticPage(e, "#/responses?turn=1-1_1");
+      expect(html).not.toContain("<script>alert(1)");
+      expect(html).not.toContain("<b>bold</b>");
+      // The text is there, escaped, for the page to show as text.
+      expect(html).toContain("\\u003c/script>\\u003cscript>alert(1)");
+    } finally {
+      await e.close();
+    }
+  });
+});
