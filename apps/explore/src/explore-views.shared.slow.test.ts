@@ -528,7 +528,7 @@ requires("shared", "chromium").describe("convkit-explore views (issue #29) on ..
       await p.goto(`file://${out}#/dataset`);
       await ready(p, "#/dataset");
       expect(await shown(p.locator("[data-test=needs-server]").first())).toContain("live server");
-      expect(await p.locator("header nav a").count()).toBe(5);
+      expect(await p.locator("header nav a").count()).toBe(6);
       await p.close();
     }, 120_000);
   });

@@ -7,9 +7,9 @@ import { removePendingTempFiles, UsageError, writeAtomic } from "@convkit/io";
 export const exploreCommand = defineCommand({
   name: "convkit-explore",
   summary:
-    "Look at ClariQ and Qulac, gen:synthetic's conversations, eval dicts, runs and passages in a browser: a local, read-only server and page (every asset bundled, no network), or one self-contained HTML file of a view.",
+    "Look at ClariQ and Qulac, gen:synthetic's conversations, eval dicts, runs, passages and iKAT 2025 responses in a browser: a local, read-only server and page (every asset bundled, no network), or one self-contained HTML file of a view.",
   usage:
-    "convkit-explore [--data DIR] [--qulac FILE] [--synthetic FILE]... [--eval-dict FILE]... [--qrels FILE] [--run FILE]... [--passages FILE]... [--port 8321] [--host 127.0.0.1]\n       convkit-explore ... --static OUT.html [--view '#/runs?measure=P1']",
+    "convkit-explore [--data DIR] [--qulac FILE] [--synthetic FILE]... [--eval-dict FILE]... [--qrels FILE] [--run FILE]... [--topics FILE] [--passages FILE]... [--port 8321] [--host 127.0.0.1]\n       convkit-explore ... --static OUT.html [--view '#/runs?measure=P1']",
   options: [
     {
       name: "data",
@@ -48,7 +48,15 @@ export const exploreCommand = defineCommand({
       type: "string",
       multiple: true,
       metavar: "FILE",
-      description: "a run: TREC with --qrels, else ClariQ (compared against the first)",
+      description:
+        "a run: an iKAT 2025 run (JSON Lines: the Responses view), TREC with --qrels, else ClariQ (compared against the first)",
+    },
+    {
+      name: "topics",
+      type: "string",
+      metavar: "FILE",
+      description:
+        "iKAT 2025 topics (2025_test_topics.json): each turn's utterances and gold response beside the runs' responses",
     },
     {
       name: "split",
@@ -62,7 +70,8 @@ export const exploreCommand = defineCommand({
       type: "string",
       multiple: true,
       metavar: "FILE",
-      description: "documents (ClueWeb22 or {id, contents} JSONL) or iKAT's official passages JSONL",
+      description:
+        "documents or passages ({id, contents} JSONL, ClueWeb22) or iKAT's official passages JSONL: also the cited passages' texts",
     },
     {
       name: "splitters",
@@ -105,6 +114,7 @@ export const exploreCommand = defineCommand({
     "convkit-explore --data ../shared/data/clariq",
     "convkit-explore --data ../shared/data/clariq --synthetic out/synthetic/dev_synthetic.jsonl --eval-dict multi_turn_dev_eval.pkl.tar.gz --run dev_no_q --run dev_bm25",
     "convkit-explore --qrels qrels.txt --run bm25.run --run rm3.run --static compare.html --view '#/runs'",
+    "convkit-explore --topics 2025_test_topics.json --run a.jsonl --run b.jsonl --passages passages.jsonl --qrels qrels.txt",
   ],
   async run(o) {
     if (o.splitters.length !== 0 && o.splitters.length !== 2)
@@ -127,6 +137,7 @@ export const exploreCommand = defineCommand({
       evalDicts: o["eval-dict"],
       qrels: o.qrels,
       runs: o.run,
+      topics: o.topics,
       split: o.split,
       passages: o.passages,
       ...(o.splitters.length === 2 ? { splitters: [o.splitters[0]!, o.splitters[1]!] as const } : {}),

@@ -1,5 +1,8 @@
 // The API's answer types, route by route (api.ts pairs them with the routes): pure, shared with the page.
 import type { PairResult } from "@convkit/compare";
+import type { TurnSummary, TurnView } from "./responses-answers.js";
+
+export type * from "./responses-answers.js";
 
 interface Page<T> {
   total: number;
@@ -8,7 +11,14 @@ interface Page<T> {
 }
 
 export interface Meta {
-  views: { dataset: boolean; conversations: boolean; evalDicts: boolean; runs: boolean; passages: boolean };
+  views: {
+    dataset: boolean;
+    conversations: boolean;
+    evalDicts: boolean;
+    runs: boolean;
+    passages: boolean;
+    responses: boolean;
+  };
   dataset?: {
     /** File names (no folders: a static export must not carry the machine's paths). */
     files: string[];
@@ -26,6 +36,8 @@ export interface Meta {
   }[];
   evalDicts: { file: string; metrics: string[]; contexts: number; keyedBy: "facet" | "context" }[];
   runs?: { names: string[]; scoring: string };
+  /** iKAT 2025 runs (their names) and how many turns the Responses view lists. */
+  responses?: { runs: string[]; turns: number };
   passages: { file: string; kind: "documents" | "official passages"; documents: number }[];
   splitters: readonly string[];
   /** The spaCy model's name and version, when one is loaded. */
@@ -305,4 +317,6 @@ export interface Answers {
   "runs/topic": RunTopicView;
   "passages/docs": Page<DocSummary>;
   "passages/doc": DocView;
+  "responses/turns": Page<TurnSummary>;
+  "responses/turn": TurnView;
 }

@@ -10,6 +10,7 @@ export type {
   Meta,
   OfficialPassage,
 } from "./answers.js";
+export type { CitationView, ResponseView, RunTurnView, TurnSummary, TurnView } from "./responses-answers.js";
 
 /** A parameter: an integer in a range, a choice, or text up to a length. */
 export type ParamSpec =
@@ -47,6 +48,8 @@ export const ROUTES = {
   "runs/topic": { id: id(), depth: uint(20, 1000) },
   "passages/docs": { file, q: text(), offset: uint(0), limit: uint(50, 500) },
   "passages/doc": { file, id: id() },
+  "responses/turns": { q: text(), offset: uint(0), limit: uint(50, 500) },
+  "responses/turn": { id: id() },
 } as const satisfies Record<string, Record<string, ParamSpec>>;
 
 export type RoutePath = keyof typeof ROUTES;

@@ -2,8 +2,9 @@
 import { readdir, symlink } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { pandasText, readRankedRun, topQuestions } from "@convkit/clariq-eval";
-import { readQuestionBank } from "@convkit/formats";
-import { InputError } from "@convkit/io";
+import { readIkat25Run, readIkatTopics, readQuestionBank } from "@convkit/formats";
+import { InputError, openInput, peek, UsageError } from "@convkit/io";
+import { loadQrels } from "@convkit/trec-eval";
 import type { Meta } from "./api.js";
 import { IdDecoder } from "./clariq-ids.js";
 import { SyntheticSet } from "./conversations.js";
@@ -11,6 +12,7 @@ import { Dataset } from "./dataset.js";
 import { EvalDictFile } from "./eval-dicts.js";
 import { answer } from "./handlers.js";
 import { PassageFile, Splitters } from "./passages.js";
+import { ResponseSet, shortNames } from "./responses.js";
 import { RunSet } from "./runs.js";
 import { makeTempDir, removeTempDir } from "./temp-dirs.js";
 
@@ -25,7 +27,10 @@ export interface ExploreOptions {
   evalDicts?: readonly string[];
   /** TREC qrels for the runs; without them the runs are ClariQ runs scored with `data`. */
   qrels?: string;
+  /** TREC, ClariQ or iKAT 2025 (JSONL) runs; 2025 runs are told apart by their content. */
   runs?: readonly string[];
+  /** iKAT topics (2025: the gold responses and citations of the Responses view). */
+  topics?: string;
   /** ClariQ split of the runs (their topic file). */
   split?: string;
   /** Documents or iKAT official passages (JSONL). */
@@ -54,6 +59,7 @@ export class Explorer {
     readonly passages: PassageFile[],
     readonly splitters: Splitters,
     readonly decoder: IdDecoder | undefined,
+    readonly responses: ResponseSet | undefined,
     private readonly scoringDir: string | undefined,
     readonly openSeconds: number,
   ) {}
@@ -77,7 +83,32 @@ export class Explorer {
       for (const p of o.evalDicts ?? []) evalDicts.push(await EvalDictFile.open(p));
       let runs: RunSet | undefined;
       const picks: { run: string; byId: Map<number, string | null> }[] = [];
-      const runPaths = o.runs ?? [];
+      const all = o.runs ?? [];
+      const is25 = await Promise.all(all.map(isIkat25Run));
+      const runs25 = all.filter((_, i) => is25[i]);
+      const runPaths = all.filter((_, i) => !is25[i]);
+      if (runs25.length > 0 && runPaths.length > 0)
+        throw new UsageError(
+          `--run: iKAT 2025 runs (JSON Lines) and TREC or ClariQ runs cannot be mixed (${basename(runs25[0]!)} and ${basename(runPaths[0]!)})`,
+        );
+      const passages = await Promise.all((o.passages ?? []).map((p) => PassageFile.open(p)));
+      let responses: ResponseSet | undefined;
+      if (runs25.length > 0 || o.topics !== undefined) {
+        // With qrels and two runs or more, the references also go to the Runs view as TREC runs.
+        const names = shortNames(runs25);
+        const ranked = o.qrels !== undefined && runs25.length >= 2;
+        if (ranked) scoringDir = makeTempDir("convkit-explore-runs-");
+        const trecOut = ranked ? runs25.map((_, i) => join(scoringDir!, `run${i}.trec`)) : undefined;
+        responses = await ResponseSet.open({
+          topics: o.topics === undefined ? [] : await readIkatTopics(o.topics),
+          runs: runs25.map((p, i) => ({ name: names[i]!, turns: readIkat25Run(p) })),
+          passages,
+          ...(o.qrels !== undefined ? { qrels: await loadQrels(o.qrels) } : {}),
+          ...(trecOut ? { trecOut } : {}),
+          ranked: () => runs !== undefined,
+        });
+        if (trecOut) runs = await RunSet.open(trecOut, { kind: "trec", qrels: o.qrels! }, names);
+      }
       if (runPaths.length >= 2 && o.qrels !== undefined)
         runs = await RunSet.open(runPaths, { kind: "trec", qrels: o.qrels });
       else if (runPaths.length > 0 && o.data !== undefined) {
@@ -106,7 +137,6 @@ export class Explorer {
           picks.push({ run: basename(p), byId });
         }
       }
-      const passages = await Promise.all((o.passages ?? []).map((p) => PassageFile.open(p)));
       const splitters = new Splitters(
         o.splitters ?? [o.spacyModel !== undefined ? "spacy" : "sentencizer", "heuristic"],
         o.spacyModel,
@@ -121,6 +151,7 @@ export class Explorer {
         passages,
         splitters,
         decoder,
+        responses,
         scoringDir,
         (performance.now() - t0) / 1000,
       );
@@ -147,6 +178,7 @@ export class Explorer {
         evalDicts: this.evalDicts.length > 0,
         runs: this.runs !== undefined,
         passages: this.passages.length > 0,
+        responses: this.responses !== undefined,
       },
       ...(this.dataset ? { dataset: this.dataset.summary() } : {}),
       synthetic: this.synthetic.map((s) => s.summary()),
@@ -157,6 +189,9 @@ export class Explorer {
         keyedBy: d.keyedByFacet ? "facet" : "context",
       })),
       ...(this.runs ? { runs: { names: this.runs.names, scoring: describeScoring(this.runs) } } : {}),
+      ...(this.responses
+        ? { responses: { runs: this.responses.names, turns: this.responses.turnCount } }
+        : {}),
       passages: this.passages.map((p) => ({ file: basename(p.name), kind: p.kind, documents: p.count })),
       splitters: this.splitters.names,
       ...(this.splitters.model ? { spacyModel: this.splitters.model } : {}),
@@ -173,4 +208,13 @@ export class Explorer {
 
 function describeScoring(r: RunSet): string {
   return r.describe();
+}
+
+/** Whether a run file is an iKAT 2025 run: JSON Lines (its first non-blank byte a `{`; TREC and ClariQ runs start with an id). */
+async function isIkat25Run(path: string): Promise<boolean> {
+  const src = await openInput(path);
+  const { head, close } = await peek(src.chunks, 256);
+  await close();
+  const text = new TextDecoder("utf-8").decode(head).replace(/^\uFEFF/, "");
+  return text.trimStart().startsWith("{");
 }

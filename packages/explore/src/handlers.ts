@@ -181,6 +181,15 @@ const HANDLERS: Handlers = {
     if (!t) throw notFound(`document ${JSON.stringify(p.id)}`);
     return e.splitters.explain(p.id, t, f.kind);
   },
+  "responses/turns": (e, p) => {
+    if (!e.responses) throw notFound("responses: give iKAT 2025 runs (--run) or topics (--topics)");
+    return e.responses.turns(p.q ?? "", p.offset, p.limit);
+  },
+  "responses/turn": async (e, p) => {
+    const t = await e.responses?.turn(p.id);
+    if (!t) throw notFound(`turn ${JSON.stringify(p.id)}`);
+    return t;
+  },
 };
 
 /** A history turn with its question's bank id added, when the facet's rows name exactly one. */

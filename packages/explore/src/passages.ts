@@ -85,6 +85,28 @@ export class PassageFile {
     return this.docs.length;
   }
 
+  /**
+   * One passage's text by its id: a record of that id (`{id, contents}`), or for official passages
+   * `DOC:K` as passage K of document DOC (its text without the file's wrapping newlines).
+   */
+  async passage(id: string): Promise<string | undefined> {
+    if (this.kind === "documents") {
+      const d = this.byId.get(id);
+      return d
+        ? jsonDocument(this.name, await this.lines.json(d.lines[0]!), d.lines[0]! + 1).text
+        : undefined;
+    }
+    const colon = id.lastIndexOf(":");
+    const d = colon < 0 ? undefined : this.byId.get(id.slice(0, colon));
+    if (!d) return undefined;
+    const k = id.slice(colon + 1);
+    for (const i of d.lines) {
+      const r = (await this.lines.json(i)) as { passage_id: unknown; passage_text: string };
+      if (String(r.passage_id) === k) return unwrapPassage(r.passage_text) ?? r.passage_text;
+    }
+    return undefined;
+  }
+
   /** Documents whose id or text contains `q` (any case); a text hit comes with a snippet. */
   list(q: string, offset: number, limit: number): Page<DocSummary> {
     const needle = q.trim().toLowerCase();

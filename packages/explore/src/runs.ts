@@ -54,8 +54,8 @@ export class RunSet {
     private readonly judged: Map<string, Map<string, number>>,
   ) {}
 
-  static async open(paths: readonly string[], scoring: RunScoring): Promise<RunSet> {
-    const names = runNames(paths);
+  /** `names`: the runs' names when the files are not what the user named (2025 runs' rankings). */
+  static async open(paths: readonly string[], scoring: RunScoring, names = runNames(paths)): Promise<RunSet> {
     let values: RunValues[];
     let rankings: Map<string, RankedEntry[]>[];
     let judged: Map<string, Map<string, number>>;

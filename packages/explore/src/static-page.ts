@@ -5,7 +5,15 @@ import { fileURLToPath } from "node:url";
 import { UsageError } from "@convkit/io";
 import { type ApiError, apiUrl, type Meta } from "./api.js";
 import type { Explorer } from "./explorer.js";
-import { itemParams, parseHash, planRequests, type Req, VIEW_NAMES, viewHash } from "./views.js";
+import {
+  itemParams,
+  linkedRequests,
+  parseHash,
+  planRequests,
+  type Req,
+  VIEW_NAMES,
+  viewHash,
+} from "./views.js";
 
 /** At most this many of the list's items get their own answers inlined (the rest need the server). */
 const MAX_ITEMS = 60;
@@ -54,8 +62,9 @@ export async function staticPage(explorer: Explorer, hash: string): Promise<stri
     const [list, ...rest] = planRequests(view, params);
     const listAnswer = await fetchInto(list!, true);
     for (const r of rest) await fetchInto(r, true);
+    for (const r of linkedRequests(view, params)) await fetchInto(r, false);
     for (const p of itemParams(view, params, listAnswer as never).slice(0, MAX_ITEMS))
-      for (const r of planRequests(view, p)) await fetchInto(r, false);
+      for (const r of [...planRequests(view, p), ...linkedRequests(view, p)]) await fetchInto(r, false);
   }
   const dir = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "web");
   const css = readFileSync(join(dir, "app.css"), "utf8");

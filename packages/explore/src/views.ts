@@ -2,7 +2,7 @@
 // Pure (no Node imports), so the page draws from exactly the requests a static export inlined.
 import type { Answers, ParamsOf, RoutePath, SPLITS } from "./api.js";
 
-export const VIEW_NAMES = ["dataset", "conversations", "evaldicts", "runs", "passages"] as const;
+export const VIEW_NAMES = ["dataset", "conversations", "evaldicts", "runs", "passages", "responses"] as const;
 export type View = (typeof VIEW_NAMES)[number];
 /** A view's URL parameters (after `#/view?`). */
 export type ViewParams = Record<string, string>;
@@ -15,7 +15,7 @@ export interface Req<P extends RoutePath = RoutePath> {
 const req = <P extends RoutePath>(path: P, params: ParamsOf<P>): Req<P> => ({ path, params });
 
 /** Page sizes of the lists (the pager moves by these). */
-export const PAGE = { topics: 100, contexts: 200, records: 50, docs: 100 } as const;
+export const PAGE = { topics: 100, contexts: 200, records: 50, docs: 100, turns: 200 } as const;
 
 const int = (s: string | undefined, d = 0) => (s !== undefined && /^\d{1,9}$/.test(s) ? Number(s) : d);
 const fileOf = (p: ViewParams) => int(p.file);
@@ -65,6 +65,10 @@ const PLANS = {
     list: req("passages/docs", { file: fileOf(p), q: p.q ?? "", offset: int(p.offset), limit: PAGE.docs }),
     doc: opt(p.doc !== undefined, () => req("passages/doc", { file: fileOf(p), id: p.doc ?? "" })),
   }),
+  responses: (p: ViewParams) => ({
+    list: req("responses/turns", { q: p.q ?? "", offset: int(p.offset), limit: PAGE.turns }),
+    turn: opt(p.turn !== undefined, () => req("responses/turn", { id: p.turn ?? "" })),
+  }),
 } satisfies Record<View, (p: ViewParams) => { list: Req }>;
 
 export function plan<V extends View>(view: V, p: ViewParams): ReturnType<(typeof PLANS)[V]> {
@@ -96,7 +100,17 @@ export function itemParams(view: View, p: ViewParams, list: Answers[RoutePath]):
       return (list as Answers["runs/deltas"]).rows.map((r) => keep({ topic: r.topic }));
     case "passages":
       return (list as Answers["passages/docs"]).items.map((d) => keep({ doc: d.id }));
+    case "responses":
+      return (list as Answers["responses/turns"]).items.map((t) => keep({ turn: t.id }));
   }
+}
+
+/**
+ * Requests of other views an item's page links to, which a static export inlines too: a turn of
+ * the Responses view links to its references' rankings in the Runs view.
+ */
+export function linkedRequests(view: View, p: ViewParams): Req[] {
+  return view === "responses" && p.turn !== undefined ? planRequests("runs", { topic: p.turn }) : [];
 }
 
 /** `#/view?a=1&b=2`, empty values left out. */

@@ -1,4 +1,4 @@
-// convkit explore's single-page app: five views over the typed /api routes, a URL per state, errors kept to their pane.
+// convkit explore's single-page app: six views over the typed /api routes, a URL per state, errors kept to their pane.
 import type { Meta } from "../src/api.js";
 import { parseHash, type View, type ViewParams, viewHash } from "../src/views.js";
 import { get, isStatic } from "./client.js";
@@ -6,6 +6,7 @@ import { activeList, clearActiveList, errorBox, h } from "./dom.js";
 import { conversationsView, datasetView } from "./view-dataset.js";
 import { evalDictsView } from "./view-evaldicts.js";
 import { passagesView } from "./view-passages.js";
+import { responsesView } from "./view-responses.js";
 import { runsView } from "./view-runs.js";
 
 const VIEWS: [View, string, keyof Meta["views"]][] = [
@@ -14,6 +15,7 @@ const VIEWS: [View, string, keyof Meta["views"]][] = [
   ["evaldicts", "Eval dicts", "evalDicts"],
   ["runs", "Runs", "runs"],
   ["passages", "Passages", "passages"],
+  ["responses", "Responses", "responses"],
 ];
 
 let meta: Meta;
@@ -30,6 +32,7 @@ const RENDER: Record<View, (p: ViewParams) => Promise<HTMLElement>> = {
   evaldicts: (p) => evalDictsView(p, meta, (q) => go("evaldicts", q)),
   runs: (p) => runsView(p, meta),
   passages: (p) => passagesView(p, meta, (q) => go("passages", q)),
+  responses: (p) => responsesView(p, meta, (q) => go("responses", q)),
 };
 
 let rendering = 0;
@@ -102,9 +105,14 @@ document.addEventListener("keydown", (e) => {
     e.preventDefault();
     const i = Math.max(0, Math.min(l.links.length - 1, l.selected + step));
     l.selected = i;
-    for (const [k, a] of l.links.entries()) a.classList.toggle("sel", k === i);
+    for (const [k, a] of l.links.entries()) {
+      a.classList.toggle("sel", k === i);
+      a.tabIndex = k === i ? 0 : -1;
+    }
+    // The focus, when in the list, goes along: Enter then opens what is marked.
+    if (l.links.includes(t as HTMLAnchorElement)) l.links[i]?.focus();
     l.links[i]?.scrollIntoView({ block: "nearest" });
-  } else if (e.key === "Enter" && l.selected >= 0 && t.tagName !== "A") {
+  } else if (e.key === "Enter" && l.selected >= 0 && !["A", "SUMMARY", "BUTTON"].includes(t.tagName)) {
     e.preventDefault();
     l.links[l.selected]!.click();
   }

@@ -27,7 +27,9 @@ export const fmt = (n: number | null | undefined, digits = 4): string =>
     : Number.isInteger(n)
       ? n.toLocaleString("en-US")
       : n.toFixed(digits);
-export const pfmt = (p: number): string => (p < 1e-4 ? p.toExponential(2) : p.toFixed(4));
+/** A p-value; none (NaN, which JSON carries as null: a test on one topic) is a dash. */
+export const pfmt = (p: number | null): string =>
+  p === null || Number.isNaN(p) ? "–" : p < 1e-4 ? p.toExponential(2) : p.toFixed(4);
 
 export function counts(pairs: [string, string | number, string?][]): HTMLElement {
   return h(
@@ -98,6 +100,11 @@ export function listPane<T>(
     el.append(a);
     links.push(a);
   });
+  // One Tab stop for the whole list (the selected item, else the first): Tab goes on to the item's
+  // page instead of through every item; j/k move in the list (and move this stop with them).
+  links.forEach((a, i) => {
+    a.tabIndex = i === Math.max(0, selected) ? 0 : -1;
+  });
   activeList = { links, selected };
   if (selected >= 0) queueMicrotask(() => links[selected]?.scrollIntoView({ block: "nearest" }));
   return el;
@@ -135,7 +142,10 @@ export function searchField(value: string, placeholder: string, go: (q: string) 
   }) as HTMLInputElement;
   input.addEventListener("change", () => go(input.value));
   input.addEventListener("keydown", (e) => {
-    if (e.key === "Escape") input.blur();
+    if (e.key !== "Escape") return;
+    // A search field's own Escape empties it, and leaving it then would drop the search from the URL.
+    e.preventDefault();
+    input.blur();
   });
   return input;
 }
