@@ -19,9 +19,10 @@ export function is2025Jsonl(bytes: Uint8Array): boolean {
   if (first === undefined || !first.startsWith("{") || first === "{") return false;
   try {
     const v = pyJsonLoads(first);
-    return v instanceof Map && !v.has("turns");
+    return v instanceof Map && !v.has("turns") && !v.has("run_name");
   } catch {
-    return !/"turns"\s*:/.test(first);
+    // A first line that is not JSON: a pretty-printed 2023/2024 run names its own fields on it.
+    return !/"(turns|run_name|run_type|eval_response)"\s*:/.test(first);
   }
 }
 
