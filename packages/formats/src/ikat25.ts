@@ -13,6 +13,7 @@ import { isJsonObject } from "./fields.js";
 import { checkJsonDepth } from "./json-depth.js";
 import { parseJsonText } from "./json-text.js";
 import { writeLines } from "./lines.js";
+import { pySortedOrder } from "./python-json-sort.js";
 import type { Ikat25Metadata, Ikat25Response, Ikat25Scored, Ikat25Turn } from "./records.js";
 import { displayName } from "./table.js";
 
@@ -223,14 +224,16 @@ function prefixKeys(text: string): string {
 }
 
 /**
- * A turn's references as the official `generate_run.py` ranks them: by descending score, ties in
- * the order given (Python's `sorted(..., reverse=True)` is stable).
+ * A turn's references as the official `generate_run.py` ranks them: `sorted(references.items(),
+ * key=lambda x: x[1], reverse=True)`, by CPython's own sort ({@link pySortedOrder}): ties stay in
+ * the order given, and a NaN score lands where listsort's comparisons (all false) leave it, which
+ * no JS comparator reproduces.
  */
 export function rankIkat25References(refs: readonly Ikat25Scored[]): Ikat25Scored[] {
-  return refs
-    .map((r, i) => ({ r, i }))
-    .sort((a, b) => b.r.score - a.r.score || a.i - b.i)
-    .map((x) => x.r);
+  return pySortedOrder(
+    refs.map((r) => r.score),
+    true,
+  ).map((i) => refs[i] as Ikat25Scored);
 }
 
 /** A score as Python's `json.dumps` writes a float (`3.0`, `1e-07`, `NaN`, `-Infinity`). */
