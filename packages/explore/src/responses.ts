@@ -36,7 +36,7 @@ interface KeptTurn {
 }
 
 /** How many of a turn's references the Responses view lists (the Runs view shows as many). */
-export const TOP_REFERENCES = 20;
+const TOP_REFERENCES = 20;
 
 export interface ResponseSetOptions {
   topics: readonly IkatTopic[];
@@ -50,7 +50,7 @@ export interface ResponseSetOptions {
 }
 
 /** A topic turn's id as 2025 runs write it: `<topic number>_<turn>`. */
-export const turnKey = (topic: string, turn: number): string => `${topic}_${turn}`;
+const turnKey = (topic: string, turn: number): string => `${topic}_${turn}`;
 
 /** Turns of the topics (their order) and of the runs, each run's responses kept per turn. */
 export class ResponseSet {

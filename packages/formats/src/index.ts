@@ -72,7 +72,10 @@ export {
   PyException,
   type PyJson,
   PyJsonDecodeError,
+  type PyJsonDoc,
+  type PyJsonLines,
   pyJsonDumps,
+  pyJsonLoadBytes,
   pyJsonLoads,
 } from "./python-json.js";
 export { pySortedOrder } from "./python-json-sort.js";

@@ -45,9 +45,31 @@ class StopIteration {
   constructor(readonly idx: number) {}
 }
 
+/**
+ * The 1-based line where each value of a container starts: a list's items in order, a dict's
+ * values in its key order (a repeated key keeps the line of its first place, as it keeps the place).
+ */
+export type PyJsonLines = WeakMap<PyJson[] | PyDict, number[]>;
+
 class Scanner {
   private depth = 0;
-  constructor(private readonly s: string) {}
+  /** The line of the last value start asked for, and the next newline after it: value starts only move forward, so one pass over the text. */
+  private line = 1;
+  private nextNl: number;
+  constructor(
+    private readonly s: string,
+    private readonly lines?: PyJsonLines,
+  ) {
+    this.nextNl = lines ? s.indexOf("\n") : -1;
+  }
+
+  private lineAt(idx: number): number {
+    while (this.nextNl !== -1 && this.nextNl < idx) {
+      this.line++;
+      this.nextNl = this.s.indexOf("\n", this.nextNl + 1);
+    }
+    return this.line;
+  }
 
   fail(msg: string, idx: number): never {
     const s = this.s;
@@ -192,6 +214,8 @@ class Scanner {
   private parseObject(idx: number): [PyDict, number] {
     const s = this.s;
     const obj: PyDict = new Map();
+    const lines: number[] | undefined = this.lines ? [] : undefined;
+    if (lines) this.lines?.set(obj, lines);
     idx = this.skipWs(idx);
     if (idx >= s.length || s.charCodeAt(idx) !== 0x7d) {
       for (;;) {
@@ -201,8 +225,11 @@ class Scanner {
         idx = this.skipWs(afterKey);
         if (idx >= s.length || s.charCodeAt(idx) !== 0x3a) this.fail("Expecting ':' delimiter", idx);
         idx = this.skipWs(idx + 1);
+        const at = lines ? this.lineAt(idx) : 0;
         const [val, afterVal] = this.scanOnce(idx);
+        const size = obj.size;
         obj.set(key, val);
+        if (lines && obj.size > size) lines.push(at);
         idx = this.skipWs(afterVal);
         if (idx < s.length && s.charCodeAt(idx) === 0x7d) break;
         if (idx >= s.length || s.charCodeAt(idx) !== 0x2c) this.fail("Expecting ',' delimiter", idx);
@@ -215,9 +242,12 @@ class Scanner {
   private parseArray(idx: number): [PyJson[], number] {
     const s = this.s;
     const arr: PyJson[] = [];
+    const lines: number[] | undefined = this.lines ? [] : undefined;
+    if (lines) this.lines?.set(arr, lines);
     idx = this.skipWs(idx);
     if (idx >= s.length || s.charCodeAt(idx) !== 0x5d) {
       for (;;) {
+        lines?.push(this.lineAt(idx));
         const [val, afterVal] = this.scanOnce(idx);
         arr.push(val);
         idx = this.skipWs(afterVal);
@@ -266,6 +296,27 @@ const ESCAPES: Record<string, string> = {
  */
 export function pyJsonLoads(s: string): PyJson {
   return new Scanner(s).decode();
+}
+
+/** A document json.load made, with the line each container's values start on (for findings that name it). */
+export interface PyJsonDoc {
+  value: PyJson;
+  lines: PyJsonLines;
+}
+
+/**
+ * `json.load(open(path, encoding="utf-8"))` of the bytes, as {@link pyJsonLoads} with lines, or
+ * Python's UnicodeDecodeError (a PyException) where they are not UTF-8.
+ */
+export function pyJsonLoadBytes(bytes: Uint8Array): PyJsonDoc {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new PyException("UnicodeDecodeError", "'utf-8' codec can't decode the bytes (not UTF-8)");
+  }
+  const lines: PyJsonLines = new WeakMap();
+  return { value: new Scanner(text, lines).decode(), lines };
 }
 
 /** Options of `json.dumps` that the reproduced scripts use. */

@@ -19,7 +19,7 @@ export function pyGet(v: PyJson, key: string, dflt: PyJson = null): PyJson {
   return v.has(key) ? (v.get(key) as PyJson) : dflt;
 }
 
-export function attributeError(v: PyJson, name: string): PyException {
+function attributeError(v: PyJson, name: string): PyException {
   return new PyException("AttributeError", `'${pyJsonTypeName(v)}' object has no attribute '${name}'`);
 }
 
