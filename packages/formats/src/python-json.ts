@@ -1,6 +1,6 @@
 // Python 3.11's json.loads / json.dumps on one line, value for value and error for error, so a
 // script's verdicts that hang on them (iKAT 2025's validator and generate_run.py) can be reproduced.
-import { formatPyFloat, pythonJsonString } from "@convkit/io";
+import { formatPyJsonFloat, pythonJsonString } from "@convkit/io";
 
 /**
  * A value as Python's json module builds it: `int` is a bigint (any size), `float` a number,
@@ -338,8 +338,8 @@ function dumpInto(v: PyJson, ascii: boolean, out: string[]): void {
   else if (v === true) out.push("true");
   else if (v === false) out.push("false");
   else if (typeof v === "bigint") out.push(v.toString());
-  else if (typeof v === "number") out.push(pyJsonFloat(v));
-  else if (typeof v === "string") out.push(ascii ? pythonJsonString(v) : pyJsonStringUnicode(v));
+  else if (typeof v === "number") out.push(formatPyJsonFloat(v));
+  else if (typeof v === "string") out.push(pythonJsonString(v, ascii));
   else if (Array.isArray(v)) {
     out.push("[");
     v.forEach((x, i) => {
@@ -353,35 +353,9 @@ function dumpInto(v: PyJson, ascii: boolean, out: string[]): void {
     for (const [k, x] of v) {
       if (!first) out.push(", ");
       first = false;
-      out.push(ascii ? pythonJsonString(k) : pyJsonStringUnicode(k), ": ");
+      out.push(pythonJsonString(k, ascii), ": ");
       dumpInto(x, ascii, out);
     }
     out.push("}");
   }
 }
-
-/** float.__repr__ as json.dumps writes it (NaN, Infinity, -Infinity for the non-finite). */
-function pyJsonFloat(x: number): string {
-  if (Number.isNaN(x)) return "NaN";
-  if (!Number.isFinite(x)) return x > 0 ? "Infinity" : "-Infinity";
-  return formatPyFloat(x);
-}
-
-/** json.dumps(s, ensure_ascii=False): only `"`, `\`, and controls below U+0020 escaped. */
-function pyJsonStringUnicode(s: string): string {
-  return `"${s.replace(/["\\\u0000-\u001f]/g, (c) => {
-    const code = c.charCodeAt(0);
-    const short = SHORT_OUT[c];
-    return short ?? `\\u${code.toString(16).padStart(4, "0")}`;
-  })}"`;
-}
-
-const SHORT_OUT: Record<string, string> = {
-  '"': '\\"',
-  "\\": "\\\\",
-  "\n": "\\n",
-  "\r": "\\r",
-  "\t": "\\t",
-  "\b": "\\b",
-  "\f": "\\f",
-};
