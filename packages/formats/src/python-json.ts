@@ -59,6 +59,7 @@ class Scanner {
   constructor(
     private readonly s: string,
     private readonly lines?: PyJsonLines,
+    private readonly maxDepth = MAX_DEPTH,
   ) {
     this.nextNl = lines ? s.indexOf("\n") : -1;
   }
@@ -98,7 +99,7 @@ class Scanner {
         return this.scanString(idx + 1);
       case 0x7b:
       case 0x5b: {
-        if (++this.depth > MAX_DEPTH)
+        if (++this.depth > this.maxDepth)
           throw new PyException(
             "RecursionError",
             `maximum recursion depth exceeded while decoding a JSON ${c === 0x7b ? "object" : "array"} from a unicode string`,
@@ -306,9 +307,11 @@ export interface PyJsonDoc {
 
 /**
  * `json.load(open(path, encoding="utf-8"))` of the bytes, as {@link pyJsonLoads} with lines, or
- * Python's UnicodeDecodeError (a PyException) where they are not UTF-8.
+ * Python's UnicodeDecodeError (a PyException) where they are not UTF-8. `maxDepth`: the nesting
+ * Python parses at the caller's stack depth (994 where json.load is called from a script's top
+ * level; each Python frame more takes one off).
  */
-export function pyJsonLoadBytes(bytes: Uint8Array): PyJsonDoc {
+export function pyJsonLoadBytes(bytes: Uint8Array, maxDepth = MAX_DEPTH): PyJsonDoc {
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
@@ -316,7 +319,7 @@ export function pyJsonLoadBytes(bytes: Uint8Array): PyJsonDoc {
     throw new PyException("UnicodeDecodeError", "'utf-8' codec can't decode the bytes (not UTF-8)");
   }
   const lines: PyJsonLines = new WeakMap();
-  return { value: new Scanner(text, lines).decode(), lines };
+  return { value: new Scanner(text, lines, maxDepth).decode(), lines };
 }
 
 /** Options of `json.dumps` that the reproduced scripts use. */

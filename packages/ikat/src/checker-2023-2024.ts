@@ -39,6 +39,12 @@ export interface OfficialOptions {
 /** The constants of each year's main.py. */
 const EXPECTED = { 2023: { topics: 25, turns: 332 }, 2024: { topics: 17, turns: 218 } } as const;
 
+/**
+ * main.py's json.load runs two frames below the top level (validate → load_run_file): Python 3.11
+ * parses 992 nested arrays there and raises RecursionError at 993 (measured).
+ */
+const CHECKER_MAX_DEPTH = 992;
+
 class Fatal extends Error {}
 
 /** Runs the year's official checker on the run file's bytes. */
@@ -73,7 +79,7 @@ export function officialCheck(
       fatal(`Run file not in the right format (${e})`, undefined, line);
     let loaded: PyJsonDoc;
     try {
-      loaded = pyJsonLoadBytes(bytes);
+      loaded = pyJsonLoadBytes(bytes, CHECKER_MAX_DEPTH);
     } catch (e) {
       // main.py catches every Exception of json.load: str(e) in its log line.
       if (e instanceof PyException)

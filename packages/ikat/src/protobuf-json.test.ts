@@ -1,6 +1,7 @@
 // ParseDict's coercions and refusals on the iKAT messages, and json.load's reading, as Python does them.
 import { type PyJson, PyJsonDecodeError, pyJsonLoadBytes } from "@convkit/formats";
 import { describe, expect, it } from "vitest";
+import { officialCheck } from "./checker-2023-2024.js";
 import { readProtoRun, trecRunText } from "./convert.js";
 import { ProtoParseError, parseProtoRun, pyFloat, pyInt } from "./protobuf-json.js";
 
@@ -146,6 +147,24 @@ describe("Python's json.load and number parsing", () => {
     const dict = d.value as Map<string, PyJson>;
     expect(d.lines.get(dict)).toEqual([2, 3]);
     expect(d.lines.get(dict.get("b") as PyJson[])).toEqual([4, 6]);
+  });
+  it("nesting: main.py's json.load (two frames down) parses 992 levels, 993 is its RecursionError (Python 3.11, measured)", () => {
+    // 17 topics as the 2024 checker expects (their 0 turns are an error it logs and goes past).
+    const topics = Array.from({ length: 17 }, (_, i) => ({
+      number: String(i),
+      title: "",
+      ptkb: [],
+      turns: [],
+    }));
+    const nested = (n: number) => new TextEncoder().encode(`${"[".repeat(n)}${"]".repeat(n)}`);
+    const first = (n: number) => officialCheck(nested(n), topics, 2024).findings[1]?.message;
+    expect(first(992)).toBe("Run file not in the right format (Missing run_name/run_type entry)");
+    expect(first(993)).toBe(
+      "Run file not in the right format (maximum recursion depth exceeded while decoding a JSON array from a unicode string)",
+    );
+    // generate_run.py calls json.load from its top level: two levels more.
+    expect(() => readProtoRun(nested(994))).toThrow(ProtoParseError);
+    expect(() => readProtoRun(nested(995))).toThrow(/maximum recursion depth/);
   });
   it("what it refuses, with Python's message and place", () => {
     // Python 3.11's json.loads messages for the same texts.
