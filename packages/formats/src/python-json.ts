@@ -312,14 +312,57 @@ export interface PyJsonDoc {
  * level; each Python frame more takes one off).
  */
 export function pyJsonLoadBytes(bytes: Uint8Array, maxDepth = MAX_DEPTH): PyJsonDoc {
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    throw new PyException("UnicodeDecodeError", "'utf-8' codec can't decode the bytes (not UTF-8)");
-  }
   const lines: PyJsonLines = new WeakMap();
-  return { value: new Scanner(text, lines, maxDepth).decode(), lines };
+  return { value: new Scanner(pyDecodeUtf8(bytes), lines, maxDepth).decode(), lines };
+}
+
+/** Python's UnicodeDecodeError of UTF-8: `start` is the offset of the first byte it cannot decode. */
+export class PyUnicodeDecodeError extends PyException {
+  constructor(
+    readonly start: number,
+    message: string,
+  ) {
+    super("UnicodeDecodeError", message);
+  }
+}
+
+/** `bytes.decode("utf-8")`, a BOM kept as U+FEFF; {@link PyUnicodeDecodeError} with CPython's message where they are not UTF-8. */
+export function pyDecodeUtf8(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw utf8Error(bytes);
+  }
+}
+
+/** The first sequence CPython's UTF-8 decoder refuses, as it words it (bytes known not to be UTF-8). */
+function utf8Error(b: Uint8Array): PyUnicodeDecodeError {
+  let i = 0;
+  for (;;) {
+    const c = b[i] ?? 0;
+    if (i >= b.length) return new PyUnicodeDecodeError(b.length, "'utf-8' codec can't decode the bytes");
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    const fail = (end: number, reason: string) =>
+      new PyUnicodeDecodeError(
+        i,
+        `'utf-8' codec can't decode ${end - i === 1 ? `byte 0x${c.toString(16).padStart(2, "0")} in position ${i}` : `bytes in position ${i}-${end - 1}`}: ${reason}`,
+      );
+    if (c < 0xc2 || c > 0xf4) return fail(i + 1, "invalid start byte");
+    const n = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+    // The second byte's range excludes overlong forms, surrogates and code points past U+10FFFF.
+    const lo = c === 0xe0 ? 0xa0 : c === 0xf0 ? 0x90 : 0x80;
+    const hi = c === 0xed ? 0x9f : c === 0xf4 ? 0x8f : 0xbf;
+    let j = i + 1;
+    for (let k = 1; k < n; k++, j++) {
+      if (j >= b.length) return fail(j, "unexpected end of data");
+      const x = b[j] ?? 0;
+      if (k === 1 ? x < lo || x > hi : x < 0x80 || x > 0xbf) return fail(j, "invalid continuation byte");
+    }
+    i = j;
+  }
 }
 
 /** Options of `json.dumps` that the reproduced scripts use. */
