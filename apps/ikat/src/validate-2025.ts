@@ -1,8 +1,8 @@
 // `convkit-ikat validate --year 2025`: the verdict of the official validate_trec_ikat25.py (exit 0
 // where it exits 0, 2 where it exits 1), its findings with their lines, convkit's own notes beside.
-import { PyException, PyJsonDecodeError, pyJsonLoads } from "@convkit/formats";
+import { PyException, PyJsonDecodeError, pyJsonInputError, pyJsonLoads } from "@convkit/formats";
 import { topicTurnIds2025, validateRun2025 } from "@convkit/ikat";
-import { InputError, openInput, readAll, writeAtomic } from "@convkit/io";
+import { openInput, readAll, writeAtomic } from "@convkit/io";
 import { printFindings } from "./findings.js";
 
 export interface Validate2025Options {
@@ -17,10 +17,8 @@ async function readTopicIds(file: string): Promise<Set<string>> {
   try {
     return topicTurnIds2025(pyJsonLoads(text));
   } catch (e) {
-    if (e instanceof PyJsonDecodeError)
-      throw new InputError(file, { line: e.lineno, col: e.colno }, "JSON", e.msg);
-    if (e instanceof PyException)
-      throw new InputError(file, {}, "a list of topics with responses", e.message);
+    if (e instanceof PyJsonDecodeError) throw pyJsonInputError(file, e, "JSON");
+    if (e instanceof PyException) throw pyJsonInputError(file, e, "a list of topics with responses");
     throw e;
   }
 }

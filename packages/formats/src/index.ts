@@ -75,6 +75,7 @@ export {
   type PyJsonDoc,
   type PyJsonLines,
   pyJsonDumps,
+  pyJsonInputError,
   pyJsonLoadBytes,
   pyJsonLoads,
 } from "./python-json.js";

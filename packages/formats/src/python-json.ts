@@ -1,6 +1,6 @@
 // Python 3.11's json.loads / json.dumps on one line, value for value and error for error, so a
 // script's verdicts that hang on them (iKAT 2025's validator and generate_run.py) can be reproduced.
-import { formatPyJsonFloat, pythonJsonString } from "@convkit/io";
+import { formatPyJsonFloat, InputError, pythonJsonString } from "@convkit/io";
 
 /**
  * A value as Python's json module builds it: `int` is a bigint (any size), `float` a number,
@@ -30,6 +30,16 @@ export class PyJsonDecodeError extends PyException {
   ) {
     super("JSONDecodeError", `${msg}: line ${lineno} column ${colno} (char ${pos})`);
   }
+}
+
+/**
+ * Bad input from what Python's json raised reading `file`: a decode error at its line and column,
+ * anything else (not UTF-8, nested too deep, an over-long int) as Python's own words.
+ */
+export function pyJsonInputError(file: string, e: PyException, expected: string): InputError {
+  if (e instanceof PyJsonDecodeError)
+    return new InputError(file, { line: e.lineno, col: e.colno }, expected, e.msg);
+  return new InputError(file, {}, expected, e.message);
 }
 
 /** Python 3.11's default `sys.get_int_max_str_digits()`: longer int literals raise ValueError. */

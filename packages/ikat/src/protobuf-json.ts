@@ -206,11 +206,7 @@ function scalar(v: PyJson, kind: string, path: string, line: number): string | n
   const err = (msg: string) => new ProtoParseError(msg, line);
   if (kind === "string") {
     if (typeof v !== "string") throw err(`expected string or bytes-like object, got '${pyTypeName(v)}'`);
-    if (
-      /[\ud800-\udfff]/.test(v) &&
-      /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(v)
-    )
-      throw err(`Unpaired surrogate at ${path}`);
+    if (!v.isWellFormed()) throw err(`Unpaired surrogate at ${path}`);
     return v;
   }
   if (kind === "bool") {
