@@ -7,7 +7,8 @@ import { openInput, readAll, writeAtomic } from "@convkit/io";
  * Whether a run is 2025's JSON Lines rather than the 2023/2024 JSON document, from its content:
  * its first non-blank line is a whole JSON object without `turns` (a 2023/2024 run is one
  * object holding `turns`, spread over lines or on one). A first line that is not JSON but is
- * more than a lone `{` or `[` is taken as a broken 2025 line, which generate_run.py reports.
+ * more than a lone `{` or `[`, with no `turns` key in the first MiB, is taken as a broken 2025
+ * line, which generate_run.py reports.
  */
 export function is2025Jsonl(bytes: Uint8Array): boolean {
   // The first MiB is enough to find the first line; a character it cuts becomes U+FFFD at its end.
@@ -19,10 +20,11 @@ export function is2025Jsonl(bytes: Uint8Array): boolean {
   if (first === undefined || !first.startsWith("{") || first === "{") return false;
   try {
     const v = pyJsonLoads(first);
-    return v instanceof Map && !v.has("turns") && !v.has("run_name");
+    return v instanceof Map && !v.has("turns");
   } catch {
-    // A first line that is not JSON: a pretty-printed 2023/2024 run names its own fields on it.
-    return !/"(turns|run_name|run_type|eval_response)"\s*:/.test(first);
+    // A 2023/2024 document spread over lines has its first line cut off mid-object: its `turns`
+    // key comes later (a key in a JSON string has its quotes escaped, so it cannot match there).
+    return !/"turns"\s*:/.test(head);
   }
 }
 

@@ -1,7 +1,7 @@
 // convkit-ikat convert: runs to TREC run lines as the year's generate_run.py writes them, and back.
 import { defineCommand } from "@convkit/cli";
-import { collect, readRun } from "@convkit/formats";
-import { ProtoParseError, PyJsonError, readProtoRun, trecRunText, trecToRun } from "@convkit/ikat";
+import { collect, PyException, pyJsonInputError, readRun } from "@convkit/formats";
+import { ProtoParseError, readProtoRun, trecRunText, trecToRun } from "@convkit/ikat";
 import { InputError, writeAtomic } from "@convkit/io";
 import { convert2025, is2025Jsonl, readRunBytes } from "./convert-2025.js";
 import { FROM_TREC_2025_OPTIONS, fromTrec2025 } from "./from-trec-2025.js";
@@ -59,13 +59,8 @@ export const convertCommand = defineCommand({
         readProtoRun(bytes, o.year === "2023" ? 2023 : o.year === "2024" ? 2024 : undefined),
       );
     } catch (e) {
-      if (e instanceof PyJsonError)
-        throw new InputError(
-          input!,
-          { line: e.line, col: e.col },
-          "JSON (as Python's json reads it)",
-          e.reason,
-        );
+      // Python's exceptions of json.load: a decode error, not UTF-8, nested too deep, an over-long int.
+      if (e instanceof PyException) throw pyJsonInputError(input!, e, "JSON (as Python's json reads it)");
       if (e instanceof ProtoParseError)
         throw new InputError(input!, { line: e.line }, "a run generate_run.py reads", e.message);
       throw e;

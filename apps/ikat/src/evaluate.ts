@@ -22,6 +22,28 @@ import {
   trecEval,
 } from "@convkit/trec-eval";
 
+// The options the evaluation commands share, each defined once.
+const QRELS_OPTION = {
+  name: "qrels",
+  type: "string",
+  metavar: "FILE",
+  required: true,
+  description: "passage qrels (turn_id 0 docid:k grade)",
+} as const;
+const RELEVANCE_LEVEL_OPTION = {
+  name: "relevance-level",
+  short: "l",
+  type: "integer",
+  default: 1,
+  description: "lowest relevant grade (-l)",
+} as const;
+const PER_TURN_OPTION = {
+  name: "q",
+  short: "q",
+  type: "boolean",
+  description: "per-turn values too",
+} as const;
+
 /** Whether a run file is a 2025 run (JSON Lines), from its content; else a 2023/2024 run JSON. */
 async function is2025(file: string): Promise<boolean> {
   return (await detectFormat(file)) === "ikat25-run";
@@ -48,7 +70,7 @@ export const evalPtkbCommand = defineCommand({
       required: true,
       description: "topics file with ptkb_provenance or relevant_ptkbs",
     },
-    { name: "q", short: "q", type: "boolean", description: "per-turn values too" },
+    PER_TURN_OPTION,
   ],
   async run(o, [file]) {
     const topics = await readIkatTopics(o.topics);
@@ -58,9 +80,9 @@ export const evalPtkbCommand = defineCommand({
     let out = "";
     if (o.q)
       for (const t of e.perTurn)
-        for (const m of PTKB_MEASURES) out += `${m.padEnd(22)}\t${t.turn_id}\t${t.values[m]!.toFixed(4)}\n`;
-    for (const m of PTKB_MEASURES) out += `${m.padEnd(22)}\tall\t${e.mean[m]!.toFixed(4)}\n`;
-    out += `${"num_turns".padEnd(22)}\tall\t${e.perTurn.length}\n`;
+        for (const m of PTKB_MEASURES) out += formatTrecLine(m, t.turn_id, t.values[m]!, false);
+    for (const m of PTKB_MEASURES) out += formatTrecLine(m, "all", e.mean[m]!, false);
+    out += formatTrecLine("num_turns", "all", e.perTurn.length, true);
     await writeStdout(out);
     return 0;
   },
@@ -73,13 +95,7 @@ export const evalPassagesCommand = defineCommand({
     "Passage ranking of a run (converted as the year's generate_run.py does; a 2025 run, detected from content: its references, scores as %.6f) against iKAT qrels, trec_eval-exact (default measures: ndcg_cut.5, P.20, map, recall.1000, recip_rank).",
   positionals: { name: "RUN", description: "the run submission (.json, or a 2025 .jsonl)", min: 1, max: 1 },
   options: [
-    {
-      name: "qrels",
-      type: "string",
-      metavar: "FILE",
-      required: true,
-      description: "passage qrels (turn_id 0 docid:k grade)",
-    },
+    QRELS_OPTION,
     {
       name: "measure",
       short: "m",
@@ -87,14 +103,8 @@ export const evalPassagesCommand = defineCommand({
       multiple: true,
       description: "trec_eval measures (-m, repeatable)",
     },
-    {
-      name: "relevance-level",
-      short: "l",
-      type: "integer",
-      default: 1,
-      description: "lowest relevant grade (-l)",
-    },
-    { name: "q", short: "q", type: "boolean", description: "per-turn values too" },
+    RELEVANCE_LEVEL_OPTION,
+    PER_TURN_OPTION,
   ],
   async run(o, [file]) {
     let run: Map<string, Scored[]>;
@@ -131,23 +141,7 @@ export const evalCitationsCommand = defineCommand({
   summary:
     "A 2025 run's citations and references against passage qrels (convkit's own measures, see the README): per turn (-q) and over the turns judged, the share of cited passages judged relevant (cit_rel, grade >= -l; cit_rel_2, grade >= 2), of responses citing a relevant passage (resp_supported), and the relevant passages the references reach (num_rel_ref, ref_recall). Lines as trec_eval prints them: convkit compare --per-topic reads them.",
   positionals: { name: "RUN.jsonl", description: "a 2025 run (JSON Lines)", min: 1, max: 1 },
-  options: [
-    {
-      name: "qrels",
-      type: "string",
-      metavar: "FILE",
-      required: true,
-      description: "passage qrels (turn_id 0 docid:k grade)",
-    },
-    {
-      name: "relevance-level",
-      short: "l",
-      type: "integer",
-      default: 1,
-      description: "lowest relevant grade (-l)",
-    },
-    { name: "q", short: "q", type: "boolean", description: "per-turn values too" },
-  ],
+  options: [QRELS_OPTION, RELEVANCE_LEVEL_OPTION, PER_TURN_OPTION],
   async run(o, [file]) {
     const qrels = await loadQrels(o.qrels);
     const e = evaluateCitations(await ikat25Turns(file!), qrels, o["relevance-level"]);

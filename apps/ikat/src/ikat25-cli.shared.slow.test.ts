@@ -3,16 +3,8 @@
 // file, --format jsonl records, convert's bytes and stderr; bad input as one line.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
-import { requires, runCli, shared, tempDir } from "@convkit/test-helpers";
+import { readGolden as read, requires, runCli, shared, tempDir } from "@convkit/test-helpers";
 import { beforeAll, expect, it } from "vitest";
-
-const read = (dir: string, name: string): Buffer | null =>
-  existsSync(join(dir, `${name}.gz`))
-    ? gunzipSync(readFileSync(join(dir, `${name}.gz`)))
-    : existsSync(join(dir, name))
-      ? readFileSync(join(dir, name))
-      : null;
 
 requires("shared").describe("convkit ikat validate/convert --year 2025 (built CLI, shared goldens)", () => {
   let root: string;

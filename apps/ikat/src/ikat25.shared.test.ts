@@ -1,20 +1,12 @@
 // iKAT 2025 against the official scripts' goldens (../shared/golden/ikat25, 100 seeded runs):
 // validate_trec_ikat25.py's stdout, exit code and .fixed file, generate_run.py's trec.run and
 // stderr, in process for all 100 (ikat25-cli.shared.slow.test.ts runs the built CLI on some).
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
 import { pyJsonLoads } from "@convkit/formats";
 import { convertRun2025, topicTurnIds2025, validateRun2025 } from "@convkit/ikat";
-import { requires, shared } from "@convkit/test-helpers";
+import { readGolden as read, requires, shared } from "@convkit/test-helpers";
 import { beforeAll, expect, it } from "vitest";
-
-const read = (dir: string, name: string): Buffer | null =>
-  existsSync(join(dir, `${name}.gz`))
-    ? gunzipSync(readFileSync(join(dir, `${name}.gz`)))
-    : existsSync(join(dir, name))
-      ? readFileSync(join(dir, name))
-      : null;
 
 requires("shared").describe("ikat 2025 as the official scripts (shared goldens)", () => {
   let root: string;

@@ -1,8 +1,9 @@
 // `convkit-ikat validate --year 2025`: the verdict of the official validate_trec_ikat25.py (exit 0
 // where it exits 0, 2 where it exits 1), its findings with their lines, convkit's own notes beside.
-import { PyException, PyJsonDecodeError, pyJsonLoads } from "@convkit/formats";
-import { type Finding2025, topicTurnIds2025, validateRun2025 } from "@convkit/ikat";
-import { InputError, openInput, readAll, writeAtomic } from "@convkit/io";
+import { PyException, PyJsonDecodeError, pyJsonInputError, pyJsonLoads } from "@convkit/formats";
+import { topicTurnIds2025, validateRun2025 } from "@convkit/ikat";
+import { openInput, readAll, writeAtomic } from "@convkit/io";
+import { printFindings } from "./findings.js";
 
 export interface Validate2025Options {
   topics: string;
@@ -16,17 +17,10 @@ async function readTopicIds(file: string): Promise<Set<string>> {
   try {
     return topicTurnIds2025(pyJsonLoads(text));
   } catch (e) {
-    if (e instanceof PyJsonDecodeError)
-      throw new InputError(file, { line: e.lineno, col: e.colno }, "JSON", e.msg);
-    if (e instanceof PyException)
-      throw new InputError(file, {}, "a list of topics with responses", e.message);
+    if (e instanceof PyJsonDecodeError) throw pyJsonInputError(file, e, "JSON");
+    if (e instanceof PyException) throw pyJsonInputError(file, e, "a list of topics with responses");
     throw e;
   }
-}
-
-function show(file: string, f: Finding2025): string {
-  const at = f.line === undefined ? file : `${file}:${f.line}`;
-  return `${at}: ${f.level}${f.turn !== undefined ? ` (turn ${f.turn})` : ""}: ${f.message}\n`;
 }
 
 /** Runs the 2025 path; returns the exit code. */
@@ -49,17 +43,6 @@ export async function validate2025(runFile: string, o: Validate2025Options): Pro
     : result.exitCode
       ? `official verdict: FAILED (${result.stdout[result.stdout.length - 1]})`
       : `official verdict: passed (${result.stdout[result.stdout.length - 1]})`;
-  if (o.format === "jsonl") {
-    let text = "";
-    for (const f of findings)
-      text += `${JSON.stringify({ line: f.line ?? null, level: f.level, turn: f.turn ?? null, message: f.message })}\n`;
-    process.stdout.write(text);
-    process.stderr.write(`${runFile}: ${verdict}\n`);
-  } else {
-    let text = "";
-    for (const f of findings) text += show(runFile, f);
-    text += `${runFile}: ${verdict}\n`;
-    process.stderr.write(text);
-  }
+  await printFindings(runFile, findings, { format: o.format, verdict, verdictWithJsonl: true });
   return result.exitCode ? 2 : 0;
 }

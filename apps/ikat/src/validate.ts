@@ -2,7 +2,8 @@
 import { defineCommand } from "@convkit/cli";
 import { readIkatTopics } from "@convkit/formats";
 import { type Finding, type IkatYear, judgeRun, PassageDb } from "@convkit/ikat";
-import { InputError, openInput, readAll, writeStdout } from "@convkit/io";
+import { InputError, openInput, readAll } from "@convkit/io";
+import { printFindings } from "./findings.js";
 import { validate2025 } from "./validate-2025.js";
 
 /** --year's choices as the guidelines' years. */
@@ -82,16 +83,12 @@ export const validateCommand = defineCommand({
     } finally {
       db?.close();
     }
-    if (o.format === "jsonl") {
-      let text = "";
-      for (const f of findings)
-        text += `${JSON.stringify({ line: f.line ?? null, level: f.level, turn: f.turn ?? null, message: f.message })}\n`;
-      await writeStdout(text);
-      return valid ? 0 : 2;
-    }
     const first = findings[0];
-    if (!valid && first?.level === "error" && first.message.startsWith("Run file not in the right format")) {
-      // A run the checker cannot read (not JSON, a field of the wrong type): one line, exit 2.
+    const unreadable =
+      !valid && first?.level === "error" && first.message.startsWith("Run file not in the right format");
+    if (unreadable && o.format !== "jsonl") {
+      // A run the checker cannot read (not JSON, a field of the wrong type): one line, exit 2
+      // (jsonl prints it as its record).
       throw new InputError(
         runFile!,
         first.line ? { line: first.line } : {},
@@ -99,12 +96,11 @@ export const validateCommand = defineCommand({
         first.message,
       );
     }
-    let text = "";
-    for (const f of findings)
-      text += `${runFile}${f.line ? `:${f.line}` : ""}: ${f.level}${f.turn ? ` (turn ${f.turn})` : ""}: ${f.message.replace(/\n/g, "\\n")}\n`;
     const errors = findings.filter((f) => f.level === "error").length;
-    text += `${runFile}: ${valid ? "valid" : "INVALID"} (${errors} errors, ${findings.length - errors} warnings)\n`;
-    process.stderr.write(text);
+    await printFindings(runFile!, findings, {
+      format: o.format,
+      verdict: `${valid ? "valid" : "INVALID"} (${errors} errors, ${findings.length - errors} warnings)`,
+    });
     return valid ? 0 : 2;
   },
 });

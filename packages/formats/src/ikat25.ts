@@ -1,7 +1,7 @@
 // TREC iKAT 2025 runs: JSON Lines, one turn a line, read streamed and checked field by field.
 import {
   describeFound,
-  formatPyFloat,
+  formatPyJsonFloat,
   InputError,
   isPySpace,
   openInput,
@@ -13,6 +13,7 @@ import { isJsonObject } from "./fields.js";
 import { checkJsonDepth } from "./json-depth.js";
 import { parseJsonText } from "./json-text.js";
 import { writeLines } from "./lines.js";
+import { pySortedOrder } from "./python-json-sort.js";
 import type { Ikat25Metadata, Ikat25Response, Ikat25Scored, Ikat25Turn } from "./records.js";
 import { displayName } from "./table.js";
 
@@ -166,7 +167,7 @@ export function ikat25Turn(file: string, v: unknown, line: number, text?: string
 /** A found value as its JSON text (strings quoted, `null` not), cut to 40 characters. */
 function shown(x: unknown): string {
   if (x === undefined) return "nothing";
-  if (typeof x === "number" && !Number.isFinite(x)) return pyJsonFloat(x);
+  if (typeof x === "number" && !Number.isFinite(x)) return formatPyJsonFloat(x);
   if (typeof x === "string") return describeFound(x);
   const s = JSON.stringify(x);
   return s.length > 40 ? `${s.slice(0, 40)}…` : s;
@@ -223,25 +224,20 @@ function prefixKeys(text: string): string {
 }
 
 /**
- * A turn's references as the official `generate_run.py` ranks them: by descending score, ties in
- * the order given (Python's `sorted(..., reverse=True)` is stable).
+ * A turn's references as the official `generate_run.py` ranks them: `sorted(references.items(),
+ * key=lambda x: x[1], reverse=True)`, by CPython's own sort ({@link pySortedOrder}): ties stay in
+ * the order given, and a NaN score lands where listsort's comparisons (all false) leave it, which
+ * no JS comparator reproduces.
  */
 export function rankIkat25References(refs: readonly Ikat25Scored[]): Ikat25Scored[] {
-  return refs
-    .map((r, i) => ({ r, i }))
-    .sort((a, b) => b.r.score - a.r.score || a.i - b.i)
-    .map((x) => x.r);
-}
-
-/** A score as Python's `json.dumps` writes a float (`3.0`, `1e-07`, `NaN`, `-Infinity`). */
-function pyJsonFloat(x: number): string {
-  if (Number.isNaN(x)) return "NaN";
-  if (!Number.isFinite(x)) return x > 0 ? "Infinity" : "-Infinity";
-  return formatPyFloat(x);
+  return pySortedOrder(
+    refs.map((r) => r.score),
+    true,
+  ).map((i) => refs[i] as Ikat25Scored);
 }
 
 function scoredJson(s: readonly Ikat25Scored[]): string {
-  return `{${s.map((r) => `${pythonJsonString(r.id)}: ${pyJsonFloat(r.score)}`).join(", ")}}`;
+  return `{${s.map((r) => `${pythonJsonString(r.id)}: ${formatPyJsonFloat(r.score)}`).join(", ")}}`;
 }
 
 /**
@@ -253,7 +249,7 @@ export function formatIkat25Line(t: Ikat25Turn): string {
   const metadata = `{"team_id": ${pythonJsonString(m.team_id)}, "run_id": ${pythonJsonString(m.run_id)}, "run_type": ${pythonJsonString(m.run_type)}}`;
   const responses = t.responses.map(
     (r) =>
-      `{"text": ${pythonJsonString(r.text)}, "citations": ${scoredJson(r.citations)}, "ptkb_provenance": [${r.ptkb_provenance.map(pythonJsonString).join(", ")}]}`,
+      `{"text": ${pythonJsonString(r.text)}, "citations": ${scoredJson(r.citations)}, "ptkb_provenance": [${r.ptkb_provenance.map((p) => pythonJsonString(p)).join(", ")}]}`,
   );
   return `{"metadata": ${metadata}, "turn_id": ${pythonJsonString(t.turn_id)}, "references": ${scoredJson(t.references)}, "responses": [${responses.join(", ")}]}`;
 }

@@ -72,7 +72,11 @@ export {
   PyException,
   type PyJson,
   PyJsonDecodeError,
+  type PyJsonDoc,
+  type PyJsonLines,
   pyJsonDumps,
+  pyJsonInputError,
+  pyJsonLoadBytes,
   pyJsonLoads,
 } from "./python-json.js";
 export { pySortedOrder } from "./python-json-sort.js";

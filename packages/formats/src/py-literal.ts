@@ -1,6 +1,7 @@
 // Python literals held in strings (`"'Hi there!'"`, `"['a', 'b']"`), parsed as `ast.literal_eval`
 // reads them, never evaluated: strings (any quotes, prefixes r/u, escapes, adjacent ones joined),
 // ints, and lists or tuples of those. Anything else is refused.
+import { PY_STRING_ESCAPES } from "@convkit/io";
 
 /** A value a Python literal of the supported kinds gives. */
 export type PyLiteral = string | number | PyLiteral[];
@@ -8,19 +9,8 @@ export type PyLiteral = string | number | PyLiteral[];
 /** Thrown with where the literal went wrong; callers turn it into their InputError. */
 export class PyLiteralError extends Error {}
 
-const SIMPLE_ESCAPES: Record<string, string> = {
-  "\\": "\\",
-  "'": "'",
-  '"': '"',
-  a: "\x07",
-  b: "\b",
-  f: "\f",
-  n: "\n",
-  r: "\r",
-  t: "\t",
-  v: "\v",
-  "\n": "",
-};
+/** Python's one-character escapes, and a backslash before a line break continuing the line. */
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { ...PY_STRING_ESCAPES, "\n": "" };
 
 /** The whole of `text` as one Python literal (surrounding whitespace allowed). */
 export function parsePyLiteral(text: string): PyLiteral {

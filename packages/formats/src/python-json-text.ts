@@ -1,6 +1,7 @@
 // Python's text-mode reading and str methods the reproduced scripts rely on: universal-newline
 // lines, str.strip(), str.split() and unicodedata.normalize("NFKC").
 import { InputError, isPySpace } from "@convkit/io";
+import { PyUnicodeDecodeError, pyDecodeUtf8 } from "./python-json.js";
 
 /**
  * The lines `for line in open(path, encoding="utf-8")` yields, newline included as `\n`
@@ -10,43 +11,19 @@ import { InputError, isPySpace } from "@convkit/io";
 export function pyTextLines(file: string, bytes: Uint8Array): string[] {
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    const good = utf8Prefix(bytes);
-    const line = countLines(bytes.subarray(0, good));
+    text = pyDecodeUtf8(bytes);
+  } catch (e) {
+    if (!(e instanceof PyUnicodeDecodeError)) throw e;
     throw new InputError(
       file,
-      { line },
+      { line: countLines(bytes.subarray(0, e.start)) },
       "UTF-8 text",
-      `byte 0x${(bytes[good] ?? 0).toString(16).padStart(2, "0")}`,
+      `byte 0x${(bytes[e.start] ?? 0).toString(16).padStart(2, "0")}`,
     );
   }
   const lines = text.split(/\r\n|\r|\n/);
   if (lines[lines.length - 1] === "") lines.pop();
   return lines;
-}
-
-/** Length of the longest prefix that decodes as UTF-8 (where the first bad byte sits). */
-function utf8Prefix(bytes: Uint8Array): number {
-  let lo = 0;
-  let hi = bytes.length;
-  const dec = new TextDecoder("utf-8", { fatal: true });
-  const ok = (n: number) => {
-    try {
-      dec.decode(bytes.subarray(0, n));
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  // A prefix ending inside a good character fails too: back off up to 3 bytes after the search.
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (ok(mid) || ok(mid - 1) || ok(mid - 2) || ok(mid - 3)) lo = mid;
-    else hi = mid - 1;
-  }
-  while (lo > 0 && !ok(lo)) lo--;
-  return lo;
 }
 
 function countLines(bytes: Uint8Array): number {

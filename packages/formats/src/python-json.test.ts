@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PyException, pyJsonDumps, pyJsonLoads } from "./python-json.js";
+import { PyException, pyDecodeUtf8, pyJsonDumps, pyJsonLoads } from "./python-json.js";
 import { pySortedOrder } from "./python-json-sort.js";
 import { pyNfkcTokenCount, pyStrip, pyTextLines } from "./python-json-text.js";
 import { pyRepr } from "./python-json-value.js";
@@ -95,5 +95,29 @@ describe("Python's text: universal newlines, strip, NFKC split", () => {
         want.map((l) => l.replace(/\n$/, "")),
       );
     }
+  });
+});
+
+describe("bytes.decode('utf-8')", () => {
+  it("refuses what CPython 3.11 refuses, with its UnicodeDecodeError message", () => {
+    // Printed by CPython 3.11.7: str(e) of b.decode("utf-8") for each (hex bytes).
+    const cases: [string, string][] = [
+      ["ff", "byte 0xff in position 0: invalid start byte"],
+      ["61c3", "byte 0xc3 in position 1: unexpected end of data"],
+      ["c328", "byte 0xc3 in position 0: invalid continuation byte"],
+      ["e08080", "byte 0xe0 in position 0: invalid continuation byte"],
+      ["e282", "bytes in position 0-1: unexpected end of data"],
+      ["e28228", "bytes in position 0-1: invalid continuation byte"],
+      ["eda080", "byte 0xed in position 0: invalid continuation byte"],
+      ["f09080", "bytes in position 0-2: unexpected end of data"],
+      ["f0908028", "bytes in position 0-2: invalid continuation byte"],
+      ["f4908080", "byte 0xf4 in position 0: invalid continuation byte"],
+      ["80", "byte 0x80 in position 0: invalid start byte"],
+      ["c0af", "byte 0xc0 in position 0: invalid start byte"],
+      ["f5", "byte 0xf5 in position 0: invalid start byte"],
+    ];
+    for (const [hex, msg] of cases)
+      expect(() => pyDecodeUtf8(Buffer.from(hex, "hex")), hex).toThrow(`'utf-8' codec can't decode ${msg}`);
+    expect(pyDecodeUtf8(Buffer.from("efbbbf61", "hex"))).toBe("\ufeffa");
   });
 });

@@ -1,6 +1,6 @@
 // Python 3.11's json.loads / json.dumps on one line, value for value and error for error, so a
 // script's verdicts that hang on them (iKAT 2025's validator and generate_run.py) can be reproduced.
-import { formatPyFloat, pythonJsonString } from "@convkit/io";
+import { formatPyJsonFloat, InputError, pythonJsonString } from "@convkit/io";
 
 /**
  * A value as Python's json module builds it: `int` is a bigint (any size), `float` a number,
@@ -32,6 +32,16 @@ export class PyJsonDecodeError extends PyException {
   }
 }
 
+/**
+ * Bad input from what Python's json raised reading `file`: a decode error at its line and column,
+ * anything else (not UTF-8, nested too deep, an over-long int) as Python's own words.
+ */
+export function pyJsonInputError(file: string, e: PyException, expected: string): InputError {
+  if (e instanceof PyJsonDecodeError)
+    return new InputError(file, { line: e.lineno, col: e.colno }, expected, e.msg);
+  return new InputError(file, {}, expected, e.message);
+}
+
 /** Python 3.11's default `sys.get_int_max_str_digits()`: longer int literals raise ValueError. */
 const INT_MAX_STR_DIGITS = 4300;
 /** Nesting past this raises RecursionError: Python 3.11 at the official scripts' depth (limit 1000, a few frames used by the callers), measured. */
@@ -45,9 +55,32 @@ class StopIteration {
   constructor(readonly idx: number) {}
 }
 
+/**
+ * The 1-based line where each value of a container starts: a list's items in order, a dict's
+ * values in its key order (a repeated key keeps the line of its first place, as it keeps the place).
+ */
+export type PyJsonLines = WeakMap<PyJson[] | PyDict, number[]>;
+
 class Scanner {
   private depth = 0;
-  constructor(private readonly s: string) {}
+  /** The line of the last value start asked for, and the next newline after it: value starts only move forward, so one pass over the text. */
+  private line = 1;
+  private nextNl: number;
+  constructor(
+    private readonly s: string,
+    private readonly lines?: PyJsonLines,
+    private readonly maxDepth = MAX_DEPTH,
+  ) {
+    this.nextNl = lines ? s.indexOf("\n") : -1;
+  }
+
+  private lineAt(idx: number): number {
+    while (this.nextNl !== -1 && this.nextNl < idx) {
+      this.line++;
+      this.nextNl = this.s.indexOf("\n", this.nextNl + 1);
+    }
+    return this.line;
+  }
 
   fail(msg: string, idx: number): never {
     const s = this.s;
@@ -76,7 +109,7 @@ class Scanner {
         return this.scanString(idx + 1);
       case 0x7b:
       case 0x5b: {
-        if (++this.depth > MAX_DEPTH)
+        if (++this.depth > this.maxDepth)
           throw new PyException(
             "RecursionError",
             `maximum recursion depth exceeded while decoding a JSON ${c === 0x7b ? "object" : "array"} from a unicode string`,
@@ -192,6 +225,8 @@ class Scanner {
   private parseObject(idx: number): [PyDict, number] {
     const s = this.s;
     const obj: PyDict = new Map();
+    const lines: number[] | undefined = this.lines ? [] : undefined;
+    if (lines) this.lines?.set(obj, lines);
     idx = this.skipWs(idx);
     if (idx >= s.length || s.charCodeAt(idx) !== 0x7d) {
       for (;;) {
@@ -201,8 +236,11 @@ class Scanner {
         idx = this.skipWs(afterKey);
         if (idx >= s.length || s.charCodeAt(idx) !== 0x3a) this.fail("Expecting ':' delimiter", idx);
         idx = this.skipWs(idx + 1);
+        const at = lines ? this.lineAt(idx) : 0;
         const [val, afterVal] = this.scanOnce(idx);
+        const size = obj.size;
         obj.set(key, val);
+        if (lines && obj.size > size) lines.push(at);
         idx = this.skipWs(afterVal);
         if (idx < s.length && s.charCodeAt(idx) === 0x7d) break;
         if (idx >= s.length || s.charCodeAt(idx) !== 0x2c) this.fail("Expecting ',' delimiter", idx);
@@ -215,9 +253,12 @@ class Scanner {
   private parseArray(idx: number): [PyJson[], number] {
     const s = this.s;
     const arr: PyJson[] = [];
+    const lines: number[] | undefined = this.lines ? [] : undefined;
+    if (lines) this.lines?.set(arr, lines);
     idx = this.skipWs(idx);
     if (idx >= s.length || s.charCodeAt(idx) !== 0x5d) {
       for (;;) {
+        lines?.push(this.lineAt(idx));
         const [val, afterVal] = this.scanOnce(idx);
         arr.push(val);
         idx = this.skipWs(afterVal);
@@ -268,6 +309,72 @@ export function pyJsonLoads(s: string): PyJson {
   return new Scanner(s).decode();
 }
 
+/** A document json.load made, with the line each container's values start on (for findings that name it). */
+export interface PyJsonDoc {
+  value: PyJson;
+  lines: PyJsonLines;
+}
+
+/**
+ * `json.load(open(path, encoding="utf-8"))` of the bytes, as {@link pyJsonLoads} with lines, or
+ * Python's UnicodeDecodeError (a PyException) where they are not UTF-8. `maxDepth`: the nesting
+ * Python parses at the caller's stack depth (994 where json.load is called from a script's top
+ * level; each Python frame more takes one off).
+ */
+export function pyJsonLoadBytes(bytes: Uint8Array, maxDepth = MAX_DEPTH): PyJsonDoc {
+  const lines: PyJsonLines = new WeakMap();
+  return { value: new Scanner(pyDecodeUtf8(bytes), lines, maxDepth).decode(), lines };
+}
+
+/** Python's UnicodeDecodeError of UTF-8: `start` is the offset of the first byte it cannot decode. */
+export class PyUnicodeDecodeError extends PyException {
+  constructor(
+    readonly start: number,
+    message: string,
+  ) {
+    super("UnicodeDecodeError", message);
+  }
+}
+
+/** `bytes.decode("utf-8")`, a BOM kept as U+FEFF; {@link PyUnicodeDecodeError} with CPython's message where they are not UTF-8. */
+export function pyDecodeUtf8(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw utf8Error(bytes);
+  }
+}
+
+/** The first sequence CPython's UTF-8 decoder refuses, as it words it (bytes known not to be UTF-8). */
+function utf8Error(b: Uint8Array): PyUnicodeDecodeError {
+  let i = 0;
+  for (;;) {
+    const c = b[i] ?? 0;
+    if (i >= b.length) return new PyUnicodeDecodeError(b.length, "'utf-8' codec can't decode the bytes");
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    const fail = (end: number, reason: string) =>
+      new PyUnicodeDecodeError(
+        i,
+        `'utf-8' codec can't decode ${end - i === 1 ? `byte 0x${c.toString(16).padStart(2, "0")} in position ${i}` : `bytes in position ${i}-${end - 1}`}: ${reason}`,
+      );
+    if (c < 0xc2 || c > 0xf4) return fail(i + 1, "invalid start byte");
+    const n = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+    // The second byte's range excludes overlong forms, surrogates and code points past U+10FFFF.
+    const lo = c === 0xe0 ? 0xa0 : c === 0xf0 ? 0x90 : 0x80;
+    const hi = c === 0xed ? 0x9f : c === 0xf4 ? 0x8f : 0xbf;
+    let j = i + 1;
+    for (let k = 1; k < n; k++, j++) {
+      if (j >= b.length) return fail(j, "unexpected end of data");
+      const x = b[j] ?? 0;
+      if (k === 1 ? x < lo || x > hi : x < 0x80 || x > 0xbf) return fail(j, "invalid continuation byte");
+    }
+    i = j;
+  }
+}
+
 /** Options of `json.dumps` that the reproduced scripts use. */
 export interface PyDumpsOptions {
   /** Escape non-ASCII as `\uXXXX` (json.dumps's default, true). */
@@ -287,8 +394,8 @@ function dumpInto(v: PyJson, ascii: boolean, out: string[]): void {
   else if (v === true) out.push("true");
   else if (v === false) out.push("false");
   else if (typeof v === "bigint") out.push(v.toString());
-  else if (typeof v === "number") out.push(pyJsonFloat(v));
-  else if (typeof v === "string") out.push(ascii ? pythonJsonString(v) : pyJsonStringUnicode(v));
+  else if (typeof v === "number") out.push(formatPyJsonFloat(v));
+  else if (typeof v === "string") out.push(pythonJsonString(v, ascii));
   else if (Array.isArray(v)) {
     out.push("[");
     v.forEach((x, i) => {
@@ -302,35 +409,9 @@ function dumpInto(v: PyJson, ascii: boolean, out: string[]): void {
     for (const [k, x] of v) {
       if (!first) out.push(", ");
       first = false;
-      out.push(ascii ? pythonJsonString(k) : pyJsonStringUnicode(k), ": ");
+      out.push(pythonJsonString(k, ascii), ": ");
       dumpInto(x, ascii, out);
     }
     out.push("}");
   }
 }
-
-/** float.__repr__ as json.dumps writes it (NaN, Infinity, -Infinity for the non-finite). */
-function pyJsonFloat(x: number): string {
-  if (Number.isNaN(x)) return "NaN";
-  if (!Number.isFinite(x)) return x > 0 ? "Infinity" : "-Infinity";
-  return formatPyFloat(x);
-}
-
-/** json.dumps(s, ensure_ascii=False): only `"`, `\`, and controls below U+0020 escaped. */
-function pyJsonStringUnicode(s: string): string {
-  return `"${s.replace(/["\\\u0000-\u001f]/g, (c) => {
-    const code = c.charCodeAt(0);
-    const short = SHORT_OUT[c];
-    return short ?? `\\u${code.toString(16).padStart(4, "0")}`;
-  })}"`;
-}
-
-const SHORT_OUT: Record<string, string> = {
-  '"': '\\"',
-  "\\": "\\\\",
-  "\n": "\\n",
-  "\r": "\\r",
-  "\t": "\\t",
-  "\b": "\\b",
-  "\f": "\\f",
-};

@@ -2,10 +2,17 @@
 // run with -S or with a passage-id service) re-done: the same checks in the same order, each of
 // their log lines (WARNING/ERROR) as a finding with its turn and the line in the run file, the same
 // exit (0, or 255 → invalid), the same warning count and --max_warnings rule.
-import type { IkatTopic } from "@convkit/formats";
+import {
+  type IkatTopic,
+  PyException,
+  PyJsonDecodeError,
+  type PyJsonDoc,
+  pyJsonLoadBytes,
+  pyJsonTypeName,
+  pyStrRepr,
+} from "@convkit/formats";
 import { formatPyFloat } from "@convkit/io";
-import { ProtoParseError, type ProtoRun, parseProtoRun, pyInt, pyRepr } from "./protobuf-json.js";
-import { PyDict, PyJsonError, PyList, type PyValue, parsePyJsonBytes, pyTypeName } from "./pyjson.js";
+import { ProtoParseError, type ProtoRun, parseProtoRun, pyInt } from "./protobuf-json.js";
 import type { Finding } from "./validate.js";
 
 /** What the official checker concluded. */
@@ -19,7 +26,7 @@ export interface OfficialVerdict {
   /** The parsed run, where its protobuf parse accepted it. */
   run?: ProtoRun;
   /** The JSON document, where it was JSON. */
-  doc?: PyValue;
+  doc?: PyJsonDoc;
 }
 
 export interface OfficialOptions {
@@ -31,6 +38,12 @@ export interface OfficialOptions {
 
 /** The constants of each year's main.py. */
 const EXPECTED = { 2023: { topics: 25, turns: 332 }, 2024: { topics: 17, turns: 218 } } as const;
+
+/**
+ * main.py's json.load runs two frames below the top level (validate → load_run_file): Python 3.11
+ * parses 992 nested arrays there and raises RecursionError at 993 (measured).
+ */
+const CHECKER_MAX_DEPTH = 992;
 
 class Fatal extends Error {}
 
@@ -64,25 +77,27 @@ export function officialCheck(
     // load_run_file
     const inFormat = (e: string, line?: number) =>
       fatal(`Run file not in the right format (${e})`, undefined, line);
-    let doc: PyValue;
+    let loaded: PyJsonDoc;
     try {
-      doc = parsePyJsonBytes(bytes);
+      loaded = pyJsonLoadBytes(bytes, CHECKER_MAX_DEPTH);
     } catch (e) {
-      if (e instanceof PyJsonError) inFormat(e.message, e.line);
+      // main.py catches every Exception of json.load: str(e) in its log line.
+      if (e instanceof PyException)
+        inFormat(e.pyMessage, e instanceof PyJsonDecodeError ? e.lineno : undefined);
       throw e;
     }
-    out.doc = doc;
+    out.doc = loaded;
+    const doc = loaded.value;
     const has = (key: string) => {
-      if (doc instanceof PyDict) return doc.has(key);
-      if (doc instanceof PyList) return doc.items.includes(key);
-      if (typeof doc === "string") return doc.includes(key);
-      return inFormat(`argument of type '${pyTypeName(doc)}' is not iterable`);
+      if (doc instanceof Map) return doc.has(key);
+      if (Array.isArray(doc) || typeof doc === "string") return doc.includes(key);
+      return inFormat(`argument of type '${pyJsonTypeName(doc)}' is not iterable`);
     };
     if (!has("run_name") || !has("run_type")) inFormat("Missing run_name/run_type entry");
     if (!has("turns")) inFormat("Missing turns entry");
     let run: ProtoRun;
     try {
-      run = parseProtoRun(doc, year);
+      run = parseProtoRun(loaded, year);
     } catch (e) {
       if (e instanceof ProtoParseError) return inFormat(e.message, e.line);
       throw e;
@@ -180,7 +195,7 @@ function splitTurnId(id: string, year: 2023 | 2024): { topic?: string; n?: bigin
     const ints: bigint[] = [];
     for (const p of parts) {
       const v = pyInt(p);
-      if (v === undefined) return { error: `invalid literal for int() with base 10: ${pyRepr(p)}` };
+      if (v === undefined) return { error: `invalid literal for int() with base 10: ${pyStrRepr(p)}` };
       ints.push(v);
     }
     if (ints.length !== 2) return { error: unpackError(ints.length) };
@@ -188,7 +203,7 @@ function splitTurnId(id: string, year: 2023 | 2024): { topic?: string; n?: bigin
   }
   if (parts.length !== 2) return { error: unpackError(parts.length) };
   const v = pyInt(parts[1]!);
-  if (v === undefined) return { error: `invalid literal for int() with base 10: ${pyRepr(parts[1]!)}` };
+  if (v === undefined) return { error: `invalid literal for int() with base 10: ${pyStrRepr(parts[1]!)}` };
   return { topic: parts[0]!, n: v };
 }
 

@@ -1,8 +1,7 @@
 // iKAT runs ⇄ TREC run lines, as the official generate_run.py turns submissions into trec_eval input.
-import type { IkatRun, RunEntry } from "@convkit/formats";
+import { type IkatRun, type PyJson, pyJsonLoadBytes, type RunEntry } from "@convkit/formats";
 import { formatPyFloat, trecOrder } from "@convkit/io";
 import { ProtoParseError, type ProtoRun, parseProtoRun } from "./protobuf-json.js";
-import { PyDict, PyList, type PyValue, parsePyJsonBytes } from "./pyjson.js";
 
 /** What {@link runToTrec} reads of a run: an {@link IkatRun} or a {@link ProtoRun}. */
 export interface TrecSource {
@@ -73,7 +72,7 @@ export function trecRunText(run: ProtoRun): string {
  * accept the run); where neither does, the error of the one the run looks written for.
  */
 export function readProtoRun(bytes: Uint8Array, year?: 2023 | 2024): ProtoRun {
-  const doc = parsePyJsonBytes(bytes);
+  const doc = pyJsonLoadBytes(bytes);
   if (year) return parseProtoRun(doc, year);
   try {
     return parseProtoRun(doc, 2024);
@@ -81,21 +80,21 @@ export function readProtoRun(bytes: Uint8Array, year?: 2023 | 2024): ProtoRun {
     try {
       return parseProtoRun(doc, 2023);
     } catch (e2023) {
-      throw looks2023(doc) ? e2023 : e2024;
+      throw looks2023(doc.value) ? e2023 : e2024;
     }
   }
 }
 
 /** Whether a response lists PTKB provenance as objects (2023's layout). */
-function looks2023(doc: PyValue): boolean {
-  const turns = doc instanceof PyDict ? doc.get("turns") : undefined;
-  if (!(turns instanceof PyList)) return false;
-  for (const t of turns.items) {
-    const rs = t instanceof PyDict ? t.get("responses") : undefined;
-    if (!(rs instanceof PyList)) continue;
-    for (const r of rs.items) {
-      const p = r instanceof PyDict ? r.get("ptkb_provenance") : undefined;
-      if (p instanceof PyList && p.items.length > 0) return p.items[0] instanceof PyDict;
+function looks2023(doc: PyJson): boolean {
+  const turns = doc instanceof Map ? doc.get("turns") : undefined;
+  if (!Array.isArray(turns)) return false;
+  for (const t of turns) {
+    const rs = t instanceof Map ? t.get("responses") : undefined;
+    if (!Array.isArray(rs)) continue;
+    for (const r of rs) {
+      const p = r instanceof Map ? r.get("ptkb_provenance") : undefined;
+      if (Array.isArray(p) && p.length > 0) return p[0] instanceof Map;
     }
   }
   return false;

@@ -27,7 +27,6 @@ export {
   type ProtoTurn,
   parseProtoRun,
 } from "./protobuf-json.js";
-export { PyDict, PyJsonError, PyList, type PyValue, parsePyJson, parsePyJsonBytes } from "./pyjson.js";
 export { IKAT25_MAX_REFERENCES, type Ikat25SkeletonOptions, trecToIkat25 } from "./skeleton25.js";
 export { flattenTopics, type IkatHistoryTurn, type IkatTurnRecord } from "./turns.js";
 export {
@@ -41,7 +40,6 @@ export {
   validateRun,
 } from "./validate.js";
 export {
-  type Finding2025,
   topicTurnIds2025,
   type Validate2025Result,
   validateRun2025,

@@ -1,8 +1,11 @@
 // ParseDict's coercions and refusals on the iKAT messages, and json.load's reading, as Python does them.
+import { type PyJson, PyJsonDecodeError, pyJsonLoadBytes } from "@convkit/formats";
 import { describe, expect, it } from "vitest";
+import { officialCheck } from "./checker-2023-2024.js";
 import { readProtoRun, trecRunText } from "./convert.js";
 import { ProtoParseError, parseProtoRun, pyFloat, pyInt } from "./protobuf-json.js";
-import { PyDict, PyJsonError, parsePyJson } from "./pyjson.js";
+
+const parsePyJson = (text: string) => pyJsonLoadBytes(new TextEncoder().encode(text));
 
 /** A 2024 run with one passage whose fields are given as raw JSON. */
 const runWith = (response: string, passage = '"id": "clueweb22-en0000-00-00000:0", "score": 1') =>
@@ -128,16 +131,40 @@ describe("Python's json.load and number parsing", () => {
     const d = parsePyJson(
       '{"a": 1, "b": 1.0, "c": 123456789012345678901234567890, "d": NaN, "e": -Infinity, "a": 2}',
     );
-    expect(d).toBeInstanceOf(PyDict);
-    const dict = d as PyDict;
-    expect(Array.from({ length: dict.size }, (_, i) => dict.key(i))).toEqual(["a", "b", "c", "d", "e"]);
-    expect(Array.from({ length: dict.size }, (_, i) => dict.value(i))).toEqual([
+    expect(d.value).toBeInstanceOf(Map);
+    const dict = d.value as Map<string, unknown>;
+    expect([...dict.keys()]).toEqual(["a", "b", "c", "d", "e"]);
+    expect([...dict.values()]).toEqual([
       2n,
       1,
       123456789012345678901234567890n,
       Number.NaN,
       Number.NEGATIVE_INFINITY,
     ]);
+  });
+  it("lines: where each value starts, a repeated key keeping its first place's", () => {
+    const d = parsePyJson('{"a":\n 1,\n "b": [\n 2,\n\n 3], "a": 4}');
+    const dict = d.value as Map<string, PyJson>;
+    expect(d.lines.get(dict)).toEqual([2, 3]);
+    expect(d.lines.get(dict.get("b") as PyJson[])).toEqual([4, 6]);
+  });
+  it("nesting: main.py's json.load (two frames down) parses 992 levels, 993 is its RecursionError (Python 3.11, measured)", () => {
+    // 17 topics as the 2024 checker expects (their 0 turns are an error it logs and goes past).
+    const topics = Array.from({ length: 17 }, (_, i) => ({
+      number: String(i),
+      title: "",
+      ptkb: [],
+      turns: [],
+    }));
+    const nested = (n: number) => new TextEncoder().encode(`${"[".repeat(n)}${"]".repeat(n)}`);
+    const first = (n: number) => officialCheck(nested(n), topics, 2024).findings[1]?.message;
+    expect(first(992)).toBe("Run file not in the right format (Missing run_name/run_type entry)");
+    expect(first(993)).toBe(
+      "Run file not in the right format (maximum recursion depth exceeded while decoding a JSON array from a unicode string)",
+    );
+    // generate_run.py calls json.load from its top level: two levels more.
+    expect(() => readProtoRun(nested(994))).toThrow(ProtoParseError);
+    expect(() => readProtoRun(nested(995))).toThrow(/maximum recursion depth/);
   });
   it("what it refuses, with Python's message and place", () => {
     // Python 3.11's json.loads messages for the same texts.
@@ -150,7 +177,7 @@ describe("Python's json.load and number parsing", () => {
       ["{} x", "Extra data: line 1 column 4 (char 3)"],
       ["", "Expecting value: line 1 column 1 (char 0)"],
     ] as const) {
-      expect(() => parsePyJson(text), JSON.stringify(text)).toThrow(PyJsonError);
+      expect(() => parsePyJson(text), JSON.stringify(text)).toThrow(PyJsonDecodeError);
       expect(() => parsePyJson(text), JSON.stringify(text)).toThrow(msg);
     }
   });

@@ -3,8 +3,15 @@
 // (upb): keys by JSON or proto name, a later key overriding an earlier one, null as the default,
 // strings and integral floats for int32, strings and bools for float, float32 rounding, unknown
 // fields refused; an empty string or list where a message is expected reads as an empty message.
+import {
+  type PyJson,
+  type PyJsonDoc,
+  type PyJsonLines,
+  pyStr,
+  pyStrRepr,
+  pyJsonTypeName as pyTypeName,
+} from "@convkit/formats";
 import { formatPyFloat, isPySpace } from "@convkit/io";
-import { PyDict, PyList, type PyValue, pyTypeName } from "./pyjson.js";
 
 /** A passage of a response, as the year's protobuf holds it (score rounded to float32). */
 export interface ProtoPassage {
@@ -106,8 +113,8 @@ const runSchema = (year: 2023 | 2024): Schema => {
 const SCHEMAS = { 2023: runSchema(2023), 2024: runSchema(2024) };
 
 /** `ParseDict(doc, iKATRun())` with the year's run.proto. */
-export function parseProtoRun(doc: PyValue, year: 2023 | 2024, line = 1): ProtoRun {
-  return convertMessage(doc, SCHEMAS[year], "iKATRun", line) as unknown as ProtoRun;
+export function parseProtoRun(doc: PyJsonDoc, year: 2023 | 2024): ProtoRun {
+  return convertMessage(doc.value, doc.lines, SCHEMAS[year], "iKATRun", 1) as unknown as ProtoRun;
 }
 
 type Msg = Record<string, unknown> & { line: number };
@@ -128,22 +135,22 @@ function defaults(schema: Schema, line: number): Msg {
   return m;
 }
 
-function convertMessage(v: PyValue, schema: Schema, path: string, line: number): Msg {
+function convertMessage(v: PyJson, lines: PyJsonLines, schema: Schema, path: string, line: number): Msg {
   const m = defaults(schema, line);
   const noField = (name: string) =>
     new ProtoParseError(
       `Message type "${schema.type}" has no field named "${name}" at "${path}".\n Available Fields(except extensions): "[${schema.fields.map((x) => `'${x.json}'`).join(", ")}]"`,
       line,
     );
-  if (typeof v === "string" || v instanceof PyList) {
+  if (typeof v === "string" || Array.isArray(v)) {
     // Python iterates it as if it were a dict's keys: empty is an empty message, anything else fails.
-    const first = typeof v === "string" ? [...v][0] : v.items[0];
+    const first = typeof v === "string" ? [...v][0] : v[0];
     if (first === undefined) return m;
     if (typeof first === "string" && !fieldOf(schema, first)) throw noField(first);
     const why =
       typeof first === "string"
         ? "list indices must be integers or slices, not str"
-        : first instanceof PyList || first instanceof PyDict
+        : first !== null && typeof first === "object"
           ? `unhashable type: '${pyTypeName(first)}'`
           : `expected string or bytes-like object, got '${pyTypeName(first)}'`;
     throw new ProtoParseError(
@@ -151,13 +158,13 @@ function convertMessage(v: PyValue, schema: Schema, path: string, line: number):
       line,
     );
   }
-  if (!(v instanceof PyDict)) throw new ProtoParseError(`'${pyTypeName(v)}' object is not iterable`, line);
-  for (let k = 0; k < v.size; k++) {
-    const name = v.key(k);
-    const value = v.value(k);
+  if (!(v instanceof Map)) throw new ProtoParseError(`'${pyTypeName(v)}' object is not iterable`, line);
+  const at_ = lines.get(v);
+  let k = 0;
+  for (const [name, value] of v) {
+    const at = at_?.[k++] ?? line;
     const fd = fieldOf(schema, name);
     if (!fd) throw noField(name);
-    const at = v.lineOf(k);
     const wrap = (e: unknown): never => {
       if (e instanceof ProtoParseError && e.unwrapped) throw e;
       const inner = e instanceof ProtoParseError ? e : new ProtoParseError(String(e), at);
@@ -169,21 +176,22 @@ function convertMessage(v: PyValue, schema: Schema, path: string, line: number):
         continue;
       }
       if (fd.repeated) {
-        if (!(value instanceof PyList))
+        if (!Array.isArray(value))
           throw new ProtoParseError(
             `repeated field ${name} must be in [] which is ${pyStr(value)} at ${path}`,
             at,
           );
-        m[fd.name] = value.items.map((item, i) => {
+        const itemLines = lines.get(value);
+        m[fd.name] = value.map((item, i) => {
           const ip = `${path}.${name}[${i}]`;
-          const il = value.lines[i] ?? at;
+          const il = itemLines?.[i] ?? at;
           if (item === null)
             throw new ProtoParseError(
               `null is not allowed to be used as an element in a repeated field at ${ip}`,
               il,
             );
           return typeof fd.kind === "object"
-            ? convertMessage(item, fd.kind, ip, il)
+            ? convertMessage(item, lines, fd.kind, ip, il)
             : scalar(item, fd.kind, ip, il);
         });
       } else m[fd.name] = scalar(value, fd.kind as string, `${path}.${name}`, at);
@@ -194,15 +202,11 @@ function convertMessage(v: PyValue, schema: Schema, path: string, line: number):
   return m;
 }
 
-function scalar(v: PyValue, kind: string, path: string, line: number): string | number | boolean {
+function scalar(v: PyJson, kind: string, path: string, line: number): string | number | boolean {
   const err = (msg: string) => new ProtoParseError(msg, line);
   if (kind === "string") {
     if (typeof v !== "string") throw err(`expected string or bytes-like object, got '${pyTypeName(v)}'`);
-    if (
-      /[\ud800-\udfff]/.test(v) &&
-      /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(v)
-    )
-      throw err(`Unpaired surrogate at ${path}`);
+    if (!v.isWellFormed()) throw err(`Unpaired surrogate at ${path}`);
     return v;
   }
   if (kind === "bool") {
@@ -215,7 +219,7 @@ function scalar(v: PyValue, kind: string, path: string, line: number): string | 
   return Number(n);
 }
 
-function toFloat(v: PyValue, path: string, err: (m: string) => ProtoParseError, line: number): number {
+function toFloat(v: PyJson, path: string, err: (m: string) => ProtoParseError, line: number): number {
   if (typeof v === "number") {
     if (Number.isNaN(v)) throw err(`Couldn't parse NaN, use quoted "NaN" instead at ${path}`);
     if (v === Number.POSITIVE_INFINITY)
@@ -241,7 +245,7 @@ function toFloat(v: PyValue, path: string, err: (m: string) => ProtoParseError, 
   throw err(`float() argument must be a string or a real number, not '${pyTypeName(v)}'`);
 }
 
-function toInt(v: PyValue, path: string, err: (m: string) => ProtoParseError): bigint {
+function toInt(v: PyJson, path: string, err: (m: string) => ProtoParseError): bigint {
   if (typeof v === "number") {
     if (!Number.isInteger(v)) throw err(`Couldn't parse integer: ${formatPyFloat(v)} at ${path}`);
     return BigInt(v);
@@ -254,7 +258,7 @@ function toInt(v: PyValue, path: string, err: (m: string) => ProtoParseError): b
     const n = pyInt(v);
     if (n !== undefined) return n;
     const x = pyFloat(v);
-    if (x === undefined) throw err(`invalid literal for int() with base 10: ${pyRepr(v)}`);
+    if (x === undefined) throw err(`invalid literal for int() with base 10: ${pyStrRepr(v)}`);
     if (!Number.isInteger(x)) throw err(`Couldn't parse non-integer string: "${v}" at ${path}`);
     return BigInt(x);
   }
@@ -296,27 +300,4 @@ export function pyFloat(s: string): number | undefined {
   const d = "[0-9](?:_?[0-9])*";
   if (!new RegExp(`^[+-]?(?:${d}(?:\\.(?:${d})?)?|\\.${d})(?:[eE][+-]?${d})?$`).test(t)) return undefined;
   return Number(t.replace(/_/g, ""));
-}
-
-/** Python `repr` of a string (single quotes, as its error messages show them). */
-export function pyRepr(s: string): string {
-  return s.includes("'") && !s.includes('"')
-    ? `"${s}"`
-    : `'${s.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
-}
-
-/** Python `str()` of a JSON value, near enough for an error message. */
-function pyStr(v: PyValue): string {
-  if (v === null) return "None";
-  if (typeof v === "boolean") return v ? "True" : "False";
-  if (typeof v === "number") return formatPyFloat(v);
-  if (typeof v === "bigint" || typeof v === "string") return String(v);
-  if (v instanceof PyList)
-    return `[${v.items.map((x) => (typeof x === "string" ? pyRepr(x) : pyStr(x))).join(", ")}]`;
-  const items: string[] = [];
-  for (let i = 0; i < v.size; i++) {
-    const x = v.value(i);
-    items.push(`${pyRepr(v.key(i))}: ${typeof x === "string" ? pyRepr(x) : pyStr(x)}`);
-  }
-  return `{${items.join(", ")}}`;
 }

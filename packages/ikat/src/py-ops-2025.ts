@@ -90,6 +90,7 @@ export function pySortedItemsDesc(v: PyJson): [string, PyJson][] {
 
 /** A lone surrogate makes print() and a UTF-8 text file's write() raise UnicodeEncodeError. */
 export function checkEncodable(s: string): void {
+  if (s.isWellFormed()) return;
   const m = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.exec(s);
   if (!m) return;
   const pos = Array.from(s.slice(0, m.index)).length;

@@ -28,16 +28,13 @@ import {
 } from "./py-ops-2025.js";
 import type { Finding } from "./validate.js";
 
-/** A finding of the 2025 validator: `line` is the run's line (1-based) it concerns. */
-export type Finding2025 = Finding & { line?: number };
-
 export interface Validate2025Result {
   /** The official script's stdout, line by line. */
   stdout: string[];
   /** Its exit code: 0 passed, 1 failed (errors found, or it stopped with a traceback). */
   exitCode: 0 | 1;
   /** The findings: its errors and warnings with their lines, then convkit's notes (`convkit: …`). */
-  findings: Finding2025[];
+  findings: Finding[];
   /** The bytes of the `.fixed` file it writes, or null where it writes none. */
   fixed: Uint8Array | null;
   /** Where it stopped with a traceback: the line (0: after the lines, listing turn ids) and `Type: message`. */
@@ -87,7 +84,7 @@ function deepCopy(v: PyJson): PyJson {
 
 class Run {
   readonly out: string[] = [];
-  readonly findings: Finding2025[] = [];
+  readonly findings: Finding[] = [];
   turn: string | undefined;
   constructor(readonly line: number) {}
   print(s: string): void {
@@ -256,7 +253,7 @@ export function validateRun2025(
   file = inputName,
 ): Validate2025Result {
   const stdout = [`Loaded ${topicIds.size} unique turn IDs from topics.`];
-  const findings: Finding2025[] = [];
+  const findings: Finding[] = [];
   const submitted = new Set<string>();
   const toWrite: PyJson[] = [];
   let anyFixes = false;

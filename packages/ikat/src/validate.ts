@@ -1,9 +1,8 @@
 // iKAT run validation: the official 2023/2024 checkers' verdicts (checker-2023-2024.ts) and convkit's
 // own stricter reading of the guidelines, per year: fatal errors and warnings, each with its turn.
-import type { IkatTopic } from "@convkit/formats";
+import { type IkatTopic, toJsonValue } from "@convkit/formats";
 import { spacyLikeTokens } from "@convkit/segment";
 import { type OfficialOptions, officialCheck } from "./checker-2023-2024.js";
-import { toPlain } from "./pyjson.js";
 
 /** The guidelines' years. */
 export type IkatYear = 2023 | 2024 | 2025;
@@ -266,7 +265,7 @@ export function judgeRun(
   const findings = [...official.findings];
   let valid = official.valid;
   if (official.doc !== undefined)
-    for (const f of validateRun(toPlain(official.doc), topics, year)) {
+    for (const f of validateRun(toJsonValue(official.doc.value, "run"), topics, year)) {
       const level = o.strict ? f.level : "warning";
       if (level === "error") valid = false;
       findings.push({ ...f, level, message: `${CONVKIT_FINDING}${f.message}` });

@@ -36,7 +36,13 @@ export {
   readText,
 } from "./lines.js";
 export { type ScoredDocno, strcmpOrder, trecOrder } from "./order.js";
-export { formatPyFloat, isPySpace, pythonJsonString } from "./pytext.js";
+export {
+  formatPyFloat,
+  formatPyJsonFloat,
+  isPySpace,
+  PY_STRING_ESCAPES,
+  pythonJsonString,
+} from "./pytext.js";
 export {
   type ByteSink,
   checkOutputDir,

@@ -61,6 +61,6 @@ describe("Python text forms", () => {
       ),
     );
     expect(floats.map(formatPyFloat)).toEqual(out[0]);
-    expect(strings.map(pythonJsonString)).toEqual(out[1]);
+    expect(strings.map((s) => pythonJsonString(s))).toEqual(out[1]);
   });
 });

@@ -17,13 +17,16 @@ export function formatPyFloat(x: number): string {
   return s.includes(".") || s.includes("e") ? s : `${s}.0`;
 }
 
-/** Python `json.dumps(s)` of a string (ensure_ascii: non-ASCII as `\uXXXX`, astral as surrogate pairs). */
-export function pythonJsonString(s: string): string {
+/**
+ * Python `json.dumps(s)` of a string: with `ensureAscii` (its default) non-ASCII as `\uXXXX`,
+ * astral as surrogate pairs; without, only `"`, `\` and the controls below U+0020 escaped.
+ */
+export function pythonJsonString(s: string, ensureAscii = true): string {
   let out = '"';
   let last = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c) continue;
+    if (c >= 0x20 && c !== 0x22 && c !== 0x5c && (c < 0x7f || !ensureAscii)) continue;
     out += s.slice(last, i);
     last = i + 1;
     switch (c) {
@@ -54,6 +57,30 @@ export function pythonJsonString(s: string): string {
   }
   return `${out + s.slice(last)}"`;
 }
+
+/** `json.dumps` of a float: its repr, NaN and ±Infinity spelled as JSON-ish Python writes them. */
+export function formatPyJsonFloat(x: number): string {
+  if (Number.isNaN(x)) return "NaN";
+  if (!Number.isFinite(x)) return x > 0 ? "Infinity" : "-Infinity";
+  return formatPyFloat(x);
+}
+
+/**
+ * The one-character escapes of a Python string literal (`\n`, `\t`, `\a`, …): what
+ * `ast.literal_eval` and pickle's protocol-0 strings read.
+ */
+export const PY_STRING_ESCAPES: Readonly<Record<string, string>> = {
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  a: "\x07",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+  v: "\v",
+};
 
 /** Whether a UTF-16 unit is in Python's `str.isspace()` set (what `str.split()` and `str.strip()` treat as space; all of it is in the BMP). */
 export function isPySpace(c: number): boolean {

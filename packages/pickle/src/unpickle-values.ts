@@ -1,7 +1,7 @@
 // What the general reader (unpickle.ts) makes of opcode arguments beyond their bytes: the data
 // constructors a pickle may name, protocol 0's text arguments, GLOBAL's names, LONG's bytes,
 // surrogate-passing UTF-8. Values only: no opcode is decoded here (that is opcode-reader.ts's job).
-import { InputError } from "@convkit/io";
+import { InputError, PY_STRING_ESCAPES } from "@convkit/io";
 import type { Op } from "./opcode-reader.js";
 import * as op from "./opcodes.js";
 import type { PyValue } from "./values.js";
@@ -158,22 +158,10 @@ function unescapePythonBytes(arg: string, bad: () => never): string {
   const q = arg[0];
   if ((q !== "'" && q !== '"') || arg.length < 2 || arg[arg.length - 1] !== q) bad();
   const body = arg.slice(1, -1);
-  const simple: Record<string, string> = {
-    n: "\n",
-    t: "\t",
-    r: "\r",
-    "\\": "\\",
-    "'": "'",
-    '"': '"',
-    a: "\x07",
-    b: "\b",
-    f: "\f",
-    v: "\v",
-  };
   return body.replace(/\\(x[0-9a-fA-F]{2}|[0-7]{1,3}|.)/g, (_, e: string) => {
     if (e[0] === "x") return String.fromCharCode(Number.parseInt(e.slice(1), 16));
     if (/^[0-7]/.test(e)) return String.fromCharCode(Number.parseInt(e, 8));
-    return simple[e] ?? `\\${e}`;
+    return PY_STRING_ESCAPES[e] ?? `\\${e}`;
   });
 }
 

@@ -4,6 +4,6 @@ export { type SmallDisk, smallDisk } from "./disk.js";
 export { evalFixtureArgs, rng, writeEvalFixture } from "./eval-fixture.js";
 export { startRedis, type TestRedis } from "./redis.js";
 export { chromiumPath, REQUIREMENTS, type Requirement, requires, scipyPython } from "./requires.js";
-export { clariqDataWithDicts, python, REPO, SHARED, shared, tempDir } from "./shared.js";
+export { clariqDataWithDicts, python, REPO, readGolden, SHARED, shared, tempDir } from "./shared.js";
 export { readSpacyGoldens, type SpacyGolden, spacyModel } from "./spacy-golden.js";
 export { bzip2, ENCODINGS, expectStdinLikeFile } from "./stdin.js";

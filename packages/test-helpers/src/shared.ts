@@ -1,9 +1,10 @@
 // Where the real data and goldens live for tests: $CONVKIT_SHARED, else ../shared beside the repo (REPO: the repo root, from src/ or dist/).
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gunzipSync } from "node:zlib";
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 export const SHARED = resolve(REPO, process.env.CONVKIT_SHARED ?? "../shared");
@@ -17,6 +18,13 @@ export function shared(...parts: string[]): string {
   const p = join(SHARED, ...parts);
   if (!existsSync(p)) throw new Error(`needs ${p}: set CONVKIT_SHARED to the shared/ folder`);
   return p;
+}
+
+/** A golden file of a case folder, `NAME.gz` unpacked or `NAME` as it is; null where neither exists. */
+export function readGolden(dir: string, name: string): Buffer | null {
+  const gz = join(dir, `${name}.gz`);
+  if (existsSync(gz)) return gunzipSync(readFileSync(gz));
+  return existsSync(join(dir, name)) ? readFileSync(join(dir, name)) : null;
 }
 
 /** A fresh temp folder. */
