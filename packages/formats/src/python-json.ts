@@ -63,6 +63,8 @@ export type PyJsonLines = WeakMap<PyJson[] | PyDict, number[]>;
 
 class Scanner {
   private depth = 0;
+  /** Where the last scan ended: the scans return their value and leave their end here (no [value, end] pair allocated per value). */
+  private pos = 0;
   /** The line of the last value start asked for, and the next newline after it: value starts only move forward, so one pass over the text. */
   private line = 1;
   private nextNl: number;
@@ -100,7 +102,8 @@ class Scanner {
     throw new PyJsonDecodeError(msg, lineno, pos - lastNl, pos);
   }
 
-  scanOnce(idx: number): [PyJson, number] {
+  /** A value starting at idx; its end in {@link pos}. */
+  scanOnce(idx: number): PyJson {
     const s = this.s;
     if (idx >= s.length) throw new StopIteration(idx);
     const c = s.charCodeAt(idx);
@@ -114,33 +117,39 @@ class Scanner {
             "RecursionError",
             `maximum recursion depth exceeded while decoding a JSON ${c === 0x7b ? "object" : "array"} from a unicode string`,
           );
-        const r = c === 0x7b ? this.parseObject(idx + 1) : this.parseArray(idx + 1);
+        const r: PyJson = c === 0x7b ? this.parseObject(idx + 1) : this.parseArray(idx + 1);
         this.depth--;
         return r;
       }
       case 0x6e:
-        if (s.startsWith("null", idx)) return [null, idx + 4];
+        if (s.startsWith("null", idx)) return this.at(null, idx + 4);
         break;
       case 0x74:
-        if (s.startsWith("true", idx)) return [true, idx + 4];
+        if (s.startsWith("true", idx)) return this.at(true, idx + 4);
         break;
       case 0x66:
-        if (s.startsWith("false", idx)) return [false, idx + 5];
+        if (s.startsWith("false", idx)) return this.at(false, idx + 5);
         break;
       case 0x4e:
-        if (s.startsWith("NaN", idx)) return [Number.NaN, idx + 3];
+        if (s.startsWith("NaN", idx)) return this.at(Number.NaN, idx + 3);
         break;
       case 0x49:
-        if (s.startsWith("Infinity", idx)) return [Number.POSITIVE_INFINITY, idx + 8];
+        if (s.startsWith("Infinity", idx)) return this.at(Number.POSITIVE_INFINITY, idx + 8);
         break;
       case 0x2d:
-        if (s.startsWith("-Infinity", idx)) return [Number.NEGATIVE_INFINITY, idx + 9];
+        if (s.startsWith("-Infinity", idx)) return this.at(Number.NEGATIVE_INFINITY, idx + 9);
         break;
     }
     return this.matchNumber(idx);
   }
 
-  private matchNumber(start: number): [PyJson, number] {
+  /** `v`, its end (exclusive) left in {@link pos}. */
+  private at<T extends PyJson>(v: T, end: number): T {
+    this.pos = end;
+    return v;
+  }
+
+  private matchNumber(start: number): PyJson {
     const s = this.s;
     const end = s.length - 1;
     let idx = start;
@@ -168,19 +177,20 @@ class Scanner {
       if (isDigit(s.charCodeAt(idx - 1))) isFloat = true;
       else idx = eStart;
     }
+    this.pos = idx;
     const text = s.slice(start, idx);
-    if (isFloat) return [Number(text), idx];
+    if (isFloat) return Number(text);
     const digits = text.length - (text.startsWith("-") ? 1 : 0);
     if (digits > INT_MAX_STR_DIGITS)
       throw new PyException(
         "ValueError",
         `Exceeds the limit (${INT_MAX_STR_DIGITS} digits) for integer string conversion: value has ${digits} digits; use sys.set_int_max_str_digits() to increase the limit`,
       );
-    return [BigInt(text), idx];
+    return BigInt(text);
   }
 
   /** C's scanstring_unicode (strict): `end` is just past the opening quote. */
-  scanString(end: number): [string, number] {
+  scanString(end: number): string {
     const s = this.s;
     const len = s.length;
     const begin = end - 1;
@@ -194,8 +204,12 @@ class Scanner {
         if (c <= 0x1f) this.fail("Invalid control character at", next);
       }
       if (next === len) this.fail("Unterminated string starting at", begin);
+      if (c === 0x22) {
+        this.pos = next + 1;
+        // No escape before the quote: the slice itself, with no concatenation.
+        return out === "" ? s.slice(end, next) : out + s.slice(end, next);
+      }
       out += s.slice(end, next);
-      if (c === 0x22) return [out, next + 1];
       next++;
       if (next === len) this.fail("Unterminated string starting at", begin);
       c = s.charCodeAt(next);
@@ -222,7 +236,7 @@ class Scanner {
     return idx;
   }
 
-  private parseObject(idx: number): [PyDict, number] {
+  private parseObject(idx: number): PyDict {
     const s = this.s;
     const obj: PyDict = new Map();
     const lines: number[] | undefined = this.lines ? [] : undefined;
@@ -232,25 +246,28 @@ class Scanner {
       for (;;) {
         if (idx >= s.length || s.charCodeAt(idx) !== 0x22)
           this.fail("Expecting property name enclosed in double quotes", idx);
-        const [key, afterKey] = this.scanString(idx + 1);
-        idx = this.skipWs(afterKey);
+        const key = this.scanString(idx + 1);
+        idx = this.skipWs(this.pos);
         if (idx >= s.length || s.charCodeAt(idx) !== 0x3a) this.fail("Expecting ':' delimiter", idx);
         idx = this.skipWs(idx + 1);
         const at = lines ? this.lineAt(idx) : 0;
-        const [val, afterVal] = this.scanOnce(idx);
-        const size = obj.size;
-        obj.set(key, val);
-        if (lines && obj.size > size) lines.push(at);
-        idx = this.skipWs(afterVal);
+        const val = this.scanOnce(idx);
+        if (lines) {
+          const size = obj.size;
+          obj.set(key, val);
+          if (obj.size > size) lines.push(at);
+        } else obj.set(key, val);
+        idx = this.skipWs(this.pos);
         if (idx < s.length && s.charCodeAt(idx) === 0x7d) break;
         if (idx >= s.length || s.charCodeAt(idx) !== 0x2c) this.fail("Expecting ',' delimiter", idx);
         idx = this.skipWs(idx + 1);
       }
     }
-    return [obj, idx + 1];
+    this.pos = idx + 1;
+    return obj;
   }
 
-  private parseArray(idx: number): [PyJson[], number] {
+  private parseArray(idx: number): PyJson[] {
     const s = this.s;
     const arr: PyJson[] = [];
     const lines: number[] | undefined = this.lines ? [] : undefined;
@@ -259,15 +276,15 @@ class Scanner {
     if (idx >= s.length || s.charCodeAt(idx) !== 0x5d) {
       for (;;) {
         lines?.push(this.lineAt(idx));
-        const [val, afterVal] = this.scanOnce(idx);
-        arr.push(val);
-        idx = this.skipWs(afterVal);
+        arr.push(this.scanOnce(idx));
+        idx = this.skipWs(this.pos);
         if (idx < s.length && s.charCodeAt(idx) === 0x5d) break;
         if (idx >= s.length || s.charCodeAt(idx) !== 0x2c) this.fail("Expecting ',' delimiter", idx);
         idx = this.skipWs(idx + 1);
       }
     }
-    return [arr, idx + 1];
+    this.pos = idx + 1;
+    return arr;
   }
 
   decode(): PyJson {
@@ -276,7 +293,8 @@ class Scanner {
     let idx = this.skipWs(0);
     let value: PyJson;
     try {
-      [value, idx] = this.scanOnce(idx);
+      value = this.scanOnce(idx);
+      idx = this.pos;
     } catch (e) {
       if (e instanceof StopIteration) this.fail("Expecting value", e.idx);
       throw e;

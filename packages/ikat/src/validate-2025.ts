@@ -75,13 +75,6 @@ function textTokens(text: PyJson): number {
   return pyNfkcTokenCount(pyStrip(text));
 }
 
-/** A deep copy (the script's `json.loads(json.dumps(entry))`). */
-function deepCopy(v: PyJson): PyJson {
-  if (Array.isArray(v)) return v.map(deepCopy);
-  if (isDict(v)) return new Map([...v].map(([k, x]) => [k, deepCopy(x)]));
-  return v;
-}
-
 class Run {
   readonly out: string[] = [];
   readonly findings: Finding[] = [];
@@ -151,9 +144,11 @@ function fixCitations(entry: Map<string, PyJson>, r: Run, i: number): string[] {
   return warnings;
 }
 
-/** `fix_ikat_responses`: drops responses from the end while the run's tokens exceed 250. */
-function fixLength(entry: Map<string, PyJson>, r: Run, i: number): number {
-  let current = responseLength(entry);
+/**
+ * `fix_ikat_responses`: drops responses from the end while the run's tokens exceed 250;
+ * `current` is `compute_response_length(entry)` as it starts.
+ */
+function fixLength(entry: Map<string, PyJson>, r: Run, i: number, current: number): number {
   if (current <= RESPONSE_LIMIT) return current;
   r.print(`[Fix-${i}] response_length=${current} > ${RESPONSE_LIMIT}. Trimming responses...`);
   const responses = pyGetItem(entry, "responses") as PyJson[];
@@ -278,7 +273,6 @@ export function validateRun2025(
         findings.push(...r.findings);
         continue;
       }
-      const original = deepCopy(entry);
       const turn = pyGet(entry, "turn_id");
       if (typeof turn === "string") {
         submitted.add(turn);
@@ -287,8 +281,11 @@ export function validateRun2025(
       const e = entry as Map<string, PyJson>;
       const fixWarnings = fixCitations(e, r, i);
       let fixed = fixWarnings.length > 0;
-      const originalLength = responseLength(original);
-      if (fixLength(e, r, i) !== originalLength) fixed = true;
+      // The script measures a deep copy (json.loads(json.dumps(entry))) taken before fix_citations;
+      // fix_citations changes references and citations only, never the responses list or a
+      // text, so the entry measured now gives the copy's length, and fix_ikat_responses's start.
+      const originalLength = responseLength(e);
+      if (fixLength(e, r, i, originalLength) !== originalLength) fixed = true;
       if (fixed) anyFixes = true;
       const [errors, warnings] = validateEntry(e);
       if (errors.length) {
