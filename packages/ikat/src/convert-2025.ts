@@ -82,5 +82,6 @@ export function convertRun2025(file: string, bytes: Uint8Array): Convert2025Resu
       errors.push({ line: n + 1, message: `[Line ${n + 1}] Error: ${e.pyMessage}` });
     }
   }
-  return { trec: out.take(), errors };
+  // The builder's own buffer handed over: no copy of the whole output (the builder is dropped).
+  return { trec: out.handOver(), errors };
 }

@@ -250,7 +250,10 @@ export function validateRun2025(
   const stdout = [`Loaded ${topicIds.size} unique turn IDs from topics.`];
   const findings: Finding[] = [];
   const submitted = new Set<string>();
-  const toWrite: PyJson[] = [];
+  // What the .fixed file gets, line by line: a fixed entry itself, else its line's text, parsed
+  // again only if a .fixed file is written (an entry the fixes left alone is the line's json.loads;
+  // not holding every parsed run line keeps them out of the old generation: less GC).
+  const toWrite: ({ entry: PyJson } | { line: string })[] = [];
   let anyFixes = false;
   let totalErrors = 0;
   let totalWarnings = 0;
@@ -303,7 +306,7 @@ export function validateRun2025(
       for (const err of errors) r.find("error", err);
       for (const w of warnings) r.find("warning", w);
       for (const note of convkitNotes(e, fixWarnings, errors)) r.find("warning", `convkit: ${note}`);
-      toWrite.push(entry);
+      toWrite.push(fixed ? { entry } : { line });
     } catch (err) {
       if (!(err instanceof PyException)) throw err;
       stdout.push(...r.out);
@@ -355,7 +358,8 @@ export function validateRun2025(
       "",
       `Fixes were applied. Writing output to: ${inputName === "-" ? "stdin" : inputName}.fixed`,
     );
-    fixedBytes = Buffer.from(toWrite.map((v) => `${pyJsonDumps(v)}\n`).join(""), "utf8");
+    const dumps = (w: (typeof toWrite)[number]) => pyJsonDumps("entry" in w ? w.entry : pyJsonLoads(w.line));
+    fixedBytes = Buffer.from(toWrite.map((w) => `${dumps(w)}\n`).join(""), "utf8");
   }
   if (totalErrors) stdout.push("", `Validation completed: ${totalErrors} line(s) with errors.`);
   else if (totalWarnings) stdout.push("", "Validation completed: all lines passed (with possible warnings).");
