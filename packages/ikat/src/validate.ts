@@ -1,6 +1,6 @@
 // iKAT run validation: the official 2023/2024 checkers' verdicts (checker-2023-2024.ts) and convkit's
 // own stricter reading of the guidelines, per year: fatal errors and warnings, each with its turn.
-import { type IkatTopic, toJsonValue } from "@convkit/formats";
+import type { IkatTopic, PyJson } from "@convkit/formats";
 import { spacyLikeTokens } from "@convkit/segment";
 import { type OfficialOptions, officialCheck } from "./checker-2023-2024.js";
 
@@ -265,7 +265,7 @@ export function judgeRun(
   const findings = [...official.findings];
   let valid = official.valid;
   if (official.doc !== undefined)
-    for (const f of validateRun(toJsonValue(official.doc.value, "run"), topics, year)) {
+    for (const f of validateRun(plainJson(official.doc.value), topics, year)) {
       const level = o.strict ? f.level : "warning";
       if (level === "error") valid = false;
       findings.push({ ...f, level, message: `${CONVKIT_FINDING}${f.message}` });
@@ -275,4 +275,11 @@ export function judgeRun(
     valid,
     ...(official.warnings !== undefined ? { officialWarnings: official.warnings } : {}),
   };
+}
+
+/** What JSON.parse would have made of a value Python's json read: ints as numbers (its rules compare numbers). */
+function plainJson(v: PyJson): unknown {
+  if (v instanceof Map) return Object.fromEntries([...v].map(([k, x]) => [k, plainJson(x)]));
+  if (Array.isArray(v)) return v.map(plainJson);
+  return typeof v === "bigint" ? Number(v) : v;
 }
