@@ -10,7 +10,7 @@ import { FROM_TREC_2025_OPTIONS, fromTrec2025 } from "./from-trec-2025.js";
 export const convertCommand = defineCommand({
   name: "convkit-ikat convert",
   summary:
-    "A 2023/2024 run submission to the bytes the year's generate_run.py writes (json.load and protobuf ParseDict with the year's run.proto, so it accepts and refuses what they do; per turn the passages of every response in first-seen order, never sorted, each once; score = 1/(response rank + 1) · score as a 32-bit protobuf float, printed as Python prints it; rank = position; `turn\\tQ0\\tid\\trank\\tscore\\trun_name`, tab-separated). Where generate_run.py fails (a field it refuses, a response of rank -1), one line and exit 2, nothing written. Output: -o FILE, or stdout without it (generate_run.py writes RUN.json.run in its working folder: -o RUN.json.run gives the same file). With --from-trec, TREC lines back to a submission (one response per turn, provenance in trec_eval's order, the top --used marked used).",
+    "A run submission to the bytes the year's generate_run.py writes. 2025 (JSON Lines, told from content): per line the references by descending score, ties in the order given, `turn_id\\tQ0\\tid\\trank\\t%.6f\\trun_id`, a line it cannot use reported on stderr as the script reports it (then exit 2, the rest still written). 2023/2024 (json.load and protobuf ParseDict with the year's run.proto, so it accepts and refuses what they do; per turn the passages of every response in first-seen order, never sorted, each once; score = 1/(response rank + 1) · score as a 32-bit protobuf float, printed as Python prints it; rank = position; `turn\\tQ0\\tid\\trank\\tscore\\trun_name`, tab-separated). Where generate_run.py fails (a field it refuses, a response of rank -1), one line and exit 2, nothing written. Output: -o FILE, or stdout without it (generate_run.py writes RUN.json.run in its working folder: -o RUN.json.run gives the same file). With --from-trec, TREC lines back to a submission (one response per turn, provenance in trec_eval's order, the top --used marked used).",
   positionals: { name: "INPUT", description: "RUN.json, or a TREC run with --from-trec", min: 1, max: 1 },
   options: [
     {
@@ -51,8 +51,23 @@ export const convertCommand = defineCommand({
       return 0;
     }
     const bytes = await readRunBytes(input!);
-    if (o.year === "2025" || (o.year === undefined && is2025Jsonl(bytes)))
-      return convert2025(input!, bytes, o.out);
+    const jsonl2025 = is2025Jsonl(bytes);
+    if (o.year === "2025" && !jsonl2025)
+      // generate_run.py would write an empty file and exit 0: a silent success for a 2023/2024 run.
+      throw new InputError(
+        input!,
+        { line: 1 },
+        "a 2025 run (JSON Lines, a turn a line) for --year 2025",
+        "a 2023/2024 run (run_name, turns): leave out --year 2025",
+      );
+    if (jsonl2025 && o.year !== undefined && o.year !== "2025")
+      throw new InputError(
+        input!,
+        { line: 1 },
+        `a ${o.year} run (one JSON object with run_name and turns) for --year ${o.year}`,
+        "a 2025 run (JSON Lines, a turn a line): leave out --year or give 2025",
+      );
+    if (jsonl2025) return convert2025(input!, bytes, o.out);
     let text: string;
     try {
       text = trecRunText(

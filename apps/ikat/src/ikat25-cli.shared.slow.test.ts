@@ -83,4 +83,22 @@ requires("shared").describe("convkit ikat validate/convert --year 2025 (built CL
       );
     }
   });
+
+  it("--year that is not the run's own: one line, exit 2, nothing written (generate_run.py would write an empty file)", () => {
+    const tmp = tempDir("ikat25-year-");
+    const run25 = join(tmp, "run.jsonl");
+    writeFileSync(run25, read(join(root, "000"), "run.jsonl")!);
+    const run24 = shared("data", "ikat", "run_validation", "2024_sample_run.json");
+    for (const [run, year, found] of [
+      [run24, "2025", /found a 2023\/2024 run/],
+      [run25, "2024", /found a 2025 run/],
+    ] as const) {
+      const out = join(tmp, `out-${year}.run`);
+      const r = runCli("ikat", ["convert", "--year", year, run, "-o", out]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).toMatch(found);
+      expect(existsSync(out)).toBe(false);
+    }
+  });
 });
