@@ -208,3 +208,29 @@ requires("shared").it(
     expect(existsSync(join(dir, "out.run"))).toBe(false);
   },
 );
+
+requires("shared").it(
+  "options the year's checker has no use for are usage errors, not ignored; --fix never overwrites the run",
+  () => {
+    const run24 = D("run_validation", "2024_sample_run.json");
+    const dir = tempDir();
+    const run25 = join(dir, "run.jsonl");
+    writeFileSync(run25, "{}\n");
+    const t25 = D("2025_test_topics.json");
+    for (const [args, what] of [
+      [
+        ["--year", "2024", "--topics", D("2024_test_topics.json"), "--fix", join(dir, "x"), run24],
+        /--fix is for --year 2025/,
+      ],
+      [["--year", "2025", "--topics", t25, "--strict", run25], /--strict is for --year 2023\/2024/],
+      [["--year", "2025", "--topics", t25, "--passages-db", join(dir, "db"), run25], /--passages-db is for/],
+      [["--year", "2025", "--topics", t25, "--fix", run25, run25], /--fix would overwrite the run/],
+    ] as const) {
+      const r = runCli("ikat", ["validate", ...args]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(what);
+    }
+    expect(existsSync(join(dir, "x"))).toBe(false);
+    expect(readFileSync(run25, "utf8")).toBe("{}\n");
+  },
+);

@@ -1,8 +1,10 @@
 // convkit-ikat validate: a run judged as the year's official checker judges it, then convkit's own reading.
+
+import { resolve } from "node:path";
 import { defineCommand } from "@convkit/cli";
 import { readIkatTopics } from "@convkit/formats";
 import { type Finding, type IkatYear, judgeRun, PassageDb } from "@convkit/ikat";
-import { InputError, openInput, readAll } from "@convkit/io";
+import { InputError, openInput, readAll, UsageError } from "@convkit/io";
 import { printFindings } from "./findings.js";
 import { validate2025 } from "./validate-2025.js";
 
@@ -13,7 +15,7 @@ const IKAT_YEARS = { "2023": 2023, "2024": 2024, "2025": 2025 } as const satisfi
 export const validateCommand = defineCommand({
   name: "convkit-ikat validate",
   summary:
-    "Check a run submission as the year's official checker does (2023, 2024: run_validation/main.py with -S, or with --passages-db as its passage-id service): its verdict (exit 0 where it exits 0, 2 where it exits 255), each of its WARNING/ERROR lines with the turn and the line in the run file, in its order, stopping where it stops; then convkit's own stricter reading of the guidelines (increasing scores, passage ids not clueweb22-enNNNN-NN-NNNNN:k, ranks not 1, 2, …, missing fields, repeated or unknown turns, …) as warnings marked \"convkit:\", which fail the run only with --strict. Text goes to stderr; --format jsonl prints one {line, level, turn, message} record per finding on stdout.",
+    'Check a run submission as the year\'s official checker does. 2023, 2024: run_validation/main.py with -S (or with --passages-db as its passage-id service): its verdict (exit 0 where it exits 0, 2 where it exits 255), each of its WARNING/ERROR lines with the turn (and the line in the run file where the finding belongs to one), in its order, stopping where it stops; then convkit\'s own stricter reading of the guidelines (increasing scores, passage ids not clueweb22-enNNNN-NN-NNNNN:k, ranks not 1, 2, …, missing fields, repeated or unknown turns, …) as warnings marked "convkit:", which fail the run only with --strict. 2025: validate_trec_ikat25.py with its defaults (both fixes on): exit 0 where it exits 0, 2 where it exits 1, its [Line N] errors and missing or additional turn ids, notes marked "convkit:" where convkit reads a line differently (--strict does not apply); --fix FILE writes its .fixed file. Text goes to stderr; --format jsonl prints one {line, level, turn, message} record per finding on stdout.',
   positionals: { name: "RUN.json", description: "the run submission", min: 1, max: 1 },
   options: [
     {
@@ -48,7 +50,8 @@ export const validateCommand = defineCommand({
     {
       name: "strict",
       type: "boolean",
-      description: "convkit's own errors (its stricter reading of the guidelines) fail the run too",
+      description:
+        "2023/2024: convkit's own errors (its stricter reading of the guidelines) fail the run too",
     },
     {
       name: "format",
@@ -66,6 +69,19 @@ export const validateCommand = defineCommand({
     },
   ],
   async run(o, [runFile]) {
+    // An option the year's checker has no use for is a mistake to say, not to ignore.
+    if (o.year !== "2025" && o.fix !== undefined)
+      throw new UsageError(
+        "convkit-ikat validate: --fix is for --year 2025 (the 2023/2024 checkers fix nothing)",
+      );
+    if (o.year === "2025" && (o.strict || o["passages-db"] !== undefined))
+      throw new UsageError(
+        `convkit-ikat validate: ${o.strict ? "--strict" : "--passages-db"} is for --year 2023/2024 (the 2025 validator has neither)`,
+      );
+    if (o.fix !== undefined && o.fix !== "-" && resolve(o.fix) === resolve(runFile!))
+      throw new UsageError(
+        "convkit-ikat validate: --fix would overwrite the run it checks; give another file",
+      );
     if (o.year === "2025") return validate2025(runFile!, o);
     const topics = await readIkatTopics(o.topics);
     const bytes = await readAll(await openInput(runFile!));
