@@ -49,6 +49,11 @@ export const convertCommand = defineCommand({
         ? o.out
         : join(o["out-dir"], `${basename(input)}.jsonl${o.gzip ? ".gz" : ""}`),
     );
+    const twice = outs.find((out, i) => out !== "-" && outs.indexOf(out) !== i);
+    if (twice !== undefined)
+      throw new UsageError(
+        `convkit-convert: two inputs would both be written to ${twice} (inputs of the same name in different folders): convert them into different --out-dir`,
+      );
     // Every output checked before any input is read: a folder in the way is one line, not work lost.
     if (o["out-dir"] !== undefined) await checkOutputDir(o["out-dir"]);
     for (const out of outs) await checkOutputPath(out);
