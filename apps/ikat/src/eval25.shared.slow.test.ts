@@ -240,4 +240,25 @@ requires("shared").describe("convkit-ikat on 2025 runs (shared)", () => {
     expect(lit.code, lit.stderr).toBe(0);
     expect(lit.stdout).toBe(plain.stdout);
   });
+
+  it("a run and judgments without a turn in common: all zeros, and a warning says so (exit 0, as trec_eval)", () => {
+    const dir = tempDir();
+    const run = join(dir, "run.jsonl");
+    writeFileSync(run, gunzip(G("000", "run.jsonl.gz")));
+    const qrels = join(dir, "other.qrels");
+    writeFileSync(qrels, "0_1 0 clueweb22-en0000-00-00000:1 2\n");
+    for (const args of [
+      ["eval-passages", "--qrels", qrels, run],
+      ["eval-citations", "--qrels", qrels, run],
+      ["eval-ptkb", "--topics", shared("data", "ikat", "2024_test_topics.json"), run],
+    ]) {
+      const r = runCli("ikat", args);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(
+        /warning: none of the run's 188 turns \(1-1_1, …\) is in .*: every score is 0\n$/,
+      );
+    }
+    const r = runCli("ikat", ["eval-ptkb", "--topics", TOPICS(), run]);
+    expect(r.stderr).toBe("");
+  });
 });

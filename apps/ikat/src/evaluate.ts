@@ -10,6 +10,7 @@ import {
   ikat25PtkbRankings,
   isCountMeasure,
   PTKB_MEASURES,
+  type PtkbEvaluation,
   runToTrec,
 } from "@convkit/ikat";
 import { writeStdout } from "@convkit/io";
@@ -45,6 +46,24 @@ const PER_TURN_OPTION = {
 } as const;
 
 /** Whether a run file is a 2025 run (JSON Lines), from its content; else a 2023/2024 run JSON. */
+/**
+ * Scores of all zeros because the run and the judgments share no turn (another year's topics or
+ * qrels, turn ids written differently) look like a bad run: said on stderr, once.
+ */
+function warnIfDisjoint(
+  command: string,
+  runTurns: Iterable<string>,
+  judged: ReadonlySet<string> | ReadonlyMap<string, unknown>,
+  what: string,
+): void {
+  const turns = [...runTurns];
+  if (turns.length === 0 || turns.some((t) => judged.has(t))) return;
+  const sample = [...judged.keys()][0];
+  process.stderr.write(
+    `${command}: warning: none of the run's ${turns.length} turns (${turns[0]}, …) is in ${what}${sample === undefined ? " (it has none)" : ` (${sample}, …)`}: every score is 0\n`,
+  );
+}
+
 async function is2025(file: string): Promise<boolean> {
   return (await detectFormat(file)) === "ikat25-run";
 }
@@ -74,9 +93,26 @@ export const evalPtkbCommand = defineCommand({
   ],
   async run(o, [file]) {
     const topics = await readIkatTopics(o.topics);
-    const e = (await is2025(file!))
-      ? evaluatePtkbRankings(ikat25PtkbRankings(await ikat25Turns(file!)), topics)
-      : evaluatePtkb(await readIkatRun(file!), topics);
+    let e: PtkbEvaluation;
+    let runTurns: string[];
+    if (await is2025(file!)) {
+      const rankings = ikat25PtkbRankings(await ikat25Turns(file!));
+      runTurns = [...rankings.keys()];
+      e = evaluatePtkbRankings(rankings, topics);
+    } else {
+      const run = await readIkatRun(file!);
+      runTurns = run.turns.map((t) => t.turn_id);
+      e = evaluatePtkb(run, topics);
+    }
+    const judged = new Set<string>();
+    for (const t of topics)
+      for (const u of t.turns) if (u.ptkb_provenance.length > 0) judged.add(`${t.number}_${u.turn_id}`);
+    warnIfDisjoint(
+      "convkit-ikat eval-ptkb",
+      runTurns,
+      judged,
+      `the topics' turns with relevant PTKB statements (${o.topics})`,
+    );
     let out = "";
     if (o.q)
       for (const t of e.perTurn)
@@ -126,7 +162,9 @@ export const evalPassagesCommand = defineCommand({
     const specs = parseMeasures(
       o.measure.length > 0 ? o.measure : ["ndcg_cut.5", "P.20", "map", "recall.1000", "recip_rank"],
     );
-    const r = trecEval(run, await loadQrels(o.qrels), specs, {
+    const qrels = await loadQrels(o.qrels);
+    warnIfDisjoint("convkit-ikat eval-passages", run.keys(), qrels, `the qrels (${o.qrels})`);
+    const r = trecEval(run, qrels, specs, {
       relevanceLevel: o["relevance-level"],
       runFile: file,
     });
@@ -144,7 +182,14 @@ export const evalCitationsCommand = defineCommand({
   options: [QRELS_OPTION, RELEVANCE_LEVEL_OPTION, PER_TURN_OPTION],
   async run(o, [file]) {
     const qrels = await loadQrels(o.qrels);
-    const e = evaluateCitations(await ikat25Turns(file!), qrels, o["relevance-level"]);
+    const turns = await ikat25Turns(file!);
+    warnIfDisjoint(
+      "convkit-ikat eval-citations",
+      turns.map((t) => t.turn_id),
+      qrels,
+      `the qrels (${o.qrels})`,
+    );
+    const e = evaluateCitations(turns, qrels, o["relevance-level"]);
     let out = "";
     if (o.q)
       for (const t of e.perTurn)
