@@ -103,9 +103,8 @@ export const exploreCommand = defineCommand({
     {
       name: "view",
       type: "string",
-      default: "#/dataset",
       metavar: "URL",
-      description: `the view of --static, as the page's URL after # (views: ${VIEW_NAMES.join(", ")})`,
+      description: `the view of --static, as the page's URL after # (views: ${VIEW_NAMES.join(", ")}; default: the first that has data)`,
     },
   ],
   // The server stops on SIGINT / SIGTERM by closing and removing its temporary files (exit 0).

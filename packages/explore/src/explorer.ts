@@ -109,6 +109,11 @@ export class Explorer {
         });
         if (trecOut) runs = await RunSet.open(trecOut, { kind: "trec", qrels: o.qrels! }, names);
       }
+      if (runPaths.length > 0 && o.data === undefined && (runPaths.length < 2 || o.qrels === undefined))
+        // Otherwise the runs would be left out of every view without a word.
+        throw new UsageError(
+          `--run: TREC runs are compared with --qrels and at least two runs, ClariQ runs with --data (${runPaths.length} run${runPaths.length === 1 ? "" : "s"}${o.qrels === undefined ? ", no --qrels" : ""})`,
+        );
       if (runPaths.length >= 2 && o.qrels !== undefined)
         runs = await RunSet.open(runPaths, { kind: "trec", qrels: o.qrels });
       else if (runPaths.length > 0 && o.data !== undefined) {

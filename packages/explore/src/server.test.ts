@@ -16,7 +16,11 @@ beforeAll(async () => {
   const dir = tempDir("explore-host-");
   writeFileSync(join(dir, "qrels"), "1 0 d1 1\n");
   writeFileSync(join(dir, "a.run"), "1 Q0 d1 1 3 a\n");
-  explorer = await Explorer.open({ qrels: join(dir, "qrels"), runs: [join(dir, "a.run")] });
+  writeFileSync(join(dir, "b.run"), "1 Q0 d1 1 2 b\n");
+  explorer = await Explorer.open({
+    qrels: join(dir, "qrels"),
+    runs: [join(dir, "a.run"), join(dir, "b.run")],
+  });
   const s = await serveExplorer(explorer, { host: "127.0.0.1", port: 0 });
   server = s.server;
   port = Number(new URL(s.url).port);

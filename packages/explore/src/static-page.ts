@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "@convkit/io";
-import { type ApiError, apiUrl, type Meta } from "./api.js";
+import { type ApiError, apiUrl } from "./api.js";
 import type { Explorer } from "./explorer.js";
 import {
   itemParams,
@@ -33,13 +33,23 @@ const htmlText = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").r
  * The requests are the page's own plan (views.ts) for the view and for each item of its list's
  * first page, so the reader can open those items; anything else is marked as needing the server.
  */
-export async function staticPage(explorer: Explorer, hash: string): Promise<string> {
+export async function staticPage(explorer: Explorer, asked: string | undefined): Promise<string> {
+  const on = explorer.meta().views;
+  const withData = VIEW_NAMES.filter((v) => on[v === "evaldicts" ? "evalDicts" : v]);
+  if (withData.length === 0)
+    throw new UsageError("--static: nothing to show: give inputs (--data, --run, --topics, --passages, …)");
+  // Without --view, the first view that has data (an empty page would be a silent success).
+  const hash = asked ?? `#/${withData[0]}`;
   const [v] = hash.replace(/^#?\/?/, "").split("?");
   if (v && !(VIEW_NAMES as readonly string[]).includes(v))
     throw new UsageError(
       `--view must be one of ${VIEW_NAMES.map((x) => `#/${x}`).join(", ")}, not ${JSON.stringify(hash)}`,
     );
   const { view, params } = parseHash(hash);
+  if (!(withData as readonly string[]).includes(view))
+    throw new UsageError(
+      `--view ${hash}: that view has no data here (views with data: ${withData.map((x) => `#/${x}`).join(", ")})`,
+    );
   const data: Record<string, unknown> = {};
   let bytes = 0;
   const fetchInto = async (r: Req, must: boolean) => {
@@ -56,16 +66,13 @@ export async function staticPage(explorer: Explorer, hash: string): Promise<stri
     data[url] = a.body;
     return a.body;
   };
-  const meta = (await fetchInto({ path: "meta", params: {} }, true)) as Meta;
-  const viewOn = meta.views[view === "evaldicts" ? "evalDicts" : view];
-  if (viewOn) {
-    const [list, ...rest] = planRequests(view, params);
-    const listAnswer = await fetchInto(list!, true);
-    for (const r of rest) await fetchInto(r, true);
-    for (const r of linkedRequests(view, params)) await fetchInto(r, false);
-    for (const p of itemParams(view, params, listAnswer as never).slice(0, MAX_ITEMS))
-      for (const r of [...planRequests(view, p), ...linkedRequests(view, p)]) await fetchInto(r, false);
-  }
+  await fetchInto({ path: "meta", params: {} }, true);
+  const [list, ...rest] = planRequests(view, params);
+  const listAnswer = await fetchInto(list!, true);
+  for (const r of rest) await fetchInto(r, true);
+  for (const r of linkedRequests(view, params)) await fetchInto(r, false);
+  for (const p of itemParams(view, params, listAnswer as never).slice(0, MAX_ITEMS))
+    for (const r of [...planRequests(view, p), ...linkedRequests(view, p)]) await fetchInto(r, false);
   const dir = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "web");
   const css = readFileSync(join(dir, "app.css"), "utf8");
   const js = readFileSync(join(dir, "app.js"), "utf8");
