@@ -309,4 +309,19 @@ describe("bad input outside convkit-convert: one line naming file and place, exi
     expect(id.code).toBe(2);
     expect(id.stderr).toBe(`${p}:1: expected a string or a number in passage_id, found an array\n`);
   });
+
+  it("a folder given as an input: one line naming it, exit 2 (was EISDIR and a stack, exit 1)", () => {
+    const dir = tempDir();
+    const runs: [string, string[]][] = [
+      ["ikat", ["validate", "--year", "2024", "--topics", dir, dir]],
+      ["ikat", ["convert", dir]],
+      ["ikat", ["flatten", dir]],
+      ["convert", [dir]],
+    ];
+    for (const [app, args] of runs) {
+      const r = runCli(app, args);
+      expect(r.stderr, `${app} ${args.join(" ")}`).toBe(`${dir}: expected a file, found a directory\n`);
+      expect(r.code).toBe(2);
+    }
+  });
 });
