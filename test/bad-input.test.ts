@@ -324,4 +324,24 @@ describe("bad input outside convkit-convert: one line naming file and place, exi
       expect(r.code).toBe(2);
     }
   });
+
+  it("ikat eval-passages -m bogus: the usage line trec-eval gives, exit 2, before any input is read (was RangeError and a stack, exit 1)", () => {
+    const dir = tempDir();
+    const r = runCli("ikat", [
+      "eval-passages",
+      "--qrels",
+      join(dir, "q"),
+      "-m",
+      "bogus",
+      join(dir, "run.json"),
+    ]);
+    expect(r.stderr).toMatch(
+      /^convkit-ikat eval-passages: unknown measure "bogus" \(known: [^\n]+\)\nTry 'convkit-ikat eval-passages --help'\.\n$/,
+    );
+    expect(r.code).toBe(2);
+    const t = runCli("trec-eval", ["-m", "bogus", join(dir, "q"), join(dir, "run")]);
+    expect(t.stderr.split("\n")[0]).toBe(
+      r.stderr.split("\n")[0]!.replace("convkit-ikat eval-passages", "convkit-trec-eval"),
+    );
+  });
 });
