@@ -1,5 +1,6 @@
 // The bad-input suite: every malformed file gives one clear line, exit code 2 and no output left behind.
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { dumpPickle } from "@convkit/pickle";
@@ -343,5 +344,28 @@ describe("bad input outside convkit-convert: one line naming file and place, exi
     expect(t.stderr.split("\n")[0]).toBe(
       r.stderr.split("\n")[0]!.replace("convkit-ikat eval-passages", "convkit-trec-eval"),
     );
+  });
+
+  it("explore --port in use: one line naming it, exit 1 (was 'Error: listen EADDRINUSE' and a stack)", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "q"), "1 0 d1 1\n");
+    writeFileSync(join(dir, "r"), "1 Q0 d1 1 3 a\n");
+    const taken = createServer();
+    await new Promise<void>((ok) => taken.listen(0, "127.0.0.1", ok));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const r = runCli("explore", [
+        "--qrels",
+        join(dir, "q"),
+        "--run",
+        join(dir, "r"),
+        "--port",
+        String(port),
+      ]);
+      expect(r.stderr).toBe(`cannot listen on 127.0.0.1:${port}: address already in use\n`);
+      expect(r.code).toBe(1);
+    } finally {
+      taken.close();
+    }
   });
 });
