@@ -1,5 +1,6 @@
 // The bad-input suite: every malformed file gives one clear line, exit code 2 and no output left behind.
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { dumpPickle } from "@convkit/pickle";
@@ -308,5 +309,63 @@ describe("bad input outside convkit-convert: one line naming file and place, exi
     const id = runCli("segment", ["agreement", "--passages", p]);
     expect(id.code).toBe(2);
     expect(id.stderr).toBe(`${p}:1: expected a string or a number in passage_id, found an array\n`);
+  });
+
+  it("a folder given as an input: one line naming it, exit 2 (was EISDIR and a stack, exit 1)", () => {
+    const dir = tempDir();
+    const runs: [string, string[]][] = [
+      ["ikat", ["validate", "--year", "2024", "--topics", dir, dir]],
+      ["ikat", ["convert", dir]],
+      ["ikat", ["flatten", dir]],
+      ["convert", [dir]],
+    ];
+    for (const [app, args] of runs) {
+      const r = runCli(app, args);
+      expect(r.stderr, `${app} ${args.join(" ")}`).toBe(`${dir}: expected a file, found a directory\n`);
+      expect(r.code).toBe(2);
+    }
+  });
+
+  it("ikat eval-passages -m bogus: the usage line trec-eval gives, exit 2, before any input is read (was RangeError and a stack, exit 1)", () => {
+    const dir = tempDir();
+    const r = runCli("ikat", [
+      "eval-passages",
+      "--qrels",
+      join(dir, "q"),
+      "-m",
+      "bogus",
+      join(dir, "run.json"),
+    ]);
+    expect(r.stderr).toMatch(
+      /^convkit-ikat eval-passages: unknown measure "bogus" \(known: [^\n]+\)\nTry 'convkit-ikat eval-passages --help'\.\n$/,
+    );
+    expect(r.code).toBe(2);
+    const t = runCli("trec-eval", ["-m", "bogus", join(dir, "q"), join(dir, "run")]);
+    expect(t.stderr.split("\n")[0]).toBe(
+      r.stderr.split("\n")[0]!.replace("convkit-ikat eval-passages", "convkit-trec-eval"),
+    );
+  });
+
+  it("explore --port in use: one line naming it, exit 1 (was 'Error: listen EADDRINUSE' and a stack)", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "q"), "1 0 d1 1\n");
+    writeFileSync(join(dir, "r"), "1 Q0 d1 1 3 a\n");
+    const taken = createServer();
+    await new Promise<void>((ok) => taken.listen(0, "127.0.0.1", ok));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const r = runCli("explore", [
+        "--qrels",
+        join(dir, "q"),
+        "--run",
+        join(dir, "r"),
+        "--port",
+        String(port),
+      ]);
+      expect(r.stderr).toBe(`cannot listen on 127.0.0.1:${port}: address already in use\n`);
+      expect(r.code).toBe(1);
+    } finally {
+      taken.close();
+    }
   });
 });

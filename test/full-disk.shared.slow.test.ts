@@ -148,6 +148,31 @@ requires("shared", "tmpfs").describe("a full disk (a 2 MB tmpfs): one line, exit
     }
   });
 
+  // A disk with a few pages free: the first write(2) of stdout is short (it stores what fits) and
+  // Node's stdout to a file ignored that: exit 0, the output cut at a page boundary, nothing said.
+  const stdoutCases: [string, string, string[]][] = [
+    ["ikat flatten", "ikat", ["flatten", join(SHARED, "data", "ikat", "2025_test_topics.json")]],
+    [
+      "ikat convert --year 2024",
+      "ikat",
+      ["convert", "--year", "2024", join(SHARED, "data", "ikat", "run_validation", "2024_sample_run.json")],
+    ],
+    ["convert", "convert", [join(SHARED, "golden", "ikat25", "000", "run.jsonl.gz")]],
+  ];
+  for (const [name, app, args] of stdoutCases) {
+    it(`${name} > FILE on a nearly full disk (was exit 0 with the first pages of the output)`, () => {
+      const dir = small();
+      writeFileSync(join(dir, "filler"), Buffer.alloc((2 << 20) - (64 << 10), 120));
+      const fd = openSync(join(dir, "out"), "w");
+      try {
+        const r = runCliToFd(app, args, fd);
+        expectOneLine(r, /^convkit-[a-z]+( [a-z]+)?: cannot write stdout: no space left on device$/m);
+      } finally {
+        closeSync(fd);
+      }
+    });
+  }
+
   it("a read-only folder (remounted ro): one line naming it, not 'ENOENT mkdir'", () => {
     const dir = small({ readOnly: true });
     for (const out of [join(dir, "o.jsonl"), join(dir, "sub", "deeper", "o.jsonl")]) {

@@ -18,7 +18,7 @@ import {
   formatTrecEval,
   formatTrecLine,
   loadQrels,
-  parseMeasures,
+  parseMeasureOptions,
   type Scored,
   trecEval,
 } from "@convkit/trec-eval";
@@ -143,6 +143,11 @@ export const evalPassagesCommand = defineCommand({
     PER_TURN_OPTION,
   ],
   async run(o, [file]) {
+    // Checked before the run is read: a measure misspelt is a usage line at once.
+    const specs = parseMeasureOptions(
+      "convkit-ikat eval-passages",
+      o.measure.length > 0 ? o.measure : ["ndcg_cut.5", "P.20", "map", "recall.1000", "recip_rank"],
+    );
     let run: Map<string, Scored[]>;
     // runid as trec_eval prints it for the TREC file: the tag of its first line.
     let runid: string | undefined;
@@ -159,9 +164,6 @@ export const evalPassagesCommand = defineCommand({
         run.set(l.qid, t);
       }
     }
-    const specs = parseMeasures(
-      o.measure.length > 0 ? o.measure : ["ndcg_cut.5", "P.20", "map", "recall.1000", "recip_rank"],
-    );
     const qrels = await loadQrels(o.qrels);
     warnIfDisjoint("convkit-ikat eval-passages", run.keys(), qrels, `the qrels (${o.qrels})`);
     const r = trecEval(run, qrels, specs, {

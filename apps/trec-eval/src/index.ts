@@ -1,12 +1,12 @@
 // convkit-trec-eval: trec_eval's measures, flags and output layout over TREC qrels and runs.
 import { defineCommand } from "@convkit/cli";
-import { InputError, messageOf, UsageError, writeStdout } from "@convkit/io";
+import { InputError, writeStdout } from "@convkit/io";
 import {
   evaluateRunFile,
   formatRunEvaluation,
   loadByteQrels,
   MEASURES,
-  parseMeasures,
+  parseMeasureOptions,
 } from "@convkit/trec-eval";
 
 /** The `convkit-trec-eval` command. */
@@ -60,12 +60,7 @@ export const trecEvalCommand = defineCommand({
     "convkit-trec-eval -q -c qrels run",
   ],
   async run(o, [qrelsPath, runPath]) {
-    let specs: ReturnType<typeof parseMeasures>;
-    try {
-      specs = parseMeasures(o.m);
-    } catch (e) {
-      throw new UsageError(`convkit-trec-eval: ${messageOf(e)}`);
-    }
+    const specs = parseMeasureOptions("convkit-trec-eval", o.m);
     const qrels = await loadByteQrels(qrelsPath!);
     const ev = await evaluateRunFile(qrels, runPath!, specs, {
       relevanceLevel: o.l,

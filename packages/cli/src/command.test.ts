@@ -164,3 +164,25 @@ describe("runMain as a process", () => {
     expect(r.status).toBe(0);
   });
 });
+
+describe("runSubcommands --help", () => {
+  it("pads the command list to the longest name (eval-passages ran into its summary)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "convkit-subs-"));
+    const script = join(dir, "main.mjs");
+    const cli = pathToFileURL(join(import.meta.dirname, "..", "dist", "index.js")).href;
+    const sub = (name: string, summary: string) =>
+      `{ name: "convkit-y ${name}", summary: "${summary}", options: [], run: () => 0 }`;
+    writeFileSync(
+      script,
+      `import { runSubcommands } from ${JSON.stringify(cli)};\nawait runSubcommands("convkit-y", "Y.", [${sub("flatten", "Flattens.")}, ${sub("eval-passages", "Passage ranking.")}, ${sub("eval-citations-long", "Citations.")}], ["--help"]);\n`,
+    );
+    const r = spawnSync(process.execPath, [script], { encoding: "utf8" });
+    expect(r.status).toBe(0);
+    const rows = r.stdout.split("\n").filter((l) => /^ {2}\S/.test(l));
+    expect(rows).toEqual([
+      "  flatten              Flattens.",
+      "  eval-passages        Passage ranking.",
+      "  eval-citations-long  Citations.",
+    ]);
+  });
+});

@@ -353,7 +353,10 @@ export async function runSubcommands(
   guardStdout(name);
   const [first, ...rest] = argv;
   if (first === undefined || first === "-h" || first === "--help") {
-    const list = subs.map((s) => `  ${s.name.split(" ").at(-1)!.padEnd(12)}${s.summary}`).join("\n");
+    // Padded to the longest name (and two spaces more): a name as long as the padding ran into its summary.
+    const names = subs.map((s) => s.name.split(" ").at(-1)!);
+    const width = Math.max(10, ...names.map((n) => n.length)) + 2;
+    const list = subs.map((s, i) => `  ${names[i]!.padEnd(width)}${s.summary}`).join("\n");
     await writeStdout(
       `usage: ${name} <command> [options]\n\n${summary}\n\ncommands:\n${list}\n\nRun '${name} <command> --help' for its options.\n`,
     );

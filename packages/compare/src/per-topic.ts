@@ -2,7 +2,7 @@
 import { basename } from "node:path";
 import { clariqScorer } from "@convkit/clariq-eval";
 import { InputError, openInput, readLineBatches, UsageError } from "@convkit/io";
-import { evaluateRunFile, loadByteQrels, parseMeasures } from "@convkit/trec-eval";
+import { evaluateRunFile, loadByteQrels, parseMeasureOptions } from "@convkit/trec-eval";
 
 /** One run's values: measure → topic → value. */
 export type RunValues = Map<string, Map<string, number>>;
@@ -69,12 +69,10 @@ export async function trecPerTopic(
   measures: readonly string[],
   allTopics: boolean,
 ): Promise<RunValues[]> {
-  let specs: ReturnType<typeof parseMeasures>;
-  try {
-    specs = parseMeasures(measures.length > 0 ? measures : DEFAULT_TREC_MEASURES);
-  } catch (e) {
-    throw new UsageError(`convkit-compare: ${(e as Error).message}`);
-  }
+  const specs = parseMeasureOptions(
+    "convkit-compare",
+    measures.length > 0 ? measures : DEFAULT_TREC_MEASURES,
+  );
   // trec_eval's byte path (the qrels read once, each run streamed topic by topic).
   const qrels = await loadByteQrels(qrelsPath);
   const out: RunValues[] = [];

@@ -3,6 +3,7 @@
 import { writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
+import { ConvkitError } from "@convkit/io";
 import { tempDir } from "@convkit/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Explorer } from "./explorer.js";
@@ -80,5 +81,13 @@ describe("Host and Origin", () => {
     for (const origin of [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`])
       expect((await get("/api/meta", { host, origin })).status, origin).toBe(200);
     expect((await get("/api/meta", { host })).status).toBe(200);
+  });
+});
+
+describe("listening", () => {
+  it("a port in use is one line naming it (was 'Error: listen EADDRINUSE' and a stack)", async () => {
+    const second = serveExplorer(explorer, { host: "127.0.0.1", port });
+    await expect(second).rejects.toThrow(`cannot listen on 127.0.0.1:${port}: address already in use`);
+    await expect(second).rejects.toBeInstanceOf(ConvkitError);
   });
 });

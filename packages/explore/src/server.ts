@@ -4,6 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ConvkitError } from "@convkit/io";
 import type { Explorer } from "./explorer.js";
 
 /** The app's files, built by web/build.mjs into dist/web (read once; served from memory). */
@@ -104,13 +105,25 @@ export async function serveExplorer(
     );
   });
   await new Promise<void>((ok, fail) => {
-    server.once("error", fail);
-    server.listen(o.port, o.host, () => ok());
+    // A port in use or a host that is not this machine's is the user's choice: one line, no stack.
+    const onError = (e: Error) => fail(listenError(o, e));
+    server.on("error", onError);
+    server.listen(o.port, o.host, () => {
+      server.off("error", onError);
+      ok();
+    });
   });
   const addr = server.address() as AddressInfo;
   const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
   hosts = new Set([...LOOPBACK_NAMES, host].map((h) => `${h}:${addr.port}`));
   return { server, url: `http://${host}:${addr.port}/` };
+}
+
+/** A failed listen as one line: `cannot listen on 127.0.0.1:8080: address already in use`. */
+function listenError(o: { host: string; port: number }, e: Error): ConvkitError {
+  // Node's message is `listen CODE: description HOST:PORT`; the description is libuv's strerror.
+  const reason = /^\w+ E[A-Z0-9]+: (.+?)(?: \S+:\d+)?$/.exec(e.message)?.[1] ?? e.message;
+  return new ConvkitError(`cannot listen on ${o.host}:${o.port}: ${reason}`);
 }
 
 const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"];

@@ -1,7 +1,8 @@
 // Output: buffered byte sinks that appear atomically (temp file in the target folder, rename on success).
-import { constants, createWriteStream, rmSync, type WriteStream } from "node:fs";
+import { constants, createWriteStream, fstatSync, rmSync, type WriteStream, writeSync } from "node:fs";
 import { access, mkdir, readdir, rename, rm, rmdir, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import { Writable } from "node:stream";
 import { createGzip } from "node:zlib";
 import { OutputError } from "./errors.js";
 
@@ -278,11 +279,14 @@ export async function writeAtomic(
   options: WriteOptions = {},
 ): Promise<void> {
   if (target === "-") {
-    const watch = new OutputWatch("-", [process.stdout]);
+    const out = stdoutStream();
+    const watch = new OutputWatch("-", [out]);
     try {
-      const sink = new StreamSink(process.stdout, watch);
+      const sink = new StreamSink(out, watch);
       await fill(sink);
       await sink.flush();
+      if (out !== process.stdout) await watch.race(new Promise<void>((r) => out.end(() => r())));
+      watch.check();
     } finally {
       watch.dispose();
     }
@@ -341,6 +345,33 @@ async function removeEmptyDirs(dir: string, upTo: string): Promise<void> {
       return;
     if (d === upTo || dirname(d) === d) return;
   }
+}
+
+/**
+ * The stream stdout is written through. Stdout redirected to a regular file is Node's
+ * SyncWriteStream, which ignores a short write(2): on a nearly full disk the first write stores
+ * what fits, returns fewer bytes, and the rest is dropped without an error (exit 0, output cut at
+ * a page boundary). For a file, a stream that writes until every byte is out, so that the next
+ * write(2) reports ENOSPC; pipes and terminals keep process.stdout (libuv writes them whole).
+ */
+function stdoutStream(): NodeJS.WritableStream {
+  let isFile = false;
+  try {
+    isFile = fstatSync(1).isFile();
+  } catch {
+    // no fd 1: process.stdout reports it
+  }
+  if (!isFile) return process.stdout;
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      try {
+        for (let at = 0; at < chunk.length; ) at += writeSync(1, chunk, at, chunk.length - at);
+        done();
+      } catch (e) {
+        done(e as Error);
+      }
+    },
+  });
 }
 
 /** Resolves once the last stream of the chain has closed (its fd closed: every byte written). */

@@ -93,13 +93,19 @@ function replayed(path: string, name: string, open: () => StreamReplay["stream"]
   return r.reader();
 }
 
-/** Whether `path` is a pipe, FIFO, socket or device: something read once, as a stream. */
+/**
+ * Whether `path` is a pipe, FIFO, socket or device: something read once, as a stream. A folder
+ * is bad input, one line naming it (read, it failed later as a bare `EISDIR … read` and a stack).
+ */
 function isStream(path: string): boolean {
+  let st: ReturnType<typeof statSync>;
   try {
-    return !statSync(path).isFile();
+    st = statSync(path);
   } catch {
     return false;
   }
+  if (st?.isDirectory()) throw new InputError(path, {}, "a file", "a directory");
+  return !st?.isFile();
 }
 
 /**

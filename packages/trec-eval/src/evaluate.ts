@@ -35,7 +35,7 @@ import {
   yaap,
 } from "./measures.js";
 
-export { MEASURES, type MeasureSpec, parseMeasures } from "./measure-specs.js";
+export { MEASURES, type MeasureSpec, parseMeasureOptions, parseMeasures } from "./measure-specs.js";
 
 /** One printed value: name (`P_5`), and how it prints. */
 export interface Value {

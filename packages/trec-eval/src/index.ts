@@ -4,6 +4,7 @@ export {
   formatTrecLine,
   MEASURES,
   type MeasureSpec,
+  parseMeasureOptions,
   parseMeasures,
   type TopicResult,
   type TrecEvalOptions,

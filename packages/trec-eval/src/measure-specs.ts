@@ -1,4 +1,5 @@
 // `-m` measure names and parameters, parsed as trec_eval reads them, in its measure table order.
+import { UsageError } from "@convkit/io";
 
 /** A measure family and its parameters, as `-m P.5,10` names it. */
 export interface MeasureSpec {
@@ -116,6 +117,19 @@ export function parseMeasures(specs: readonly string[]): MeasureSpec[] {
   }
   const order = (name: string) => (MEASURES as readonly string[]).indexOf(name);
   return [...merged.values()].sort((x, y) => order(x.name) - order(y.name));
+}
+
+/**
+ * {@link parseMeasures} for a command's `-m` values: a measure unknown or badly given is a
+ * {@link UsageError} naming the command (one line, exit 2, no stack), the same in every CLI.
+ */
+export function parseMeasureOptions(command: string, specs: readonly string[]): MeasureSpec[] {
+  try {
+    return parseMeasures(specs);
+  } catch (e) {
+    if (e instanceof RangeError) throw new UsageError(`${command}: ${e.message}`);
+    throw e;
+  }
 }
 
 function parseMeasureList(specs: readonly string[]): MeasureSpec[] {
