@@ -34,7 +34,11 @@ export const convertCommand = defineCommand({
       description: "write each INPUT to DIR/<name>.jsonl instead (several inputs)",
       metavar: "DIR",
     },
-    { name: "gzip", type: "boolean", description: "gzip the output" },
+    {
+      name: "gzip",
+      type: "boolean",
+      description: "gzip the output file (-o FILE.gz, --out-dir; not stdout)",
+    },
   ],
   examples: [
     "convkit-convert data/clariq/dev.sample.tsv -o out/dev.jsonl",
@@ -42,6 +46,11 @@ export const convertCommand = defineCommand({
     "convkit-convert ../shared/golden/clariq-eval/eval_dicts/multi_turn_dev_eval.pkl.tar.gz -o eval.jsonl.gz --gzip",
   ],
   async run(o, inputs) {
+    if (o.gzip && o["out-dir"] === undefined && o.out === "-")
+      // stdout is written as it comes: asking for gzip there and getting text would pass unnoticed.
+      throw new UsageError(
+        "convkit-convert: --gzip writes files (-o FILE.gz, --out-dir); for stdout, pipe into gzip",
+      );
     if (inputs.length > 1 && o["out-dir"] === undefined)
       throw new UsageError("convkit-convert: several inputs need --out-dir");
     const outs = inputs.map((input) =>

@@ -1,4 +1,4 @@
-// convkit-convert --out-dir: two inputs never share an output name (the second would overwrite the first).
+// convkit-convert outputs: two inputs never share an output name, --gzip never silently ignored.
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCli, tempDir } from "@convkit/test-helpers";
@@ -15,4 +15,13 @@ it("inputs of the same name in two folders: one line, exit 2, nothing written", 
   expect(r.code, r.stderr).toBe(2);
   expect(r.stderr).toMatch(/two inputs would both be written to .*run\.txt\.jsonl/);
   expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
+});
+
+it("--gzip with stdout is a usage error (it would write text where gzip was asked for)", () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, "run.txt"), "1 Q0 d1 1 1.5 tag\n");
+  const r = runCli("convert", ["--gzip", join(dir, "run.txt")]);
+  expect(r.code, r.stderr).toBe(2);
+  expect(r.stderr).toMatch(/--gzip writes files/);
+  expect(r.stdout).toBe("");
 });
