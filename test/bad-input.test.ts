@@ -350,6 +350,7 @@ describe("bad input outside convkit-convert: one line naming file and place, exi
     const dir = tempDir();
     writeFileSync(join(dir, "q"), "1 0 d1 1\n");
     writeFileSync(join(dir, "r"), "1 Q0 d1 1 3 a\n");
+    writeFileSync(join(dir, "s"), "1 Q0 d1 1 2 b\n");
     const taken = createServer();
     await new Promise<void>((ok) => taken.listen(0, "127.0.0.1", ok));
     const port = (taken.address() as AddressInfo).port;
@@ -359,6 +360,8 @@ describe("bad input outside convkit-convert: one line naming file and place, exi
         join(dir, "q"),
         "--run",
         join(dir, "r"),
+        "--run",
+        join(dir, "s"),
         "--port",
         String(port),
       ]);
