@@ -1,7 +1,11 @@
 // Typed errors shared by every package: bad input (exit 2), bad usage (exit 2), the rest (exit 1).
 
 /** Where in an input a problem sits: a line (1-based, optional 1-based column) or a byte offset. */
-export type InputLocation = { line: number; col?: number } | { offset: number } | Record<string, never>;
+export type InputLocation =
+  | { line: number; col?: number }
+  | { offset: number }
+  | { row: number }
+  | Record<string, never>;
 
 /** Base class of convkit's own errors; `exitCode` is what a CLI exits with. */
 export class ConvkitError extends Error {
@@ -40,6 +44,7 @@ function formatLocation(location: InputLocation): string {
   if ("line" in location)
     return location.col === undefined ? `:${location.line}` : `:${location.line}:${location.col}`;
   if ("offset" in location) return `:byte ${location.offset}`;
+  if ("row" in location) return `:row ${location.row}`;
   return "";
 }
 

@@ -25,6 +25,7 @@ export {
   DEFAULT_INPUT_LIMITS,
   type InputLimits,
   inputLimits,
+  inputTooLarge,
   lineTooLong,
   setInputLimits,
 } from "./limits.js";

@@ -1,0 +1,12 @@
+export { CODECS, type Codec } from "./codec.js";
+export { isParquetHead, openParquet, type ParquetTable } from "./reader.js";
+export {
+  type ColumnSpec,
+  type ScalarColumn,
+  type ScalarListColumn,
+  type ScalarType,
+  type StructListColumn,
+  type TableSchema,
+  typeText,
+} from "./schema.js";
+export { CREATED_BY, type ParquetWriteOptions, ParquetTableWriter, writeParquet } from "./writer.js";

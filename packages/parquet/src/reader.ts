@@ -1,0 +1,182 @@
+// Reading a Parquet table row group by row group, checked column by column against a declared schema.
+import { InputError, inputLimits, inputTooLarge, messageOf, openInput, readAll } from "@convkit/io";
+import {
+  type AsyncBuffer,
+  type FileMetaData,
+  parquetMetadataAsync,
+  parquetReadObjects,
+  parquetSchema,
+  type SchemaTree,
+} from "hyparquet";
+import { compressors } from "hyparquet-compressors";
+import { asyncBufferFromFile } from "hyparquet/src/node.js";
+import { type ColumnSpec, type ScalarType, type TableSchema, typeText } from "./schema.js";
+
+/** Whether bytes start as a Parquet file does (`PAR1`). */
+export function isParquetHead(head: Uint8Array): boolean {
+  return head.length >= 4 && head[0] === 0x50 && head[1] === 0x41 && head[2] === 0x52 && head[3] === 0x31;
+}
+
+type Row = Record<string, unknown>;
+
+/** A Parquet file opened: its footer read, its columns with their types (`typeText` form). */
+export interface ParquetTable {
+  readonly name: string;
+  readonly rows: number;
+  /** Top-level columns and their types, as convkit names them (`int64`, `list<struct<…>>`; others as the file's). */
+  readonly columns: ReadonlyMap<string, string>;
+  /** The rows, one batch per row group, with the schema's columns checked and converted. */
+  batches(schema: TableSchema): AsyncIterable<Row[]>;
+}
+
+/** The type of a file's column in {@link typeText}'s words; integers and floats of any width as int64/double. */
+function fileType(node: SchemaTree): string {
+  const e = node.element;
+  if (node.children.length === 0) {
+    switch (e.type) {
+      case "BYTE_ARRAY":
+        return e.converted_type === "UTF8" || e.logical_type?.type === "STRING" ? "string" : "binary";
+      case "INT32":
+      case "INT64":
+        return e.converted_type === undefined || /^U?INT_/.test(e.converted_type) ? "int64" : String(e.converted_type);
+      case "FLOAT":
+      case "DOUBLE":
+        return "double";
+      case "BOOLEAN":
+        return "boolean";
+      default:
+        return String(e.type);
+    }
+  }
+  if (e.converted_type === "LIST" || e.logical_type?.type === "LIST") {
+    const repeated = node.children[0];
+    if (node.children.length !== 1 || repeated === undefined) return "group";
+    // The standard three-level list, or the legacy two-level one (a repeated leaf or struct).
+    const element = repeated.children.length === 1 && repeated.element.name === "list" ? repeated.children[0]! : repeated;
+    return `list<${fileType(element)}>`;
+  }
+  return `struct<${node.children.map((c) => `${c.element.name}: ${fileType(c)}`).join(", ")}>`;
+}
+
+/** The type text a file's column must have for a declared column (ints read where doubles are declared). */
+function accepts(declared: ColumnSpec, found: string): boolean {
+  const want = typeText(declared);
+  return found === want || (want === "double" && found === "int64");
+}
+
+async function bufferOf(path: string): Promise<AsyncBuffer> {
+  if (path !== "-") return asyncBufferFromFile(path);
+  const bytes = await readAll(await openInput(path));
+  const ab = new Uint8Array(bytes).buffer;
+  return { byteLength: ab.byteLength, slice: (start, end) => ab.slice(start, end) };
+}
+
+function notParquet(name: string, e: unknown): InputError {
+  return new InputError(name, {}, "a Parquet file", messageOf(e).replace(/^parquet /, ""));
+}
+
+/** Opens a Parquet file (`-`: stdin, read whole within `--max-input-bytes`) and reads its footer. */
+export async function openParquet(path: string): Promise<ParquetTable> {
+  const name = path === "-" ? "<stdin>" : path;
+  const file = await bufferOf(path);
+  let meta: FileMetaData;
+  let root: SchemaTree;
+  try {
+    meta = await parquetMetadataAsync(file);
+    root = parquetSchema(meta);
+  } catch (e) {
+    throw notParquet(name, e);
+  }
+  const columns = new Map<string, string>();
+  for (const c of root.children) columns.set(c.element.name, fileType(c));
+  const rows = Number(meta.num_rows);
+  return {
+    name,
+    rows,
+    columns,
+    batches: (schema) => readBatches(name, file, meta, columns, schema),
+  };
+}
+
+async function* readBatches(
+  name: string,
+  file: AsyncBuffer,
+  meta: FileMetaData,
+  columns: ReadonlyMap<string, string>,
+  schema: TableSchema,
+): AsyncIterable<Row[]> {
+  const wanted: ColumnSpec[] = [];
+  for (const c of schema.columns) {
+    const found = columns.get(c.name);
+    if (found === undefined) {
+      if (c.type !== "list" && c.nullable) continue;
+      throw new InputError(name, {}, `a column ${c.name} (${typeText(c)}) in ${schema.what}s`, `columns ${[...columns.keys()].join(", ") || "none"}`);
+    }
+    if (!accepts(c, found)) throw new InputError(name, {}, `column ${c.name} of type ${typeText(c)}`, found);
+    wanted.push(c);
+  }
+  const names = wanted.map((c) => c.name);
+  let rowStart = 0;
+  for (const group of meta.row_groups) {
+    const n = Number(group.num_rows);
+    // A footer that claims more than the input limit for one row group is refused before any page
+    // is inflated (a bomb's pages would be allocated at their claimed size).
+    let claimed = 0;
+    for (const chunk of group.columns) {
+      const m = chunk.meta_data;
+      if (m === undefined) continue;
+      claimed += Number(m.total_uncompressed_size);
+      if (Number(m.data_page_offset) + Number(m.total_compressed_size) > file.byteLength)
+        throw new InputError(name, {}, "a Parquet file whose column chunks lie inside it", `a chunk ending past byte ${file.byteLength}`);
+    }
+    if (claimed > inputLimits().wholeBytes) throw inputTooLarge(name, claimed);
+    let objects: Row[];
+    try {
+      objects = (await parquetReadObjects({
+        file,
+        metadata: meta,
+        columns: names,
+        rowStart,
+        rowEnd: rowStart + n,
+        compressors,
+      })) as Row[];
+    } catch (e) {
+      throw notParquet(name, e);
+    }
+    for (let i = 0; i < objects.length; i++) objects[i] = checkRow(name, schema, wanted, objects[i]!, rowStart + i + 1);
+    rowStart += n;
+    if (objects.length > 0) yield objects;
+  }
+}
+
+function scalar(name: string, row: number, column: string, type: ScalarType, nullable: boolean, v: unknown): unknown {
+  if (v === null || v === undefined) {
+    if (nullable) return null;
+    throw new InputError(name, { row }, `a ${type} in column ${column}`, "null");
+  }
+  if (typeof v === "bigint") {
+    const n = Number(v);
+    if (!Number.isSafeInteger(n) && type === "int64")
+      throw new InputError(name, { row }, `an integer within ±2^53 in column ${column}`, String(v));
+    return n;
+  }
+  return v;
+}
+
+function checkRow(name: string, schema: TableSchema, columns: readonly ColumnSpec[], raw: Row, row: number): Row {
+  const out: Row = {};
+  for (const c of columns) {
+    const v = raw[c.name];
+    if (c.type !== "list") out[c.name] = scalar(name, row, c.name, c.type, c.nullable === true, v);
+    else if (!Array.isArray(v)) throw new InputError(name, { row }, `a list in column ${c.name} of ${schema.what}s`, String(v));
+    else if ("element" in c) out[c.name] = v.map((x) => scalar(name, row, c.name, c.element, false, x));
+    else
+      out[c.name] = v.map((x: Row | null) => {
+        if (x === null) throw new InputError(name, { row }, `a struct in column ${c.name}`, "null");
+        const s: Row = {};
+        for (const f of c.fields) s[f.name] = scalar(name, row, `${c.name}.${f.name}`, f.type, f.nullable === true, x[f.name]);
+        return s;
+      });
+  }
+  return out;
+}
