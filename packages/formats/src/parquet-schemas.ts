@@ -1,0 +1,24 @@
+// The Parquet schema of every record type convkit writes as a table, declared beside the types
+// (records.ts): ints as int64, ids as strings where the dataset's ids are strings, histories as
+// list<struct<question, answer>>. Readers of every language get these types, never guessed ones.
+import type { TableSchema } from "@convkit/parquet";
+
+const QA_TURNS = [
+  { name: "question", type: "string" },
+  { name: "answer", type: "string" },
+] as const;
+
+/** {@link SyntheticRecord}: a record of ClariQ's synthetic conversation sets. */
+export const SYNTHETIC_RECORD_SCHEMA: TableSchema = {
+  what: "synthetic record",
+  columns: [
+    { name: "record_id", type: "int64" },
+    { name: "topic_id", type: "int64" },
+    { name: "facet_id", type: "string" },
+    { name: "initial_request", type: "string" },
+    { name: "question", type: "string" },
+    { name: "answer", type: "string" },
+    { name: "conversation_context", type: "list", fields: QA_TURNS },
+    { name: "context_id", type: "int64" },
+  ],
+};
