@@ -371,3 +371,16 @@ export async function runSubcommands(
   }
   await runMain(sub, rest);
 }
+
+/**
+ * `--compression`: how a command's Parquet outputs compress their pages (pyarrow's and pandas'
+ * `compression` argument); every command that writes Parquet declares this one.
+ */
+export const PARQUET_COMPRESSION_OPTION = {
+  name: "compression",
+  type: "string",
+  choices: ["zstd", "snappy", "none"],
+  default: "zstd",
+  metavar: "CODEC",
+  description: "page compression of Parquet outputs (pyarrow's `compression`)",
+} as const satisfies OptionSpec;

@@ -9,6 +9,7 @@ export {
   type OptionSpec,
   type OptionValues,
   type OptionValuesOf,
+  PARQUET_COMPRESSION_OPTION,
   parseCommand,
   runMain,
   runSubcommands,

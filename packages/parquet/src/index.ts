@@ -9,4 +9,4 @@ export {
   type TableSchema,
   typeText,
 } from "./schema.js";
-export { CREATED_BY, type ParquetWriteOptions, ParquetTableWriter, writeParquet } from "./writer.js";
+export { CREATED_BY, ParquetTableWriter, type ParquetWriteOptions, writeParquet } from "./writer.js";

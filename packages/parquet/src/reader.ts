@@ -8,8 +8,8 @@ import {
   parquetSchema,
   type SchemaTree,
 } from "hyparquet";
-import { compressors } from "hyparquet-compressors";
 import { asyncBufferFromFile } from "hyparquet/src/node.js";
+import { compressors } from "hyparquet-compressors";
 import { type ColumnSpec, type ScalarType, type TableSchema, typeText } from "./schema.js";
 
 /** Whether bytes start as a Parquet file does (`PAR1`). */
@@ -38,7 +38,9 @@ function fileType(node: SchemaTree): string {
         return e.converted_type === "UTF8" || e.logical_type?.type === "STRING" ? "string" : "binary";
       case "INT32":
       case "INT64":
-        return e.converted_type === undefined || /^U?INT_/.test(e.converted_type) ? "int64" : String(e.converted_type);
+        return e.converted_type === undefined || /^U?INT_/.test(e.converted_type)
+          ? "int64"
+          : String(e.converted_type);
       case "FLOAT":
       case "DOUBLE":
         return "double";
@@ -52,7 +54,8 @@ function fileType(node: SchemaTree): string {
     const repeated = node.children[0];
     if (node.children.length !== 1 || repeated === undefined) return "group";
     // The standard three-level list, or the legacy two-level one (a repeated leaf or struct).
-    const element = repeated.children.length === 1 && repeated.element.name === "list" ? repeated.children[0]! : repeated;
+    const element =
+      repeated.children.length === 1 && repeated.element.name === "list" ? repeated.children[0]! : repeated;
     return `list<${fileType(element)}>`;
   }
   return `struct<${node.children.map((c) => `${c.element.name}: ${fileType(c)}`).join(", ")}>`;
@@ -110,7 +113,12 @@ async function* readBatches(
     const found = columns.get(c.name);
     if (found === undefined) {
       if (c.type !== "list" && c.nullable) continue;
-      throw new InputError(name, {}, `a column ${c.name} (${typeText(c)}) in ${schema.what}s`, `columns ${[...columns.keys()].join(", ") || "none"}`);
+      throw new InputError(
+        name,
+        {},
+        `a column ${c.name} (${typeText(c)}) in ${schema.what}s`,
+        `columns ${[...columns.keys()].join(", ") || "none"}`,
+      );
     }
     if (!accepts(c, found)) throw new InputError(name, {}, `column ${c.name} of type ${typeText(c)}`, found);
     wanted.push(c);
@@ -127,7 +135,12 @@ async function* readBatches(
       if (m === undefined) continue;
       claimed += Number(m.total_uncompressed_size);
       if (Number(m.data_page_offset) + Number(m.total_compressed_size) > file.byteLength)
-        throw new InputError(name, {}, "a Parquet file whose column chunks lie inside it", `a chunk ending past byte ${file.byteLength}`);
+        throw new InputError(
+          name,
+          {},
+          "a Parquet file whose column chunks lie inside it",
+          `a chunk ending past byte ${file.byteLength}`,
+        );
     }
     if (claimed > inputLimits().wholeBytes) throw inputTooLarge(name, claimed);
     let objects: Row[];
@@ -143,13 +156,21 @@ async function* readBatches(
     } catch (e) {
       throw notParquet(name, e);
     }
-    for (let i = 0; i < objects.length; i++) objects[i] = checkRow(name, schema, wanted, objects[i]!, rowStart + i + 1);
+    for (let i = 0; i < objects.length; i++)
+      objects[i] = checkRow(name, schema, wanted, objects[i]!, rowStart + i + 1);
     rowStart += n;
     if (objects.length > 0) yield objects;
   }
 }
 
-function scalar(name: string, row: number, column: string, type: ScalarType, nullable: boolean, v: unknown): unknown {
+function scalar(
+  name: string,
+  row: number,
+  column: string,
+  type: ScalarType,
+  nullable: boolean,
+  v: unknown,
+): unknown {
   if (v === null || v === undefined) {
     if (nullable) return null;
     throw new InputError(name, { row }, `a ${type} in column ${column}`, "null");
@@ -163,18 +184,26 @@ function scalar(name: string, row: number, column: string, type: ScalarType, nul
   return v;
 }
 
-function checkRow(name: string, schema: TableSchema, columns: readonly ColumnSpec[], raw: Row, row: number): Row {
+function checkRow(
+  name: string,
+  schema: TableSchema,
+  columns: readonly ColumnSpec[],
+  raw: Row,
+  row: number,
+): Row {
   const out: Row = {};
   for (const c of columns) {
     const v = raw[c.name];
     if (c.type !== "list") out[c.name] = scalar(name, row, c.name, c.type, c.nullable === true, v);
-    else if (!Array.isArray(v)) throw new InputError(name, { row }, `a list in column ${c.name} of ${schema.what}s`, String(v));
+    else if (!Array.isArray(v))
+      throw new InputError(name, { row }, `a list in column ${c.name} of ${schema.what}s`, String(v));
     else if ("element" in c) out[c.name] = v.map((x) => scalar(name, row, c.name, c.element, false, x));
     else
       out[c.name] = v.map((x: Row | null) => {
         if (x === null) throw new InputError(name, { row }, `a struct in column ${c.name}`, "null");
         const s: Row = {};
-        for (const f of c.fields) s[f.name] = scalar(name, row, `${c.name}.${f.name}`, f.type, f.nullable === true, x[f.name]);
+        for (const f of c.fields)
+          s[f.name] = scalar(name, row, `${c.name}.${f.name}`, f.type, f.nullable === true, x[f.name]);
         return s;
       });
   }

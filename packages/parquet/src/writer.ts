@@ -88,7 +88,8 @@ export class ParquetTableWriter<R extends object> {
       this.pending.push(row);
       this.pendingBytes += rowBytes(this.schema.columns, row);
       this.rows++;
-      if (this.pending.length >= this.maxRows || this.pendingBytes >= this.maxBytes) await this.closeRowGroup();
+      if (this.pending.length >= this.maxRows || this.pendingBytes >= this.maxBytes)
+        await this.closeRowGroup();
     }
   }
 
@@ -103,7 +104,10 @@ export class ParquetTableWriter<R extends object> {
     if (rows.length === 0) return;
     this.pending = [];
     this.pendingBytes = 0;
-    const columnData = this.schema.columns.map((c) => ({ name: c.name, data: columnValues(this.schema, c, rows) }));
+    const columnData = this.schema.columns.map((c) => ({
+      name: c.name,
+      data: columnValues(this.schema, c, rows),
+    }));
     await this.writer.write({ columnData, rowGroupSize: rows.length });
   }
 }
@@ -148,11 +152,19 @@ function rowBytes(columns: readonly ColumnSpec[], row: Row): number {
 }
 
 function bad(schema: TableSchema, column: string, expected: string, v: unknown): never {
-  throw new TypeError(`${schema.what}: column ${column} expected ${expected}, got ${JSON.stringify(v) ?? String(v)}`);
+  throw new TypeError(
+    `${schema.what}: column ${column} expected ${expected}, got ${JSON.stringify(v) ?? String(v)}`,
+  );
 }
 
 /** A value as hyparquet-writer takes it for the type (int64 as bigint), checked. */
-function scalarValue(schema: TableSchema, column: string, type: ScalarType, nullable: boolean, v: unknown): unknown {
+function scalarValue(
+  schema: TableSchema,
+  column: string,
+  type: ScalarType,
+  nullable: boolean,
+  v: unknown,
+): unknown {
   if (v === null || v === undefined) return nullable ? null : bad(schema, column, type, v);
   switch (type) {
     case "string":
@@ -170,7 +182,8 @@ function columnValues(schema: TableSchema, c: ColumnSpec, rows: readonly Row[]):
   const out = new Array<unknown>(rows.length);
   if (c.type !== "list") {
     const nullable = c.nullable === true;
-    for (let i = 0; i < rows.length; i++) out[i] = scalarValue(schema, c.name, c.type, nullable, rows[i]![c.name]);
+    for (let i = 0; i < rows.length; i++)
+      out[i] = scalarValue(schema, c.name, c.type, nullable, rows[i]![c.name]);
     return out;
   }
   for (let i = 0; i < rows.length; i++) {
@@ -182,7 +195,13 @@ function columnValues(schema: TableSchema, c: ColumnSpec, rows: readonly Row[]):
         if (typeof x !== "object" || x === null) bad(schema, c.name, "a struct", x);
         const s: Record<string, unknown> = {};
         for (const f of c.fields)
-          s[f.name] = scalarValue(schema, `${c.name}.${f.name}`, f.type, f.nullable === true, (x as Row)[f.name]);
+          s[f.name] = scalarValue(
+            schema,
+            `${c.name}.${f.name}`,
+            f.type,
+            f.nullable === true,
+            (x as Row)[f.name],
+          );
         return s;
       });
   }
