@@ -95,7 +95,7 @@ export {
 export { formatQulacJson, QULAC_COLUMNS, readQulacJson, writeQulacJson } from "./qulac.js";
 export { readAny, toJsonValue } from "./read-any.js";
 export type * from "./records.js";
-export { SYNTHETIC_RECORD_SCHEMA } from "./parquet-schemas.js";
+export { QRELS_ENTRY_SCHEMA, RUN_ENTRY_SCHEMA, SYNTHETIC_RECORD_SCHEMA } from "./parquet-schemas.js";
 export { collect, rowsOf, whitespaceRowsOf } from "./table.js";
 export { joinToucheQrels, readArgsMe, readToucheTopics, toucheGain } from "./touche.js";
 export {

@@ -22,3 +22,27 @@ export const SYNTHETIC_RECORD_SCHEMA: TableSchema = {
     { name: "context_id", type: "int64" },
   ],
 };
+
+/** {@link RunEntry}: a TREC run line `qid Q0 docno rank score tag`, one row each. */
+export const RUN_ENTRY_SCHEMA: TableSchema = {
+  what: "run line",
+  columns: [
+    { name: "qid", type: "string" },
+    { name: "q0", type: "string" },
+    { name: "docno", type: "string" },
+    { name: "rank", type: "int64" },
+    { name: "score", type: "double" },
+    { name: "tag", type: "string" },
+  ],
+};
+
+/** {@link QrelsEntry}: a TREC qrels line `qid iter docno rel`, one row each. */
+export const QRELS_ENTRY_SCHEMA: TableSchema = {
+  what: "qrels line",
+  columns: [
+    { name: "qid", type: "string" },
+    { name: "iter", type: "string" },
+    { name: "docno", type: "string" },
+    { name: "rel", type: "int64" },
+  ],
+};
