@@ -7,7 +7,7 @@ export type Codec = "zstd" | "snappy" | "none";
 export const CODECS: readonly Codec[] = ["zstd", "snappy", "none"];
 
 /** zstd's own default level (pyarrow writes level 1; 3 is smaller at little cost). */
-export const ZSTD_LEVEL = 3;
+const ZSTD_LEVEL = 3;
 
 let ready: Promise<void> | undefined;
 

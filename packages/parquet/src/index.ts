@@ -1,4 +1,5 @@
 export { CODECS, type Codec } from "./codec.js";
+export { CREATED_BY } from "./file-encoder.js";
 export { isParquetHead, openParquet, type ParquetTable } from "./reader.js";
 export {
   type ColumnSpec,
@@ -9,4 +10,4 @@ export {
   type TableSchema,
   typeText,
 } from "./schema.js";
-export { CREATED_BY, ParquetTableWriter, type ParquetWriteOptions, writeParquet } from "./writer.js";
+export { ParquetTableWriter, type ParquetWriteOptions, writeParquet } from "./writer.js";

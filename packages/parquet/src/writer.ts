@@ -1,11 +1,9 @@
 // Writing a table as Parquet while its rows come: one row group at a time into a byte sink.
 import { type ByteSink, writeAtomic } from "@convkit/io";
-import { ByteWriter, ParquetWriter } from "hyparquet-writer";
-import { type Codec, compressorsFor } from "./codec.js";
-import { type ColumnSpec, type ScalarType, schemaElements, type TableSchema } from "./schema.js";
-
-/** What every file says wrote it: fixed, so that the same rows give the same bytes on every run. */
-export const CREATED_BY = "convkit version 0.1.0 (hyparquet-writer 0.17.0)";
+import type { Codec } from "./codec.js";
+import { openFileEncoder } from "./file-encoder.js";
+import type { FileEncoder, Row } from "./file-encoding.js";
+import type { ColumnSpec, ScalarType, TableSchema } from "./schema.js";
 
 export interface ParquetWriteOptions {
   /** Page compression; zstd by default (what the Hugging Face hub and DuckDB default to). */
@@ -19,23 +17,6 @@ export interface ParquetWriteOptions {
 const DEFAULT_ROW_GROUP_ROWS = 128 * 1024;
 const DEFAULT_ROW_GROUP_BYTES = 32 << 20;
 
-/** hyparquet-writer's buffer, handed to the sink after every row group (and at the end). */
-class SinkWriter extends ByteWriter {
-  constructor(private readonly sink: ByteSink) {
-    super(1 << 20);
-  }
-  flush(): Promise<void> {
-    const bytes = this.getBytes().slice();
-    this.index = 0;
-    return this.sink.write(bytes);
-  }
-  override finish(): Promise<void> {
-    return this.flush();
-  }
-}
-
-type Row = Readonly<Record<string, unknown>>;
-
 /**
  * A Parquet file being written: `write` takes rows in order and closes a row group whenever it
  * is full (by rows or by bytes: both counted from the data, so the same rows make the same row
@@ -43,7 +24,6 @@ type Row = Readonly<Record<string, unknown>>;
  * they are turned into columns: a value of the wrong type is a bug of the caller, not user input.
  */
 export class ParquetTableWriter<R extends object> {
-  private readonly writer: ParquetWriter;
   private pending: Row[] = [];
   private pendingBytes = 0;
   private rows = 0;
@@ -51,19 +31,10 @@ export class ParquetTableWriter<R extends object> {
   private readonly maxBytes: number;
 
   private constructor(
-    sink: ByteSink,
+    private readonly file: FileEncoder,
     private readonly schema: TableSchema,
-    codec: Codec,
-    compressors: Awaited<ReturnType<typeof compressorsFor>>,
     o: ParquetWriteOptions,
   ) {
-    this.writer = new ParquetWriter({
-      writer: new SinkWriter(sink),
-      schema: schemaElements(schema),
-      codec: codec === "zstd" ? "ZSTD" : codec === "snappy" ? "SNAPPY" : "UNCOMPRESSED",
-      compressors,
-      createdBy: CREATED_BY,
-    });
     this.maxRows = o.rowGroupRows ?? DEFAULT_ROW_GROUP_ROWS;
     this.maxBytes = o.rowGroupBytes ?? DEFAULT_ROW_GROUP_BYTES;
   }
@@ -73,8 +44,24 @@ export class ParquetTableWriter<R extends object> {
     schema: TableSchema,
     o: ParquetWriteOptions = {},
   ): Promise<ParquetTableWriter<R>> {
-    const codec = o.codec ?? "zstd";
-    return new ParquetTableWriter<R>(sink, schema, codec, await compressorsFor(codec), o);
+    return new ParquetTableWriter<R>(
+      await openFileEncoder(sink, schema, o.codec ?? "zstd", "fast"),
+      schema,
+      o,
+    );
+  }
+
+  /** A writer over the reference encoder (hyparquet-writer's own), for differential tests. */
+  static async openReference<R extends object>(
+    sink: ByteSink,
+    schema: TableSchema,
+    o: ParquetWriteOptions = {},
+  ): Promise<ParquetTableWriter<R>> {
+    return new ParquetTableWriter<R>(
+      await openFileEncoder(sink, schema, o.codec ?? "zstd", "reference"),
+      schema,
+      o,
+    );
   }
 
   /** Rows written so far (including those waiting for their row group to close). */
@@ -83,10 +70,13 @@ export class ParquetTableWriter<R extends object> {
   }
 
   async write(rows: Iterable<R>): Promise<void> {
+    const columns = this.schema.columns;
     for (const r of rows) {
       const row = r as Row;
       this.pending.push(row);
-      this.pendingBytes += rowBytes(this.schema.columns, row);
+      // Every 16th row's size stands for its 16 (an estimate bounds memory; counted from the
+      // data, so the same rows still make the same row groups).
+      if ((this.rows & 15) === 0) this.pendingBytes += 16 * rowBytes(columns, row);
       this.rows++;
       if (this.pending.length >= this.maxRows || this.pendingBytes >= this.maxBytes)
         await this.closeRowGroup();
@@ -95,7 +85,7 @@ export class ParquetTableWriter<R extends object> {
 
   async finish(): Promise<number> {
     await this.closeRowGroup();
-    await this.writer.finish();
+    await this.file.finish();
     return this.rows;
   }
 
@@ -104,11 +94,7 @@ export class ParquetTableWriter<R extends object> {
     if (rows.length === 0) return;
     this.pending = [];
     this.pendingBytes = 0;
-    const columnData = this.schema.columns.map((c) => ({
-      name: c.name,
-      data: columnValues(this.schema, c, rows),
-    }));
-    await this.writer.write({ columnData, rowGroupSize: rows.length });
+    await this.file.writeRowGroup(rows);
   }
 }
 
@@ -149,61 +135,4 @@ function rowBytes(columns: readonly ColumnSpec[], row: Row): number {
     }
   }
   return n;
-}
-
-function bad(schema: TableSchema, column: string, expected: string, v: unknown): never {
-  throw new TypeError(
-    `${schema.what}: column ${column} expected ${expected}, got ${JSON.stringify(v) ?? String(v)}`,
-  );
-}
-
-/** A value as hyparquet-writer takes it for the type (int64 as bigint), checked. */
-function scalarValue(
-  schema: TableSchema,
-  column: string,
-  type: ScalarType,
-  nullable: boolean,
-  v: unknown,
-): unknown {
-  if (v === null || v === undefined) return nullable ? null : bad(schema, column, type, v);
-  switch (type) {
-    case "string":
-      return typeof v === "string" ? v : bad(schema, column, type, v);
-    case "int64":
-      return Number.isSafeInteger(v) ? BigInt(v as number) : bad(schema, column, "a safe integer", v);
-    case "double":
-      return typeof v === "number" ? v : bad(schema, column, type, v);
-    case "boolean":
-      return typeof v === "boolean" ? v : bad(schema, column, type, v);
-  }
-}
-
-function columnValues(schema: TableSchema, c: ColumnSpec, rows: readonly Row[]): unknown[] {
-  const out = new Array<unknown>(rows.length);
-  if (c.type !== "list") {
-    const nullable = c.nullable === true;
-    for (let i = 0; i < rows.length; i++)
-      out[i] = scalarValue(schema, c.name, c.type, nullable, rows[i]![c.name]);
-    return out;
-  }
-  for (let i = 0; i < rows.length; i++) {
-    const v = rows[i]![c.name];
-    if (!Array.isArray(v)) bad(schema, c.name, "a list", v);
-    if ("element" in c) out[i] = v.map((x) => scalarValue(schema, c.name, c.element, false, x));
-    else
-      out[i] = (v as unknown[]).map((x) => {
-        if (typeof x !== "object" || x === null) bad(schema, c.name, "a struct", x);
-        const s: Record<string, unknown> = {};
-        for (const f of c.fields)
-          s[f.name] = scalarValue(
-            schema,
-            `${c.name}.${f.name}`,
-            f.type,
-            f.nullable === true,
-            (x as Row)[f.name],
-          );
-        return s;
-      });
-  }
-  return out;
 }

@@ -1,0 +1,89 @@
+// The reference encoder: hyparquet-writer's own ParquetWriter (Dremel levels, its dictionary and
+// page choices, data page v2), fed the same rows. Plain and general; the fast path (encoder.ts)
+// must give the same table (encoder.test.ts), not the same bytes.
+import type { ByteSink } from "@convkit/io";
+import type { CompressionCodec } from "hyparquet";
+import { ByteWriter, ParquetWriter } from "hyparquet-writer";
+import type { FileEncoder, Row } from "./file-encoding.js";
+import { checkScalar } from "./levels.js";
+import { type ColumnSpec, type ScalarType, schemaElements, type TableSchema } from "./schema.js";
+
+/** hyparquet-writer's buffer, handed to the sink after every row group (and at the end). */
+class SinkWriter extends ByteWriter {
+  constructor(private readonly sink: ByteSink) {
+    super(1 << 20);
+  }
+  flush(): Promise<void> {
+    const bytes = this.getBytes().slice();
+    this.index = 0;
+    return this.sink.write(bytes);
+  }
+  override finish(): Promise<void> {
+    return this.flush();
+  }
+}
+
+export class ReferenceFile implements FileEncoder {
+  private readonly writer: ParquetWriter;
+  constructor(
+    sink: ByteSink,
+    private readonly schema: TableSchema,
+    codec: CompressionCodec,
+    compressors: { ZSTD?: (b: Uint8Array) => Uint8Array },
+    createdBy: string,
+  ) {
+    this.writer = new ParquetWriter({
+      writer: new SinkWriter(sink),
+      schema: schemaElements(schema),
+      codec,
+      compressors,
+      createdBy,
+    });
+  }
+
+  async writeRowGroup(rows: readonly Row[]): Promise<void> {
+    const columnData = this.schema.columns.map((c) => ({
+      name: c.name,
+      data: columnValues(this.schema, c, rows),
+    }));
+    await this.writer.write({ columnData, rowGroupSize: rows.length });
+  }
+
+  async finish(): Promise<void> {
+    await this.writer.finish();
+  }
+}
+
+/** A value as hyparquet-writer takes it for the type (int64 as bigint), checked. */
+function scalarValue(
+  schema: TableSchema,
+  column: string,
+  type: ScalarType,
+  nullable: boolean,
+  v: unknown,
+): unknown {
+  if ((v === null || v === undefined) && nullable) return null;
+  checkScalar(schema, column, type, v);
+  return type === "int64" ? BigInt(v as number) : v;
+}
+
+function columnValues(schema: TableSchema, c: ColumnSpec, rows: readonly Row[]): unknown[] {
+  if (c.type !== "list")
+    return rows.map((r) => scalarValue(schema, c.name, c.type, c.nullable === true, r[c.name]));
+  return rows.map((r) => {
+    const v = r[c.name] as unknown[];
+    if ("element" in c) return v.map((x) => scalarValue(schema, c.name, c.element, false, x));
+    return v.map((x) => {
+      const s: Record<string, unknown> = {};
+      for (const f of c.fields)
+        s[f.name] = scalarValue(
+          schema,
+          `${c.name}.${f.name}`,
+          f.type,
+          f.nullable === true,
+          (x as Row)[f.name],
+        );
+      return s;
+    });
+  });
+}
