@@ -633,6 +633,94 @@ function writeSegmentParts(file, check = false) {
   process.stderr.write(`BENCH_WRITE: wrote the segment parts of ${file}\n`);
 }
 
+// Parquet (BENCH_ONLY=parquet): gen-synthetic train+dev written as Parquet beside its JSONL, in
+// turn; the same records written by pyarrow (its writer alone, and the pandas path a user takes
+// from the JSONL today); then pandas, polars, pyarrow, DuckDB and Hugging Face datasets opening
+// each, one fresh process per read, no schema given (bench/py/read_table.py).
+function parquetSection() {
+  const out = join(WORK, "synthetic-parquet");
+  const gen = (format) => [
+    "apps/convkit/bin/convkit-gen-synthetic.js",
+    "--data",
+    join(SHARED, "data", "clariq"),
+    "--qulac",
+    join(SHARED, "data", "qulac", "qulac.json"),
+    "--splits",
+    "dev,train",
+    "--format",
+    format,
+    "--out",
+    join(out, format),
+  ];
+  const job = "gen:synthetic train+dev (927,304 records) → one table per split";
+  const [jsonl, parquet] = measureProcessesInTurn(
+    [
+      ["node", gen("jsonl")],
+      ["node", gen("parquet")],
+    ],
+    3,
+  );
+  const size = (f) => statSync(f).size;
+  const files = (format, ext) => ["train", "dev"].map((s) => join(out, format, `${s}_synthetic.${ext}`));
+  const jsonlBytes = files("jsonl", "jsonl").reduce((n, f) => n + size(f), 0);
+  const parquetBytes = files("parquet", "parquet").reduce((n, f) => n + size(f), 0);
+  row(job, `convkit-gen-synthetic --format jsonl (${(jsonlBytes / 2 ** 20).toFixed(0)} MiB)`, {
+    ...jsonl,
+    records: 927304,
+  });
+  row(job, `convkit-gen-synthetic --format parquet (zstd, ${(parquetBytes / 2 ** 20).toFixed(2)} MiB)`, {
+    ...parquet,
+    records: 927304,
+  });
+  if (!hasPython) {
+    notes.push("Parquet: the pyarrow/pandas/polars/DuckDB/datasets rows need a python3 with them (skipped).");
+    return;
+  }
+  const [train, dev] = files("parquet", "parquet");
+  const peer = (mode, src, dst) => runOnce("python3", ["bench/py/write_parquet.py", mode, src, dst]);
+  const peerRuns = ["table", "jsonl"].map((mode) =>
+    Array.from({ length: mode === "table" ? 3 : 1 }, () => {
+      const [t, d] = [
+        peer(mode, mode === "table" ? train : files("jsonl", "jsonl")[0], join(WORK, "peer-train.parquet")),
+        peer(mode, mode === "table" ? dev : files("jsonl", "jsonl")[1], join(WORK, "peer-dev.parquet")),
+      ];
+      return {
+        records: t.records + d.records,
+        seconds: t.seconds + d.seconds,
+        maxRssMiB: Math.max(t.maxRssMiB, d.maxRssMiB),
+        bytes: [t.bytes, d.bytes],
+      };
+    }),
+  );
+  const pyBytes = peerRuns[0][0].bytes;
+  row(
+    job,
+    `pyarrow pq.write_table (zstd, ${(pyBytes[0] / 2 ** 20 + pyBytes[1] / 2 ** 20).toFixed(2)} MiB), table in memory`,
+    summarize(peerRuns[0]),
+  );
+  row(job, "pandas read_json(lines=True) + to_parquet (zstd), from the JSONL", summarize(peerRuns[1]));
+  notes.push(
+    `Parquet sizes, convkit vs pyarrow (zstd, its defaults) for the same records: train ${size(train).toLocaleString("en-US")} vs ${pyBytes[0].toLocaleString("en-US")} bytes (${(size(train) / pyBytes[0]).toFixed(3)}x), dev ${size(dev).toLocaleString("en-US")} vs ${pyBytes[1].toLocaleString("en-US")} (${(size(dev) / pyBytes[1]).toFixed(3)}x). JSONL: ${jsonlBytes.toLocaleString("en-US")} bytes.`,
+  );
+  const readJob = (file) =>
+    `open train_synthetic.${file.endsWith(".parquet") ? "parquet" : "jsonl"} (744,869 records) in Python, no schema given`;
+  for (const reader of ["pandas", "polars", "pyarrow", "duckdb", "datasets"]) {
+    for (const file of [files("jsonl", "jsonl")[0], train]) {
+      const runs = file === train ? 3 : 1;
+      const rs = Array.from({ length: runs }, () =>
+        runOnce("python3", ["bench/py/read_table.py", reader, file]),
+      );
+      if (rs[0].error) {
+        notes.push(
+          `${reader} could not open convkit's ${file.endsWith(".parquet") ? "Parquet" : "JSONL"}: ${rs[0].error}`,
+        );
+        continue;
+      }
+      row(readJob(file), reader, summarize(rs));
+    }
+  }
+}
+
 // BENCH_ONLY=ikat|install|trec-eval|segment: only that section, its table rows and notes printed
 // (BENCHMARKS.md untouched; a section that fails prints what it measured first). BENCH_WRITE=1 with
 // BENCH_ONLY=segment: then BENCHMARKS.md's segment parts rewritten in place (writeSegmentParts).
@@ -643,6 +731,7 @@ if (process.env.BENCH_ONLY) {
     install: installSection,
     "trec-eval": trecEvalSection,
     segment: segmentSection,
+    parquet: parquetSection,
   };
   const section = sections[process.env.BENCH_ONLY];
   if (!section) throw new Error(`BENCH_ONLY: one of ${Object.keys(sections).join(", ")}`);
@@ -1016,6 +1105,9 @@ if (hasPython) {
     measure("python3", ["bench/py/gen_synthetic.py", plans, "pickle", join(WORK, "peer.pkl")], 3),
   );
 }
+
+// Parquet outputs beside the JSONL, and Python opening both.
+parquetSection();
 
 // ClariQ's multi-turn BM25 baseline (the upstream notebook needs minutes for dev), 1 and 2 threads.
 for (const split of ["dev", "train"]) {
