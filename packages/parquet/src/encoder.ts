@@ -75,13 +75,7 @@ function bitWidth(max: number): number {
  * RLE / bit-packed hybrid: runs of 8 or more equal values as RLE runs, the rest bit-packed in
  * groups of 8 (the last group padded with zeros; readers stop at the page's value count).
  */
-function writeHybrid(
-  out: Bytes,
-  values: ArrayLike<number>,
-  from: number,
-  to: number,
-  width: number,
-): void {
+function writeHybrid(out: Bytes, values: ArrayLike<number>, from: number, to: number, width: number): void {
   const byteWidth = (width + 7) >> 3;
   let i = from;
   let groupsStart = -1;

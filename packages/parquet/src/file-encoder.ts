@@ -42,25 +42,26 @@ class FastFile implements FileEncoder {
 
   async writeRowGroup(rows: readonly Row[]): Promise<void> {
     await this.start();
-    const out = new ByteWriter(1 << 20);
     const columns: ColumnChunk[] = [];
+    const groupOffset = this.offset;
     let uncompressed = 0n;
+    // Each column chunk goes to the sink once encoded: memory holds the rows and one chunk.
     for (const leaf of leavesOf(this.schema, rows)) {
+      const out = new ByteWriter(1 << 16);
       const chunk = writeChunk({ base: this.offset, out }, leaf, CODEC_NAMES[this.codec], this.compress);
       uncompressed += chunk.meta_data?.total_uncompressed_size ?? 0n;
       columns.push(chunk);
+      this.offset += out.offset;
+      await this.sink.write(out.getBytes());
     }
-    const bytes = out.getBytes();
     this.groups.push({
       columns,
       total_byte_size: uncompressed,
       num_rows: BigInt(rows.length),
-      file_offset: BigInt(this.offset),
-      total_compressed_size: BigInt(bytes.length),
+      file_offset: BigInt(groupOffset),
+      total_compressed_size: BigInt(this.offset - groupOffset),
     });
-    this.offset += bytes.length;
     this.rows += rows.length;
-    await this.sink.write(bytes.slice());
   }
 
   async finish(): Promise<void> {

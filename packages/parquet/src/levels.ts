@@ -199,12 +199,10 @@ function listLeaves(
   });
 }
 
-/** The leaves of a row group, in schema order. */
-export function leavesOf(schema: TableSchema, rows: readonly Row[]): Leaf[] {
-  const out: Leaf[] = [];
+/** The leaves of a row group, in schema order, one column at a time (the values of one held at once). */
+export function* leavesOf(schema: TableSchema, rows: readonly Row[]): Iterable<Leaf> {
   for (const c of schema.columns) {
-    if (c.type === "list") out.push(...listLeaves(schema, c, rows));
-    else out.push(flatLeaf(schema, c, rows));
+    if (c.type === "list") yield* listLeaves(schema, c, rows);
+    else yield flatLeaf(schema, c, rows);
   }
-  return out;
 }
