@@ -14,6 +14,12 @@ export {
   readParquetInPython,
   streamParquetInPython,
 } from "./parquet-python.js";
+export {
+  pythonSnippets,
+  runReadmePythonSnippets,
+  type SnippetFile,
+  type SnippetRun,
+} from "./python-snippets.js";
 export { startRedis, type TestRedis } from "./redis.js";
 export { chromiumPath, REQUIREMENTS, type Requirement, requires, scipyPython } from "./requires.js";
 export { clariqDataWithDicts, python, REPO, readGolden, SHARED, shared, tempDir } from "./shared.js";

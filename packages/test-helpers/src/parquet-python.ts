@@ -89,22 +89,32 @@ export async function* streamParquetInPython(
   });
   let finished = 0;
   let reader: PythonParquetReader | undefined;
+  let columns: string[] | undefined;
   try {
     for await (const line of createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY })) {
-      if (line.startsWith("[")) {
-        if (!reader) throw new Error(`read_parquet.py: a row before any columns: ${line.slice(0, 200)}`);
-        yield { kind: "row", reader, values: parseJsonExact(line) as unknown[] };
+      if (!line.startsWith("#")) {
+        if (!reader || !columns)
+          throw new Error(`read_parquet.py: a row before any columns: ${line.slice(0, 200)}`);
+        const row = parseJsonExact(line);
+        if (Array.isArray(row)) yield { kind: "row", reader, values: row };
+        else {
+          // A row as the library writes JSON itself (polars): its fields, in column order.
+          const obj = row as Record<string, unknown>;
+          const keys = Object.keys(obj);
+          if (keys.length !== columns.length || columns.some((c) => !(c in obj)))
+            throw new Error(
+              `read_parquet.py: ${reader}'s row has fields ${keys.join(", ")}, not ${columns.join(", ")}`,
+            );
+          yield { kind: "row", reader, values: columns.map((c) => obj[c]) };
+        }
         continue;
       }
-      const head = JSON.parse(line) as Record<string, unknown>;
+      const head = JSON.parse(line.slice(1)) as Record<string, unknown>;
       if (typeof head.reader === "string") {
         reader = head.reader as PythonParquetReader;
-        yield {
-          kind: "columns",
-          reader,
-          version: String(head.version),
-          columns: head.columns as PythonParquetColumn[],
-        };
+        const cols = head.columns as PythonParquetColumn[];
+        columns = cols.map((c) => c.name);
+        yield { kind: "columns", reader, version: String(head.version), columns: cols };
       } else if (typeof head.end === "string") {
         finished++;
         yield {
@@ -117,7 +127,10 @@ export async function* streamParquetInPython(
         finished++;
         yield { kind: "error", reader: head.error as PythonParquetReader, message: String(head.message) };
       } else throw new Error(`read_parquet.py: unexpected line ${line.slice(0, 200)}`);
-      if (typeof head.reader !== "string") reader = undefined;
+      if (typeof head.reader !== "string") {
+        reader = undefined;
+        columns = undefined;
+      }
     }
     const code = await exited;
     if (finished !== readers.length || (code !== 0 && code !== 1))
