@@ -203,15 +203,25 @@ export interface ParquetReadCheck {
  * `jsonlPath` in the same order, field for field (no field more or less; ints exact, doubles
  * exact, null as null). Streams both sides: fine for files of millions of rows. Throws one error
  * listing each reader's first difference; answers each reader's row count and time.
+ *
+ * `options.readers`: some of the readers only; `options.typesIn`: where a library cannot hold the
+ * declared type, what it shows instead, said out loud (`{pandas: {value: "double"}}`: pandas
+ * turns an int64 column with nulls into float64).
  */
 export async function expectParquetEqualsJsonl(
   parquetPath: string,
   jsonlPath: string,
   expectedTypes: Readonly<Record<string, string>>,
-  readers: readonly PythonParquetReader[] = PYTHON_PARQUET_READERS,
+  options: {
+    readers?: readonly PythonParquetReader[];
+    typesIn?: Partial<Record<PythonParquetReader, Readonly<Record<string, string>>>>;
+  } = {},
 ): Promise<ParquetReadCheck[]> {
   const names = Object.keys(expectedTypes);
-  const wanted = names.map((n) => `${n}: ${expectedTypes[n]}`).join(", ");
+  const wantedIn = (reader: PythonParquetReader): string => {
+    const types = { ...expectedTypes, ...options.typesIn?.[reader] };
+    return names.map((n) => `${n}: ${types[n]}`).join(", ");
+  };
   const failures: string[] = [];
   const done: ParquetReadCheck[] = [];
   let jsonl: AsyncGenerator<{ line: number; record: unknown }> | undefined;
@@ -223,7 +233,7 @@ export async function expectParquetEqualsJsonl(
     failed = true;
   };
   try {
-    for await (const ev of streamParquetInPython(parquetPath, readers)) {
+    for await (const ev of streamParquetInPython(parquetPath, options.readers)) {
       if (ev.kind === "columns") {
         failed = false;
         row = 0;
@@ -231,6 +241,7 @@ export async function expectParquetEqualsJsonl(
         await jsonl?.return(undefined);
         jsonl = jsonlRecords(jsonlPath);
         const got = ev.columns.map((c) => `${c.name}: ${c.normalized}`).join(", ");
+        const wanted = wantedIn(ev.reader);
         if (got !== wanted)
           fail(
             ev.reader,
