@@ -1,4 +1,4 @@
-// Test hygiene: a test file that reads ../shared, drives Chromium, starts redis-server or runs python3 (numpy, SciPy, spaCy) declares it with requires(), never gates itself.
+// Test hygiene: a test file that reads ../shared, drives Chromium, starts redis-server or runs python3 (numpy, SciPy, spaCy, the Parquet readers) declares it with requires(), never gates itself.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { REPO, REQUIREMENTS, type Requirement } from "@convkit/test-helpers";
@@ -16,6 +16,10 @@ const USES: [Requirement, RegExp][] = [
   ["numpy", /\bimport numpy\b|\bnumpy as np\b/],
   ["scipy", /\b(from|import) (scipy|statsmodels)\b|scipyPython\(/],
   ["spacy", /\bimport spacy\b|\bspacy\.load\(/],
+  [
+    "python-parquet",
+    /\b(readParquetInPython|streamParquetInPython|expectParquetEqualsJsonl|runReadmePythonSnippets)\(|\bimport (pyarrow|polars|duckdb|datasets)\b/,
+  ],
   ["tmpfs", /\bsmallDisk\(/],
 ];
 /**
@@ -24,7 +28,7 @@ const USES: [Requirement, RegExp][] = [
  */
 const SHARED_IN_PART = ["test/install.slow.test.ts"];
 /** A requirement that implies python3 (a test of numpy's output also runs python3). */
-const PYTHON_MODULES: Requirement[] = ["numpy", "scipy", "spacy"];
+const PYTHON_MODULES: Requirement[] = ["numpy", "scipy", "spacy", "python-parquet"];
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {

@@ -2,6 +2,24 @@
 export { type CliResult, cliBin, runCli, runCliAsync, runCliToFd } from "./cli.js";
 export { type SmallDisk, smallDisk } from "./disk.js";
 export { evalFixtureArgs, rng, writeEvalFixture } from "./eval-fixture.js";
+export {
+  expectParquetEqualsJsonl,
+  type ParquetReadCheck,
+  PYTHON_PARQUET_READERS,
+  type PythonParquetColumn,
+  type PythonParquetEvent,
+  type PythonParquetReader,
+  type PythonParquetTable,
+  parseJsonExact,
+  readParquetInPython,
+  streamParquetInPython,
+} from "./parquet-python.js";
+export {
+  pythonSnippets,
+  runReadmePythonSnippets,
+  type SnippetFile,
+  type SnippetRun,
+} from "./python-snippets.js";
 export { startRedis, type TestRedis } from "./redis.js";
 export { chromiumPath, REQUIREMENTS, type Requirement, requires, scipyPython } from "./requires.js";
 export { clariqDataWithDicts, python, REPO, readGolden, SHARED, shared, tempDir } from "./shared.js";

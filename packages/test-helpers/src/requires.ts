@@ -1,4 +1,4 @@
-// What a test needs beyond Node and npm (../shared, Chromium, redis-server, python3 and its modules): probed once, skipped with one line outside CI, failed under CI.
+// What a test needs beyond Node and npm (../shared, Chromium, redis-server, python3 and its modules, the Python Parquet readers): probed once, skipped with one line outside CI, failed under CI.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -17,6 +17,7 @@ export type Requirement =
   | "numpy"
   | "scipy"
   | "spacy"
+  | "python-parquet"
   | "tmpfs";
 
 /** How to get each requirement (the text after "needs X" in the skip line). */
@@ -28,6 +29,8 @@ const HOW_TO_GET: Readonly<Record<Requirement, string>> = {
   numpy: "apt-get install python3-numpy",
   scipy: "apt-get install python3-scipy python3-statsmodels: SciPy 1.10 and statsmodels 0.13, Debian 12's",
   spacy: "pip install spacy, so that python3 -c 'import spacy' works",
+  "python-parquet":
+    "pip install pyarrow pandas polars duckdb datasets, so that python3 imports all five; .ci/run puts them in its venv",
   tmpfs: "run as root where mount -t tmpfs works (the full-disk and read-only tests mount small disks)",
 };
 
@@ -73,6 +76,8 @@ const PROBES: Record<Requirement, () => string | undefined> = {
   numpy: () => (runs("python3", ["-c", "import numpy"]) ? "python3" : undefined),
   scipy: findScipy,
   spacy: () => (runs("python3", ["-c", "import spacy"]) ? "python3" : undefined),
+  "python-parquet": () =>
+    runs("python3", ["-c", "import pyarrow, pandas, polars, duckdb, datasets"]) ? "python3" : undefined,
   tmpfs: () => (canMountTmpfs() ? "mount" : undefined),
 };
 
