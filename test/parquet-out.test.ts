@@ -1,8 +1,8 @@
 // Parquet outputs of gen-synthetic, segment run and gen-eval: the same rows as the command's JSONL
 // (or JSON dict), field for field and type for type, and the same bytes for any thread count.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { QULAC_HIST_RECORD_SCHEMA, SYNTHETIC_RECORD_SCHEMA } from "@convkit/formats";
+import { PASSAGE_RECORD_SCHEMA, QULAC_HIST_RECORD_SCHEMA, SYNTHETIC_RECORD_SCHEMA } from "@convkit/formats";
 import { REPO, runCli, tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { expectParquetRows, jsonlRows } from "./parquet-cases/compare.js";
@@ -69,5 +69,81 @@ describe("gen-synthetic --format parquet", () => {
     const rows = jsonlRows(join(out, "qulac_hist012_dict.jsonl"));
     expect(rows.length).toBeGreaterThan(0);
     await expectParquetRows(join(out, "qulac_hist012_dict.parquet"), QULAC_HIST_RECORD_SCHEMA, rows);
+  });
+});
+
+/** Documents of 5 to 40 sentences (some with a url, some without), about 2.5 MB: several 512 KiB units. */
+function documents(n = 2500): string {
+  let s = "";
+  for (let i = 0; i < n; i++) {
+    const text = Array.from(
+      { length: 5 + ((i * 7) % 36) },
+      (_, k) => `Sentence ${k} of doc ${i}, über the río.`,
+    );
+    s += `${JSON.stringify({ id: `doc${i}`, ...(i % 3 ? { url: `http://x.example/${i}` } : {}), text: text.join(" ") })}\n`;
+  }
+  return s;
+}
+
+describe("segment run --format parquet", () => {
+  it("holds the JSONL's passages (url null where the JSONL has none), the same bytes for 1 and 3 threads", async () => {
+    const root = tempDir("seg-parquet-");
+    const input = join(root, "a.jsonl");
+    writeFileSync(input, documents());
+    for (const preset of [[], ["--preset", "msmarco", "--url-title"]]) {
+      const outs = ["1", "3"].map((threads) => {
+        const out = join(root, `out-${preset.length}-${threads}`);
+        const r = runCli("segment", [
+          "run",
+          input,
+          "-o",
+          out,
+          "--format",
+          "jsonl,parquet",
+          "--threads",
+          threads,
+          ...preset,
+        ]);
+        expect(r.code, r.stderr).toBe(0);
+        return out;
+      });
+      const [a, b] = outs as [string, string];
+      expect(same(join(a, "a.parquet"), join(b, "a.parquet"))).toBe(true);
+      const rows = jsonlRows(join(a, "a.jsonl"));
+      expect(rows.length).toBeGreaterThan(5000);
+      if (preset.length === 0) expect(rows.filter((r) => r.url === undefined).length).toBeGreaterThan(0);
+      await expectParquetRows(join(a, "a.parquet"), PASSAGE_RECORD_SCHEMA, rows);
+    }
+  });
+
+  it("resume: Parquet asked for later is written alone (the JSONL untouched), a fresh run's bytes; another --compression rewrites it alone", () => {
+    const root = tempDir("seg-parquet-");
+    const input = join(root, "a.jsonl");
+    writeFileSync(input, documents(200));
+    const out = join(root, "out");
+    const run = (args: string[]) => runCli("segment", ["run", input, "-o", out, ...args]);
+    expect(run([]).code).toBe(0);
+    const jsonl = join(out, "a.jsonl");
+    const before = statSync(jsonl, { bigint: true });
+    const r = run(["--format", "jsonl,parquet"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/a\.parquet not written yet: writing it/);
+    expect(statSync(jsonl, { bigint: true }).mtimeNs).toBe(before.mtimeNs);
+    const fresh = join(root, "fresh");
+    expect(runCli("segment", ["run", input, "-o", fresh, "--format", "parquet"]).code).toBe(0);
+    expect(same(join(out, "a.parquet"), join(fresh, "a.parquet"))).toBe(true);
+    // Current now, whatever --compression a run that writes no Parquet is given.
+    expect(run(["--format", "jsonl,parquet"]).stderr).toMatch(/^0 files \(1 already done\)/m);
+    expect(run(["--compression", "none"]).stderr).toMatch(/^0 files \(1 already done\)/m);
+    const redo = run(["--format", "jsonl,parquet", "--compression", "snappy"]);
+    expect(redo.code, redo.stderr).toBe(0);
+    expect(redo.stderr).toMatch(/a\.parquet compressed "zstd", now "snappy": writing it$/m);
+    expect(statSync(jsonl, { bigint: true }).mtimeNs).toBe(before.mtimeNs);
+    expect(same(join(out, "a.parquet"), join(fresh, "a.parquet"))).toBe(false);
+    // A JSONL-only run keeps the snappy file on record: asked for again with snappy, it is current.
+    expect(run([]).stderr).toMatch(/^0 files \(1 already done\)/m);
+    expect(run(["--format", "parquet", "--compression", "snappy"]).stderr).toMatch(
+      /^0 files \(1 already done\)/m,
+    );
   });
 });
