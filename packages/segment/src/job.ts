@@ -8,7 +8,6 @@ import { inOrder, type TaskPool } from "@convkit/pool";
 import {
   type ByteFormat,
   encodeSegmentTask,
-  type PassageFormat,
   type SegmentResult,
   type SegmentTask,
 } from "./encode.js";
