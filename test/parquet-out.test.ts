@@ -2,8 +2,17 @@
 // (or JSON dict), field for field and type for type, and the same bytes for any thread count.
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PASSAGE_RECORD_SCHEMA, QULAC_HIST_RECORD_SCHEMA, SYNTHETIC_RECORD_SCHEMA } from "@convkit/formats";
-import { REPO, runCli, tempDir } from "@convkit/test-helpers";
+import {
+  EVAL_ENTRY_SCHEMA,
+  evalEntries,
+  FACET_EVAL_ENTRY_SCHEMA,
+  PASSAGE_RECORD_SCHEMA,
+  QULAC_HIST_RECORD_SCHEMA,
+  SYNTHETIC_RECORD_SCHEMA,
+  toEvalDict,
+} from "@convkit/formats";
+import { readPickleFile } from "@convkit/pickle";
+import { evalFixtureArgs, REPO, runCli, tempDir, writeEvalFixture } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { expectParquetRows, jsonlRows } from "./parquet-cases/compare.js";
 
@@ -145,5 +154,44 @@ describe("segment run --format parquet", () => {
     expect(run(["--format", "parquet", "--compression", "snappy"]).stderr).toMatch(
       /^0 files \(1 already done\)/m,
     );
+  });
+});
+
+/**
+ * ClariQ's eval dict (the pickle: its dicts keep their order, int context ids stay ints) as the
+ * Parquet table's rows.
+ */
+async function evalDictRows(pklTarGz: string): Promise<Record<string, unknown>[]> {
+  const rows: Record<string, unknown>[] = [];
+  for (const e of evalEntries(toEvalDict(pklTarGz, await readPickleFile(pklTarGz))))
+    rows.push({ ...e, aggregate: e.question === "MAX" || e.question === "MIN" });
+  return rows;
+}
+
+describe("gen-eval --format parquet", () => {
+  it("is the eval dict (its pickle) as a long table (int contexts; facet ids with --single-turn), the same bytes for 1 and 2 threads", async () => {
+    const dir = tempDir("gen-eval-parquet-");
+    writeEvalFixture(dir);
+    for (const [single, schema] of [
+      [false, EVAL_ENTRY_SCHEMA],
+      [true, FACET_EVAL_ENTRY_SCHEMA],
+    ] as const) {
+      const prefixes = ["1", "2"].map((threads) => {
+        const prefix = join(dir, `eval-${single}-${threads}`);
+        const r = runCli("gen-eval", [
+          ...evalFixtureArgs(dir),
+          ...(single ? ["--single-turn"] : []),
+          ...["--format", "pickle,parquet", "--threads", threads, "-o", prefix],
+        ]);
+        expect(r.code, r.stderr).toBe(0);
+        return prefix;
+      });
+      const [a, b] = prefixes as [string, string];
+      expect(same(`${a}.parquet`, `${b}.parquet`)).toBe(true);
+      const rows = await evalDictRows(`${a}.pkl.tar.gz`);
+      expect(rows.every((r) => typeof r.context === (single ? "string" : "number"))).toBe(true);
+      expect(rows.filter((r) => r.aggregate).length).toBeGreaterThan(0);
+      await expectParquetRows(`${a}.parquet`, schema, rows);
+    }
   });
 });
