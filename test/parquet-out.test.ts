@@ -15,6 +15,7 @@ import { readPickleFile } from "@convkit/pickle";
 import { evalFixtureArgs, REPO, runCli, tempDir, writeEvalFixture } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { expectParquetRows, jsonlRows } from "./parquet-cases/compare.js";
+import { documents } from "./parquet-cases/out-a.js";
 
 const same = (a: string, b: string) => readFileSync(a).equals(readFileSync(b));
 
@@ -81,24 +82,11 @@ describe("gen-synthetic --format parquet", () => {
   });
 });
 
-/** Documents of 5 to 40 sentences (some with a url, some without), about 2.5 MB: several 512 KiB units. */
-function documents(n = 2500): string {
-  let s = "";
-  for (let i = 0; i < n; i++) {
-    const text = Array.from(
-      { length: 5 + ((i * 7) % 36) },
-      (_, k) => `Sentence ${k} of doc ${i}, über the río.`,
-    );
-    s += `${JSON.stringify({ id: `doc${i}`, ...(i % 3 ? { url: `http://x.example/${i}` } : {}), text: text.join(" ") })}\n`;
-  }
-  return s;
-}
-
 describe("segment run --format parquet", () => {
   it("holds the JSONL's passages (url null where the JSONL has none), the same bytes for 1 and 3 threads", async () => {
     const root = tempDir("seg-parquet-");
     const input = join(root, "a.jsonl");
-    writeFileSync(input, documents());
+    writeFileSync(input, documents(2500));
     for (const preset of [[], ["--preset", "msmarco", "--url-title"]]) {
       const outs = ["1", "3"].map((threads) => {
         const out = join(root, `out-${preset.length}-${threads}`);
