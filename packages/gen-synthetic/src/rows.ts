@@ -16,7 +16,7 @@ const EMPTY: readonly QaTurn[] = Object.freeze([]);
  * them: each item's turn and each context's history made once and shared by every record of the
  * context (rows are only read by the writer), so a row costs one small object.
  */
-export function topicRows(plan: TopicPlan, nums: TopicNumbers, level: number, out: SyntheticRecord[]): void {
+function topicRows(plan: TopicPlan, nums: TopicNumbers, level: number, out: SyntheticRecord[]): void {
   const F = plan.facets.length;
   const n = plan.answers[0]!.length;
   const turns = plan.answers.map((row) => row.map((it) => ({ question: it.question, answer: it.answer })));
