@@ -1,6 +1,6 @@
 // convkit-gen-eval: regenerate document-relevance eval dicts from synthetic contexts, documents and facet qrels.
 import { resolve } from "node:path";
-import { defineCommand, startProgress } from "@convkit/cli";
+import { defineCommand, PARQUET_COMPRESSION_OPTION, startProgress } from "@convkit/cli";
 import {
   GEN_EVAL_RANGES,
   genEvalRunJob,
@@ -122,11 +122,12 @@ export const genEvalCommand = defineCommand({
     {
       name: "format",
       type: "list",
-      choices: ["pickle", "json", "qulac-json"],
+      choices: ["pickle", "json", "qulac-json", "parquet"],
       default: ["pickle", "json"],
       description:
-        "outputs: pickle (PREFIX.pkl.tar.gz), json (PREFIX.json), qulac-json (PREFIX.qulac.json: {metric: {record_id_with_flag: value}})",
+        "outputs: pickle (PREFIX.pkl.tar.gz), json (PREFIX.json), qulac-json (PREFIX.qulac.json: {metric: {record_id_with_flag: value}}), parquet (PREFIX.parquet: the dict as a long table context, question, metric, no_answer, with_answer, aggregate (true on the MAX and MIN rows); context an int64 context id, a string facet or Qulac id with --single-turn or --qulac-ids)",
     },
+    PARQUET_COMPRESSION_OPTION,
     {
       name: "shard",
       type: "shard",
@@ -203,6 +204,7 @@ export const genEvalCommand = defineCommand({
       ranking: { model: o.model, mu: o.mu, k1: o.k1, b: o.b, float32: o.float32 },
       out: o.out,
       formats: o.format,
+      ...(o.format.includes("parquet") ? { compression: o.compression } : {}),
       qulacIds: o["qulac-ids"],
       contexts: o.contexts,
     };

@@ -1,5 +1,5 @@
 // convkit-gen-synthetic: ClariQ's synthetic multi-turn sets rebuilt from the single-turn TSVs.
-import { defineCommand, startProgress } from "@convkit/cli";
+import { defineCommand, PARQUET_COMPRESSION_OPTION, startProgress } from "@convkit/cli";
 import {
   planClariqSets,
   type SetFormat,
@@ -11,13 +11,15 @@ import {
 import { checkOutputDir, UsageError } from "@convkit/io";
 import { sampleData } from "@convkit/sample-data";
 
-const FORMATS = ["jsonl", "pickle", "tsv"] as const satisfies readonly SetFormat[];
+const FORMATS = ["jsonl", "parquet", "pickle", "tsv"] as const satisfies readonly SetFormat[];
+/** What a run writes unless told: Parquet only when asked (`--format jsonl,parquet`). */
+const DEFAULT_FORMATS = ["jsonl", "pickle", "tsv"] as const satisfies readonly SetFormat[];
 
 /** The `convkit-gen-synthetic` command. */
 export const genSyntheticCommand = defineCommand({
   name: "convkit-gen-synthetic",
   summary:
-    "Rebuild ClariQ's synthetic multi-turn sets (train_synthetic, dev_synthetic, test) from train/dev/test_with_labels TSVs: JSONL, the upstream pickle in a tar.gz, and a TSV of contexts.",
+    "Rebuild ClariQ's synthetic multi-turn sets (train_synthetic, dev_synthetic, test) from train/dev/test_with_labels TSVs: JSONL, Parquet (the same records, typed columns), the upstream pickle in a tar.gz, and a TSV of contexts.",
   options: [
     {
       name: "data",
@@ -44,9 +46,11 @@ export const genSyntheticCommand = defineCommand({
       name: "format",
       type: "list",
       choices: FORMATS,
-      default: FORMATS,
-      description: "outputs",
+      default: DEFAULT_FORMATS,
+      description:
+        "outputs: jsonl (SPLIT_synthetic.jsonl), parquet (SPLIT_synthetic.parquet: the JSONL's records, fields and order; conversation_context a list<struct<question, answer>>), pickle (SPLIT_synthetic.pkl.tar.gz), tsv (SPLIT_synthetic.contexts.tsv, the contexts table; it stays TSV with parquet)",
     },
+    PARQUET_COMPRESSION_OPTION,
     { name: "gzip", type: "boolean", description: "gzip the JSONL" },
     {
       name: "ordered",
@@ -100,6 +104,7 @@ export const genSyntheticCommand = defineCommand({
         outDir: o.out,
         formats: formats.map((f) => (f === "pickle" ? "json" : f)),
         gzip: o.gzip,
+        compression: o.compression,
         onRecords: (n) => {
           progress.tick(n - last);
           last = n;
@@ -126,6 +131,7 @@ export const genSyntheticCommand = defineCommand({
         formats,
         outDir: o.out,
         gzip: o.gzip,
+        compression: o.compression,
         threads,
         maxHistory,
         ...(topics ? { topics } : {}),

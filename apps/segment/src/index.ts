@@ -1,7 +1,7 @@
 // convkit-segment: passages the iKAT / MS MARCO way at collection scale, and splitter agreement.
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { defineCommand, startProgress } from "@convkit/cli";
+import { defineCommand, PARQUET_COMPRESSION_OPTION, startProgress } from "@convkit/cli";
 import { collect, readJsonl } from "@convkit/formats";
 import { checkOutputDir, checkOutputPath, Fields, inputMismatch, UsageError, writeStdout } from "@convkit/io";
 import { checkRunId, deriveRunId, parseQueueUrl, runOnQueue } from "@convkit/queue";
@@ -74,7 +74,7 @@ function officialPassagesNote(splitter: string): string {
 export const runCommand = defineCommand({
   name: "convkit-segment run",
   summary:
-    "Segment documents (ClueWeb22 txt trees or files, iKAT JSONL, TrecWeb, JSONL {id, text}; folders are walked) into passages: JSONL {id, contents, url}, a hash TSV docid<TAB>k<TAB>md5 and iKAT TrecWeb, one set per input file under --out, with a manifest of what they were made from: a run again redoes what changed (inputs, options, formats, convkit's version) and skips the rest.",
+    "Segment documents (ClueWeb22 txt trees or files, iKAT JSONL, TrecWeb, JSONL {id, text}; folders are walked) into passages: JSONL {id, contents, url} (or the same as Parquet), a hash TSV docid<TAB>k<TAB>md5 and iKAT TrecWeb, one set per input file under --out, with a manifest of what they were made from: a run again redoes what changed (inputs, options, formats, convkit's version) and skips the rest.",
   positionals: { name: "INPUT...", description: "files or folders (- for stdin)", min: 1 },
   options: [
     {
@@ -88,10 +88,12 @@ export const runCommand = defineCommand({
     {
       name: "format",
       type: "list",
-      choices: ["jsonl", "hashes", "trecweb"],
+      choices: ["jsonl", "parquet", "hashes", "trecweb"],
       default: ["jsonl"],
-      description: "outputs",
+      description:
+        "outputs: jsonl (x.jsonl), parquet (x.parquet: the JSONL's passages as a table id, contents, url; url null where the JSONL has none), hashes (x.hashes.tsv), trecweb (x.trecweb)",
     },
+    PARQUET_COMPRESSION_OPTION,
     {
       name: "preset",
       type: "string",
@@ -170,6 +172,8 @@ export const runCommand = defineCommand({
       spacyModel,
       overrides,
       urlTitle: o["url-title"],
+      // Only Parquet's bytes depend on it (and a queued run's id on what is given).
+      ...(formats.includes("parquet") ? { compression: o.compression } : {}),
     };
     if (o.queue !== undefined) {
       if (o.out === "-")

@@ -67,6 +67,15 @@ export { parseJsonText } from "./json-text.js";
 export { readJsonl } from "./jsonl.js";
 export { mapBatches, writeLines } from "./lines.js";
 export {
+  EVAL_ENTRY_SCHEMA,
+  FACET_EVAL_ENTRY_SCHEMA,
+  PASSAGE_RECORD_SCHEMA,
+  QRELS_ENTRY_SCHEMA,
+  QULAC_HIST_RECORD_SCHEMA,
+  RUN_ENTRY_SCHEMA,
+  SYNTHETIC_RECORD_SCHEMA,
+} from "./parquet-schemas.js";
+export {
   type PyDict,
   type PyDumpsOptions,
   PyException,
@@ -95,7 +104,6 @@ export {
 export { formatQulacJson, QULAC_COLUMNS, readQulacJson, writeQulacJson } from "./qulac.js";
 export { readAny, toJsonValue } from "./read-any.js";
 export type * from "./records.js";
-export { QRELS_ENTRY_SCHEMA, RUN_ENTRY_SCHEMA, SYNTHETIC_RECORD_SCHEMA } from "./parquet-schemas.js";
 export { collect, rowsOf, whitespaceRowsOf } from "./table.js";
 export { joinToucheQrels, readArgsMe, readToucheTopics, toucheGain } from "./touche.js";
 export {

@@ -1,7 +1,8 @@
-// Eval dicts written from per-metric spools: ClariQ's pickle (in a tar.gz) and JSON.
+// Eval dicts written from per-metric spools: ClariQ's pickle (in a tar.gz), JSON, and a long Parquet table.
 import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { EVAL_ENTRY_SCHEMA, FACET_EVAL_ENTRY_SCHEMA } from "@convkit/formats";
 import {
   type ByteSink,
   formatPyFloat,
@@ -12,6 +13,7 @@ import {
   withTempDir,
   writeAtomic,
 } from "@convkit/io";
+import { type Codec, ParquetTableWriter } from "@convkit/parquet";
 import { PickleWriter } from "@convkit/pickle";
 import { DICT_METRICS, type Pair } from "./topic-eval.js";
 
@@ -236,6 +238,47 @@ export async function writeQulacDict(target: string, spools: SpoolReader): Promi
       await sink.write("}");
     }
     await sink.write("}");
+  });
+}
+
+/** A row of the Parquet eval table (EVAL_ENTRY_SCHEMA / FACET_EVAL_ENTRY_SCHEMA). */
+interface EvalRow {
+  context: string | number;
+  question: string;
+  metric: string;
+  no_answer: number;
+  with_answer: number;
+  aggregate: boolean;
+}
+
+/**
+ * The eval dict as a long table, one row per (metric, context, question) in the dict's order
+ * (metric-major): `context` an int64 context id, or a string (facet ids, Qulac's history ids)
+ * when `stringContexts`; `aggregate` marks ClariQ's MAX and MIN rows.
+ */
+export async function writeParquetDict(
+  target: string,
+  spools: SpoolReader,
+  o: { stringContexts: boolean; codec?: Codec },
+): Promise<void> {
+  const schema = o.stringContexts ? FACET_EVAL_ENTRY_SCHEMA : EVAL_ENTRY_SCHEMA;
+  await writeAtomic(target, async (sink) => {
+    const w = await ParquetTableWriter.open<EvalRow>(sink, schema, { codec: o.codec });
+    for (let m = 0; m < DICT_METRICS.length; m++) {
+      const metric = DICT_METRICS[m]![0];
+      for await (const [context, values] of spools.read(m))
+        await w.write(
+          values.map(([question, [no_answer, with_answer]]) => ({
+            context,
+            question,
+            metric,
+            no_answer,
+            with_answer,
+            aggregate: question === "MAX" || question === "MIN",
+          })),
+        );
+    }
+    await w.finish();
   });
 }
 

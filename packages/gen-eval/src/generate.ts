@@ -15,6 +15,7 @@ import {
 } from "@convkit/formats";
 import { planClariqSets, splitPlans } from "@convkit/gen-synthetic";
 import { checkOutputPath, InputError, withTempDir } from "@convkit/io";
+import type { Codec } from "@convkit/parquet";
 import { readPickleFile } from "@convkit/pickle";
 import { inOrder, openTaskPool, type TaskPool } from "@convkit/pool";
 import { type CollectionStats, parseCollectionStats } from "@convkit/retrieval";
@@ -33,6 +34,7 @@ import {
   MetricSpools,
   type SpoolReader,
   writeJsonDict,
+  writeParquetDict,
   writePickleDict,
   writeQulacDict,
 } from "./dict-writers.js";
@@ -74,8 +76,10 @@ export interface GenEvalOptions {
   ranking: RankingOptions;
   /** Output path prefix: `PREFIX.pkl.tar.gz`, `PREFIX.json`. */
   out: string;
-  /** `pickle` and `json` (ClariQ's layout); `qulac-json` (Qulac's flat layout). */
-  formats: readonly ("pickle" | "json" | "qulac-json")[];
+  /** `pickle` and `json` (ClariQ's layout); `qulac-json` (Qulac's flat layout); `parquet` (a long table). */
+  formats: readonly ("pickle" | "json" | "qulac-json" | "parquet")[];
+  /** Page compression of the Parquet table (zstd by default). */
+  compression?: Codec;
   /** [i, N]: this process takes topics i, i+N, i+2N, … (0-based) of the split. */
   shard?: readonly [number, number];
   threads?: number;
@@ -291,18 +295,26 @@ function dictFiles(o: Pick<GenEvalOptions, "out" | "formats">): string[] {
   if (o.formats.includes("pickle")) files.push(`${o.out}.pkl.tar.gz`);
   if (o.formats.includes("json")) files.push(`${o.out}.json`);
   if (o.formats.includes("qulac-json")) files.push(`${o.out}.qulac.json`);
+  if (o.formats.includes("parquet")) files.push(`${o.out}.parquet`);
   return files;
 }
 
 /** The eval dicts of `spools` in the formats asked for; returns the files written. */
 async function writeEvalDicts(
-  o: Pick<GenEvalOptions, "out" | "formats">,
+  o: Pick<GenEvalOptions, "out" | "formats" | "compression" | "contexts" | "singleTurn" | "qulacIds">,
   spools: SpoolReader,
 ): Promise<string[]> {
   if (o.formats.includes("pickle"))
     await writePickleDict(`${o.out}.pkl.tar.gz`, `${baseName(o.out)}.pkl`, spools);
   if (o.formats.includes("json")) await writeJsonDict(`${o.out}.json`, spools);
   if (o.formats.includes("qulac-json")) await writeQulacDict(`${o.out}.qulac.json`, spools);
+  if (o.formats.includes("parquet"))
+    await writeParquetDict(`${o.out}.parquet`, spools, {
+      // The dict's keys: facet ids (single-turn) and Qulac's history ids are strings; context ids
+      // (ClariQ's numbering, or a published set's) ints.
+      stringContexts: o.contexts === undefined && (o.singleTurn === true || o.qulacIds === true),
+      codec: o.compression,
+    });
   return dictFiles(o);
 }
 

@@ -2,6 +2,7 @@
 // worker that runs it: one unit per group of topics (spooled beside the output), and the run's
 // end writing the dicts.
 import type { Fields } from "@convkit/io";
+import { CODECS } from "@convkit/parquet";
 import { defineJobKindWithState, defineRunKind } from "@convkit/queue";
 import {
   discardQueuedEval,
@@ -17,7 +18,12 @@ import { readInRange } from "./ranges.js";
 import type { RankingOptions } from "./topic-eval.js";
 
 const MODELS = ["ql", "dirichlet", "bm25"] as const satisfies readonly RankingOptions["model"][];
-const FORMATS = ["pickle", "json", "qulac-json"] as const satisfies QueuedGenEvalOptions["formats"];
+const FORMATS = [
+  "pickle",
+  "json",
+  "qulac-json",
+  "parquet",
+] as const satisfies QueuedGenEvalOptions["formats"];
 
 function readRanking(f: Fields): RankingOptions {
   return {
@@ -46,6 +52,7 @@ function readOptions(f: Fields): QueuedGenEvalOptions {
     ranking: readRanking(f.object("ranking")),
     out: f.string("out"),
     formats: f.choices("formats", FORMATS),
+    compression: f.has("compression") ? f.choice("compression", CODECS) : undefined,
   };
 }
 

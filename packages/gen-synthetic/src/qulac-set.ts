@@ -1,13 +1,25 @@
-// Qulac's flavour on disk: qulac_hist012_dict.json (and JSONL) from qulac.json alone.
+// Qulac's flavour on disk: qulac_hist012_dict.json (and JSONL, Parquet) from qulac.json alone.
 import { join } from "node:path";
-import { type QulacHistRecord, readQulacJson, writeQulacHistDict } from "@convkit/formats";
+import {
+  QULAC_HIST_RECORD_SCHEMA,
+  type QulacHistRecord,
+  readQulacJson,
+  writeQulacHistDict,
+} from "@convkit/formats";
 import { writeJsonl } from "@convkit/io";
+import { type Codec, writeParquet } from "@convkit/parquet";
 import { qulacRecords, qulacTopics } from "@convkit/synthetic-plan";
 
-/** Writes `qulac_hist012_dict.json` (the layout of Qulac's README) and/or its JSONL. */
+/** Writes `qulac_hist012_dict.json` (the layout of Qulac's README) and/or its JSONL and Parquet. */
 export async function writeQulacSet(
   qulacPath: string,
-  o: { outDir: string; formats: readonly string[]; gzip?: boolean; onRecords?: (n: number) => void },
+  o: {
+    outDir: string;
+    formats: readonly string[];
+    gzip?: boolean;
+    compression?: Codec;
+    onRecords?: (n: number) => void;
+  },
 ): Promise<{ records: number; files: string[] }> {
   const topics = qulacTopics(await readQulacJson(qulacPath));
   const batches = function* (): Iterable<QulacHistRecord[]> {
@@ -29,6 +41,12 @@ export async function writeQulacSet(
   if (o.formats.includes("jsonl")) {
     records = await writeJsonl(`${base}.jsonl${o.gzip ? ".gz" : ""}`, batches(), { gzip: o.gzip === true });
     files.push(`${base}.jsonl${o.gzip ? ".gz" : ""}`);
+  }
+  if (o.formats.includes("parquet")) {
+    records = await writeParquet(`${base}.parquet`, QULAC_HIST_RECORD_SCHEMA, batches(), {
+      codec: o.compression,
+    });
+    files.push(`${base}.parquet`);
   }
   return { records, files };
 }

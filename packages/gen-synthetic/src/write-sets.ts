@@ -1,21 +1,26 @@
-// Writing a split's synthetic set: JSONL (pool-encoded), ClariQ's pickle in a tar.gz, a TSV of contexts.
+// Writing a split's synthetic set: JSONL (pool-encoded), Parquet, ClariQ's pickle in a tar.gz, a TSV of contexts.
 import { join } from "node:path";
+import { SYNTHETIC_RECORD_SCHEMA, type SyntheticRecord } from "@convkit/formats";
 import { ByteBuilder, type ByteSink, tarGzFile, withTempDir, writeAtomic, writeDelimited } from "@convkit/io";
+import { type Codec, ParquetTableWriter } from "@convkit/parquet";
 import { PickleWriter } from "@convkit/pickle";
 import { inOrder, openTaskPool } from "@convkit/pool";
 import { type TopicPlan, topicContexts, topicCounts } from "@convkit/synthetic-plan";
 import { JsonStrings } from "./encode.js";
 import { type PlannedSets, type RecordTask, recordTasks, splitPlans, taskJsonl } from "./generate.js";
 import { topicPickleItems } from "./pickle-records.js";
+import { taskRows } from "./rows.js";
 
 /** Output formats of a split. */
-export type SetFormat = "jsonl" | "pickle" | "tsv";
+export type SetFormat = "jsonl" | "parquet" | "pickle" | "tsv";
 
 /** Options of {@link writeSyntheticSplit}. */
 export interface WriteSetOptions {
   formats: readonly SetFormat[];
   outDir: string;
   gzip?: boolean;
+  /** Page compression of the Parquet file (zstd by default). */
+  compression?: Codec;
   /** Worker threads for JSONL encoding (1: all on the main thread). */
   threads?: number;
   /** Longest history (0, 1 or 2 turns; ClariQ: 2). Ids stay ClariQ's; shorter sets just stop earlier. */
@@ -68,6 +73,7 @@ export async function writeSyntheticSplit(
   // its name there is the archive member's, `SPLIT_synthetic.pkl`.
   let pklTmp = "";
   const sinks: { jsonl?: ByteSink; pkl?: ByteSink } = {};
+  let parquet: ParquetTableWriter<SyntheticRecord> | undefined;
   const run = async () => {
     pickler?.beginDict();
     // The JSONL of the next tasks is encoded (in the pool) while this one is pickled and written.
@@ -82,6 +88,8 @@ export async function writeSyntheticSplit(
         for (const c of pickler.take()) await sinks.pkl!.write(c);
       }
       if (jsonl) await sinks.jsonl!.write(jsonl);
+      // Rows made here, on the main thread, where the writer encodes them (the same rows for any --threads).
+      if (parquet) await parquet.write(taskRows(task));
       for (const t of task.topics) records += topicCounts(t.plan, 2, sets.ordered).records[task.level]!;
       o.onRecords?.(records);
     }
@@ -90,6 +98,7 @@ export async function writeSyntheticSplit(
       pickler.finish();
       for (const c of pickler.take()) await sinks.pkl!.write(c);
     }
+    await parquet?.finish();
   };
   try {
     // Nest the atomic writers so every file appears only when all of them are complete.
@@ -104,6 +113,15 @@ export async function writeSyntheticSplit(
             { gzip: o.gzip === true },
           )
         : inner();
+    const withParquet = async (inner: () => Promise<void>) =>
+      want.has("parquet")
+        ? writeAtomic(`${base}.parquet`, async (s) => {
+            parquet = await ParquetTableWriter.open<SyntheticRecord>(s, SYNTHETIC_RECORD_SCHEMA, {
+              codec: o.compression,
+            });
+            await inner();
+          })
+        : inner();
     const withPkl = async (inner: () => Promise<void>) =>
       want.has("pickle")
         ? writeAtomic(pklTmp, async (s) => {
@@ -114,14 +132,15 @@ export async function writeSyntheticSplit(
     if (want.has("pickle"))
       await withTempDir(pklTarget, async (dir) => {
         pklTmp = join(dir, `${split}_synthetic.pkl`);
-        await withJsonl(() => withPkl(run));
+        await withJsonl(() => withParquet(() => withPkl(run)));
         await tarGzFile(pklTmp, pklTarget);
       });
-    else await withJsonl(run);
+    else await withJsonl(() => withParquet(run));
   } finally {
     await pool?.destroy();
   }
   if (want.has("jsonl")) files.push(`${base}.jsonl${o.gzip ? ".gz" : ""}`);
+  if (want.has("parquet")) files.push(`${base}.parquet`);
   if (want.has("pickle")) files.push(pklTarget);
   let contexts = 0;
   if (want.has("tsv")) {

@@ -1,9 +1,11 @@
-// A batch of documents → the bytes of each output (passage JSONL, hash TSV, TrecWeb): the work a pool thread does.
+// A batch of documents → the bytes of each output (passage JSONL, hash TSV, TrecWeb) and the passage
+// rows of the Parquet output: the work a pool thread does.
 import { hash } from "node:crypto";
 import {
   formatIkatTrecWeb,
   formatPassageLine,
   jsonDocument,
+  type PassageRecord,
   parseJsonText,
   type WebDocument,
 } from "@convkit/formats";
@@ -15,7 +17,10 @@ import { refusedTextError, splitterFor } from "./splitters.js";
 export type SourceDocument = WebDocument;
 
 /** What to write. */
-export type PassageFormat = "jsonl" | "hashes" | "trecweb";
+export type PassageFormat = "jsonl" | "parquet" | "hashes" | "trecweb";
+
+/** The outputs a pool thread encodes as bytes (Parquet is encoded by the writer, on the main thread). */
+export type ByteFormat = Exclude<PassageFormat, "parquet">;
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -78,7 +83,7 @@ export interface SegmentTask {
  * Output bytes are built here, one builder per format, for every batch of the thread; a batch's
  * outputs leave in the builders' own buffers, and buffers handed back take their place.
  */
-const out: Record<PassageFormat, ByteBuilder> = {
+const out: Record<ByteFormat, ByteBuilder> = {
   jsonl: new ByteBuilder(),
   hashes: new ByteBuilder(),
   trecweb: new ByteBuilder(),
@@ -91,6 +96,8 @@ export interface SegmentResult {
   jsonl: Uint8Array;
   hashes: Uint8Array;
   trecweb: Uint8Array;
+  /** The passages as the JSONL's objects (`url` where the JSONL line has one), when Parquet is asked for. */
+  rows: PassageRecord[];
   passages: number;
   docs: number;
   inputChars: number;
@@ -107,6 +114,7 @@ export function encodeSegmentTask(t: SegmentTask): SegmentResult {
   const want = new Set(t.formats);
   // A batch that failed may have left bytes behind.
   for (const b of Object.values(out)) b.clear();
+  const rows: PassageRecord[] = [];
   let passages = 0;
   let inputChars = 0;
   let docs = 0;
@@ -129,14 +137,15 @@ export function encodeSegmentTask(t: SegmentTask): SegmentResult {
     for (let k = 0; k < ps.length; k++) {
       const p = ps[k]!;
       const id = `${d.id}${o.idSeparator}${k}`;
-      if (want.has("jsonl")) {
+      if (want.has("jsonl") || want.has("parquet")) {
         const contents = t.urlTitle ? `${url ?? ""}\n${d.title ?? ""}\n${p}` : p;
-        out.jsonl.string(
-          formatPassageLine(
-            t.preset === "ikat" && url !== undefined ? { id, contents, url } : { id, contents },
-          ),
-        );
-        out.jsonl.bytes(NEWLINE);
+        const row: PassageRecord =
+          t.preset === "ikat" && url !== undefined ? { id, contents, url } : { id, contents };
+        if (want.has("jsonl")) {
+          out.jsonl.string(formatPassageLine(row));
+          out.jsonl.bytes(NEWLINE);
+        }
+        if (want.has("parquet")) rows.push(row);
       }
       if (want.has("hashes")) out.hashes.string(`${d.id}\t${k}\t${hash("md5", p, "hex")}\n`);
     }
@@ -153,11 +162,12 @@ export function encodeSegmentTask(t: SegmentTask): SegmentResult {
     lines = forEachJsonLine(bytesIn, (v, line) => segmentOne(jsonDocument(bytesIn.file, v, line), line));
   else for (const d of t.docs ?? []) segmentOne(d, 0);
   if (t.spare) spares.push(...t.spare);
-  const bytes = (f: PassageFormat) => (want.has(f) ? out[f].handOver(spares.pop()) : new Uint8Array(0));
+  const bytes = (f: ByteFormat) => (want.has(f) ? out[f].handOver(spares.pop()) : new Uint8Array(0));
   return {
     jsonl: bytes("jsonl"),
     hashes: bytes("hashes"),
     trecweb: bytes("trecweb"),
+    rows,
     passages,
     docs,
     inputChars,

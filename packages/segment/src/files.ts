@@ -56,7 +56,7 @@ export function refuseSharedOutputs(inputs: readonly { file: string; rel: string
   }
 }
 
-/** Where an input's outputs go: `OUT/rel-without-extension.{jsonl,hashes.tsv,trecweb}`, and their manifest. */
+/** Where an input's outputs go: `OUT/rel-without-extension.{jsonl,parquet,hashes.tsv,trecweb}`, and their manifest. */
 export interface OutputFiles {
   /** `OUT/rel-without-extension.*`, as messages name the set. */
   name: string;
@@ -68,7 +68,12 @@ export function outputFiles(out: string, rel: string): OutputFiles {
   const base = join(out, rel.replace(INPUT, ""));
   return {
     name: `${base}.*`,
-    paths: { jsonl: `${base}.jsonl`, hashes: `${base}.hashes.tsv`, trecweb: `${base}.trecweb` },
+    paths: {
+      jsonl: `${base}.jsonl`,
+      parquet: `${base}.parquet`,
+      hashes: `${base}.hashes.tsv`,
+      trecweb: `${base}.trecweb`,
+    },
     manifest: `${base}.manifest.json`,
   };
 }

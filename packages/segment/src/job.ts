@@ -1,9 +1,16 @@
 // The segmentation job: input files (ClueWeb22 txt trees, iKAT JSONL, TrecWeb, JSONL) → passage files, sharded and resumable.
 import { mkdir, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { PASSAGE_RECORD_SCHEMA, type PassageRecord } from "@convkit/formats";
 import { type ByteSink, ConvkitError, UsageError, writeAtomic } from "@convkit/io";
+import { type Codec, ParquetTableWriter } from "@convkit/parquet";
 import { inOrder, type TaskPool } from "@convkit/pool";
-import { encodeSegmentTask, type PassageFormat, type SegmentResult, type SegmentTask } from "./encode.js";
+import {
+  type ByteFormat,
+  encodeSegmentTask,
+  type SegmentResult,
+  type SegmentTask,
+} from "./encode.js";
 import {
   listInputs,
   outputFiles,
@@ -15,6 +22,7 @@ import {
 import {
   type Assessment,
   assess,
+  COMPRESSION,
   manifestWriter,
   modelIdentity,
   type OutputManifest,
@@ -34,6 +42,8 @@ export interface SegmentJobOptions extends Omit<SegmentTask, "docs"> {
   inputs: readonly string[];
   /** Output folder (one set of files per input file), or `-` for JSONL on stdout. */
   out: string;
+  /** Page compression of the Parquet outputs (zstd by default). */
+  compression?: Codec;
   /** [i, N]: this machine takes input files i, i+N, … of the sorted list. */
   shard?: readonly [number, number];
   threads?: number;
@@ -87,7 +97,9 @@ async function segmentInput(
   const toStdout = o.out === "-";
   const { paths } = outputFiles(o.out, input.rel);
   const entry: ManifestEntry = { rel: input.rel, docs: 0, passages: 0 };
-  const sinks: Partial<Record<PassageFormat, ByteSink>> = {};
+  const sinks: Partial<Record<ByteFormat, ByteSink>> = {};
+  let parquet: ParquetTableWriter<PassageRecord> | undefined;
+  const byteFormats = o.formats.filter((f): f is ByteFormat => f !== "parquet");
   const threads = pool?.threads ?? 1;
   const start = (u: Pick<SegmentTask, "bytes" | "docs">) => {
     crash();
@@ -96,7 +108,7 @@ async function segmentInput(
       ...u,
       // Each worker's caches a share of one thread's: the same memory at any thread count.
       cacheShare: pool ? 1 / threads : undefined,
-      spare: spare.splice(0, o.formats.length),
+      spare: spare.splice(0, byteFormats.length),
     };
     const transfer = task.bytes ? [task.bytes.data.buffer as ArrayBuffer, ...task.spare!] : task.spare!;
     return pool ? pool.run(task, transfer) : Promise.resolve().then(() => encodeSegmentTask(task));
@@ -110,10 +122,11 @@ async function segmentInput(
       linesBefore += r.lines;
       entry.passages += r.passages;
       entry.docs += r.docs;
-      for (const f of o.formats) {
+      for (const f of byteFormats) {
         const b = r[f];
         await sinks[f]!.write(b, () => spare.push(b.buffer as ArrayBuffer));
       }
+      if (parquet) await parquet.write(r.rows);
       onUnit(r.docs, r.inputBytes);
     }
   };
@@ -129,8 +142,17 @@ async function segmentInput(
       const f = o.formats[i]!;
       await mkdir(dirname(paths[f]), { recursive: true });
       await writeAtomic(paths[f], async (s) => {
-        sinks[f] = s;
+        if (f !== "parquet") {
+          sinks[f] = s;
+          return nest(i + 1);
+        }
+        // Rows are encoded here, on the main thread, in unit order: the same bytes for any --threads.
+        const w = await ParquetTableWriter.open<PassageRecord>(s, PASSAGE_RECORD_SCHEMA, {
+          codec: o.compression,
+        });
+        parquet = w;
         await nest(i + 1);
+        await w.finish();
       });
     };
     await nest(0);
@@ -193,7 +215,7 @@ async function segmentUnlessCurrent(
   await removeIfThere(files.manifest);
   // Redone whole: outputs of formats not asked for now were made from what changed; they go too.
   if (!a.kept)
-    for (const f of ["jsonl", "hashes", "trecweb"] as const)
+    for (const f of ["jsonl", "parquet", "hashes", "trecweb"] as const)
       if (!o.formats.includes(f)) await removeIfThere(files.paths[f]);
   // The input's sha256, read beside the segmentation (the page cache serves one of the two reads).
   const reading = new AbortController();
@@ -215,8 +237,15 @@ async function segmentUnlessCurrent(
     );
   const outputs = { ...a.kept?.outputs };
   for (const f of a.write) outputs[f] = (await stat(files.paths[f])).size;
+  // A Parquet output kept from a run before, not written now, keeps its compression on record.
+  const keptCodec = a.kept?.options[COMPRESSION];
+  const options =
+    outputs.parquet !== undefined && !a.write.includes("parquet") && keptCodec !== undefined
+      ? { ...ctx.options, [COMPRESSION]: keptCodec }
+      : ctx.options;
   await writeManifest(files.manifest, {
     ...ctx,
+    options,
     input: { ...stamp, sha256: await digest },
     outputs,
     docs: e.docs,

@@ -5,6 +5,7 @@ import { createReadStream, readFileSync } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { writeAtomic } from "@convkit/io";
+import type { Codec } from "@convkit/parquet";
 import type { PassageFormat } from "./encode.js";
 import { IKAT, MSMARCO } from "./passages.js";
 
@@ -85,6 +86,8 @@ export function outputOptions(o: {
   splitter: string;
   urlTitle?: boolean;
   model?: string;
+  formats?: readonly PassageFormat[];
+  compression?: Codec;
 }): OutputManifest["options"] {
   const s = { ...(o.preset === "ikat" ? IKAT : MSMARCO), ...o.overrides };
   return {
@@ -98,10 +101,19 @@ export function outputOptions(o: {
     urlTitle: o.urlTitle ?? false,
     splitter: o.splitter,
     ...(o.model === undefined ? {} : { model: o.model }),
+    // Only a run that writes Parquet records its compression (see COMPRESSION in assess).
+    ...(o.formats?.includes("parquet") ? { [COMPRESSION]: o.compression ?? "zstd" } : {}),
   };
 }
 
-const FORMATS = ["jsonl", "hashes", "trecweb"] as const;
+/**
+ * The option that decides only the Parquet output's bytes: not compared with the others (a run
+ * that writes no Parquet, or a manifest from before there was Parquet, is current); another one
+ * rewrites the Parquet output alone.
+ */
+export const COMPRESSION = "compression";
+
+const FORMATS = ["jsonl", "hashes", "trecweb", "parquet"] as const;
 
 /** A manifest read back, checked field by field; anything else (absent, cut, an older layout) is undefined. */
 export async function readManifest(path: string): Promise<OutputManifest | undefined> {
@@ -214,7 +226,9 @@ export async function assess(
   }
   if (prev.writer !== a.writer)
     return redo(`${a.outputsName} was written by ${prev.writer}, this is ${a.writer}`);
-  const keys = [...new Set([...Object.keys(prev.options), ...Object.keys(a.options)])];
+  const keys = [...new Set([...Object.keys(prev.options), ...Object.keys(a.options)])].filter(
+    (k) => k !== COMPRESSION,
+  );
   const changed = keys.filter((k) => prev.options[k] !== a.options[k]);
   if (changed.length > 0)
     return redo(
@@ -238,6 +252,14 @@ export async function assess(
       (s) => s.size,
       () => undefined,
     );
+    if (f === "parquet" && size !== undefined && prev.options[COMPRESSION] !== a.options[COMPRESSION]) {
+      // Its size is no witness of its codec: another one could give the same size.
+      write.push(f);
+      missing.push(
+        `${a.paths[f]} compressed ${shown(prev.options[COMPRESSION])}, now ${shown(a.options[COMPRESSION])}`,
+      );
+      continue;
+    }
     if (size !== undefined && size === prev.outputs[f]) continue;
     write.push(f);
     missing.push(

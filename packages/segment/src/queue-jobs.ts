@@ -1,6 +1,7 @@
 // Segmentation's job kinds on the queue, declared once for the command that submits a run and
 // the worker that runs it: one unit per input file, and the run's end writing the manifest.
 import type { Fields } from "@convkit/io";
+import { CODECS } from "@convkit/parquet";
 import { defineJobKindWithState, defineRunKind } from "@convkit/queue";
 import type { PassageFormat } from "./encode.js";
 import {
@@ -14,7 +15,7 @@ import {
 import { readWindowOverrides } from "./window-options.js";
 
 const PRESETS = ["ikat", "msmarco"] as const;
-const FORMATS = ["jsonl", "hashes", "trecweb"] as const satisfies readonly PassageFormat[];
+const FORMATS = ["jsonl", "parquet", "hashes", "trecweb"] as const satisfies readonly PassageFormat[];
 
 function readUnit(f: Fields): SegmentUnitData {
   const input = f.object("input");
@@ -27,6 +28,7 @@ function readUnit(f: Fields): SegmentUnitData {
     splitter: f.string("splitter"),
     spacyModel: f.optionalString("spacyModel"),
     urlTitle: f.optionalBoolean("urlTitle"),
+    compression: f.has("compression") ? f.choice("compression", CODECS) : undefined,
     overrides: o && readWindowOverrides(o),
   };
 }

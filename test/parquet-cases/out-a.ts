@@ -1,0 +1,155 @@
+// Parquet outputs of gen-synthetic, segment run and gen-eval beside the JSONL (or dict) of the same
+// command, made by the built CLI, for the cross-check with Python's readers (pyarrow, pandas,
+// polars, DuckDB, datasets). Cases that need the real data read $CONVKIT_SHARED (../shared).
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  EVAL_ENTRY_SCHEMA,
+  evalEntries,
+  FACET_EVAL_ENTRY_SCHEMA,
+  PASSAGE_RECORD_SCHEMA,
+  QULAC_HIST_RECORD_SCHEMA,
+  SYNTHETIC_RECORD_SCHEMA,
+  toEvalDict,
+} from "@convkit/formats";
+import type { TableSchema } from "@convkit/parquet";
+import { readPickleFile } from "@convkit/pickle";
+import { cliBin, evalFixtureArgs, REPO, SHARED, writeEvalFixture } from "@convkit/test-helpers";
+import { schemaTypes } from "./compare.js";
+
+export interface ParquetCase {
+  name: string;
+  /** Runs the command into `dir`: its Parquet output, the JSONL of the same rows, the declared column types. */
+  make(dir: string): Promise<{ parquet: string; jsonl: string; types: Record<string, string> }>;
+}
+
+function run(app: string, args: string[]): void {
+  execFileSync(process.execPath, [cliBin(app), ...args], { cwd: REPO, stdio: ["ignore", "ignore", "pipe"] });
+}
+
+const made = (parquet: string, jsonl: string, schema: TableSchema) => ({
+  parquet,
+  jsonl,
+  types: schemaTypes(schema),
+});
+
+/** gen-synthetic on the real ClariQ files, one split: its own JSONL beside. */
+function synthetic(split: string): ParquetCase {
+  return {
+    name: `gen-synthetic ${split} (real ClariQ)`,
+    async make(dir) {
+      run("gen-synthetic", [
+        ...["--data", join(SHARED, "data", "clariq"), "--qulac", join(SHARED, "data", "qulac", "qulac.json")],
+        ...["--splits", split, "--format", "jsonl,parquet", "--out", dir],
+      ]);
+      return made(
+        join(dir, `${split}_synthetic.parquet`),
+        join(dir, `${split}_synthetic.jsonl`),
+        SYNTHETIC_RECORD_SCHEMA,
+      );
+    },
+  };
+}
+
+/** Documents with and without a url, non-ASCII text: passages whose url is null in some rows. */
+export function documents(n: number): string {
+  let s = "";
+  for (let i = 0; i < n; i++) {
+    const text = Array.from(
+      { length: 5 + ((i * 7) % 36) },
+      (_, k) => `Sentence ${k} of doc ${i}, über the río.`,
+    );
+    s += `${JSON.stringify({ id: `doc${i}`, ...(i % 3 ? { url: `http://x.example/${i}` } : {}), text: text.join(" ") })}\n`;
+  }
+  return s;
+}
+
+/** gen-eval's dict (its pickle, whose dicts keep their order) as the table's rows in JSONL. */
+async function evalJsonl(pklTarGz: string, target: string): Promise<void> {
+  let s = "";
+  for (const e of evalEntries(toEvalDict(pklTarGz, await readPickleFile(pklTarGz))))
+    s += `${JSON.stringify({
+      context: e.context,
+      question: e.question,
+      metric: e.metric,
+      no_answer: e.no_answer,
+      with_answer: e.with_answer,
+      aggregate: e.question === "MAX" || e.question === "MIN",
+    })}\n`;
+  writeFileSync(target, s);
+}
+
+function genEval(single: boolean): ParquetCase {
+  return {
+    name: `gen-eval${single ? " --single-turn" : ""} (generated fixture)`,
+    async make(dir) {
+      writeEvalFixture(dir);
+      const prefix = join(dir, "eval");
+      run("gen-eval", [
+        ...evalFixtureArgs(dir),
+        ...(single ? ["--single-turn"] : []),
+        ...["--format", "pickle,parquet", "-o", prefix],
+      ]);
+      await evalJsonl(`${prefix}.pkl.tar.gz`, `${prefix}.jsonl`);
+      return made(
+        `${prefix}.parquet`,
+        `${prefix}.jsonl`,
+        single ? FACET_EVAL_ENTRY_SCHEMA : EVAL_ENTRY_SCHEMA,
+      );
+    },
+  };
+}
+
+export const cases: ParquetCase[] = [
+  synthetic("dev"),
+  synthetic("train"),
+  {
+    name: "gen-synthetic Qulac's flavour (real qulac.json)",
+    async make(dir) {
+      run("gen-synthetic", [
+        "--qulac",
+        join(SHARED, "data", "qulac", "qulac.json"),
+        "--format",
+        "jsonl,parquet",
+        "--out",
+        dir,
+      ]);
+      return made(
+        join(dir, "qulac_hist012_dict.parquet"),
+        join(dir, "qulac_hist012_dict.jsonl"),
+        QULAC_HIST_RECORD_SCHEMA,
+      );
+    },
+  },
+  {
+    name: "segment run, ikat preset, 2 threads (generated documents)",
+    async make(dir) {
+      const input = join(dir, "docs.jsonl");
+      writeFileSync(input, documents(2500));
+      run("segment", ["run", input, "--format", "jsonl,parquet", "--threads", "2", "-o", join(dir, "out")]);
+      return made(join(dir, "out", "docs.parquet"), join(dir, "out", "docs.jsonl"), PASSAGE_RECORD_SCHEMA);
+    },
+  },
+  {
+    name: "segment run, msmarco preset with --url-title (generated documents)",
+    async make(dir) {
+      const input = join(dir, "docs.jsonl");
+      writeFileSync(input, documents(500));
+      run("segment", [
+        "run",
+        input,
+        "--preset",
+        "msmarco",
+        "--url-title",
+        "--format",
+        "jsonl,parquet",
+        "-o",
+        join(dir, "out"),
+      ]);
+      return made(join(dir, "out", "docs.parquet"), join(dir, "out", "docs.jsonl"), PASSAGE_RECORD_SCHEMA);
+    },
+  },
+  genEval(false),
+  genEval(true),
+];
