@@ -1,5 +1,6 @@
-// Synthetic records as table rows (the Parquet output), made straight from the plans.
-import type { QaTurn, SyntheticRecord } from "@convkit/formats";
+// Synthetic records as table columns (the Parquet output), made straight from the plans.
+import type { QaTurn } from "@convkit/formats";
+import type { Columns } from "@convkit/parquet";
 import {
   contextId,
   recordId,
@@ -11,27 +12,37 @@ import type { RecordTask } from "./generate.js";
 
 const EMPTY: readonly QaTurn[] = Object.freeze([]);
 
+/** A task's records as columns (SYNTHETIC_RECORD_SCHEMA's), no object per record. */
+interface RecordColumns {
+  record_id: number[];
+  topic_id: number[];
+  facet_id: string[];
+  initial_request: string[];
+  question: string[];
+  answer: string[];
+  conversation_context: (readonly QaTurn[])[];
+  context_id: number[];
+}
+
 /**
  * The records of one history length of a topic, in record-id order, as {@link topicJsonl} writes
- * them: each item's turn and each context's history made once and shared by every record of the
- * context (rows are only read by the writer), so a row costs one small object.
+ * them, appended to `out`'s columns: each item's turn and each context's history made once and
+ * shared by every record of the context (the writer only reads them).
  */
-function topicRows(plan: TopicPlan, nums: TopicNumbers, level: number, out: SyntheticRecord[]): void {
+function topicRows(plan: TopicPlan, nums: TopicNumbers, level: number, out: RecordColumns): void {
   const F = plan.facets.length;
   const n = plan.answers[0]!.length;
   const turns = plan.answers.map((row) => row.map((it) => ({ question: it.question, answer: it.answer })));
   const row = (f: number, history: number[], x: number, ctx: readonly QaTurn[], context_id: number) => {
     const it = plan.answers[f]![x]!;
-    out.push({
-      record_id: recordId(nums, F, n, f, history, x),
-      topic_id: plan.topic_id,
-      facet_id: plan.facets[f]!,
-      initial_request: plan.initial_request,
-      question: it.question,
-      answer: it.answer,
-      conversation_context: ctx as QaTurn[],
-      context_id,
-    });
+    out.record_id.push(recordId(nums, F, n, f, history, x));
+    out.topic_id.push(plan.topic_id);
+    out.facet_id.push(plan.facets[f]!);
+    out.initial_request.push(plan.initial_request);
+    out.question.push(it.question);
+    out.answer.push(it.answer);
+    out.conversation_context.push(ctx);
+    out.context_id.push(context_id);
   };
   if (level === 0) {
     for (let x = 0; x < n; x++)
@@ -52,9 +63,18 @@ function topicRows(plan: TopicPlan, nums: TopicNumbers, level: number, out: Synt
   }
 }
 
-/** The rows of a task, in record-id order. */
-export function taskRows(task: RecordTask): SyntheticRecord[] {
-  const out: SyntheticRecord[] = [];
+/** The records of a task, in record-id order, as columns. */
+export function taskColumns(task: RecordTask): Columns {
+  const out: RecordColumns = {
+    record_id: [],
+    topic_id: [],
+    facet_id: [],
+    initial_request: [],
+    question: [],
+    answer: [],
+    conversation_context: [],
+    context_id: [],
+  };
   for (const t of task.topics) topicRows(t.plan, t.numbers, task.level, out);
-  return out;
+  return { ...out };
 }

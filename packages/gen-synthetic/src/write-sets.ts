@@ -9,7 +9,7 @@ import { type TopicPlan, topicContexts, topicCounts } from "@convkit/synthetic-p
 import { JsonStrings } from "./encode.js";
 import { type PlannedSets, type RecordTask, recordTasks, splitPlans, taskJsonl } from "./generate.js";
 import { topicPickleItems } from "./pickle-records.js";
-import { taskRows } from "./rows.js";
+import { taskColumns } from "./rows.js";
 
 /** Output formats of a split. */
 export type SetFormat = "jsonl" | "parquet" | "pickle" | "tsv";
@@ -89,7 +89,7 @@ export async function writeSyntheticSplit(
       }
       if (jsonl) await sinks.jsonl!.write(jsonl);
       // Rows made here, on the main thread, where the writer encodes them (the same rows for any --threads).
-      if (parquet) await parquet.write(taskRows(task));
+      if (parquet) await parquet.writeColumns(taskColumns(task));
       for (const t of task.topics) records += topicCounts(t.plan, 2, sets.ordered).records[task.level]!;
       o.onRecords?.(records);
     }

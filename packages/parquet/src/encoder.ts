@@ -171,8 +171,16 @@ function dictionaryOf(leaf: Leaf): { keys: unknown[]; indexes: Int32Array } | un
   const indexes = new Int32Array(leaf.values.length);
   let dictBytes = 0;
   let plainBytes = 0;
+  let previous: unknown = NEGATIVE_ZERO;
+  let previousId = -1;
   for (let i = 0; i < leaf.values.length; i++) {
     const v = leaf.values[i];
+    // Runs of one value (a topic's request, a context's history) skip the Map.
+    if (v === previous && v !== 0) {
+      plainBytes += sizes[previousId]!;
+      indexes[i] = previousId;
+      continue;
+    }
     // A Map keys -0 and 0 as one (SameValueZero); a double column keeps them apart.
     const key = v === 0 && Object.is(v, -0) ? NEGATIVE_ZERO : v;
     let id = ids.get(key);
@@ -187,6 +195,8 @@ function dictionaryOf(leaf: Leaf): { keys: unknown[]; indexes: Int32Array } | un
     }
     plainBytes += sizes[id]!;
     indexes[i] = id;
+    previous = v;
+    previousId = id;
     // Mostly distinct values (ids): a dictionary cannot halve them; stop building it early.
     if (i === DICTIONARY_PROBE && keys.length > DICTIONARY_PROBE * 0.98) return undefined;
   }

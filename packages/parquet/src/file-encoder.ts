@@ -7,7 +7,7 @@ import { writeMetadata } from "hyparquet-writer/src/metadata.js";
 import { snappyCompress as snappy } from "hyparquet-writer/src/snappy.js";
 import { type Codec, compressorsFor } from "./codec.js";
 import { writeChunk } from "./encoder.js";
-import type { FileEncoder, Row } from "./file-encoding.js";
+import type { Columns, FileEncoder } from "./file-encoding.js";
 import { leavesOf } from "./levels.js";
 import { ReferenceFile } from "./reference-writer.js";
 import { schemaElements, type TableSchema } from "./schema.js";
@@ -40,28 +40,28 @@ class FastFile implements FileEncoder {
     await this.sink.write(Buffer.from("PAR1"));
   }
 
-  async writeRowGroup(rows: readonly Row[]): Promise<void> {
+  async writeRowGroup(columns: Columns, rows: number): Promise<void> {
     await this.start();
-    const columns: ColumnChunk[] = [];
+    const chunks: ColumnChunk[] = [];
     const groupOffset = this.offset;
     let uncompressed = 0n;
     // Each column chunk goes to the sink once encoded: memory holds the rows and one chunk.
-    for (const leaf of leavesOf(this.schema, rows)) {
+    for (const leaf of leavesOf(this.schema, columns)) {
       const out = new ByteWriter(1 << 16);
       const chunk = writeChunk({ base: this.offset, out }, leaf, CODEC_NAMES[this.codec], this.compress);
       uncompressed += chunk.meta_data?.total_uncompressed_size ?? 0n;
-      columns.push(chunk);
+      chunks.push(chunk);
       this.offset += out.offset;
       await this.sink.write(out.getBytes());
     }
     this.groups.push({
-      columns,
+      columns: chunks,
       total_byte_size: uncompressed,
-      num_rows: BigInt(rows.length),
+      num_rows: BigInt(rows),
       file_offset: BigInt(groupOffset),
       total_compressed_size: BigInt(this.offset - groupOffset),
     });
-    this.rows += rows.length;
+    this.rows += rows;
   }
 
   async finish(): Promise<void> {

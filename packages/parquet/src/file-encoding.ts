@@ -3,8 +3,14 @@
 /** A row as the writers take it: values keyed by column name. */
 export type Row = Readonly<Record<string, unknown>>;
 
+/**
+ * A row group (or a batch of rows) as columns: each column's values by column name, all of one
+ * length; a list column holds each row's array.
+ */
+export type Columns = Record<string, unknown[]>;
+
 /** How a file's row groups and footer are encoded: the fast encoder, or its reference. */
 export interface FileEncoder {
-  writeRowGroup(rows: readonly Row[]): Promise<void>;
+  writeRowGroup(columns: Columns, rows: number): Promise<void>;
   finish(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 export { CODECS, type Codec } from "./codec.js";
 export { CREATED_BY } from "./file-encoder.js";
+export type { Columns } from "./file-encoding.js";
 export { isParquetHead, openParquet, type ParquetTable } from "./reader.js";
 export {
   type ColumnSpec,

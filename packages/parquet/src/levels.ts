@@ -1,7 +1,7 @@
 // A row group's columns as Parquet leaves: each leaf's values (nulls left out) and its repetition
 // and definition levels (Dremel), computed straight from the row objects for the shapes convkit
 // declares (scalars, nullable scalars, list<scalar>, list<struct<scalar…>>).
-import type { Row } from "./file-encoding.js";
+import type { Columns, Row } from "./file-encoding.js";
 import type { ColumnSpec, ScalarColumn, ScalarType, TableSchema } from "./schema.js";
 
 /** One leaf column of a row group, ready to encode. */
@@ -51,45 +51,33 @@ function rowIndex(n: number): Uint32Array {
   return starts;
 }
 
-/** A required column's values, checked with one loop per type (this is the writer's hottest loop). */
-function requiredValues(schema: TableSchema, c: ScalarColumn, rows: readonly Row[]): unknown[] {
-  const n = rows.length;
-  const name = c.name;
-  const values = new Array<unknown>(n);
+/** A required column's values, checked in place with one loop per type (the writer's hottest loop). */
+function checkedRequired(schema: TableSchema, c: ScalarColumn, values: unknown[]): unknown[] {
+  const n = values.length;
   switch (c.type) {
     case "string":
-      for (let i = 0; i < n; i++) {
-        const v = rows[i]![name];
-        if (typeof v !== "string") checkScalar(schema, name, c.type, v);
-        values[i] = v;
-      }
+      for (let i = 0; i < n; i++)
+        if (typeof values[i] !== "string") checkScalar(schema, c.name, c.type, values[i]);
       break;
     case "int64":
-      for (let i = 0; i < n; i++) {
-        const v = rows[i]![name];
-        if (!Number.isSafeInteger(v)) checkScalar(schema, name, c.type, v);
-        values[i] = v;
-      }
+      for (let i = 0; i < n; i++)
+        if (!Number.isSafeInteger(values[i])) checkScalar(schema, c.name, c.type, values[i]);
       break;
     default:
-      for (let i = 0; i < n; i++) {
-        const v = rows[i]![name];
-        checkScalar(schema, name, c.type, v);
-        values[i] = v;
-      }
+      for (let i = 0; i < n; i++) checkScalar(schema, c.name, c.type, values[i]);
   }
   return values;
 }
 
-function flatLeaf(schema: TableSchema, c: ScalarColumn, rows: readonly Row[]): Leaf {
-  const n = rows.length;
+function flatLeaf(schema: TableSchema, c: ScalarColumn, column: unknown[]): Leaf {
+  const n = column.length;
   if (!c.nullable)
     return {
       path: [c.name],
       type: c.type,
       maxDef: 0,
       maxRep: 0,
-      values: requiredValues(schema, c, rows),
+      values: checkedRequired(schema, c, column),
       def: new Uint8Array(0),
       rep: new Uint8Array(0),
       entries: n,
@@ -98,7 +86,7 @@ function flatLeaf(schema: TableSchema, c: ScalarColumn, rows: readonly Row[]): L
   const values: unknown[] = [];
   const def = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
-    const v = rows[i]![c.name];
+    const v = column[i];
     if (v === null || v === undefined) continue;
     checkScalar(schema, c.name, c.type, v);
     def[i] = 1;
@@ -124,25 +112,29 @@ function flatLeaf(schema: TableSchema, c: ScalarColumn, rows: readonly Row[]): L
 function listLeaves(
   schema: TableSchema,
   c: Extract<ColumnSpec, { type: "list" }>,
-  rows: readonly Row[],
+  lists: readonly unknown[],
 ): Leaf[] {
   const fields: { name: string; type: ScalarType; nullable: boolean; key?: string }[] =
     "element" in c
       ? [{ name: "element", type: c.element, nullable: false }]
       : c.fields.map((f) => ({ name: f.name, type: f.type, nullable: f.nullable === true, key: f.name }));
   let entries = 0;
-  for (const r of rows) {
-    const v = r[c.name];
+  let count = 0;
+  for (const v of lists) {
     if (!Array.isArray(v)) bad(schema, c.name, "a list", v);
     entries += v.length === 0 ? 1 : v.length;
+    count += v.length;
   }
+  // One pass over the rows: levels, and every item in order (each field then reads items alone).
   const rep = new Uint8Array(entries);
   const structDef = new Uint8Array(entries);
-  const rowStarts = new Uint32Array(rows.length + 1);
+  const rowStarts = new Uint32Array(lists.length + 1);
+  const items = new Array<unknown>(count);
   let e = 0;
-  for (let i = 0; i < rows.length; i++) {
+  let k = 0;
+  for (let i = 0; i < lists.length; i++) {
     rowStarts[i] = e;
-    const list = rows[i]![c.name] as unknown[];
+    const list = lists[i] as unknown[];
     if (list.length === 0) {
       e++;
       continue;
@@ -150,45 +142,55 @@ function listLeaves(
     for (let j = 0; j < list.length; j++) {
       rep[e] = j === 0 ? 0 : 1;
       structDef[e] = 1;
+      items[k++] = list[j];
       e++;
     }
   }
-  rowStarts[rows.length] = e;
+  rowStarts[lists.length] = e;
   return fields.map((f) => {
-    const values: unknown[] = [];
-    const def = f.nullable ? new Uint8Array(entries) : structDef;
     const column = f.key === undefined ? c.name : `${c.name}.${f.key}`;
-    let k = 0;
-    for (const r of rows) {
-      const list = r[c.name] as unknown[];
-      if (list.length === 0) {
-        k++;
-        continue;
+    const key = f.key;
+    let values: unknown[];
+    if (key !== undefined)
+      for (const item of items)
+        if (typeof item !== "object" || item === null) bad(schema, c.name, "a struct", item);
+    if (!f.nullable) {
+      values = new Array<unknown>(count);
+      for (let i = 0; i < count; i++) {
+        const v = key === undefined ? items[i] : (items[i] as Row)[key];
+        if (typeof v !== "string" || f.type !== "string") checkScalar(schema, column, f.type, v);
+        values[i] = v;
       }
-      for (const item of list) {
-        let v: unknown = item;
-        if (f.key !== undefined) {
-          if (typeof item !== "object" || item === null) bad(schema, c.name, "a struct", item);
-          v = (item as Row)[f.key];
-        }
-        if (f.nullable) {
-          if (v === null || v === undefined) def[k] = 1;
-          else {
-            checkScalar(schema, column, f.type, v);
-            def[k] = 2;
-            values.push(v);
-          }
-        } else {
-          checkScalar(schema, column, f.type, v);
-          values.push(v);
-        }
-        k++;
+      return {
+        path: leafPath(c.name, key),
+        type: f.type,
+        maxDef: 1,
+        maxRep: 1,
+        values,
+        def: structDef,
+        rep,
+        entries,
+        rowStarts,
+      };
+    }
+    values = [];
+    const def = new Uint8Array(entries);
+    let i = 0;
+    for (let x = 0; x < entries; x++) {
+      if (structDef[x] === 0) continue;
+      const item = items[i++];
+      const v = key === undefined ? item : (item as Row)[key];
+      if (v === null || v === undefined) def[x] = 1;
+      else {
+        checkScalar(schema, column, f.type, v);
+        def[x] = 2;
+        values.push(v);
       }
     }
     return {
-      path: [c.name, "list", "element", ...(f.key === undefined ? [] : [f.key])],
+      path: leafPath(c.name, key),
       type: f.type,
-      maxDef: f.nullable ? 2 : 1,
+      maxDef: 2,
       maxRep: 1,
       values,
       def,
@@ -199,10 +201,15 @@ function listLeaves(
   });
 }
 
+function leafPath(name: string, key: string | undefined): string[] {
+  return key === undefined ? [name, "list", "element"] : [name, "list", "element", key];
+}
+
 /** The leaves of a row group, in schema order, one column at a time (the values of one held at once). */
-export function* leavesOf(schema: TableSchema, rows: readonly Row[]): Iterable<Leaf> {
+export function* leavesOf(schema: TableSchema, columns: Columns): Iterable<Leaf> {
   for (const c of schema.columns) {
-    if (c.type === "list") yield* listLeaves(schema, c, rows);
-    else yield flatLeaf(schema, c, rows);
+    const values = columns[c.name]!;
+    if (c.type === "list") yield* listLeaves(schema, c, values);
+    else yield flatLeaf(schema, c, values);
   }
 }

@@ -4,7 +4,7 @@
 import type { ByteSink } from "@convkit/io";
 import type { CompressionCodec } from "hyparquet";
 import { ByteWriter, ParquetWriter } from "hyparquet-writer";
-import type { FileEncoder, Row } from "./file-encoding.js";
+import type { Columns, FileEncoder, Row } from "./file-encoding.js";
 import { checkScalar } from "./levels.js";
 import { type ColumnSpec, type ScalarType, schemaElements, type TableSchema } from "./schema.js";
 
@@ -41,12 +41,12 @@ export class ReferenceFile implements FileEncoder {
     });
   }
 
-  async writeRowGroup(rows: readonly Row[]): Promise<void> {
+  async writeRowGroup(columns: Columns, rows: number): Promise<void> {
     const columnData = this.schema.columns.map((c) => ({
       name: c.name,
-      data: columnValues(this.schema, c, rows),
+      data: columnValues(this.schema, c, columns[c.name]!),
     }));
-    await this.writer.write({ columnData, rowGroupSize: rows.length });
+    await this.writer.write({ columnData, rowGroupSize: rows });
   }
 
   async finish(): Promise<void> {
@@ -67,11 +67,11 @@ function scalarValue(
   return type === "int64" ? BigInt(v as number) : v;
 }
 
-function columnValues(schema: TableSchema, c: ColumnSpec, rows: readonly Row[]): unknown[] {
+function columnValues(schema: TableSchema, c: ColumnSpec, column: readonly unknown[]): unknown[] {
   if (c.type !== "list")
-    return rows.map((r) => scalarValue(schema, c.name, c.type, c.nullable === true, r[c.name]));
-  return rows.map((r) => {
-    const v = r[c.name] as unknown[];
+    return column.map((v) => scalarValue(schema, c.name, c.type, c.nullable === true, v));
+  return column.map((list) => {
+    const v = list as unknown[];
     if ("element" in c) return v.map((x) => scalarValue(schema, c.name, c.element, false, x));
     return v.map((x) => {
       const s: Record<string, unknown> = {};

@@ -2,7 +2,7 @@
 import { type ByteSink, writeAtomic } from "@convkit/io";
 import type { Codec } from "./codec.js";
 import { openFileEncoder } from "./file-encoder.js";
-import type { FileEncoder, Row } from "./file-encoding.js";
+import type { Columns, FileEncoder, Row } from "./file-encoding.js";
 import type { ColumnSpec, ScalarType, TableSchema } from "./schema.js";
 
 export interface ParquetWriteOptions {
@@ -18,13 +18,16 @@ const DEFAULT_ROW_GROUP_ROWS = 128 * 1024;
 const DEFAULT_ROW_GROUP_BYTES = 16 << 20;
 
 /**
- * A Parquet file being written: `write` takes rows in order and closes a row group whenever it
- * is full (by rows or by bytes: both counted from the data, so the same rows make the same row
- * groups); `finish` writes the last one and the footer. Rows are checked against the schema as
- * they are turned into columns: a value of the wrong type is a bug of the caller, not user input.
+ * A Parquet file being written: `write` takes rows in order (or `writeColumns` the same rows as
+ * columns) and closes a row group whenever it is full (by rows or by bytes: both counted from the
+ * data, row by row, so the same rows make the same row groups however they are batched); `finish`
+ * writes the last one and the footer. Values are checked against the schema as they are encoded:
+ * a value of the wrong type is a bug of the caller, not user input.
  */
 export class ParquetTableWriter<R extends object> {
-  private pending: Row[] = [];
+  /** The pending row group: slices of the batches handed in, joined when the group closes. */
+  private parts: { batch: Readonly<Columns>; from: number; to: number }[] = [];
+  private pendingRows = 0;
   private pendingBytes = 0;
   private rows = 0;
   private readonly maxRows: number;
@@ -69,18 +72,51 @@ export class ParquetTableWriter<R extends object> {
     return this.rows;
   }
 
+  /** Rows as objects keyed by column name. */
   async write(rows: Iterable<R>): Promise<void> {
-    const columns = this.schema.columns;
-    for (const r of rows) {
-      const row = r as Row;
-      this.pending.push(row);
-      // Every 16th row's size stands for its 16 (an estimate bounds memory; counted from the
-      // data, so the same rows still make the same row groups).
-      if ((this.rows & 15) === 0) this.pendingBytes += 16 * rowBytes(columns, row);
-      this.rows++;
-      if (this.pending.length >= this.maxRows || this.pendingBytes >= this.maxBytes)
-        await this.closeRowGroup();
+    const list = Array.isArray(rows) ? (rows as readonly Row[]) : ([...rows] as Row[]);
+    const batch: Columns = {};
+    for (const c of this.schema.columns) {
+      const values = new Array<unknown>(list.length);
+      for (let i = 0; i < list.length; i++) values[i] = list[i]![c.name];
+      batch[c.name] = values;
     }
+    await this.writeColumns(batch);
+  }
+
+  /**
+   * The same as {@link write} for rows given as columns (each column's values by name, all of one
+   * length): no row object is made, which is what a producer of millions of rows wants. The
+   * arrays are kept until their row group is written: the caller must not change them.
+   */
+  async writeColumns(batch: Readonly<Columns>): Promise<void> {
+    const columns = this.schema.columns;
+    const n = batch[columns[0]!.name]?.length ?? 0;
+    for (const c of columns)
+      if (batch[c.name]?.length !== n)
+        throw new TypeError(
+          `${this.schema.what}: column ${c.name} has ${batch[c.name]?.length ?? "no"} values, not ${n}`,
+        );
+    let from = 0;
+    while (from < n) {
+      // Rows up to the one that fills the row group.
+      let to = from;
+      let full = false;
+      while (to < n && !full) full = this.count1(batch, to++);
+      this.parts.push({ batch, from, to });
+      from = to;
+      if (full) await this.closeRowGroup();
+    }
+  }
+
+  /** Counts one row (index `i` of `batch`) into the pending row group; whether the group is full. */
+  private count1(batch: Readonly<Columns>, i: number): boolean {
+    // Every 16th row's size stands for its 16 (an estimate bounds memory; counted from the data,
+    // so the same rows still make the same row groups).
+    if ((this.rows & 15) === 0) this.pendingBytes += 16 * rowBytes(this.schema.columns, batch, i);
+    this.rows++;
+    this.pendingRows++;
+    return this.pendingRows >= this.maxRows || this.pendingBytes >= this.maxBytes;
   }
 
   async finish(): Promise<number> {
@@ -90,12 +126,32 @@ export class ParquetTableWriter<R extends object> {
   }
 
   private async closeRowGroup(): Promise<void> {
-    const rows = this.pending;
-    if (rows.length === 0) return;
-    this.pending = [];
+    const rows = this.pendingRows;
+    if (rows === 0) return;
+    const parts = this.parts;
+    this.parts = [];
+    this.pendingRows = 0;
     this.pendingBytes = 0;
-    await this.file.writeRowGroup(rows);
+    // Joined natively (slice, concat): copying value by value into a long-lived array costs a
+    // write barrier per value.
+    const columns: Columns = {};
+    for (const c of this.schema.columns) {
+      const one = parts.length === 1 ? parts[0]! : undefined;
+      const all = one?.batch[c.name];
+      columns[c.name] =
+        one && all && one.from === 0 && one.to === all.length
+          ? all
+          : joined(parts.map((p) => p.batch[c.name]!.slice(p.from, p.to)));
+    }
+    await this.file.writeRowGroup(columns, rows);
   }
+}
+
+/** Arrays joined by native concat, a bounded number at a time (a spread of 100k arrays overflows the stack). */
+function joined(slices: unknown[][]): unknown[] {
+  let out: unknown[] = [];
+  for (let i = 0; i < slices.length; i += 1024) out = out.concat(...slices.slice(i, i + 1024));
+  return out;
 }
 
 /**
@@ -121,11 +177,11 @@ function scalarBytes(type: ScalarType, v: unknown): number {
   return type === "string" && typeof v === "string" ? v.length + 4 : 8;
 }
 
-/** About how many bytes a row's values take (string lengths in UTF-16 units: an estimate is enough). */
-function rowBytes(columns: readonly ColumnSpec[], row: Row): number {
+/** About how many bytes row `i`'s values take (string lengths in UTF-16 units: an estimate is enough). */
+function rowBytes(columns: readonly ColumnSpec[], batch: Readonly<Columns>, i: number): number {
   let n = 0;
   for (const c of columns) {
-    const v = row[c.name];
+    const v = batch[c.name]![i];
     if (c.type !== "list") n += scalarBytes(c.type, v);
     else if (Array.isArray(v)) {
       if ("element" in c) for (const x of v) n += scalarBytes(c.element, x);
