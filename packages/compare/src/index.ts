@@ -7,7 +7,7 @@ export {
   TESTS,
   type TestName,
 } from "./compare.js";
-export { describeComparison, FORMATS, type Format, formatComparison } from "./format.js";
+export { describeComparison, FORMATS, type Format, formatComparison, pairRows } from "./format.js";
 export {
   clariqPerTopic,
   DEFAULT_TREC_MEASURES,

@@ -67,6 +67,32 @@ export { parseJsonText } from "./json-text.js";
 export { readJsonl } from "./jsonl.js";
 export { mapBatches, writeLines } from "./lines.js";
 export {
+  ARGS_ME_CONTEXT_FIELDS,
+  ARGS_ME_SCHEMA,
+  CLARIFICATION_NEED_SCHEMA,
+  CLARIQ_ROW_SCHEMA,
+  CLARIQ_TEST_TOPIC_SCHEMA,
+  CLUEWEB22_SCHEMA,
+  COMPARE_PAIR_SCHEMA,
+  EVAL_ENTRY_SCHEMA,
+  HUMAN_MULTI_TURN_SCHEMA,
+  IKAT_RESPONSE_SCHEMA,
+  IKAT_TURN_SCHEMA,
+  IKAT25_RESPONSE_SCHEMA,
+  MULTI_TURN_EVAL_ENTRY_SCHEMA,
+  MULTI_TURN_RUN_SCHEMA,
+  PASSAGE_HASH_SCHEMA,
+  PASSAGE_SCHEMA,
+  QRELS_ENTRY_SCHEMA,
+  QUESTION_BANK_SCHEMA,
+  QULAC_ROW_SCHEMA,
+  RUN_ENTRY_SCHEMA,
+  SYNTHETIC_RECORD_SCHEMA,
+  TOUCHE_TOPIC_SCHEMA,
+  TREC_EVAL_VALUE_SCHEMA,
+  TRECWEB_DOC_SCHEMA,
+} from "./parquet-schemas.js";
+export {
   type PyDict,
   type PyDumpsOptions,
   PyException,
@@ -95,7 +121,6 @@ export {
 export { formatQulacJson, QULAC_COLUMNS, readQulacJson, writeQulacJson } from "./qulac.js";
 export { readAny, toJsonValue } from "./read-any.js";
 export type * from "./records.js";
-export { QRELS_ENTRY_SCHEMA, RUN_ENTRY_SCHEMA, SYNTHETIC_RECORD_SCHEMA } from "./parquet-schemas.js";
 export { collect, rowsOf, whitespaceRowsOf } from "./table.js";
 export { joinToucheQrels, readArgsMe, readToucheTopics, toucheGain } from "./touche.js";
 export {
