@@ -134,7 +134,9 @@ async function* readBatches(
       const m = chunk.meta_data;
       if (m === undefined) continue;
       claimed += Number(m.total_uncompressed_size);
-      if (Number(m.data_page_offset) + Number(m.total_compressed_size) > file.byteLength)
+      // A chunk starts at its dictionary page where it has one (total_compressed_size counts it).
+      const start = Number(m.dictionary_page_offset ?? m.data_page_offset);
+      if (start + Number(m.total_compressed_size) > file.byteLength)
         throw new InputError(
           name,
           {},

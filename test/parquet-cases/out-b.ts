@@ -1,0 +1,346 @@
+// Parquet outputs of convert, ikat flatten, trec-eval and compare beside the JSONL rows they must
+// equal: each case runs the built CLI on real data (../shared) or the repo's fixtures and writes
+// both files into `dir`. Where the command's JSONL is not one row a record (iKAT topics and runs,
+// flattened as the README documents), or there is none (trec-eval, compare), the JSONL is made
+// here from the command's own JSONL/text/JSON output, by the layout's documented rules. The apps'
+// tests and the lead's Python readers (pyarrow, pandas, polars, DuckDB, datasets) check them.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  ARGS_ME_SCHEMA,
+  CLARIFICATION_NEED_SCHEMA,
+  CLARIQ_ROW_SCHEMA,
+  CLARIQ_TEST_TOPIC_SCHEMA,
+  COMPARE_PAIR_SCHEMA,
+  EVAL_ENTRY_SCHEMA,
+  HUMAN_MULTI_TURN_SCHEMA,
+  IKAT_RESPONSE_SCHEMA,
+  IKAT_TURN_SCHEMA,
+  IKAT25_RESPONSE_SCHEMA,
+  MULTI_TURN_RUN_SCHEMA,
+  PASSAGE_HASH_SCHEMA,
+  PASSAGE_SCHEMA,
+  QRELS_ENTRY_SCHEMA,
+  QUESTION_BANK_SCHEMA,
+  QULAC_ROW_SCHEMA,
+  RUN_ENTRY_SCHEMA,
+  TOUCHE_TOPIC_SCHEMA,
+  TREC_EVAL_VALUE_SCHEMA,
+} from "@convkit/formats";
+import { type TableSchema, typeText } from "@convkit/parquet";
+import { REPO, runCliAsync, SHARED } from "@convkit/test-helpers";
+
+type Row = Record<string, unknown>;
+
+export interface OutBCase {
+  name: string;
+  /** Whether it reads ../shared (the tests that run it have `shared` in their name). */
+  shared: boolean;
+  /** The declared schema the Parquet file has (the apps' tests read it back with it). */
+  schema: TableSchema;
+  make(dir: string): Promise<{ parquet: string; jsonl: string; types: Record<string, string> }>;
+}
+
+/** Every column's declared type text. */
+export function typesOf(schema: TableSchema): Record<string, string> {
+  return Object.fromEntries(schema.columns.map((c) => [c.name, typeText(c)]));
+}
+
+async function run(app: string, args: string[]): Promise<string> {
+  const r = await runCliAsync(app, args);
+  if (r.code !== 0) throw new Error(`convkit-${app} ${args.join(" ")}: exit ${r.code}: ${r.stderr}`);
+  return r.stdout;
+}
+
+function jsonlRows(path: string): Row[] {
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as Row);
+}
+
+function writeRows(path: string, rows: readonly Row[]): void {
+  writeFileSync(path, rows.map((r) => `${JSON.stringify(r)}\n`).join(""));
+}
+
+/** Every column of the schema in each row, in the schema's order; an absent field is null. */
+function complete(schema: TableSchema, rows: readonly Row[]): Row[] {
+  return rows.map((r) => Object.fromEntries(schema.columns.map((c) => [c.name, r[c.name] ?? null])));
+}
+
+const data = (...p: string[]) => join(SHARED, "data", ...p);
+
+/** `convert --to parquet INPUT` beside `convert INPUT` (the JSONL), rows mapped by `layout`. */
+function convertCase(
+  name: string,
+  input: string,
+  schema: TableSchema,
+  layout: (records: Row[]) => Row[] = (r) => r,
+  shared = true,
+): OutBCase {
+  return {
+    name: `convert ${name}`,
+    shared,
+    schema,
+    async make(dir) {
+      const parquet = join(dir, `${name}.parquet`);
+      const raw = join(dir, `${name}.records.jsonl`);
+      const jsonl = join(dir, `${name}.jsonl`);
+      await run("convert", ["--to", "parquet", input, "-o", parquet]);
+      await run("convert", [input, "-o", raw]);
+      writeRows(jsonl, complete(schema, layout(jsonlRows(raw))));
+      return { parquet, jsonl, types: typesOf(schema) };
+    },
+  };
+}
+
+/** The README's iKAT turn layout from `ikat flatten`'s JSONL: ptkb as pairs, 2025 lists empty before 2025. */
+function turnLayout(records: Row[]): Row[] {
+  return records.map((r) => ({
+    ...r,
+    ptkb: Object.entries(r.ptkb as Record<string, string>).map(([id, text]) => ({ id, text })),
+    relevant_ptkbs: r.relevant_ptkbs ?? [],
+    citations: r.citations ?? [],
+  }));
+}
+
+/** 2023/2024 run turns exploded on responses; bare PTKB ids as `{id, text: null, score: null}`. */
+function responseLayout(turns: Row[]): Row[] {
+  const out: Row[] = [];
+  for (const t of turns) {
+    const responses = t.responses as Row[];
+    if (responses.length === 0)
+      out.push({ turn_id: t.turn_id, rank: null, text: null, ptkb_provenance: [], passage_provenance: [] });
+    for (const r of responses)
+      out.push({
+        turn_id: t.turn_id,
+        rank: r.rank,
+        text: r.text,
+        ptkb_provenance: ((r.ptkb_provenance ?? []) as unknown[]).map((p) =>
+          typeof p === "object" && p !== null
+            ? { id: (p as Row).id, text: (p as Row).text ?? null, score: (p as Row).score ?? null }
+            : { id: String(p), text: null, score: null },
+        ),
+        passage_provenance: (r.passage_provenance as Row[]).map((p) => ({
+          id: p.id,
+          text: p.text ?? null,
+          score: p.score ?? null,
+          used: p.used ?? null,
+        })),
+      });
+  }
+  return out;
+}
+
+/** 2025 run turns: metadata as columns, exploded on responses numbered from 1. */
+function response25Layout(turns: Row[]): Row[] {
+  const out: Row[] = [];
+  for (const t of turns) {
+    const m = t.metadata as Row;
+    const turn = { team_id: m.team_id, run_id: m.run_id, run_type: m.run_type, turn_id: t.turn_id };
+    const responses = t.responses as Row[];
+    const references = t.references;
+    if (responses.length === 0)
+      out.push({ ...turn, references, response: null, text: null, citations: [], ptkb_provenance: [] });
+    responses.forEach((r, i) => {
+      out.push({
+        ...turn,
+        references,
+        response: i + 1,
+        text: r.text,
+        citations: r.citations,
+        ptkb_provenance: r.ptkb_provenance,
+      });
+    });
+  }
+  return out;
+}
+
+/** args.me arguments: context fields as columns, premises without their (empty) annotations. */
+function argsMeLayout(args: Row[]): Row[] {
+  return args.map((a) => ({
+    id: a.id,
+    conclusion: a.conclusion,
+    premises: (a.premises as Row[]).map((p) => ({ text: p.text, stance: p.stance })),
+    ...(a.context as Row),
+  }));
+}
+
+const TREC_FIXTURES = join(REPO, "test", "fixtures", "trec_eval");
+
+/** `trec-eval --format parquet` beside its text, parsed: measure, topic, value (runid, relstring left out). */
+function trecEvalCase(name: string, flags: string[]): OutBCase {
+  return {
+    name: `trec-eval ${name}`,
+    shared: false,
+    schema: TREC_EVAL_VALUE_SCHEMA,
+    async make(dir) {
+      const files = [join(TREC_FIXTURES, "qrels.test"), join(TREC_FIXTURES, "results.test")];
+      const parquet = join(dir, `trec-eval-${name}.parquet`);
+      const jsonl = join(dir, `trec-eval-${name}.jsonl`);
+      await run("trec-eval", [...flags, "--format", "parquet", "-o", parquet, ...files]);
+      const text = await run("trec-eval", [...flags, ...files]);
+      const rows: Row[] = [];
+      for (const line of text.split("\n")) {
+        const [m, topic, v] = line.split("\t");
+        if (m === undefined || topic === undefined || v === undefined) continue;
+        if (m.trim() === "runid" || v.startsWith("'")) continue;
+        rows.push({ measure: m.trim(), topic, value: Number(v) });
+      }
+      writeRows(jsonl, rows);
+      return { parquet, jsonl, types: typesOf(TREC_EVAL_VALUE_SCHEMA) };
+    },
+  };
+}
+
+/** `compare --format parquet` beside `--format json`'s pairs (ci95 as ci95_low, ci95_high). */
+const compareCase: OutBCase = {
+  name: "compare pairs",
+  shared: false,
+  schema: COMPARE_PAIR_SCHEMA,
+  async make(dir) {
+    const args = [
+      "--qrels",
+      join(TREC_FIXTURES, "qrels.test"),
+      "-m",
+      "map",
+      "-m",
+      "P.5,10",
+      "-m",
+      "ndcg",
+      join(TREC_FIXTURES, "results.test"),
+      join(TREC_FIXTURES, "results.trunc"),
+    ];
+    const parquet = join(dir, "compare.parquet");
+    const jsonl = join(dir, "compare.jsonl");
+    await run("compare", [...args, "--format", "parquet", "-o", parquet]);
+    const json = JSON.parse(await run("compare", [...args, "--format", "json"])) as { pairs: Row[] };
+    const rows = json.pairs.map((p) => {
+      const [ci95_low, ci95_high] = p.ci95 as [number, number];
+      return { ...p, ci95_low, ci95_high };
+    });
+    writeRows(jsonl, complete(COMPARE_PAIR_SCHEMA, rows));
+    return { parquet, jsonl, types: typesOf(COMPARE_PAIR_SCHEMA) };
+  },
+};
+
+/** `ikat flatten --format parquet` beside `ikat flatten`. */
+function flattenCase(year: string): OutBCase {
+  return {
+    name: `ikat flatten ${year}`,
+    shared: true,
+    schema: IKAT_TURN_SCHEMA,
+    async make(dir) {
+      const topics = data("ikat", `${year}_topics.json`);
+      const parquet = join(dir, `flatten-${year}.parquet`);
+      const raw = join(dir, `flatten-${year}.records.jsonl`);
+      const jsonl = join(dir, `flatten-${year}.jsonl`);
+      await run("ikat", ["flatten", "--format", "parquet", topics, "-o", parquet]);
+      await run("ikat", ["flatten", topics, "-o", raw]);
+      writeRows(jsonl, complete(IKAT_TURN_SCHEMA, turnLayout(jsonlRows(raw))));
+      return { parquet, jsonl, types: typesOf(IKAT_TURN_SCHEMA) };
+    },
+  };
+}
+
+/** `convert --to parquet` of iKAT topics: the rows of `ikat flatten` (convert's own JSONL is one record a topic). */
+function topicsCase(year: string): OutBCase {
+  return {
+    name: `convert ikat topics ${year}`,
+    shared: true,
+    schema: IKAT_TURN_SCHEMA,
+    async make(dir) {
+      const topics = data("ikat", `${year}_topics.json`);
+      const parquet = join(dir, `topics-${year}.parquet`);
+      const raw = join(dir, `topics-${year}.records.jsonl`);
+      const jsonl = join(dir, `topics-${year}.jsonl`);
+      await run("convert", ["--to", "parquet", topics, "-o", parquet]);
+      await run("ikat", ["flatten", topics, "-o", raw]);
+      writeRows(jsonl, complete(IKAT_TURN_SCHEMA, turnLayout(jsonlRows(raw))));
+      return { parquet, jsonl, types: typesOf(IKAT_TURN_SCHEMA) };
+    },
+  };
+}
+
+const clariq = (f: string) => data("clariq", f);
+const runs = (f: string) => data("ikat", "run_validation", f);
+
+export const cases: OutBCase[] = [
+  convertCase("clariq-dev", clariq("dev.tsv"), CLARIQ_ROW_SCHEMA),
+  convertCase("clariq-test", clariq("test.tsv"), CLARIQ_TEST_TOPIC_SCHEMA),
+  convertCase("question-bank", clariq("question_bank.tsv"), QUESTION_BANK_SCHEMA),
+  convertCase("human-multi-turn", clariq("multi_turn_human_generated_data.tsv"), HUMAN_MULTI_TURN_SCHEMA),
+  convertCase("qrels", clariq("dev.qrel"), QRELS_ENTRY_SCHEMA),
+  convertCase("run", clariq("sample_runs/dev_bm25"), RUN_ENTRY_SCHEMA),
+  convertCase("multi-turn-run", clariq("sample_runs/dev_bm25_multi_turn"), MULTI_TURN_RUN_SCHEMA),
+  convertCase(
+    "clarification-need-run",
+    join(REPO, "data", "clariq", "runs", "clarification_need.run"),
+    CLARIFICATION_NEED_SCHEMA,
+    undefined,
+    false,
+  ),
+  convertCase("qulac", data("qulac", "qulac.json"), QULAC_ROW_SCHEMA),
+  convertCase("passage-hashes", runs("sample_hashes.tsv"), PASSAGE_HASH_SCHEMA),
+  convertCase(
+    "single-turn-eval-dict",
+    join(SHARED, "golden", "clariq-eval", "eval_dicts", "single_turn_train_eval.pkl"),
+    EVAL_ENTRY_SCHEMA,
+  ),
+  convertCase(
+    "touche-topics",
+    join(REPO, "data", "touche", "topics.sample.xml"),
+    TOUCHE_TOPIC_SCHEMA,
+    undefined,
+    false,
+  ),
+  convertCase(
+    "args-me",
+    join(REPO, "data", "touche", "debateorg.sample.json"),
+    ARGS_ME_SCHEMA,
+    argsMeLayout,
+    false,
+  ),
+  {
+    ...convertCase("passages", "", PASSAGE_SCHEMA),
+    shared: false,
+    async make(dir) {
+      // iKAT collection lines, one without a url (a nullable column)
+      const input = join(dir, "passages.jsonl");
+      writeFileSync(
+        input,
+        '{"id": "clueweb22-en0000-00-00000:0", "contents": "caf\\u00e9 \\"x\\"", "url": "https://a.example"}\n' +
+          '{"id": "clueweb22-en0000-00-00000:1", "contents": "second"}\n',
+      );
+      return convertCase("passages", input, PASSAGE_SCHEMA, undefined, false).make(dir);
+    },
+  },
+  topicsCase("2023_train"),
+  topicsCase("2024_test"),
+  topicsCase("2025_test"),
+  flattenCase("2023_test"),
+  flattenCase("2025_test"),
+  convertCase("ikat-run-2023", runs("2023_sample_run.json"), IKAT_RESPONSE_SCHEMA, responseLayout),
+  convertCase("ikat-run-2024", runs("2024_sample_run.json"), IKAT_RESPONSE_SCHEMA, responseLayout),
+  convertCase(
+    "ikat-run-2023-no-ptkb",
+    runs("2023_sample_run_no_ptkb.json"),
+    IKAT_RESPONSE_SCHEMA,
+    responseLayout,
+  ),
+  convertCase(
+    "ikat25-run",
+    join(SHARED, "golden", "ikat25", "000", "run.jsonl.gz"),
+    IKAT25_RESPONSE_SCHEMA,
+    response25Layout,
+  ),
+  convertCase(
+    "ikat25-run-no-responses",
+    join(SHARED, "golden", "ikat25", "002", "run.jsonl.gz"),
+    IKAT25_RESPONSE_SCHEMA,
+    response25Layout,
+  ),
+  trecEvalCase("q", ["-q"]),
+  trecEvalCase("q-all-trec", ["-q", "-m", "all_trec"]),
+  compareCase,
+];
