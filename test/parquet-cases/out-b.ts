@@ -17,6 +17,7 @@ import {
   IKAT_RESPONSE_SCHEMA,
   IKAT_TURN_SCHEMA,
   IKAT25_RESPONSE_SCHEMA,
+  MULTI_TURN_EVAL_ENTRY_SCHEMA,
   MULTI_TURN_RUN_SCHEMA,
   PASSAGE_HASH_SCHEMA,
   PASSAGE_SCHEMA,
@@ -28,6 +29,7 @@ import {
   TREC_EVAL_VALUE_SCHEMA,
 } from "@convkit/formats";
 import { type TableSchema, typeText } from "@convkit/parquet";
+import { dumpPickle, PyFloat, type PyValue } from "@convkit/pickle";
 import { REPO, runCliAsync, SHARED } from "@convkit/test-helpers";
 
 type Row = Record<string, unknown>;
@@ -268,6 +270,32 @@ function topicsCase(year: string): OutBCase {
   };
 }
 
+/** A multi-turn eval dict `{metric: {context_id: {question: {no_answer, with_answer}}}}` as ClariQ pickles it. */
+export function multiTurnEvalPickle(contexts: readonly (number | string)[]): Buffer {
+  const pair = (a: number, b: number): PyValue =>
+    new Map<PyValue, PyValue>([
+      ["no_answer", new PyFloat(a)],
+      ["with_answer", new PyFloat(b)],
+    ]);
+  const metric = (k: number): PyValue =>
+    new Map<PyValue, PyValue>(
+      contexts.map((c, i) => [
+        c,
+        new Map<PyValue, PyValue>([
+          ["Q00001", pair(0, 0.5 * k)],
+          ["MAX", pair(1, i / 3)],
+          ["MIN", pair(0, 0)],
+        ]),
+      ]),
+    );
+  return dumpPickle(
+    new Map<PyValue, PyValue>([
+      ["MRR100", metric(1)],
+      ["NDCG20", metric(2)],
+    ]),
+  );
+}
+
 const clariq = (f: string) => data("clariq", f);
 const runs = (f: string) => data("ikat", "run_validation", f);
 
@@ -293,6 +321,18 @@ export const cases: OutBCase[] = [
     join(SHARED, "golden", "clariq-eval", "eval_dicts", "single_turn_train_eval.pkl"),
     EVAL_ENTRY_SCHEMA,
   ),
+  {
+    ...convertCase("multi-turn-eval-dict", "", MULTI_TURN_EVAL_ENTRY_SCHEMA),
+    shared: false,
+    async make(dir) {
+      // int context ids: the context column is int64 (ClariQ's multi_turn_*_eval.pkl)
+      const input = join(dir, "multi_turn_eval.pkl");
+      writeFileSync(input, multiTurnEvalPickle([3, 10, 11]));
+      return convertCase("multi-turn-eval-dict", input, MULTI_TURN_EVAL_ENTRY_SCHEMA, undefined, false).make(
+        dir,
+      );
+    },
+  },
   convertCase(
     "touche-topics",
     join(REPO, "data", "touche", "topics.sample.xml"),

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { openParquet } from "@convkit/parquet";
 import { REPO, requires, runCli, runCliToFd, smallDisk, tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { cases } from "../../../test/parquet-cases/out-b.js";
+import { cases, multiTurnEvalPickle } from "../../../test/parquet-cases/out-b.js";
 import { expectCase } from "../../../test/parquet-cases/out-b-check.js";
 
 const RUN = join(REPO, "data", "clariq", "runs", "question_ranking.run");
@@ -92,6 +92,17 @@ describe("convert --to parquet: refused, nothing written", () => {
     refused(
       ["--to", "parquet", input, "-o", join(dir, "o.parquet")],
       /expected the fields id, conclusion.*found field aspects/,
+      dir,
+    );
+  });
+
+  it("an eval dict mixing int and facet-id contexts (a column has one type)", () => {
+    const dir = tempDir();
+    const input = join(dir, "eval.pkl");
+    writeFileSync(input, multiTurnEvalPickle([3, "F0001"]));
+    refused(
+      ["--to", "parquet", input, "-o", join(dir, "o.parquet")],
+      /expected int context keys throughout.*found context "F0001"/,
       dir,
     );
   });
