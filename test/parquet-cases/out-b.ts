@@ -25,6 +25,8 @@ import {
   QUESTION_BANK_SCHEMA,
   QULAC_ROW_SCHEMA,
   RUN_ENTRY_SCHEMA,
+  SYNTHETIC_RECORD_SCHEMA,
+  syntheticItem,
   TOUCHE_TOPIC_SCHEMA,
   TREC_EVAL_VALUE_SCHEMA,
 } from "@convkit/formats";
@@ -296,6 +298,32 @@ export function multiTurnEvalPickle(contexts: readonly (number | string)[]): Buf
   );
 }
 
+/**
+ * A ClariQ synthetic dict whose first record's conversation_context is `[]` and later ones hold
+ * turns (polars' read_ndjson failed on that JSONL: "expected null in json value, got object"), with
+ * answers that look like dates (pyarrow's read_json inferred timestamps).
+ */
+export function syntheticPickle(): Buffer {
+  const turn = (q: string, a: string) => ({ question: q, answer: a });
+  const records = [
+    [],
+    [turn("is it 2020-01-02?", "2020-01-02")],
+    [turn("a", "b"), turn("c", "2021-03-04")],
+  ].map((conversation_context, i) =>
+    syntheticItem({
+      record_id: i + 1,
+      topic_id: 101 + i,
+      facet_id: `F000${i + 1}`,
+      initial_request: 'Tell me about "this".',
+      question: i === 0 ? "" : `Q ${i}?`,
+      answer: "2019-12-31",
+      conversation_context,
+      context_id: 1000 + i,
+    }),
+  );
+  return dumpPickle(new Map<PyValue, PyValue>(records));
+}
+
 const clariq = (f: string) => data("clariq", f);
 const runs = (f: string) => data("ikat", "run_validation", f);
 
@@ -321,6 +349,15 @@ export const cases: OutBCase[] = [
     join(SHARED, "golden", "clariq-eval", "eval_dicts", "single_turn_train_eval.pkl"),
     EVAL_ENTRY_SCHEMA,
   ),
+  {
+    ...convertCase("synthetic-dict", "", SYNTHETIC_RECORD_SCHEMA),
+    shared: false,
+    async make(dir) {
+      const input = join(dir, "synthetic.pkl");
+      writeFileSync(input, syntheticPickle());
+      return convertCase("synthetic-dict", input, SYNTHETIC_RECORD_SCHEMA, undefined, false).make(dir);
+    },
+  },
   {
     ...convertCase("multi-turn-eval-dict", "", MULTI_TURN_EVAL_ENTRY_SCHEMA),
     shared: false,
