@@ -11,6 +11,7 @@ import {
   CLARIFICATION_NEED_SCHEMA,
   CLARIQ_ROW_SCHEMA,
   CLARIQ_TEST_TOPIC_SCHEMA,
+  CLUEWEB22_SCHEMA,
   COMPARE_PAIR_SCHEMA,
   EVAL_ENTRY_SCHEMA,
   HUMAN_MULTI_TURN_SCHEMA,
@@ -26,13 +27,21 @@ import {
   QULAC_ROW_SCHEMA,
   RUN_ENTRY_SCHEMA,
   SYNTHETIC_RECORD_SCHEMA,
-  syntheticItem,
   TOUCHE_TOPIC_SCHEMA,
   TREC_EVAL_VALUE_SCHEMA,
+  TRECWEB_DOC_SCHEMA,
 } from "@convkit/formats";
 import { type TableSchema, typeText } from "@convkit/parquet";
-import { dumpPickle, PyFloat, type PyValue } from "@convkit/pickle";
 import { REPO, runCliAsync, SHARED } from "@convkit/test-helpers";
+import {
+  argsMeLayout,
+  multiTurnEvalPickle,
+  response25Layout,
+  responseLayout,
+  syntheticPickle,
+  trecWebLayout,
+  turnLayout,
+} from "./out-b-layouts.js";
 
 type Row = Record<string, unknown>;
 
@@ -98,76 +107,22 @@ function convertCase(
   };
 }
 
-/** The README's iKAT turn layout from `ikat flatten`'s JSONL: ptkb as pairs, 2025 lists empty before 2025. */
-function turnLayout(records: Row[]): Row[] {
-  return records.map((r) => ({
-    ...r,
-    ptkb: Object.entries(r.ptkb as Record<string, string>).map(([id, text]) => ({ id, text })),
-    relevant_ptkbs: r.relevant_ptkbs ?? [],
-    citations: r.citations ?? [],
-  }));
-}
-
-/** 2023/2024 run turns exploded on responses; bare PTKB ids as `{id, text: null, score: null}`. */
-function responseLayout(turns: Row[]): Row[] {
-  const out: Row[] = [];
-  for (const t of turns) {
-    const responses = t.responses as Row[];
-    if (responses.length === 0)
-      out.push({ turn_id: t.turn_id, rank: null, text: null, ptkb_provenance: [], passage_provenance: [] });
-    for (const r of responses)
-      out.push({
-        turn_id: t.turn_id,
-        rank: r.rank,
-        text: r.text,
-        ptkb_provenance: ((r.ptkb_provenance ?? []) as unknown[]).map((p) =>
-          typeof p === "object" && p !== null
-            ? { id: (p as Row).id, text: (p as Row).text ?? null, score: (p as Row).score ?? null }
-            : { id: String(p), text: null, score: null },
-        ),
-        passage_provenance: (r.passage_provenance as Row[]).map((p) => ({
-          id: p.id,
-          text: p.text ?? null,
-          score: p.score ?? null,
-          used: p.used ?? null,
-        })),
-      });
-  }
-  return out;
-}
-
-/** 2025 run turns: metadata as columns, exploded on responses numbered from 1. */
-function response25Layout(turns: Row[]): Row[] {
-  const out: Row[] = [];
-  for (const t of turns) {
-    const m = t.metadata as Row;
-    const turn = { team_id: m.team_id, run_id: m.run_id, run_type: m.run_type, turn_id: t.turn_id };
-    const responses = t.responses as Row[];
-    const references = t.references;
-    if (responses.length === 0)
-      out.push({ ...turn, references, response: null, text: null, citations: [], ptkb_provenance: [] });
-    responses.forEach((r, i) => {
-      out.push({
-        ...turn,
-        references,
-        response: i + 1,
-        text: r.text,
-        citations: r.citations,
-        ptkb_provenance: r.ptkb_provenance,
-      });
-    });
-  }
-  return out;
-}
-
-/** args.me arguments: context fields as columns, premises without their (empty) annotations. */
-function argsMeLayout(args: Row[]): Row[] {
-  return args.map((a) => ({
-    id: a.id,
-    conclusion: a.conclusion,
-    premises: (a.premises as Row[]).map((p) => ({ text: p.text, stance: p.stance })),
-    ...(a.context as Row),
-  }));
+/** A case whose input the case writes into `dir` first (inputs made in the test, not committed). */
+function madeInputCase(
+  name: string,
+  file: string,
+  text: string | Buffer,
+  schema: TableSchema,
+  layout?: (records: Row[]) => Row[],
+): OutBCase {
+  return {
+    ...convertCase(name, "", schema),
+    shared: false,
+    async make(dir) {
+      writeFileSync(join(dir, file), text);
+      return convertCase(name, join(dir, file), schema, layout, false).make(dir);
+    },
+  };
 }
 
 const TREC_FIXTURES = join(REPO, "test", "fixtures", "trec_eval");
@@ -272,58 +227,6 @@ function topicsCase(year: string): OutBCase {
   };
 }
 
-/** A multi-turn eval dict `{metric: {context_id: {question: {no_answer, with_answer}}}}` as ClariQ pickles it. */
-export function multiTurnEvalPickle(contexts: readonly (number | string)[]): Buffer {
-  const pair = (a: number, b: number): PyValue =>
-    new Map<PyValue, PyValue>([
-      ["no_answer", new PyFloat(a)],
-      ["with_answer", new PyFloat(b)],
-    ]);
-  const metric = (k: number): PyValue =>
-    new Map<PyValue, PyValue>(
-      contexts.map((c, i) => [
-        c,
-        new Map<PyValue, PyValue>([
-          ["Q00001", pair(0, 0.5 * k)],
-          ["MAX", pair(1, i / 3)],
-          ["MIN", pair(0, 0)],
-        ]),
-      ]),
-    );
-  return dumpPickle(
-    new Map<PyValue, PyValue>([
-      ["MRR100", metric(1)],
-      ["NDCG20", metric(2)],
-    ]),
-  );
-}
-
-/**
- * A ClariQ synthetic dict whose first record's conversation_context is `[]` and later ones hold
- * turns (polars' read_ndjson failed on that JSONL: "expected null in json value, got object"), with
- * answers that look like dates (pyarrow's read_json inferred timestamps).
- */
-export function syntheticPickle(): Buffer {
-  const turn = (q: string, a: string) => ({ question: q, answer: a });
-  const records = [
-    [],
-    [turn("is it 2020-01-02?", "2020-01-02")],
-    [turn("a", "b"), turn("c", "2021-03-04")],
-  ].map((conversation_context, i) =>
-    syntheticItem({
-      record_id: i + 1,
-      topic_id: 101 + i,
-      facet_id: `F000${i + 1}`,
-      initial_request: 'Tell me about "this".',
-      question: i === 0 ? "" : `Q ${i}?`,
-      answer: "2019-12-31",
-      conversation_context,
-      context_id: 1000 + i,
-    }),
-  );
-  return dumpPickle(new Map<PyValue, PyValue>(records));
-}
-
 const clariq = (f: string) => data("clariq", f);
 const runs = (f: string) => data("ikat", "run_validation", f);
 
@@ -349,27 +252,14 @@ export const cases: OutBCase[] = [
     join(SHARED, "golden", "clariq-eval", "eval_dicts", "single_turn_train_eval.pkl"),
     EVAL_ENTRY_SCHEMA,
   ),
-  {
-    ...convertCase("synthetic-dict", "", SYNTHETIC_RECORD_SCHEMA),
-    shared: false,
-    async make(dir) {
-      const input = join(dir, "synthetic.pkl");
-      writeFileSync(input, syntheticPickle());
-      return convertCase("synthetic-dict", input, SYNTHETIC_RECORD_SCHEMA, undefined, false).make(dir);
-    },
-  },
-  {
-    ...convertCase("multi-turn-eval-dict", "", MULTI_TURN_EVAL_ENTRY_SCHEMA),
-    shared: false,
-    async make(dir) {
-      // int context ids: the context column is int64 (ClariQ's multi_turn_*_eval.pkl)
-      const input = join(dir, "multi_turn_eval.pkl");
-      writeFileSync(input, multiTurnEvalPickle([3, 10, 11]));
-      return convertCase("multi-turn-eval-dict", input, MULTI_TURN_EVAL_ENTRY_SCHEMA, undefined, false).make(
-        dir,
-      );
-    },
-  },
+  madeInputCase("synthetic-dict", "synthetic.pkl", syntheticPickle(), SYNTHETIC_RECORD_SCHEMA),
+  // int context ids: the context column is int64 (ClariQ's multi_turn_*_eval.pkl)
+  madeInputCase(
+    "multi-turn-eval-dict",
+    "multi_turn_eval.pkl",
+    multiTurnEvalPickle([3, 10, 11]),
+    MULTI_TURN_EVAL_ENTRY_SCHEMA,
+  ),
   convertCase(
     "touche-topics",
     join(REPO, "data", "touche", "topics.sample.xml"),
@@ -384,20 +274,29 @@ export const cases: OutBCase[] = [
     argsMeLayout,
     false,
   ),
-  {
-    ...convertCase("passages", "", PASSAGE_SCHEMA),
-    shared: false,
-    async make(dir) {
-      // iKAT collection lines, one without a url (a nullable column)
-      const input = join(dir, "passages.jsonl");
-      writeFileSync(
-        input,
-        '{"id": "clueweb22-en0000-00-00000:0", "contents": "caf\\u00e9 \\"x\\"", "url": "https://a.example"}\n' +
-          '{"id": "clueweb22-en0000-00-00000:1", "contents": "second"}\n',
-      );
-      return convertCase("passages", input, PASSAGE_SCHEMA, undefined, false).make(dir);
-    },
-  },
+  // iKAT collection lines, one without a url (a nullable column)
+  madeInputCase(
+    "passages",
+    "passages.jsonl",
+    '{"id": "clueweb22-en0000-00-00000:0", "contents": "caf\\u00e9 \\"x\\"", "url": "https://a.example"}\n' +
+      '{"id": "clueweb22-en0000-00-00000:1", "contents": "second"}\n',
+    PASSAGE_SCHEMA,
+  ),
+  madeInputCase(
+    "trecweb",
+    "docs.trecweb",
+    "<DOC>\n<DOCNO>d1</DOCNO>\n<DOCHDR>\nhttp://a\n</DOCHDR>\n<TITLE>T</TITLE>\n<URL>http://a</URL>\n" +
+      "<PASSAGE id=0>\nfirst\n</PASSAGE>\n<PASSAGE id=1>\nsecond \u00e9\n</PASSAGE>\n</DOC>\n" +
+      "<DOC>\n<DOCNO>d2</DOCNO>\nplain body\n</DOC>\n",
+    TRECWEB_DOC_SCHEMA,
+    trecWebLayout,
+  ),
+  madeInputCase(
+    "clueweb22",
+    "clueweb22.json",
+    `${JSON.stringify({ "ClueWeb22-ID": "clueweb22-en0000-00-00001", URL: "https://e.org/1\n", "URL-hash": "ABC", Language: "en", "Clean-Text": "Title\nBody \u{1F600}" })}\n`,
+    CLUEWEB22_SCHEMA,
+  ),
   topicsCase("2023_train"),
   topicsCase("2024_test"),
   topicsCase("2025_test"),
