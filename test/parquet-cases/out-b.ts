@@ -13,6 +13,7 @@ import {
   CLARIQ_TEST_TOPIC_SCHEMA,
   CLUEWEB22_SCHEMA,
   COMPARE_PAIR_SCHEMA,
+  COMPARE_VALUE_SCHEMA,
   EVAL_ENTRY_SCHEMA,
   HUMAN_MULTI_TURN_SCHEMA,
   IKAT_RESPONSE_SCHEMA,
@@ -189,6 +190,70 @@ const compareCase: OutBCase = {
   },
 };
 
+/**
+ * `compare --per-topic --values-out` on two trec_eval -q outputs beside the values those files
+ * hold: per measure (in -m order), per run, the first run's topics every run has, in its order.
+ */
+const compareValuesCase: OutBCase = {
+  name: "compare values",
+  shared: false,
+  schema: COMPARE_VALUE_SCHEMA,
+  async make(dir) {
+    const measures = ["map", "P_10", "num_rel_ret"];
+    const texts: string[] = [];
+    const files: string[] = [];
+    for (const name of ["results.test", "results.trunc"]) {
+      const text = await run("trec-eval", [
+        "-q",
+        join(TREC_FIXTURES, "qrels.test"),
+        join(TREC_FIXTURES, name),
+      ]);
+      files.push(join(dir, `${name}.q`));
+      writeFileSync(files.at(-1)!, text);
+      texts.push(text);
+    }
+    const parquet = join(dir, "compare-values.parquet");
+    const jsonl = join(dir, "compare-values.jsonl");
+    const m = measures.flatMap((x) => ["-m", x]);
+    await run("compare", [
+      "--per-topic",
+      ...m,
+      "--values-out",
+      parquet,
+      "-o",
+      join(dir, "pairs.txt"),
+      ...files,
+    ]);
+    const values = texts.map((text) => {
+      const v = new Map<string, Map<string, number>>();
+      for (const line of text.split("\n")) {
+        const [name, topic, value] = line.split("\t");
+        if (name === undefined || topic === undefined || value === undefined || topic === "all") continue;
+        if (!v.has(name.trim())) v.set(name.trim(), new Map());
+        v.get(name.trim())!.set(topic, Number(value));
+      }
+      return v;
+    });
+    const rows: Row[] = [];
+    for (const measure of measures) {
+      const topics = [...values[0]!.get(measure)!.keys()].filter((t) =>
+        values.every((v) => v.get(measure)!.has(t)),
+      );
+      values.forEach((v, i) => {
+        for (const topic of topics)
+          rows.push({
+            run: `${["results.test", "results.trunc"][i]}.q`,
+            measure,
+            topic,
+            value: v.get(measure)!.get(topic),
+          });
+      });
+    }
+    writeRows(jsonl, rows);
+    return { parquet, jsonl, types: typesOf(COMPARE_VALUE_SCHEMA) };
+  },
+};
+
 /** `ikat flatten --format parquet` beside `ikat flatten`. */
 function flattenCase(year: string): OutBCase {
   return {
@@ -325,4 +390,5 @@ export const cases: OutBCase[] = [
   trecEvalCase("q", ["-q"]),
   trecEvalCase("q-all-trec", ["-m", "all_trec", "-q"], "out.test.aq"),
   compareCase,
+  compareValuesCase,
 ];

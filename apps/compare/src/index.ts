@@ -2,6 +2,7 @@
 import { defineCommand, PARQUET_COMPRESSION_OPTION } from "@convkit/cli";
 import {
   clariqPerTopic,
+  comparedValues,
   compareRuns,
   DEFAULT_TREC_MEASURES,
   FORMATS,
@@ -13,7 +14,7 @@ import {
   TESTS,
   trecPerTopic,
 } from "@convkit/compare";
-import { COMPARE_PAIR_SCHEMA } from "@convkit/formats";
+import { COMPARE_PAIR_SCHEMA, COMPARE_VALUE_SCHEMA } from "@convkit/formats";
 import { checkOutputPath, UsageError, writeAtomic } from "@convkit/io";
 import { writeParquet } from "@convkit/parquet";
 import { CORRECTIONS } from "@convkit/stats";
@@ -141,6 +142,13 @@ export const compareCommand = defineCommand({
       metavar: "FILE",
       description: "where to write (- for stdout)",
     },
+    {
+      name: "values-out",
+      type: "string",
+      metavar: "FILE",
+      description:
+        "also write the per-topic values compared as Parquet: run, measure, topic, value (the topics each measure was tested on)",
+    },
     PARQUET_COMPRESSION_OPTION,
   ],
   examples: [
@@ -152,7 +160,13 @@ export const compareCommand = defineCommand({
   async run(o, runs) {
     if (o.format !== "parquet" && o.out.endsWith(".parquet"))
       throw new UsageError(`convkit-compare: ${o.out} names a Parquet file: add --format parquet`);
+    const valuesOut = o["values-out"];
+    if (valuesOut !== undefined && valuesOut === o.out)
+      throw new UsageError(
+        `convkit-compare: --values-out ${valuesOut}: give a file of its own (-o ${o.out} gets the comparison)`,
+      );
     await checkOutputPath(o.out);
+    if (valuesOut !== undefined) await checkOutputPath(valuesOut);
     const sources = [o.qrels !== undefined, o["per-topic"], o.clariq !== undefined].filter(Boolean).length;
     if (sources !== 1)
       throw new UsageError("convkit-compare: give exactly one of --qrels, --per-topic, --clariq");
@@ -164,23 +178,25 @@ export const compareCommand = defineCommand({
       if (o.data_dir === undefined) throw new UsageError("convkit-compare: --clariq needs --data_dir");
       values = await clariqPerTopic(o.clariq!, o.data_dir, o.multi_turn, o.experiment_type, runs);
     }
-    const comparison = await compareRuns(
-      { runs: names.map((name, i) => ({ name, values: values[i]! })) },
-      {
-        ...(o.qrels === undefined && o.m.length > 0 ? { measures: o.m } : {}),
-        ...(o.baseline === undefined ? {} : { baseline: o.baseline }),
-        test: o.test,
-        alternative: o.alternative,
-        correction: o.correction,
-        alpha: o.alpha,
-        missing: o.missing,
-        zeroMethod: o.zero_method,
-        continuity: o.continuity,
-        permutations: o.permutations,
-        seed: o.seed,
-        threads: o.threads,
-      },
-    );
+    const table = { runs: names.map((name, i) => ({ name, values: values[i]! })) };
+    const comparison = await compareRuns(table, {
+      ...(o.qrels === undefined && o.m.length > 0 ? { measures: o.m } : {}),
+      ...(o.baseline === undefined ? {} : { baseline: o.baseline }),
+      test: o.test,
+      alternative: o.alternative,
+      correction: o.correction,
+      alpha: o.alpha,
+      missing: o.missing,
+      zeroMethod: o.zero_method,
+      continuity: o.continuity,
+      permutations: o.permutations,
+      seed: o.seed,
+      threads: o.threads,
+    });
+    if (valuesOut !== undefined)
+      await writeParquet(valuesOut, COMPARE_VALUE_SCHEMA, [comparedValues(table, comparison)], {
+        codec: o.compression,
+      });
     if (o.format === "parquet") {
       await writeParquet(o.out, COMPARE_PAIR_SCHEMA, [pairRows(comparison)], { codec: o.compression });
       return 0;

@@ -1,7 +1,9 @@
 // @convkit/compare: is run B really better than run A? Per-topic values in, paired tests and corrections, tables out.
 export {
+  type ComparedValue,
   type CompareOptions,
   type Comparison,
+  comparedValues,
   compareRuns,
   type PairResult,
   TESTS,

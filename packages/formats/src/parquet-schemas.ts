@@ -372,6 +372,20 @@ export const TREC_EVAL_VALUE_SCHEMA: TableSchema = {
 };
 
 /**
+ * A per-topic value `convkit compare --values-out` writes: a run's value of a measure on a topic,
+ * for the topics the measure was compared on (0 where `--missing zero` filled one in).
+ */
+export const COMPARE_VALUE_SCHEMA: TableSchema = {
+  what: "compared value",
+  columns: [
+    { name: "run", type: "string" },
+    { name: "measure", type: "string" },
+    { name: "topic", type: "string" },
+    { name: "value", type: "double" },
+  ],
+};
+
+/**
  * A pair of runs on a measure as `convkit compare` tests it: the columns of its `--format csv`
  * (NaN and ±inf as the doubles they are, where JSON has null and "inf").
  */
