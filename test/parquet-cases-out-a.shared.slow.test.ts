@@ -1,9 +1,9 @@
 // The cases handed to the Python cross-check (parquet-cases/out-a.ts) hold what they claim: each
 // Parquet file has the declared columns and types and the rows of the JSONL beside it.
 import {
+  MULTI_TURN_EVAL_ENTRY_SCHEMA,
   EVAL_ENTRY_SCHEMA,
-  FACET_EVAL_ENTRY_SCHEMA,
-  PASSAGE_RECORD_SCHEMA,
+  PASSAGE_SCHEMA,
   QULAC_HIST_RECORD_SCHEMA,
   SYNTHETIC_RECORD_SCHEMA,
 } from "@convkit/formats";
@@ -16,9 +16,9 @@ import { cases } from "./parquet-cases/out-a.js";
 const SCHEMAS = [
   SYNTHETIC_RECORD_SCHEMA,
   QULAC_HIST_RECORD_SCHEMA,
-  PASSAGE_RECORD_SCHEMA,
+  PASSAGE_SCHEMA,
+  MULTI_TURN_EVAL_ENTRY_SCHEMA,
   EVAL_ENTRY_SCHEMA,
-  FACET_EVAL_ENTRY_SCHEMA,
 ];
 
 requires("shared").describe("parquet-cases/out-a", () => {

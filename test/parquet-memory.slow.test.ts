@@ -9,11 +9,11 @@ import { expect, it } from "vitest";
 
 /**
  * The child: passages as `segment run` makes them (id `docN:k`, 20-40 words of text, a url on
- * most) streamed in batches of 1,000 through writeParquet with PASSAGE_RECORD_SCHEMA, the built
+ * most) streamed in batches of 1,000 through writeParquet with PASSAGE_SCHEMA, the built
  * packages (what the CLI runs). Prints rows, peak RSS (MiB) and seconds.
  */
 const CHILD = `
-import { PASSAGE_RECORD_SCHEMA } from "@convkit/formats";
+import { PASSAGE_SCHEMA } from "@convkit/formats";
 import { writeParquet } from "@convkit/parquet";
 const [n, target] = [Number(process.argv.at(-2)), process.argv.at(-1)];
 const WORDS = "the river garden store water summer open sunday city north light stone field market bridge house green winter road school page text about where when".split(" ");
@@ -34,7 +34,7 @@ function* batches() {
   }
 }
 const t0 = performance.now();
-const rows = await writeParquet(target, PASSAGE_RECORD_SCHEMA, batches());
+const rows = await writeParquet(target, PASSAGE_SCHEMA, batches());
 process.stdout.write(JSON.stringify({ rows, maxRssMiB: process.resourceUsage().maxRSS / 1024, secs: (performance.now() - t0) / 1000 }));
 `;
 

@@ -3,10 +3,10 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  EVAL_ENTRY_SCHEMA,
+  MULTI_TURN_EVAL_ENTRY_SCHEMA,
   evalEntries,
-  FACET_EVAL_ENTRY_SCHEMA,
-  PASSAGE_RECORD_SCHEMA,
+  EVAL_ENTRY_SCHEMA,
+  PASSAGE_SCHEMA,
   QULAC_HIST_RECORD_SCHEMA,
   SYNTHETIC_RECORD_SCHEMA,
   toEvalDict,
@@ -109,7 +109,7 @@ describe("segment run --format parquet", () => {
       const rows = jsonlRows(join(a, "a.jsonl"));
       expect(rows.length).toBeGreaterThan(5000);
       if (preset.length === 0) expect(rows.filter((r) => r.url === undefined).length).toBeGreaterThan(0);
-      await expectParquetRows(join(a, "a.parquet"), PASSAGE_RECORD_SCHEMA, rows);
+      await expectParquetRows(join(a, "a.parquet"), PASSAGE_SCHEMA, rows);
     }
   });
 
@@ -161,8 +161,8 @@ describe("gen-eval --format parquet", () => {
     const dir = tempDir("gen-eval-parquet-");
     writeEvalFixture(dir);
     for (const [single, schema] of [
-      [false, EVAL_ENTRY_SCHEMA],
-      [true, FACET_EVAL_ENTRY_SCHEMA],
+      [false, MULTI_TURN_EVAL_ENTRY_SCHEMA],
+      [true, EVAL_ENTRY_SCHEMA],
     ] as const) {
       const prefixes = ["1", "2"].map((threads) => {
         const prefix = join(dir, `eval-${single}-${threads}`);

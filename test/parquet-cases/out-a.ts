@@ -5,10 +5,10 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  EVAL_ENTRY_SCHEMA,
+  MULTI_TURN_EVAL_ENTRY_SCHEMA,
   evalEntries,
-  FACET_EVAL_ENTRY_SCHEMA,
-  PASSAGE_RECORD_SCHEMA,
+  EVAL_ENTRY_SCHEMA,
+  PASSAGE_SCHEMA,
   QULAC_HIST_RECORD_SCHEMA,
   SYNTHETIC_RECORD_SCHEMA,
   toEvalDict,
@@ -95,7 +95,7 @@ function genEval(single: boolean): ParquetCase {
       return made(
         `${prefix}.parquet`,
         `${prefix}.jsonl`,
-        single ? FACET_EVAL_ENTRY_SCHEMA : EVAL_ENTRY_SCHEMA,
+        single ? EVAL_ENTRY_SCHEMA : MULTI_TURN_EVAL_ENTRY_SCHEMA,
       );
     },
   };
@@ -128,7 +128,7 @@ export const cases: ParquetCase[] = [
       const input = join(dir, "docs.jsonl");
       writeFileSync(input, documents(2500));
       run("segment", ["run", input, "--format", "jsonl,parquet", "--threads", "2", "-o", join(dir, "out")]);
-      return made(join(dir, "out", "docs.parquet"), join(dir, "out", "docs.jsonl"), PASSAGE_RECORD_SCHEMA);
+      return made(join(dir, "out", "docs.parquet"), join(dir, "out", "docs.jsonl"), PASSAGE_SCHEMA);
     },
   },
   {
@@ -147,7 +147,7 @@ export const cases: ParquetCase[] = [
         "-o",
         join(dir, "out"),
       ]);
-      return made(join(dir, "out", "docs.parquet"), join(dir, "out", "docs.jsonl"), PASSAGE_RECORD_SCHEMA);
+      return made(join(dir, "out", "docs.parquet"), join(dir, "out", "docs.jsonl"), PASSAGE_SCHEMA);
     },
   },
   genEval(false),

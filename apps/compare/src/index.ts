@@ -1,18 +1,22 @@
 // convkit-compare: paired significance tests between runs and the tables papers print, from trec_eval measures, ClariQ or per-topic files.
-import { defineCommand } from "@convkit/cli";
+import { defineCommand, PARQUET_COMPRESSION_OPTION } from "@convkit/cli";
 import {
   clariqPerTopic,
+  comparedValues,
   compareRuns,
   DEFAULT_TREC_MEASURES,
   FORMATS,
   formatComparison,
+  pairRows,
   type RunValues,
   readPerTopicFile,
   runNames,
   TESTS,
   trecPerTopic,
 } from "@convkit/compare";
-import { UsageError, writeAtomic } from "@convkit/io";
+import { COMPARE_PAIR_SCHEMA, COMPARE_VALUE_SCHEMA } from "@convkit/formats";
+import { checkOutputPath, UsageError, writeAtomic } from "@convkit/io";
+import { writeParquet } from "@convkit/parquet";
 import { CORRECTIONS } from "@convkit/stats";
 
 /** The `convkit-compare` command. */
@@ -123,7 +127,13 @@ export const compareCommand = defineCommand({
       metavar: "N",
       description: "worker threads for the randomization test",
     },
-    { name: "format", type: "string", choices: FORMATS, default: "table", description: "output format" },
+    {
+      name: "format",
+      type: "string",
+      choices: [...FORMATS, "parquet"],
+      default: "table",
+      description: "output format (parquet: the pairs as csv's columns, one row a pair and measure)",
+    },
     {
       name: "out",
       short: "o",
@@ -132,13 +142,31 @@ export const compareCommand = defineCommand({
       metavar: "FILE",
       description: "where to write (- for stdout)",
     },
+    {
+      name: "values-out",
+      type: "string",
+      metavar: "FILE",
+      description:
+        "also write the per-topic values compared as Parquet: run, measure, topic, value (the topics each measure was tested on)",
+    },
+    PARQUET_COMPRESSION_OPTION,
   ],
   examples: [
     "convkit-compare --qrels qrels.txt -m ndcg_cut.10 -m map --baseline bm25.run bm25.run rm3.run bert.run",
     "convkit-compare --per-topic --test wilcoxon --format latex bm25.q rm3.q bert.q",
     "convkit-compare --clariq document_relevance --data_dir ../shared/data/clariq --baseline dev_no_q dev_no_q dev_bm25 dev_best_q",
+    "convkit-compare --qrels qrels.txt --format parquet -o pairs.parquet bm25.run rm3.run",
   ],
   async run(o, runs) {
+    if (o.format !== "parquet" && o.out.endsWith(".parquet"))
+      throw new UsageError(`convkit-compare: ${o.out} names a Parquet file: add --format parquet`);
+    const valuesOut = o["values-out"];
+    if (valuesOut !== undefined && valuesOut === o.out)
+      throw new UsageError(
+        `convkit-compare: --values-out ${valuesOut}: give a file of its own (-o ${o.out} gets the comparison)`,
+      );
+    await checkOutputPath(o.out);
+    if (valuesOut !== undefined) await checkOutputPath(valuesOut);
     const sources = [o.qrels !== undefined, o["per-topic"], o.clariq !== undefined].filter(Boolean).length;
     if (sources !== 1)
       throw new UsageError("convkit-compare: give exactly one of --qrels, --per-topic, --clariq");
@@ -150,23 +178,29 @@ export const compareCommand = defineCommand({
       if (o.data_dir === undefined) throw new UsageError("convkit-compare: --clariq needs --data_dir");
       values = await clariqPerTopic(o.clariq!, o.data_dir, o.multi_turn, o.experiment_type, runs);
     }
-    const comparison = await compareRuns(
-      { runs: names.map((name, i) => ({ name, values: values[i]! })) },
-      {
-        ...(o.qrels === undefined && o.m.length > 0 ? { measures: o.m } : {}),
-        ...(o.baseline === undefined ? {} : { baseline: o.baseline }),
-        test: o.test,
-        alternative: o.alternative,
-        correction: o.correction,
-        alpha: o.alpha,
-        missing: o.missing,
-        zeroMethod: o.zero_method,
-        continuity: o.continuity,
-        permutations: o.permutations,
-        seed: o.seed,
-        threads: o.threads,
-      },
-    );
+    const table = { runs: names.map((name, i) => ({ name, values: values[i]! })) };
+    const comparison = await compareRuns(table, {
+      ...(o.qrels === undefined && o.m.length > 0 ? { measures: o.m } : {}),
+      ...(o.baseline === undefined ? {} : { baseline: o.baseline }),
+      test: o.test,
+      alternative: o.alternative,
+      correction: o.correction,
+      alpha: o.alpha,
+      missing: o.missing,
+      zeroMethod: o.zero_method,
+      continuity: o.continuity,
+      permutations: o.permutations,
+      seed: o.seed,
+      threads: o.threads,
+    });
+    if (valuesOut !== undefined)
+      await writeParquet(valuesOut, COMPARE_VALUE_SCHEMA, [comparedValues(table, comparison)], {
+        codec: o.compression,
+      });
+    if (o.format === "parquet") {
+      await writeParquet(o.out, COMPARE_PAIR_SCHEMA, [pairRows(comparison)], { codec: o.compression });
+      return 0;
+    }
     const text = formatComparison(comparison, o.format);
     await writeAtomic(o.out, async (s) => {
       await s.write(Buffer.from(text));

@@ -119,6 +119,30 @@ function topicsOf(table: PerTopicTable, measure: string, missing: "drop" | "zero
   return [...all];
 }
 
+/** A per-topic value as compared: a run's value of a measure on a topic (0 where `--missing zero` filled it). */
+export interface ComparedValue {
+  run: string;
+  measure: string;
+  topic: string;
+  value: number;
+}
+
+/**
+ * The per-topic values a comparison tested, measure by measure, run by run, topic by topic in the
+ * order compareRuns aligns them (the same topicsOf): the table behind its means and tests.
+ */
+export function comparedValues(table: PerTopicTable, c: Comparison): ComparedValue[] {
+  const out: ComparedValue[] = [];
+  for (const { name: measure } of c.measures) {
+    const topics = topicsOf(table, measure, c.missing);
+    for (const r of table.runs) {
+      const m = r.values.get(measure)!;
+      for (const topic of topics) out.push({ run: r.name, measure, topic, value: m.get(topic) ?? 0 });
+    }
+  }
+  return out;
+}
+
 /** The pairs to test, as indexes (a, b): each run against the baseline, or every pair in input order. */
 function pairsOf(runs: readonly string[], baseline: string | undefined): [number, number][] {
   if (baseline !== undefined) {

@@ -243,12 +243,20 @@ const csvCell = (v: unknown) => {
   return /[",\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 };
 
+/** The pairs as flat rows: CSV's columns (the interval as ci95_low, ci95_high), numbers as computed. */
+export function pairRows(c: Comparison): Record<(typeof CSV_FIELDS)[number], unknown>[] {
+  return c.pairs.map((p) => {
+    const row: Record<string, unknown> = { ...p, ci95_low: p.ci95[0], ci95_high: p.ci95[1] };
+    return Object.fromEntries(CSV_FIELDS.map((f) => [f, row[f]])) as Record<
+      (typeof CSV_FIELDS)[number],
+      unknown
+    >;
+  });
+}
+
 function csv(c: Comparison): string {
   let s = `${CSV_FIELDS.join(",")}\n`;
-  for (const p of c.pairs) {
-    const row: Record<string, unknown> = { ...p, ci95_low: p.ci95[0], ci95_high: p.ci95[1] };
-    s += `${CSV_FIELDS.map((f) => csvCell(row[f])).join(",")}\n`;
-  }
+  for (const row of pairRows(c)) s += `${CSV_FIELDS.map((f) => csvCell(row[f])).join(",")}\n`;
   return s;
 }
 

@@ -2,7 +2,7 @@
 import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { EVAL_ENTRY_SCHEMA, FACET_EVAL_ENTRY_SCHEMA } from "@convkit/formats";
+import { MULTI_TURN_EVAL_ENTRY_SCHEMA, EVAL_ENTRY_SCHEMA } from "@convkit/formats";
 import {
   type ByteSink,
   formatPyFloat,
@@ -241,7 +241,7 @@ export async function writeQulacDict(target: string, spools: SpoolReader): Promi
   });
 }
 
-/** A row of the Parquet eval table (EVAL_ENTRY_SCHEMA / FACET_EVAL_ENTRY_SCHEMA). */
+/** A row of the Parquet eval table (MULTI_TURN_EVAL_ENTRY_SCHEMA / EVAL_ENTRY_SCHEMA). */
 interface EvalRow {
   context: string | number;
   question: string;
@@ -261,7 +261,7 @@ export async function writeParquetDict(
   spools: SpoolReader,
   o: { stringContexts: boolean; codec?: Codec },
 ): Promise<void> {
-  const schema = o.stringContexts ? FACET_EVAL_ENTRY_SCHEMA : EVAL_ENTRY_SCHEMA;
+  const schema = o.stringContexts ? EVAL_ENTRY_SCHEMA : MULTI_TURN_EVAL_ENTRY_SCHEMA;
   await writeAtomic(target, async (sink) => {
     const w = await ParquetTableWriter.open<EvalRow>(sink, schema, { codec: o.codec });
     for (let m = 0; m < DICT_METRICS.length; m++) {

@@ -28,7 +28,7 @@ export {
   parseProtoRun,
 } from "./protobuf-json.js";
 export { IKAT25_MAX_REFERENCES, type Ikat25SkeletonOptions, trecToIkat25 } from "./skeleton25.js";
-export { flattenTopics, type IkatHistoryTurn, type IkatTurnRecord } from "./turns.js";
+export { flattenTopics, type IkatHistoryTurn, type IkatTurnRecord, ikatTurnRow } from "./turns.js";
 export {
   CONVKIT_FINDING,
   type Finding,

@@ -1,5 +1,6 @@
 // iKAT topics (2023–2025 layouts) flattened into one record per turn, with the history before it.
 import type { IkatTopic } from "@convkit/formats";
+import { InputError } from "@convkit/io";
 
 /** One earlier turn of the conversation, as the user and the system saw it. */
 export interface IkatHistoryTurn {
@@ -63,4 +64,26 @@ export function flattenTopics(topics: readonly IkatTopic[]): IkatTurnRecord[] {
     }
   }
   return out;
+}
+
+/**
+ * A turn record as a row of IKAT_TURN_SCHEMA: `ptkb` as `{id, text}` pairs (a Parquet column has
+ * one type; an object's keys are data), 2025's lists empty for earlier years. `file` names the
+ * topics in the message about a provenance entry that is not a passage id.
+ */
+export function ikatTurnRow(file: string, r: IkatTurnRecord): Record<string, unknown> {
+  for (const p of r.response_provenance)
+    if (typeof p !== "string")
+      throw new InputError(
+        file,
+        {},
+        `passage ids (strings) in response_provenance of turn ${r.turn_id}`,
+        JSON.stringify(p) ?? String(p),
+      );
+  return {
+    ...r,
+    ptkb: Object.entries(r.ptkb).map(([id, text]) => ({ id, text })),
+    relevant_ptkbs: r.relevant_ptkbs ?? [],
+    citations: r.citations ?? [],
+  };
 }
