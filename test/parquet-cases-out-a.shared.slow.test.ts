@@ -1,8 +1,8 @@
 // The cases handed to the Python cross-check (parquet-cases/out-a.ts) hold what they claim: each
 // Parquet file has the declared columns and types and the rows of the JSONL beside it.
 import {
-  MULTI_TURN_EVAL_ENTRY_SCHEMA,
   EVAL_ENTRY_SCHEMA,
+  MULTI_TURN_EVAL_ENTRY_SCHEMA,
   PASSAGE_SCHEMA,
   QULAC_HIST_RECORD_SCHEMA,
   SYNTHETIC_RECORD_SCHEMA,

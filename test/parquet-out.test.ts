@@ -3,9 +3,9 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  MULTI_TURN_EVAL_ENTRY_SCHEMA,
-  evalEntries,
   EVAL_ENTRY_SCHEMA,
+  evalEntries,
+  MULTI_TURN_EVAL_ENTRY_SCHEMA,
   PASSAGE_SCHEMA,
   QULAC_HIST_RECORD_SCHEMA,
   SYNTHETIC_RECORD_SCHEMA,
@@ -82,64 +82,76 @@ describe("gen-synthetic --format parquet", () => {
   });
 });
 
+/** `segment run INPUT -o OUT ARGS…`, checked to succeed. */
+function segment(input: string, out: string, args: string[]) {
+  const r = runCli("segment", ["run", input, "-o", out, ...args]);
+  expect(r.code, r.stderr).toBe(0);
+  return r;
+}
+
 describe("segment run --format parquet", () => {
-  it("holds the JSONL's passages (url null where the JSONL has none), the same bytes for 1 and 3 threads", async () => {
+  it("holds the JSONL's passages (url null where the JSONL has none), the same bytes for 1 and 2 threads", async () => {
     const root = tempDir("seg-parquet-");
     const input = join(root, "a.jsonl");
-    writeFileSync(input, documents(2500));
-    for (const preset of [[], ["--preset", "msmarco", "--url-title"]]) {
-      const outs = ["1", "3"].map((threads) => {
-        const out = join(root, `out-${preset.length}-${threads}`);
-        const r = runCli("segment", [
-          "run",
-          input,
-          "-o",
-          out,
-          "--format",
-          "jsonl,parquet",
-          "--threads",
-          threads,
-          ...preset,
-        ]);
-        expect(r.code, r.stderr).toBe(0);
-        return out;
-      });
-      const [a, b] = outs as [string, string];
-      expect(same(join(a, "a.parquet"), join(b, "a.parquet"))).toBe(true);
-      const rows = jsonlRows(join(a, "a.jsonl"));
-      expect(rows.length).toBeGreaterThan(5000);
-      if (preset.length === 0) expect(rows.filter((r) => r.url === undefined).length).toBeGreaterThan(0);
-      await expectParquetRows(join(a, "a.parquet"), PASSAGE_SCHEMA, rows);
-    }
+    // About 1.1 MB: three 512 KiB units, so that 2 threads share them.
+    writeFileSync(input, documents(1200));
+    const [a, b] = ["1", "2"].map((threads) => {
+      const out = join(root, `out-${threads}`);
+      segment(input, out, ["--format", "jsonl,parquet", "--threads", threads]);
+      return out;
+    }) as [string, string];
+    expect(same(join(a, "a.parquet"), join(b, "a.parquet"))).toBe(true);
+    const rows = jsonlRows(join(a, "a.jsonl"));
+    expect(rows.length).toBeGreaterThan(2000);
+    expect(rows.filter((r) => r.url === undefined).length).toBeGreaterThan(0);
+    await expectParquetRows(join(a, "a.parquet"), PASSAGE_SCHEMA, rows);
   });
 
-  it("resume: Parquet asked for later is written alone (the JSONL untouched), a fresh run's bytes; another --compression rewrites it alone", () => {
+  it("msmarco with --url-title: the same rows as its JSONL (no url column values)", async () => {
+    const root = tempDir("seg-parquet-");
+    const input = join(root, "a.jsonl");
+    writeFileSync(input, documents(300));
+    const out = join(root, "out");
+    segment(input, out, ["--format", "jsonl,parquet", "--preset", "msmarco", "--url-title"]);
+    const rows = jsonlRows(join(out, "a.jsonl"));
+    expect(rows.every((r) => r.url === undefined)).toBe(true);
+    await expectParquetRows(join(out, "a.parquet"), PASSAGE_SCHEMA, rows);
+  });
+
+  /** An input segmented to JSONL into `out`, and a fresh Parquet-only run of it into `fresh`. */
+  function resumable() {
     const root = tempDir("seg-parquet-");
     const input = join(root, "a.jsonl");
     writeFileSync(input, documents(200));
     const out = join(root, "out");
-    const run = (args: string[]) => runCli("segment", ["run", input, "-o", out, ...args]);
-    expect(run([]).code).toBe(0);
-    const jsonl = join(out, "a.jsonl");
-    const before = statSync(jsonl, { bigint: true });
-    const r = run(["--format", "jsonl,parquet"]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/a\.parquet not written yet: writing it/);
-    expect(statSync(jsonl, { bigint: true }).mtimeNs).toBe(before.mtimeNs);
+    segment(input, out, []);
     const fresh = join(root, "fresh");
-    expect(runCli("segment", ["run", input, "-o", fresh, "--format", "parquet"]).code).toBe(0);
+    segment(input, fresh, ["--format", "parquet"]);
+    const jsonl = join(out, "a.jsonl");
+    return { input, out, fresh, jsonl, mtime: statSync(jsonl, { bigint: true }).mtimeNs };
+  }
+
+  it("resume: Parquet asked for later is written alone (the JSONL untouched), a fresh run's bytes", () => {
+    const { input, out, fresh, jsonl, mtime } = resumable();
+    const r = segment(input, out, ["--format", "jsonl,parquet"]);
+    expect(r.stderr).toMatch(/a\.parquet not written yet: writing it/);
+    expect(statSync(jsonl, { bigint: true }).mtimeNs).toBe(mtime);
     expect(same(join(out, "a.parquet"), join(fresh, "a.parquet"))).toBe(true);
     // Current now, whatever --compression a run that writes no Parquet is given.
-    expect(run(["--format", "jsonl,parquet"]).stderr).toMatch(/^0 files \(1 already done\)/m);
-    expect(run(["--compression", "none"]).stderr).toMatch(/^0 files \(1 already done\)/m);
-    const redo = run(["--format", "jsonl,parquet", "--compression", "snappy"]);
-    expect(redo.code, redo.stderr).toBe(0);
+    expect(segment(input, out, ["--format", "jsonl,parquet"]).stderr).toMatch(/^0 files \(1 already done\)/m);
+    expect(segment(input, out, ["--compression", "none"]).stderr).toMatch(/^0 files \(1 already done\)/m);
+  });
+
+  it("resume: another --compression rewrites the Parquet file alone, and stays on record", () => {
+    const { input, out, fresh, jsonl, mtime } = resumable();
+    segment(input, out, ["--format", "jsonl,parquet"]);
+    const redo = segment(input, out, ["--format", "jsonl,parquet", "--compression", "snappy"]);
     expect(redo.stderr).toMatch(/a\.parquet compressed "zstd", now "snappy": writing it$/m);
-    expect(statSync(jsonl, { bigint: true }).mtimeNs).toBe(before.mtimeNs);
+    expect(statSync(jsonl, { bigint: true }).mtimeNs).toBe(mtime);
     expect(same(join(out, "a.parquet"), join(fresh, "a.parquet"))).toBe(false);
     // A JSONL-only run keeps the snappy file on record: asked for again with snappy, it is current.
-    expect(run([]).stderr).toMatch(/^0 files \(1 already done\)/m);
-    expect(run(["--format", "parquet", "--compression", "snappy"]).stderr).toMatch(
+    expect(segment(input, out, []).stderr).toMatch(/^0 files \(1 already done\)/m);
+    expect(segment(input, out, ["--format", "parquet", "--compression", "snappy"]).stderr).toMatch(
       /^0 files \(1 already done\)/m,
     );
   });
@@ -157,29 +169,41 @@ async function evalDictRows(pklTarGz: string): Promise<Record<string, unknown>[]
 }
 
 describe("gen-eval --format parquet", () => {
-  it("is the eval dict (its pickle) as a long table (int contexts; facet ids with --single-turn), the same bytes for 1 and 2 threads", async () => {
+  /** gen-eval on the generated fixture with `args`, writing pickle and Parquet under `prefix`. */
+  function genEval(dir: string, prefix: string, args: string[]) {
+    const r = runCli("gen-eval", [
+      ...evalFixtureArgs(dir),
+      "--format",
+      "pickle,parquet",
+      ...args,
+      "-o",
+      prefix,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+  }
+
+  it("is the eval dict (its pickle) as a long table, int contexts, the same bytes for 1 and 2 threads", async () => {
     const dir = tempDir("gen-eval-parquet-");
     writeEvalFixture(dir);
-    for (const [single, schema] of [
-      [false, MULTI_TURN_EVAL_ENTRY_SCHEMA],
-      [true, EVAL_ENTRY_SCHEMA],
-    ] as const) {
-      const prefixes = ["1", "2"].map((threads) => {
-        const prefix = join(dir, `eval-${single}-${threads}`);
-        const r = runCli("gen-eval", [
-          ...evalFixtureArgs(dir),
-          ...(single ? ["--single-turn"] : []),
-          ...["--format", "pickle,parquet", "--threads", threads, "-o", prefix],
-        ]);
-        expect(r.code, r.stderr).toBe(0);
-        return prefix;
-      });
-      const [a, b] = prefixes as [string, string];
-      expect(same(`${a}.parquet`, `${b}.parquet`)).toBe(true);
-      const rows = await evalDictRows(`${a}.pkl.tar.gz`);
-      expect(rows.every((r) => typeof r.context === (single ? "string" : "number"))).toBe(true);
-      expect(rows.filter((r) => r.aggregate).length).toBeGreaterThan(0);
-      await expectParquetRows(`${a}.parquet`, schema, rows);
-    }
+    const [a, b] = ["1", "2"].map((threads) => {
+      const prefix = join(dir, `eval-${threads}`);
+      genEval(dir, prefix, ["--threads", threads]);
+      return prefix;
+    }) as [string, string];
+    expect(same(`${a}.parquet`, `${b}.parquet`)).toBe(true);
+    const rows = await evalDictRows(`${a}.pkl.tar.gz`);
+    expect(rows.every((r) => typeof r.context === "number")).toBe(true);
+    expect(rows.filter((r) => r.aggregate).length).toBeGreaterThan(0);
+    await expectParquetRows(`${a}.parquet`, MULTI_TURN_EVAL_ENTRY_SCHEMA, rows);
+  });
+
+  it("--single-turn: context the facet id string", async () => {
+    const dir = tempDir("gen-eval-parquet-");
+    writeEvalFixture(dir);
+    const prefix = join(dir, "eval");
+    genEval(dir, prefix, ["--single-turn"]);
+    const rows = await evalDictRows(`${prefix}.pkl.tar.gz`);
+    expect(rows.every((r) => typeof r.context === "string")).toBe(true);
+    await expectParquetRows(`${prefix}.parquet`, EVAL_ENTRY_SCHEMA, rows);
   });
 });

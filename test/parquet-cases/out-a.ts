@@ -5,9 +5,9 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  MULTI_TURN_EVAL_ENTRY_SCHEMA,
-  evalEntries,
   EVAL_ENTRY_SCHEMA,
+  evalEntries,
+  MULTI_TURN_EVAL_ENTRY_SCHEMA,
   PASSAGE_SCHEMA,
   QULAC_HIST_RECORD_SCHEMA,
   SYNTHETIC_RECORD_SCHEMA,

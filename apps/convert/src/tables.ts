@@ -169,7 +169,10 @@ function pickleTable(file: string, first: readonly unknown[]): Table {
               `${intContexts ? "int" : "str"} context keys throughout (a column has one type), as the first one`,
               `context ${JSON.stringify(e.context)} of metric ${e.metric}`,
             );
-        return (b as EvalEntry[]).map((e) => ({ ...e, aggregate: e.question === "MAX" || e.question === "MIN" }));
+        return (b as EvalEntry[]).map((e) => ({
+          ...e,
+          aggregate: e.question === "MAX" || e.question === "MIN",
+        }));
       },
     };
   }

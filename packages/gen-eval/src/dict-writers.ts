@@ -2,7 +2,7 @@
 import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { MULTI_TURN_EVAL_ENTRY_SCHEMA, EVAL_ENTRY_SCHEMA } from "@convkit/formats";
+import { EVAL_ENTRY_SCHEMA, MULTI_TURN_EVAL_ENTRY_SCHEMA } from "@convkit/formats";
 import {
   type ByteSink,
   formatPyFloat,

@@ -5,12 +5,7 @@ import { PASSAGE_SCHEMA, type PassageRecord } from "@convkit/formats";
 import { type ByteSink, ConvkitError, UsageError, writeAtomic } from "@convkit/io";
 import { type Codec, ParquetTableWriter } from "@convkit/parquet";
 import { inOrder, type TaskPool } from "@convkit/pool";
-import {
-  type ByteFormat,
-  encodeSegmentTask,
-  type SegmentResult,
-  type SegmentTask,
-} from "./encode.js";
+import { type ByteFormat, encodeSegmentTask, type SegmentResult, type SegmentTask } from "./encode.js";
 import {
   listInputs,
   outputFiles,
