@@ -1,4 +1,6 @@
 // @convkit/formats: typed, streaming readers and writers for every file of ClariQ, Qulac, TREC, iKAT, ClueWeb22 and Touché.
+
+export type { ParquetTable } from "@convkit/parquet";
 export {
   CLARIQ_COLUMNS,
   clariqFile,
@@ -67,6 +69,14 @@ export { parseJsonText } from "./json-text.js";
 export { readJsonl } from "./jsonl.js";
 export { mapBatches, writeLines } from "./lines.js";
 export {
+  CLARIFICATION_NEED_ENTRY_SCHEMA,
+  QRELS_ENTRY_SCHEMA,
+  RANX_QRELS_SCHEMA,
+  RANX_RUN_SCHEMA,
+  RUN_ENTRY_SCHEMA,
+  SYNTHETIC_RECORD_SCHEMA,
+} from "./parquet-schemas.js";
+export {
   type PyDict,
   type PyDumpsOptions,
   PyException,
@@ -95,7 +105,6 @@ export {
 export { formatQulacJson, QULAC_COLUMNS, readQulacJson, writeQulacJson } from "./qulac.js";
 export { readAny, toJsonValue } from "./read-any.js";
 export type * from "./records.js";
-export { QRELS_ENTRY_SCHEMA, RUN_ENTRY_SCHEMA, SYNTHETIC_RECORD_SCHEMA } from "./parquet-schemas.js";
 export { collect, rowsOf, whitespaceRowsOf } from "./table.js";
 export { joinToucheQrels, readArgsMe, readToucheTopics, toucheGain } from "./touche.js";
 export {
@@ -110,4 +119,13 @@ export {
   writeQrels,
   writeRun,
 } from "./trec.js";
+export {
+  isParquetFile,
+  isParquetHead,
+  openTableInput,
+  parquetQrelsEntries,
+  parquetRunEntries,
+  ranxRunTag,
+  type TableInput,
+} from "./trec-parquet.js";
 export { formatIkatTrecWeb, parseTrecWebDoc, readTrecWeb, writeIkatTrecWeb } from "./trecweb.js";

@@ -46,3 +46,35 @@ export const QRELS_ENTRY_SCHEMA: TableSchema = {
     { name: "rel", type: "int64" },
   ],
 };
+
+/**
+ * A run as ranx writes it (`Run.to_parquet`: pandas `to_dataframe().to_parquet`, columns
+ * `q_id, doc_id, score`, ids strings, scores float64). No rank and no tag: see trec-parquet.ts.
+ */
+export const RANX_RUN_SCHEMA: TableSchema = {
+  what: "ranx run row",
+  columns: [
+    { name: "q_id", type: "string" },
+    { name: "doc_id", type: "string" },
+    { name: "score", type: "double" },
+  ],
+};
+
+/** Qrels as ranx writes them (`Qrels.to_parquet`): `q_id, doc_id, score`, the grade an int64. */
+export const RANX_QRELS_SCHEMA: TableSchema = {
+  what: "ranx qrels row",
+  columns: [
+    { name: "q_id", type: "string" },
+    { name: "doc_id", type: "string" },
+    { name: "score", type: "int64" },
+  ],
+};
+
+/** {@link ClarificationNeedEntry}: a clarification-need prediction `topic label` (labels 1-4, read as numbers). */
+export const CLARIFICATION_NEED_ENTRY_SCHEMA: TableSchema = {
+  what: "clarification-need prediction",
+  columns: [
+    { name: "topic_id", type: "int64" },
+    { name: "label", type: "double" },
+  ],
+};

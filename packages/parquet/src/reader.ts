@@ -9,7 +9,7 @@ import {
   type SchemaTree,
 } from "hyparquet";
 import { asyncBufferFromFile } from "hyparquet/src/node.js";
-import { compressors } from "hyparquet-compressors";
+import { boundedCompressors, PageTooLarge } from "./bounded.js";
 import { type ColumnSpec, type ScalarType, type TableSchema, typeText } from "./schema.js";
 
 /** Whether bytes start as a Parquet file does (`PAR1`). */
@@ -67,21 +67,28 @@ function accepts(declared: ColumnSpec, found: string): boolean {
   return found === want || (want === "double" && found === "int64");
 }
 
-async function bufferOf(path: string): Promise<AsyncBuffer> {
-  if (path !== "-") return asyncBufferFromFile(path);
-  const bytes = await readAll(await openInput(path));
-  const ab = new Uint8Array(bytes).buffer;
+async function bufferOf(path: string, read?: Uint8Array): Promise<AsyncBuffer> {
+  if (path !== "-" && read === undefined) return asyncBufferFromFile(path);
+  const bytes = read ?? (await readAll(await openInput(path)));
+  const ab = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   return { byteLength: ab.byteLength, slice: (start, end) => ab.slice(start, end) };
 }
 
 function notParquet(name: string, e: unknown): InputError {
+  if (e instanceof PageTooLarge) {
+    const [expected, found] = e.message.split(", found ");
+    return new InputError(name, {}, expected!, found!);
+  }
   return new InputError(name, {}, "a Parquet file", messageOf(e).replace(/^parquet /, ""));
 }
 
-/** Opens a Parquet file (`-`: stdin, read whole within `--max-input-bytes`) and reads its footer. */
-export async function openParquet(path: string): Promise<ParquetTable> {
+/**
+ * Opens a Parquet file (`-`: stdin, read whole within `--max-input-bytes`) and reads its footer;
+ * `bytes`: the file already read (stdin, peeked at), `path` then only names it.
+ */
+export async function openParquet(path: string, bytes?: Uint8Array): Promise<ParquetTable> {
   const name = path === "-" ? "<stdin>" : path;
-  const file = await bufferOf(path);
+  const file = await bufferOf(path, bytes);
   let meta: FileMetaData;
   let root: SchemaTree;
   try {
@@ -151,7 +158,7 @@ async function* readBatches(
         columns: names,
         rowStart,
         rowEnd: rowStart + n,
-        compressors,
+        compressors: boundedCompressors(claimed),
       })) as Row[];
     } catch (e) {
       throw notParquet(name, e);

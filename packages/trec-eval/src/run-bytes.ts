@@ -4,7 +4,7 @@
 // and a judged topic met again (an interleaved run) throws Interleaved: the caller reads the run
 // again buffered (every topic kept to the end), as trec_eval, which sorts the whole run, would
 // see it.
-import { runEntryOf } from "@convkit/formats";
+import { type RunEntry, runEntryOf } from "@convkit/formats";
 import { hashBytes } from "./byte-table.js";
 import { TopicEntries } from "./judge-bytes.js";
 import { Declined, isInteger, parseScore, SCORE, scanLine, textFields } from "./line-fields.js";
@@ -74,6 +74,23 @@ export class RunScanner {
     if (!this.sameQid(q, 0, q.length)) this.startTopic(e.qid, q, 0, q.length);
     const d = Buffer.from(e.docno, "utf8");
     this.cur?.add(d, 0, d.length, hashBytes(d, 0, d.length), e.score);
+  }
+
+  /** The qid of the last entry fed by {@link feedEntries} (a scanner is fed entries or bytes, not both). */
+  private entryQid: string | undefined;
+
+  /** Entries read elsewhere (a Parquet run's row group), as the plain reader's lines would give them. */
+  feedEntries(entries: readonly RunEntry[]): void {
+    for (const e of entries) {
+      this.tag ??= e.tag;
+      if (e.qid !== this.entryQid) {
+        this.entryQid = e.qid;
+        const q = Buffer.from(e.qid, "utf8");
+        this.startTopic(e.qid, q, 0, q.length);
+      }
+      const d = Buffer.from(e.docno, "utf8");
+      this.cur?.add(d, 0, d.length, hashBytes(d, 0, d.length), e.score);
+    }
   }
 
   private sameQid(buf: Uint8Array, s: number, e: number): boolean {
