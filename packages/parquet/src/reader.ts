@@ -137,11 +137,32 @@ async function* readBatches(
     // A footer that claims more than the input limit for one row group is refused before any page
     // is inflated (a bomb's pages would be allocated at their claimed size).
     let claimed = 0;
+    // Rows become objects: a row group holds at most one per 8 bytes of the input limit, and every
+    // column chunk has a value (or a null's level) for each of its rows.
+    const maxRows = Math.floor(inputLimits().wholeBytes / 8);
+    if (n > maxRows)
+      throw new InputError(
+        name,
+        {},
+        `row groups of at most ${maxRows} rows (raise with --max-input-bytes)`,
+        `one claiming ${n}`,
+      );
     for (const chunk of group.columns) {
       const m = chunk.meta_data;
       if (m === undefined) continue;
+      if (Number(m.num_values) < n)
+        throw new InputError(
+          name,
+          {},
+          `a column chunk with a value for each of its row group's ${n} rows`,
+          `${m.num_values} values in column ${m.path_in_schema.join(".")}`,
+        );
       claimed += Number(m.total_uncompressed_size);
-      if (Number(m.data_page_offset) + Number(m.total_compressed_size) > file.byteLength)
+      // A chunk starts at its dictionary page where it has one (before its data pages).
+      if (
+        Number(m.dictionary_page_offset ?? m.data_page_offset) + Number(m.total_compressed_size) >
+        file.byteLength
+      )
         throw new InputError(
           name,
           {},
