@@ -2,9 +2,10 @@
 import { InputError, inputLimits, inputTooLarge, messageOf, openInput, readAll } from "@convkit/io";
 import {
   type AsyncBuffer,
+  type ColumnData,
   type FileMetaData,
   parquetMetadataAsync,
-  parquetReadObjects,
+  parquetRead,
   parquetSchema,
   type SchemaTree,
 } from "hyparquet";
@@ -171,24 +172,54 @@ async function* readBatches(
         );
     }
     if (claimed > inputLimits().wholeBytes) throw inputTooLarge(name, claimed);
-    let objects: Row[];
+    let chunks: ColumnData[][];
     try {
-      objects = (await parquetReadObjects({
-        file,
-        metadata: meta,
-        columns: names,
-        rowStart,
-        rowEnd: rowStart + n,
-        compressors: boundedCompressors(claimed),
-      })) as Row[];
+      chunks = await groupChunks(file, meta, names, rowStart, rowStart + n, boundedCompressors(claimed));
     } catch (e) {
       throw notParquet(name, e);
     }
-    for (let i = 0; i < objects.length; i++)
-      objects[i] = checkRow(name, schema, wanted, objects[i]!, rowStart + i + 1);
+    // Rows straight from the columns' pages (hyparquet's objects per row, then ours, were twice
+    // the garbage: on a 1M-line run the collector took half the time).
+    const at = chunks.map(() => 0);
+    const values: unknown[] = new Array(wanted.length);
+    const rows: Row[] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const r = rowStart + i;
+      for (let j = 0; j < wanted.length; j++) {
+        const cs = chunks[j]!;
+        let k = at[j]!;
+        while (k < cs.length && cs[k]!.rowEnd <= r) k++;
+        at[j] = k;
+        const c = cs[k];
+        values[j] = c !== undefined && r >= c.rowStart ? c.columnData[r - c.rowStart] : undefined;
+      }
+      rows[i] = checkRow(name, schema, wanted, values, r + 1);
+    }
     rowStart += n;
-    if (objects.length > 0) yield objects;
+    if (n > 0) yield rows;
   }
+}
+
+/** One row group's columns (`names`), each as its pages' values (hyparquet's chunks, in row order). */
+async function groupChunks(
+  file: AsyncBuffer,
+  metadata: FileMetaData,
+  names: string[],
+  rowStart: number,
+  rowEnd: number,
+  compressors: ReturnType<typeof boundedCompressors>,
+): Promise<ColumnData[][]> {
+  const byName = new Map(names.map((c) => [c, [] as ColumnData[]]));
+  await parquetRead({
+    file,
+    metadata,
+    columns: names,
+    rowStart,
+    rowEnd,
+    compressors,
+    onChunk: (c) => byName.get(c.columnName)?.push(c),
+  });
+  return names.map((c) => byName.get(c)!.sort((a, b) => a.rowStart - b.rowStart));
 }
 
 function scalar(
@@ -212,16 +243,18 @@ function scalar(
   return v;
 }
 
+/** A row's values (`raw[j]`: column j's) checked and converted, as an object keyed by column name. */
 function checkRow(
   name: string,
   schema: TableSchema,
   columns: readonly ColumnSpec[],
-  raw: Row,
+  raw: readonly unknown[],
   row: number,
 ): Row {
   const out: Row = {};
-  for (const c of columns) {
-    const v = raw[c.name];
+  for (let j = 0; j < columns.length; j++) {
+    const c = columns[j]!;
+    const v = raw[j];
     if (c.type !== "list") out[c.name] = scalar(name, row, c.name, c.type, c.nullable === true, v);
     else if (!Array.isArray(v))
       throw new InputError(name, { row }, `a list in column ${c.name} of ${schema.what}s`, String(v));
