@@ -5,7 +5,7 @@
 // its topic's rows in the file (ranx writes them sorted, so the ranks its TREC output would have;
 // trec_eval ignores ranks anyway), and the tag is the file's name without `.parquet`/`.parq`/`.pq`
 // (whitespace as `_`; `ranx` for stdin), the runid trec_eval prints.
-import { open } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { type ByteSource, InputError, openInput, peek, readAll } from "@convkit/io";
 import { isParquetHead, openParquet, type ParquetTable, type TableSchema } from "@convkit/parquet";
@@ -30,8 +30,9 @@ export type TableInput = { parquet: ParquetTable } | { source: ByteSource | unde
 async function sniffFile(path: string): Promise<"parquet" | "text" | "stream"> {
   let fh: Awaited<ReturnType<typeof open>> | undefined;
   try {
+    // stat, not open: opening and closing a FIFO would cut off the writer's bytes.
+    if (!(await stat(path)).isFile()) return "stream";
     fh = await open(path, "r");
-    if (!(await fh.stat()).isFile()) return "stream";
     const head = new Uint8Array(4);
     const { bytesRead } = await fh.read(head, 0, 4, 0);
     return isParquetHead(head.subarray(0, bytesRead)) ? "parquet" : "text";
