@@ -16,7 +16,7 @@ const MAX_BLOCK = 128 << 10;
  * a block's maximum), and `window`, the largest window of a frame without a stated size (a buffer
  * dropped after its frame). Undefined when the bytes are not zstd frames (fzstd then fails itself).
  */
-export function zstdAllocBound(input: Uint8Array): { output: number; window: number } | undefined {
+function zstdAllocBound(input: Uint8Array): { output: number; window: number } | undefined {
   const v = new DataView(input.buffer, input.byteOffset, input.byteLength);
   let at = 0;
   let output = 0;
