@@ -1,6 +1,13 @@
 // convkit-ikat eval-ptkb, eval-passages and eval-citations: PTKB and passage rankings of a run, and a 2025 run's citations, scored.
 import { defineCommand } from "@convkit/cli";
-import { detectFormat, type Ikat25Turn, readIkat25Run, readIkatRun, readIkatTopics } from "@convkit/formats";
+import {
+  detectFormat,
+  type Ikat25Turn,
+  isParquetFile,
+  readIkat25Run,
+  readIkatRun,
+  readIkatTopics,
+} from "@convkit/formats";
 import {
   CITATION_MEASURES,
   evaluateCitations,
@@ -18,6 +25,7 @@ import {
   formatTrecEval,
   formatTrecLine,
   loadQrels,
+  loadRun,
   parseMeasureOptions,
   type Scored,
   trecEval,
@@ -129,7 +137,13 @@ export const evalPassagesCommand = defineCommand({
   name: "convkit-ikat eval-passages",
   summary:
     "Passage ranking of a run (converted as the year's generate_run.py does; a 2025 run, detected from content: its references, scores as %.6f) against iKAT qrels, trec_eval-exact (default measures: ndcg_cut.5, P.20, map, recall.1000, recip_rank).",
-  positionals: { name: "RUN", description: "the run submission (.json, or a 2025 .jsonl)", min: 1, max: 1 },
+  positionals: {
+    name: "RUN",
+    description:
+      "the run submission (.json, or a 2025 .jsonl), or its passage ranking as a Parquet run table",
+    min: 1,
+    max: 1,
+  },
   options: [
     QRELS_OPTION,
     {
@@ -151,7 +165,11 @@ export const evalPassagesCommand = defineCommand({
     let run: Map<string, Scored[]>;
     // runid as trec_eval prints it for the TREC file: the tag of its first line.
     let runid: string | undefined;
-    if (await is2025(file!)) {
+    if (await isParquetFile(file!)) {
+      // The passage ranking already as a TREC run table (convkit's layout or ranx's), as
+      // convkit-trec-eval reads it.
+      ({ run, tag: runid } = await loadRun(file!));
+    } else if (await is2025(file!)) {
       const turns = await ikat25Turns(file!);
       runid = turns.find((t) => t.references.length > 0)?.metadata.run_id;
       run = ikat25PassageRankings(turns);

@@ -1,5 +1,12 @@
 // Run files as the upstream tool reads them: pandas read_csv(sep=' ', header=None), typed and checked.
 import {
+  CLARIFICATION_NEED_SCHEMA,
+  openTableInput,
+  type ParquetTable,
+  parquetRunEntries,
+} from "@convkit/formats";
+import {
+  type ByteSource,
   describeFound,
   InputError,
   openInput,
@@ -81,8 +88,13 @@ function plainFields(text: string, a: number, b: number, width: number): string[
  * {@link plainFields} takes them) are split directly; anything else (quotes within fields,
  * multi-line fields, CRs, a BOM, other widths) goes through the general pandas-like parser.
  */
-async function rows<T>(path: string, width: number, each: (row: Row) => T): Promise<T[]> {
-  const src = await openInput(path);
+async function rows<T>(
+  path: string,
+  width: number,
+  each: (row: Row) => T,
+  source?: ByteSource,
+): Promise<T[]> {
+  const src = source ?? (await openInput(path));
   const bytes = await readAll(src);
   const empty = () => new InputError(src.name, { line: 1 }, "at least one run line", "an empty file");
   let text: string | undefined;
@@ -131,48 +143,97 @@ function intAt(file: string, row: Row, k: number, what: string): number {
   return Number(v);
 }
 
-/** Reads a ranking run (6 space-separated fields per line; text fields may be quoted). */
-export async function readRankedRun(path: string): Promise<RankedLine[]> {
-  const file = path === "-" ? "<stdin>" : path;
-  return rows(path, 6, (row) => {
-    if (row.fields.length !== 6) {
-      throw new InputError(
-        file,
-        { line: row.line },
-        "6 space-separated fields (id 0 question rank score run)",
-        `${row.fields.length}`,
-      );
+/**
+ * A ranking run as a Parquet table (formats' trec-parquet.ts: convkit's run layout or ranx's): the
+ * qid an integer, the item the docno (a question id, or a multi-turn run's question text, which
+ * needs no quotes in a table), each row's number standing for its line. Text fields go through
+ * the same NA rule as the text run's, so a table gives what its TREC lines would.
+ */
+async function rankedRows(t: ParquetTable): Promise<RankedLine[]> {
+  const out: RankedLine[] = [];
+  for await (const b of parquetRunEntries(t))
+    for (const e of b) {
+      const line = out.length + 1;
+      if (!INT.test(e.qid))
+        throw new InputError(
+          t.name,
+          { row: line },
+          "an integer topic/context id in column qid",
+          describeFound(e.qid),
+        );
+      out.push({ line, id: Number(e.qid), item: pandasText(e.docno), score: e.score });
     }
-    const s = row.fields[4]!;
-    if (!FLOAT.test(s))
-      throw new InputError(file, { line: row.line }, "a numeric score in field 5", describeFound(s));
-    return {
-      line: row.line,
-      id: intAt(file, row, 0, "an integer topic/context id in field 1"),
-      item: pandasText(row.fields[2]!),
-      score: Number(s),
-    };
-  });
+  if (out.length === 0) throw new InputError(t.name, {}, "at least one run row", "an empty table");
+  return out;
 }
 
-/** Reads a clarification-need run: `topic label` lines; the last label of a topic wins (as to_dict()). */
+/** Reads a ranking run (6 space-separated fields per line; text fields may be quoted), or a Parquet table of one. */
+export async function readRankedRun(path: string): Promise<RankedLine[]> {
+  const file = path === "-" ? "<stdin>" : path;
+  const input = await openTableInput(path);
+  if ("parquet" in input) return rankedRows(input.parquet);
+  return rows(
+    path,
+    6,
+    (row) => {
+      if (row.fields.length !== 6) {
+        throw new InputError(
+          file,
+          { line: row.line },
+          "6 space-separated fields (id 0 question rank score run)",
+          `${row.fields.length}`,
+        );
+      }
+      const s = row.fields[4]!;
+      if (!FLOAT.test(s))
+        throw new InputError(file, { line: row.line }, "a numeric score in field 5", describeFound(s));
+      return {
+        line: row.line,
+        id: intAt(file, row, 0, "an integer topic/context id in field 1"),
+        item: pandasText(row.fields[2]!),
+        score: Number(s),
+      };
+    },
+    input.source,
+  );
+}
+
+/**
+ * Reads a clarification-need run: `topic label` lines; the last label of a topic wins (as
+ * to_dict()). Or a Parquet table of them: columns `topic_id` (int64) and `label` (a number).
+ */
 export async function readNeedRun(path: string): Promise<{ line: number; topic: number; label: number }[]> {
   const file = path === "-" ? "<stdin>" : path;
-  return rows(path, 2, (row) => {
-    if (row.fields.length !== 2)
-      throw new InputError(
-        file,
-        { line: row.line },
-        "2 space-separated fields (topic label)",
-        `${row.fields.length}`,
-      );
-    const label = row.fields[1]!;
-    if (!FLOAT.test(label))
-      throw new InputError(file, { line: row.line }, "a numeric label in field 2", describeFound(label));
-    return {
-      line: row.line,
-      topic: intAt(file, row, 0, "an integer topic id in field 1"),
-      label: Number(label),
-    };
-  });
+  const input = await openTableInput(path);
+  if ("parquet" in input) {
+    const out: { line: number; topic: number; label: number }[] = [];
+    for await (const b of input.parquet.batches(CLARIFICATION_NEED_SCHEMA))
+      for (const r of b)
+        out.push({ line: out.length + 1, topic: r.topic_id as number, label: r.label as number });
+    if (out.length === 0)
+      throw new InputError(input.parquet.name, {}, "at least one run row", "an empty table");
+    return out;
+  }
+  return rows(
+    path,
+    2,
+    (row) => {
+      if (row.fields.length !== 2)
+        throw new InputError(
+          file,
+          { line: row.line },
+          "2 space-separated fields (topic label)",
+          `${row.fields.length}`,
+        );
+      const label = row.fields[1]!;
+      if (!FLOAT.test(label))
+        throw new InputError(file, { line: row.line }, "a numeric label in field 2", describeFound(label));
+      return {
+        line: row.line,
+        topic: intAt(file, row, 0, "an integer topic id in field 1"),
+        label: Number(label),
+      };
+    },
+    input.source,
+  );
 }

@@ -1,5 +1,7 @@
 // Recognizing a file's format from its content where the name does not say.
 import { looksLikeTar, openInput, peek } from "@convkit/io";
+import { isParquetHead, openParquet } from "@convkit/parquet";
+import { trecTableKind } from "./trec-parquet.js";
 
 /** Every format the readers know. */
 export const FORMATS = [
@@ -34,6 +36,8 @@ export async function detectFormat(path: string): Promise<FormatName | undefined
   // Only the head is needed: stop the stream (and a decompressor process behind it) whatever the answer.
   await close();
   if (looksLikeTar(head)) return "tar";
+  // A Parquet table is a run or qrels by its columns (its footer is read; stdin cannot be reread).
+  if (isParquetHead(head)) return path === "-" ? undefined : trecTableKind((await openParquet(path)).columns);
   if (head[0] === 0x80 && head[1] !== undefined && head[1] <= 5) return "pickle";
   const lines = new TextDecoder("utf-8").decode(head).split("\n");
   return detectFromText(lines.filter((l) => l.trim() !== "").slice(0, 5));

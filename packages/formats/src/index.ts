@@ -1,4 +1,6 @@
 // @convkit/formats: typed, streaming readers and writers for every file of ClariQ, Qulac, TREC, iKAT, ClueWeb22 and Touché.
+
+export type { ParquetTable } from "@convkit/parquet";
 export {
   CLARIQ_COLUMNS,
   clariqFile,
@@ -88,6 +90,8 @@ export {
   QUESTION_BANK_SCHEMA,
   QULAC_HIST_RECORD_SCHEMA,
   QULAC_ROW_SCHEMA,
+  RANX_QRELS_SCHEMA,
+  RANX_RUN_SCHEMA,
   RUN_ENTRY_SCHEMA,
   SYNTHETIC_RECORD_SCHEMA,
   TOUCHE_TOPIC_SCHEMA,
@@ -137,4 +141,13 @@ export {
   writeQrels,
   writeRun,
 } from "./trec.js";
+export {
+  isParquetFile,
+  isParquetHead,
+  openTableInput,
+  parquetQrelsEntries,
+  parquetRunEntries,
+  ranxRunTag,
+  type TableInput,
+} from "./trec-parquet.js";
 export { formatIkatTrecWeb, parseTrecWebDoc, readTrecWeb, writeIkatTrecWeb } from "./trecweb.js";

@@ -47,6 +47,29 @@ export const QRELS_ENTRY_SCHEMA: TableSchema = {
   ],
 };
 
+/**
+ * A run as ranx writes it (`Run.to_parquet`: pandas `to_dataframe().to_parquet`, columns
+ * `q_id, doc_id, score`, ids strings, scores float64). No rank and no tag: see trec-parquet.ts.
+ */
+export const RANX_RUN_SCHEMA: TableSchema = {
+  what: "ranx run row",
+  columns: [
+    { name: "q_id", type: "string" },
+    { name: "doc_id", type: "string" },
+    { name: "score", type: "double" },
+  ],
+};
+
+/** Qrels as ranx writes them (`Qrels.to_parquet`): `q_id, doc_id, score`, the grade an int64. */
+export const RANX_QRELS_SCHEMA: TableSchema = {
+  what: "ranx qrels row",
+  columns: [
+    { name: "q_id", type: "string" },
+    { name: "doc_id", type: "string" },
+    { name: "score", type: "int64" },
+  ],
+};
+
 // Absent list fields are written as empty lists (list columns are never null), nested objects
 // (iKAT run metadata, args.me context) as their fields' columns: the tables a pandas user gets
 // from json_normalize + explode, with every type declared.

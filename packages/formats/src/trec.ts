@@ -4,6 +4,7 @@ import { expectWidth, floatField, intField } from "./fields.js";
 import { writeLines } from "./lines.js";
 import type { QrelsEntry, RunEntry } from "./records.js";
 import { displayName, mapRows, whitespaceRowsOf } from "./table.js";
+import { openTableInput, parquetQrelsEntries, parquetRunEntries } from "./trec-parquet.js";
 
 /** How trec_eval itself reads: `#` comment lines skipped, and a run line's fields after the sixth ignored. */
 export interface TrecReadOptions {
@@ -12,10 +13,15 @@ export interface TrecReadOptions {
   source?: ByteSource;
 }
 
-/** Qrels lines `qid iter docno rel` (whitespace-separated; rel an integer, may be negative). */
-export function readQrels(path: string, options: TrecReadOptions = {}): AsyncIterable<QrelsEntry[]> {
+/**
+ * Qrels lines `qid iter docno rel` (whitespace-separated; rel an integer, may be negative), or a
+ * Parquet table of them (trec-parquet.ts: convkit's layout or ranx's), told by content.
+ */
+export async function* readQrels(path: string, options: TrecReadOptions = {}): AsyncIterable<QrelsEntry[]> {
   const file = displayName(path);
-  return mapRows(whitespaceRowsOf(path, { comments: options.trecEval, source: options.source }), (row) =>
+  const input = await openTableInput(path, options.source);
+  if ("parquet" in input) return yield* parquetQrelsEntries(input.parquet);
+  yield* mapRows(whitespaceRowsOf(path, { comments: options.trecEval, source: input.source }), (row) =>
     qrelsEntryOf(file, row),
   );
 }
@@ -32,10 +38,15 @@ export function qrelsEntryOf(file: string, row: Row): QrelsEntry {
   };
 }
 
-/** Run lines `qid Q0 docno rank score tag`; the rank column is kept but, as in trec_eval, means nothing. */
-export function readRun(path: string, options: TrecReadOptions = {}): AsyncIterable<RunEntry[]> {
+/**
+ * Run lines `qid Q0 docno rank score tag`; the rank column is kept but, as in trec_eval, means
+ * nothing. Or a Parquet table of them (trec-parquet.ts: convkit's layout or ranx's), told by content.
+ */
+export async function* readRun(path: string, options: TrecReadOptions = {}): AsyncIterable<RunEntry[]> {
   const file = displayName(path);
-  return mapRows(whitespaceRowsOf(path, { comments: options.trecEval, source: options.source }), (row) =>
+  const input = await openTableInput(path, options.source);
+  if ("parquet" in input) return yield* parquetRunEntries(input.parquet);
+  yield* mapRows(whitespaceRowsOf(path, { comments: options.trecEval, source: input.source }), (row) =>
     runEntryOf(file, row, options),
   );
 }

@@ -111,10 +111,11 @@ export class ByteTable {
     // A loop, not set(subarray()): a Buffer's subarray is an object per docno.
     for (let i = start, at = this.used; i < end; i++, at++) bytes[at] = buf[i]!;
     this.used += end - start;
-    if (this.size + 1 > this.hashes.length) {
-      this.hashes = growInt32(this.hashes, this.size);
-      this.starts = growInt32(this.starts, this.size + 1);
-    }
+    // Each array checked on its own: grown together, starts (one longer) fell a slot short after
+    // the second growth and the write past its end was dropped (ids past 2049 of a table sized
+    // for 1024 read back empty).
+    this.hashes = growInt32(this.hashes, this.size);
+    this.starts = growInt32(this.starts, this.size + 1);
     this.starts[id + 1] = this.used;
     this.hashes[id] = hash;
     const mask = this.slots.length - 1;

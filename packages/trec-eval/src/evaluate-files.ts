@@ -2,6 +2,7 @@
 // each topic judged and measured as soon as its lines are in, so memory holds one topic of the
 // run, not the run. The result equals the plain path's (loadQrels + loadRun + trecEval): where
 // the bytes are odd the plain path is run instead, and its errors are the ones users see.
+import { isParquetFile, isParquetHead, readRun } from "@convkit/formats";
 import { InputError, openInput, readAll, readLineUnits, strcmpOrder } from "@convkit/io";
 import {
   emptyTemplate,
@@ -62,6 +63,9 @@ export async function evaluateRunFile(
   const stdin = runPath === "-" ? await readAll(await openInput("-")) : undefined;
   const units = (): AsyncIterable<Uint8Array> | Uint8Array[] =>
     stdin ? [hasBom(stdin) ? stdin.subarray(3) : stdin] : readLineUnits(runPath, unitBytes);
+  // A Parquet run is scanned as its row groups' entries (the same topics, order and scores as
+  // its lines would give); its errors, like a text run's, are the plain path's.
+  const parquet = stdin ? isParquetHead(stdin) : await isParquetFile(runPath);
 
   const lines = options.perTopicLines === true;
   const template = emptyTemplate(specs, level); // a topic's value names and kinds: the specs' alone
@@ -78,6 +82,12 @@ export async function evaluateRunFile(
         failures.push({ qid: t.qid, error });
       }
     });
+    if (parquet) {
+      const source = stdin ? bytesSource(file, stdin) : undefined;
+      for await (const b of readRun(runPath, { trecEval: true, source })) scanner.feedEntries(b);
+      scanner.end();
+      return { topics, failures, tag: scanner.tag, seen: scanner.seen };
+    }
     // One read ahead: the next unit is read (in libuv's pool) while this one is scanned.
     const it = toAsync(units())[Symbol.asyncIterator]();
     let next = it.next();

@@ -1,7 +1,7 @@
 // A qrels file read as bytes: each docno interned once (byte-table.ts), each topic's judgments as
 // docno ids and grades. The plain reference is loadQrels (load.ts); on anything it would refuse
 // (or that this reader leaves to it) the file is read again by it, so errors are its errors.
-import { qrelsEntryOf } from "@convkit/formats";
+import { isParquetHead, qrelsEntryOf } from "@convkit/formats";
 import { type ByteSource, openInput, readAll } from "@convkit/io";
 import { ByteTable, bytesEqual, growInt32, hashBytes } from "./byte-table.js";
 import { Declined, isInteger, scanLine, smallInteger, textFields } from "./line-fields.js";
@@ -196,6 +196,8 @@ export async function loadByteQrels(path: string): Promise<ByteQrels> {
   const src = await openInput(path);
   const bytes = await readAll(src);
   try {
+    // A Parquet table is read by the plain reader (convkit's layout or ranx's, trec-parquet.ts).
+    if (isParquetHead(bytes)) throw new Declined("a Parquet table");
     return parseQrelsBytes(UTF8_BOM(bytes) ? bytes.subarray(3) : bytes, src.name);
   } catch (e) {
     if (!(e instanceof Declined)) throw e;

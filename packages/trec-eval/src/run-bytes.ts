@@ -4,7 +4,7 @@
 // and a judged topic met again (an interleaved run) throws Interleaved: the caller reads the run
 // again buffered (every topic kept to the end), as trec_eval, which sorts the whole run, would
 // see it.
-import { runEntryOf } from "@convkit/formats";
+import { type RunEntry, runEntryOf } from "@convkit/formats";
 import { hashBytes } from "./byte-table.js";
 import { TopicEntries } from "./judge-bytes.js";
 import { Declined, isInteger, parseScore, SCORE, scanLine, textFields } from "./line-fields.js";
@@ -74,6 +74,30 @@ export class RunScanner {
     if (!this.sameQid(q, 0, q.length)) this.startTopic(e.qid, q, 0, q.length);
     const d = Buffer.from(e.docno, "utf8");
     this.cur?.add(d, 0, d.length, hashBytes(d, 0, d.length), e.score);
+  }
+
+  /** The qid of the last entry fed by {@link feedEntries} (a scanner is fed entries or bytes, not both). */
+  private entryQid: string | undefined;
+
+  /** Scratch for an entry's docno as UTF-8 (a Buffer per entry was a million on a 1M-line run). */
+  private scratch = Buffer.alloc(256);
+
+  /** Entries read elsewhere (a Parquet run's row group), as the plain reader's lines would give them. */
+  feedEntries(entries: readonly RunEntry[]): void {
+    for (const e of entries) {
+      this.tag ??= e.tag;
+      if (e.qid !== this.entryQid) {
+        this.entryQid = e.qid;
+        const q = Buffer.from(e.qid, "utf8");
+        this.startTopic(e.qid, q, 0, q.length);
+      }
+      const cur = this.cur;
+      if (!cur) continue; // a topic not judged: trec_eval ignores it
+      if (3 * e.docno.length > this.scratch.length) this.scratch = Buffer.alloc(3 * e.docno.length);
+      const d = this.scratch;
+      const n = d.write(e.docno, 0, "utf8");
+      cur.add(d, 0, n, hashBytes(d, 0, n), e.score);
+    }
   }
 
   private sameQid(buf: Uint8Array, s: number, e: number): boolean {
