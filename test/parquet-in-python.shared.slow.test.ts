@@ -1,18 +1,12 @@
 // Parquet in (issue #41), from Python: runs and qrels as users bring them, written by pandas the
 // way ranx saves them (`to_dataframe().to_parquet(path, index=False)`: q_id, doc_id, score) and by
 // pyarrow in convkit's layout (zstd, small row groups), give what their TREC lines give.
-// TODO(lead): the python-parquet requirement once it is on this branch; until then the Python is
-// /work/pyvenv's or a python3 that imports pyarrow and pandas, and the test skips without one.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { clariqDataWithDicts, REPO, requires, runCliAsync, shared, tempDir } from "@convkit/test-helpers";
 import { beforeAll, expect, it } from "vitest";
-
-const PYTHON = ["/work/pyvenv/bin/python", "python3"].find(
-  (py) => spawnSync(py, ["-c", "import pyarrow, pandas"], { stdio: "ignore" }).status === 0,
-);
 
 /** Writes `src` (TREC run or qrels lines) as Parquet: `ranx` with pandas as ranx does, `own` with pyarrow. */
 const SCRIPT = `
@@ -35,7 +29,7 @@ else:
 `;
 
 function pyParquet(kind: "run" | "qrels", layout: "ranx" | "own", src: string, out: string): void {
-  execFileSync(PYTHON!, ["-c", SCRIPT, kind, layout, src, out]);
+  execFileSync("python3", ["-c", SCRIPT, kind, layout, src, out]);
 }
 
 async function cli(app: string, args: string[]): Promise<string> {
@@ -45,7 +39,7 @@ async function cli(app: string, args: string[]): Promise<string> {
   return r.stdout;
 }
 
-requires("shared", "python3").describe(
+requires("shared", "python-parquet").describe(
   "Parquet runs and qrels written by pandas and pyarrow (shared)",
   () => {
     let dir: string;
@@ -53,8 +47,7 @@ requires("shared", "python3").describe(
       dir = tempDir("parquet-in-py-");
     });
 
-    it("trec-eval -m all_trec -q: pandas' ranx tables and pyarrow's convkit tables as the lines (trec_eval's test files)", async (ctx) => {
-      if (PYTHON === undefined) return ctx.skip("needs a python3 with pyarrow and pandas (/work/pyvenv)");
+    it("trec-eval -m all_trec -q: pandas' ranx tables and pyarrow's convkit tables as the lines (trec_eval's test files)", async () => {
       const qrels = join(REPO, "test/fixtures/trec_eval/qrels.test");
       const run = join(REPO, "test/fixtures/trec_eval/results.test");
       for (const layout of ["ranx", "own"] as const) {
@@ -84,8 +77,7 @@ requires("shared", "python3").describe(
       ).toBe(ranxText);
     });
 
-    it("clariq-eval: dev_bm25 written by pandas as ranx does gives the original tool's golden output", async (ctx) => {
-      if (PYTHON === undefined) return ctx.skip("needs a python3 with pyarrow and pandas (/work/pyvenv)");
+    it("clariq-eval: dev_bm25 written by pandas as ranx does gives the original tool's golden output", async () => {
       const data = clariqDataWithDicts();
       for (const task of ["question_relevance", "document_relevance"]) {
         const g = JSON.parse(

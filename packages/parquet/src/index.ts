@@ -1,3 +1,4 @@
+// @convkit/parquet: tables as Apache Parquet, written as rows come under declared schemas and read back checked.
 export { CODECS, type Codec } from "./codec.js";
 export { CREATED_BY } from "./file-encoder.js";
 export type { Columns } from "./file-encoding.js";
