@@ -9,7 +9,8 @@
 //     (default: $CONVKIT_SHARED/data/clariq and .../qulac/qulac.json, CONVKIT_SHARED=../shared)
 //     [--work /tmp/convkit-parquet-libs] [--runs 3] [--python PYTHON_WITH_PYARROW]
 //     [--node24 BIN] [--node26 BIN]   (default: the registry's node@24/node@26, installed under WORK)
-//     [--report-only]                 (print the tables again from WORK/results.json)
+//     [--only main|knobs]             (one of the two measurements; knobs reuses WORK's installs)
+//     [--report-only]                 (print the tables again from WORK/results*.json)
 // The candidates are installed with npm into empty folders under WORK (outside the repo: they are
 // not dependencies of convkit). The corpus is `convkit gen-synthetic --splits dev,train --format
 // jsonl` on the real ClariQ files (927,304 records, 454 MB). Each measurement is a fresh process
@@ -46,6 +47,7 @@ const { values: args } = parseArgs({
 const WORK = resolve(args.work);
 const RUNS = Number(args.runs);
 const CORPUS = join(WORK, "corpus");
+const RESULTS = join(WORK, args.only ? `results-${args.only.replace(/,/g, "-")}.json` : "results.json");
 const SPLITS = ["train", "dev"];
 mkdirSync(WORK, { recursive: true });
 
@@ -57,7 +59,8 @@ const LIBS = {
 
 function run(cmd, argv, options = {}) {
   const r = spawnSync(cmd, argv, { maxBuffer: 1 << 26, ...options });
-  const err = r.stderr?.toString().trim().split("\n").at(-1) ?? "";
+  // the first line of an error is its message (the stack follows)
+  const err = r.stderr?.toString().trim().split("\n")[0] ?? "";
   return { ok: r.status === 0, out: r.stdout?.toString() ?? "", err: r.error?.message ?? err };
 }
 const lastJson = (out) => JSON.parse(out.trim().split("\n").at(-1));
@@ -108,6 +111,8 @@ function ensureCorpus() {
 
 function install(name) {
   const dir = join(WORK, `lib-${name}`);
+  // a partial run (--only) reuses the installs of a whole one, which may still be running
+  if (args.only && existsSync(join(dir, "node_modules"))) return { dir, versions: [], mib: 0, scripts: [] };
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "package.json"), '{ "private": true }\n');
@@ -150,6 +155,7 @@ const KNOBS = [
     opts: { level: 3, forceDictionary: true },
   },
   { id: "hyparquet-writer zstd 3, 8 MiB pages", lib: "hyparquet", opts: { level: 3, pageSize: 8_388_608 } },
+  { id: "hyparquet-writer zstd 3, no statistics", lib: "hyparquet", opts: { level: 3, statistics: false } },
   ...[1, 3].map((level) => ({
     id: `pyarrow zstd ${level}, row groups of 100k`,
     python: { rowGroup: 100_000, level },
@@ -275,14 +281,14 @@ function main() {
     if (!v.python) row.nodes = Object.fromEntries([20, 24, 26].map((l) => [l, nodeLineCheck(v, l, bins)]));
     row.devRss = v.devRss;
     results.main.push(row);
-    writeFileSync(join(WORK, "results.json"), JSON.stringify(results, null, 1));
+    writeFileSync(RESULTS, JSON.stringify(results, null, 1));
   }
   for (const k of KNOBS) {
     if (only && !only.has("knobs")) break;
     const r = measureOnce(k, "stream", join(WORK, "out", "knob"));
     process.stderr.write(`${k.id}: ${JSON.stringify(r)}\n`);
     results.knobs.push({ id: k.id, ...r });
-    writeFileSync(join(WORK, "results.json"), JSON.stringify(results, null, 1));
+    writeFileSync(RESULTS, JSON.stringify(results, null, 1));
   }
   process.stdout.write(report(results));
 }
@@ -348,6 +354,12 @@ function report(res) {
   return `${out.join("\n")}\n`;
 }
 
-if (args["report-only"])
-  process.stdout.write(report(JSON.parse(readFileSync(join(WORK, "results.json"), "utf8"))));
+function readResults() {
+  const res = JSON.parse(readFileSync(join(WORK, "results.json"), "utf8"));
+  const knobs = join(WORK, "results-knobs.json");
+  if (existsSync(knobs)) res.knobs = JSON.parse(readFileSync(knobs, "utf8")).knobs;
+  return res;
+}
+
+if (args["report-only"]) process.stdout.write(report(readResults()));
 else main();

@@ -90,6 +90,7 @@ async function hyparquet(lib, opts) {
       writer: hw.fileWriter(out),
       schema: HYPARQUET_SCHEMA,
       codec: "ZSTD",
+      statistics: opts.statistics ?? true,
       compressors: { ZSTD: compress },
       createdBy: "convkit-bench",
     });
