@@ -14,7 +14,7 @@ import { Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import zlib from "node:zlib";
 
-export const ROW_GROUP = 100_000;
+const ROW_GROUP = 100_000;
 const INTS = ["record_id", "topic_id", "context_id"];
 const STRINGS = ["facet_id", "initial_request", "question", "answer"];
 const ORDER = ["record_id", "topic_id", ...STRINGS, "conversation_context", "context_id"];
