@@ -1433,5 +1433,22 @@ const lines = [
     .map((l) => `| ${l.split("\t").join(" | ")} |`),
   "",
 ];
+// Sections measured by other scripts (bench/parquet-libraries.mjs) are carried over as they are.
+const KEPT_SECTIONS = ["## Parquet writer libraries (issue #41)"];
+const before = existsSync(join(ROOT, "BENCHMARKS.md"))
+  ? readFileSync(join(ROOT, "BENCHMARKS.md"), "utf8")
+  : "";
+for (const head of KEPT_SECTIONS) {
+  const at = before.indexOf(`\n${head}\n`);
+  if (at < 0) continue;
+  const next = before.indexOf("\n## ", at + head.length + 2);
+  lines.push(
+    ...before
+      .slice(at + 1, next < 0 ? undefined : next + 1)
+      .trimEnd()
+      .split("\n"),
+    "",
+  );
+}
 writeFileSync(join(ROOT, "BENCHMARKS.md"), lines.join("\n"));
 process.stderr.write("wrote BENCHMARKS.md\n");
