@@ -26,8 +26,10 @@ function* batches() {
   for (let i = 0; i < n; ) {
     const b = [];
     for (let k = 0; k < 1000 && i < n; k++, i++) {
-      let contents = "";
-      for (let w = 20 + rnd(20); w > 0; w--) contents += WORDS[rnd(WORDS.length)] + " ";
+      // Flat strings, as segment's passages are (joined sentences), not ropes of += pieces.
+      const words = [];
+      for (let w = 20 + rnd(20); w > 0; w--) words.push(WORDS[rnd(WORDS.length)]);
+      const contents = words.join(" ");
       b.push({ id: "doc" + (i >> 3) + ":" + (i & 7), contents, ...(i % 5 ? { url: "http://example.org/" + (i >> 3) } : {}) });
     }
     yield b;

@@ -142,7 +142,10 @@ describe("segment run --format parquet", () => {
     expect(segment(input, out, ["--compression", "none"]).stderr).toMatch(/^0 files \(1 already done\)/m);
   });
 
-  it("resume: another --compression rewrites the Parquet file alone, and stays on record", () => {
+  // Four runs of segment (spaCy's senter each): past the quick default on a loaded machine.
+  it("resume: another --compression rewrites the Parquet file alone, and stays on record", {
+    timeout: 120_000,
+  }, () => {
     const { input, out, fresh, jsonl, mtime } = resumable();
     segment(input, out, ["--format", "jsonl,parquet"]);
     const redo = segment(input, out, ["--format", "jsonl,parquet", "--compression", "snappy"]);
