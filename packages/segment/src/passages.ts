@@ -92,7 +92,7 @@ export type SentenceSplitter = (text: string) => number[];
  * before the next sentence is left out, any longer whitespace run is kept (spaCy makes it a token
  * of the sentence); MS MARCO's preset strips every sentence instead.
  */
-export function sentenceSpans(text: string, starts: readonly number[], o: SegmentOptions = IKAT): number[] {
+function sentenceSpans(text: string, starts: readonly number[], o: SegmentOptions = IKAT): number[] {
   const out: number[] = [];
   for (let i = 0; i < starts.length; i++) {
     const a = starts[i]!;
