@@ -91,7 +91,7 @@ export const runCommand = defineCommand({
       choices: ["jsonl", "parquet", "hashes", "trecweb"],
       default: ["jsonl"],
       description:
-        "outputs: jsonl (x.jsonl), parquet (x.parquet: the JSONL's passages as a table id, contents, url; url null where the JSONL has none), hashes (x.hashes.tsv), trecweb (x.trecweb)",
+        "outputs: jsonl (x.jsonl), parquet (x.parquet: the JSONL's passages as a table id, contents, url, and start, end with --offsets; url null where the JSONL has none), hashes (x.hashes.tsv), trecweb (x.trecweb)",
     },
     PARQUET_COMPRESSION_OPTION,
     {
@@ -117,6 +117,12 @@ export const runCommand = defineCommand({
       name: "url-title",
       type: "boolean",
       description: "msmarco: url and title lines in front of each passage's contents",
+    },
+    {
+      name: "offsets",
+      type: "boolean",
+      description:
+        "add start and end to each passage (jsonl and parquet): where its sentences lie in the document's text, in Unicode code points (Python's text[start:end], not JavaScript's UTF-16 units); with --url-title they locate the passage's text after the url and title lines",
     },
     {
       name: "shard",
@@ -172,6 +178,8 @@ export const runCommand = defineCommand({
       spacyModel,
       overrides,
       urlTitle: o["url-title"],
+      // Only when asked: a queued run's id, derived from these, stays what it was without it.
+      ...(o.offsets ? { offsets: true } : {}),
       // Only Parquet's bytes depend on it (and a queued run's id on what is given).
       ...(formats.includes("parquet") ? { compression: o.compression } : {}),
     };

@@ -318,7 +318,8 @@ export function readPassages(path: string): AsyncIterable<PassageRecord[]> {
 /** One passage line exactly as Python's `json.dumps` writes `{"id", "contents", "url"}`. */
 export function formatPassageLine(p: PassageRecord): string {
   const url = p.url === undefined ? "" : `, "url": ${pythonJsonString(p.url)}`;
-  return `{"id": ${pythonJsonString(p.id)}, "contents": ${pythonJsonString(p.contents)}${url}}`;
+  const at = p.start === undefined ? "" : `, "start": ${p.start}, "end": ${p.end}`;
+  return `{"id": ${pythonJsonString(p.id)}, "contents": ${pythonJsonString(p.contents)}${url}${at}}`;
 }
 
 export function writePassages(

@@ -312,6 +312,15 @@ export const PASSAGE_SCHEMA: TableSchema = {
   ],
 };
 
+/**
+ * {@link PassageRecord} as `convkit segment run --offsets` writes it: `start` and `end`, the
+ * passage's place in its document's text in code points (Python's `text[start:end]`).
+ */
+export const PASSAGE_WITH_OFFSETS_SCHEMA: TableSchema = {
+  what: "passage with offsets",
+  columns: [...PASSAGE_SCHEMA.columns, { name: "start", type: "int64" }, { name: "end", type: "int64" }],
+};
+
 /** {@link PassageHash}: a row of iKAT's passage hash TSV. */
 export const PASSAGE_HASH_SCHEMA: TableSchema = {
   what: "passage hash",

@@ -206,6 +206,9 @@ export interface PassageRecord {
   id: string;
   contents: string;
   url?: string;
+  /** Where the passage lies in its document's text, in code points (`convkit segment run --offsets`). */
+  start?: number;
+  end?: number;
 }
 
 /** A row of iKAT's passage hash TSV: `docid<TAB>k<TAB>md5`. */

@@ -10,7 +10,15 @@ import {
   type WebDocument,
 } from "@convkit/formats";
 import { ByteBuilder, InputError } from "@convkit/io";
-import { IKAT, MSMARCO, pyStrip, pyStripStart, type SegmentOptions, segmentDocument } from "./passages.js";
+import {
+  IKAT,
+  MSMARCO,
+  pyStrip,
+  pyStripStart,
+  type SegmentOptions,
+  segmentDocument,
+  segmentDocumentLocated,
+} from "./passages.js";
 import { refusedTextError, splitterFor } from "./splitters.js";
 
 /** A document to segment. */
@@ -75,6 +83,11 @@ export interface SegmentTask {
   formats: PassageFormat[];
   /** MS MARCO: `url\ntitle\n` in front of each passage's contents. */
   urlTitle?: boolean;
+  /**
+   * Each passage's `start` and `end` in the JSONL and Parquet outputs: code point offsets in the
+   * document's text of the passage's sentences (not of a `--url-title` prefix).
+   */
+  offsets?: boolean;
   /** Buffers of earlier outputs, written out and handed back: outputs are built in them again. */
   spare?: ArrayBuffer[];
 }
@@ -124,8 +137,10 @@ export function encodeSegmentTask(t: SegmentTask): SegmentResult {
     inputChars += d.text.length;
     docs++;
     let ps: string[];
+    let at: number[] | undefined;
     try {
-      ps = segmentDocument(d.text, split, o);
+      if (t.offsets) ({ passages: ps, offsets: at } = segmentDocumentLocated(d.text, split, o));
+      else ps = segmentDocument(d.text, split, o);
     } catch (e) {
       // Only JSON's \u escapes make lone surrogates: TrecWeb's text is decoded UTF-8.
       if (!t.bytes) throw e;
@@ -141,6 +156,10 @@ export function encodeSegmentTask(t: SegmentTask): SegmentResult {
         const contents = t.urlTitle ? `${url ?? ""}\n${d.title ?? ""}\n${p}` : p;
         const row: PassageRecord =
           t.preset === "ikat" && url !== undefined ? { id, contents, url } : { id, contents };
+        if (at) {
+          row.start = at[2 * k]!;
+          row.end = at[2 * k + 1]!;
+        }
         if (want.has("jsonl")) {
           out.jsonl.string(formatPassageLine(row));
           out.jsonl.bytes(NEWLINE);

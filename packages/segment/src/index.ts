@@ -20,12 +20,14 @@ export {
 export {
   firstCodePoints,
   IKAT,
+  type LocatedPassages,
   MSMARCO,
   prepareText,
   pyStrip,
   type SegmentOptions,
   type SentenceSplitter,
   segmentDocument,
+  segmentDocumentLocated,
   sentenceTexts,
   windowPassages,
 } from "./passages.js";

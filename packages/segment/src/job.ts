@@ -1,7 +1,7 @@
 // The segmentation job: input files (ClueWeb22 txt trees, iKAT JSONL, TrecWeb, JSONL) → passage files, sharded and resumable.
 import { mkdir, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { PASSAGE_SCHEMA, type PassageRecord } from "@convkit/formats";
+import { PASSAGE_SCHEMA, PASSAGE_WITH_OFFSETS_SCHEMA, type PassageRecord } from "@convkit/formats";
 import { type ByteSink, ConvkitError, UsageError, writeAtomic } from "@convkit/io";
 import { type Codec, ParquetTableWriter } from "@convkit/parquet";
 import { inOrder, type TaskPool } from "@convkit/pool";
@@ -142,7 +142,8 @@ async function segmentInput(
           return nest(i + 1);
         }
         // Rows are encoded here, on the main thread, in unit order: the same bytes for any --threads.
-        const w = await ParquetTableWriter.open<PassageRecord>(s, PASSAGE_SCHEMA, {
+        const schema = o.offsets ? PASSAGE_WITH_OFFSETS_SCHEMA : PASSAGE_SCHEMA;
+        const w = await ParquetTableWriter.open<PassageRecord>(s, schema, {
           codec: o.compression,
         });
         parquet = w;
@@ -395,5 +396,6 @@ function taskBase(o: InputOptions): Omit<SegmentTask, "docs"> {
     spacyModel: o.spacyModel,
     formats: o.formats,
     urlTitle: o.urlTitle,
+    offsets: o.offsets,
   };
 }

@@ -85,6 +85,7 @@ export function outputOptions(o: {
   overrides?: object;
   splitter: string;
   urlTitle?: boolean;
+  offsets?: boolean;
   model?: string;
   formats?: readonly PassageFormat[];
   compression?: Codec;
@@ -100,6 +101,8 @@ export function outputOptions(o: {
     stripSentences: s.stripSentences,
     urlTitle: o.urlTitle ?? false,
     splitter: o.splitter,
+    // Recorded only when asked: outputs from before the option are current without it.
+    ...(o.offsets ? { offsets: true } : {}),
     ...(o.model === undefined ? {} : { model: o.model }),
     // Only a run that writes Parquet records its compression (see COMPRESSION in assess).
     ...(o.formats?.includes("parquet") ? { [COMPRESSION]: o.compression ?? "zstd" } : {}),

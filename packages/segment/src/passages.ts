@@ -87,31 +87,53 @@ export function prepareText(raw: string, o: SegmentOptions = IKAT): string {
 export type SentenceSplitter = (text: string) => number[];
 
 /**
- * Sentence texts from start offsets: each runs to the next start. As spaCy's `Span.text`, a single
- * space before the next sentence is dropped, any longer whitespace run is kept (spaCy makes it a
- * token of the sentence); MS MARCO's preset strips every sentence instead.
+ * Where each sentence's text lies in a prepared text: `[start, end)` pairs of UTF-16 offsets, one
+ * pair a sentence, flat. A sentence runs to the next start; as spaCy's `Span.text`, a single space
+ * before the next sentence is left out, any longer whitespace run is kept (spaCy makes it a token
+ * of the sentence); MS MARCO's preset strips every sentence instead.
  */
-export function sentenceTexts(text: string, starts: readonly number[], o: SegmentOptions = IKAT): string[] {
-  const out: string[] = [];
+function sentenceSpans(text: string, starts: readonly number[], o: SegmentOptions = IKAT): number[] {
+  const out: number[] = [];
   for (let i = 0; i < starts.length; i++) {
-    const s = text.slice(starts[i]!, i + 1 < starts.length ? starts[i + 1]! : text.length);
-    if (o.stripSentences) out.push(pyStrip(s));
-    else {
-      let e = s.length;
-      while (e > 0 && isPySpace(s.charCodeAt(e - 1))) e--;
-      out.push(s.length - e === 1 && s[e] === " " ? s.slice(0, e) : s);
-    }
+    const a = starts[i]!;
+    const b = i + 1 < starts.length ? starts[i + 1]! : text.length;
+    let e = b;
+    while (e > a && isPySpace(text.charCodeAt(e - 1))) e--;
+    if (o.stripSentences) {
+      let s = a;
+      while (s < e && isPySpace(text.charCodeAt(s))) s++;
+      out.push(s, e);
+    } else out.push(a, b - e === 1 && text.charCodeAt(e) === 32 ? e : b);
   }
   return out;
 }
 
-/** Windows over sentences: starts 0, stride, 2·stride, …; stops after the first window reaching the last sentence. */
-export function windowPassages(sentences: readonly string[], o: SegmentOptions = IKAT): string[] {
+/** Sentence texts from start offsets: the text of each of {@link sentenceSpans}. */
+export function sentenceTexts(text: string, starts: readonly number[], o: SegmentOptions = IKAT): string[] {
+  const spans = sentenceSpans(text, starts, o);
   const out: string[] = [];
-  for (let start = 0; start < sentences.length; start += o.stride) {
-    out.push(sentences.slice(start, start + o.window).join(" "));
-    if (start + o.window >= sentences.length) break;
+  for (let i = 0; i < spans.length; i += 2) out.push(text.slice(spans[i]!, spans[i + 1]!));
+  return out;
+}
+
+/**
+ * The windows over `n` sentences: `[first, end)` sentence indices, flat; starts 0, stride,
+ * 2·stride, …; stops after the first window reaching the last sentence.
+ */
+function windows(n: number, o: SegmentOptions): number[] {
+  const out: number[] = [];
+  for (let start = 0; start < n; start += o.stride) {
+    out.push(start, Math.min(start + o.window, n));
+    if (start + o.window >= n) break;
   }
+  return out;
+}
+
+/** Windows over sentences, each passage its sentences joined by one space. */
+export function windowPassages(sentences: readonly string[], o: SegmentOptions = IKAT): string[] {
+  const w = windows(sentences.length, o);
+  const out: string[] = [];
+  for (let i = 0; i < w.length; i += 2) out.push(sentences.slice(w[i]!, w[i + 1]!).join(" "));
   return out;
 }
 
@@ -120,4 +142,60 @@ export function segmentDocument(raw: string, split: SentenceSplitter, o: Segment
   const text = prepareText(raw, o);
   if (text.length === 0) return [];
   return windowPassages(sentenceTexts(text, split(text), o), o);
+}
+
+/** A document's passages and where each lies in the raw text. */
+export interface LocatedPassages {
+  passages: string[];
+  /**
+   * `[start, end)` of each passage, flat, in code points of the raw text (Python's `raw[start:end]`):
+   * from its first sentence's first character to its last sentence's last. The whitespace between
+   * its sentences is the document's there, where the passage has one space (and iKAT's newlines
+   * flattened): the slice equals the passage when its sentences are one space apart.
+   */
+  offsets: number[];
+}
+
+/** {@link segmentDocument}, with each passage's code point offsets in the raw text. */
+export function segmentDocumentLocated(
+  raw: string,
+  split: SentenceSplitter,
+  o: SegmentOptions = IKAT,
+): LocatedPassages {
+  const text = prepareText(raw, o);
+  if (text.length === 0) return { passages: [], offsets: [] };
+  const spans = sentenceSpans(text, split(text), o);
+  const sentences: string[] = [];
+  for (let i = 0; i < spans.length; i += 2) sentences.push(text.slice(spans[i]!, spans[i + 1]!));
+  const w = windows(sentences.length, o);
+  const passages: string[] = [];
+  const offsets: number[] = [];
+  // Offset k of the prepared text is offset shift + k of the raw one (see prepareText).
+  const shift = pyStripStart(raw);
+  // Passage starts ascend, and so do their ends: one counter each walks the raw text once.
+  const starts = codePointCounter(raw);
+  const ends = codePointCounter(raw);
+  for (let i = 0; i < w.length; i += 2) {
+    passages.push(sentences.slice(w[i]!, w[i + 1]!).join(" "));
+    offsets.push(starts(shift + spans[2 * w[i]!]!), ends(shift + spans[2 * w[i + 1]! - 1]!));
+  }
+  return { passages, offsets };
+}
+
+/**
+ * Code points of `s` before a UTF-16 offset, for ascending offsets: a surrogate pair counts once,
+ * a lone surrogate once (as Python counts them).
+ */
+function codePointCounter(s: string): (unit: number) => number {
+  let unit = 0;
+  let points = 0;
+  return (to) => {
+    for (; unit < to; unit++) {
+      const c = s.charCodeAt(unit);
+      const low = c >= 0xdc00 && c < 0xe000;
+      const prev = unit > 0 ? s.charCodeAt(unit - 1) : 0;
+      if (!(low && prev >= 0xd800 && prev < 0xdc00)) points++;
+    }
+    return points;
+  };
 }

@@ -28,6 +28,7 @@ function readUnit(f: Fields): SegmentUnitData {
     splitter: f.string("splitter"),
     spacyModel: f.optionalString("spacyModel"),
     urlTitle: f.optionalBoolean("urlTitle"),
+    offsets: f.optionalBoolean("offsets"),
     compression: f.has("compression") ? f.choice("compression", CODECS) : undefined,
     overrides: o && readWindowOverrides(o),
   };
