@@ -14,7 +14,7 @@ import {
 import { readPickleFile } from "@convkit/pickle";
 import { evalFixtureArgs, REPO, runCli, tempDir, writeEvalFixture } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { expectParquetRows, jsonlRows } from "./parquet-cases/compare.js";
+import { expectParquetRows, jsonlRows } from "./parquet-cases/check.js";
 import { documents } from "./parquet-cases/out-a.js";
 
 const same = (a: string, b: string) => readFileSync(a).equals(readFileSync(b));

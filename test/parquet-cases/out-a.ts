@@ -13,41 +13,29 @@ import {
   SYNTHETIC_RECORD_SCHEMA,
   toEvalDict,
 } from "@convkit/formats";
-import type { TableSchema } from "@convkit/parquet";
 import { readPickleFile } from "@convkit/pickle";
 import { cliBin, evalFixtureArgs, REPO, SHARED, writeEvalFixture } from "@convkit/test-helpers";
-import { schemaTypes } from "./compare.js";
-
-export interface ParquetCase {
-  name: string;
-  /** Runs the command into `dir`: its Parquet output, the JSONL of the same rows, the declared column types. */
-  make(dir: string): Promise<{ parquet: string; jsonl: string; types: Record<string, string> }>;
-}
+import type { ParquetCase } from "./check.js";
 
 function run(app: string, args: string[]): void {
   execFileSync(process.execPath, [cliBin(app), ...args], { cwd: REPO, stdio: ["ignore", "ignore", "pipe"] });
 }
 
-const made = (parquet: string, jsonl: string, schema: TableSchema) => ({
-  parquet,
-  jsonl,
-  types: schemaTypes(schema),
-});
-
 /** gen-synthetic on the real ClariQ files, one split: its own JSONL beside. */
 function synthetic(split: string): ParquetCase {
   return {
     name: `gen-synthetic ${split} (real ClariQ)`,
+    shared: true,
+    schema: SYNTHETIC_RECORD_SCHEMA,
     async make(dir) {
       run("gen-synthetic", [
         ...["--data", join(SHARED, "data", "clariq"), "--qulac", join(SHARED, "data", "qulac", "qulac.json")],
         ...["--splits", split, "--format", "jsonl,parquet", "--out", dir],
       ]);
-      return made(
-        join(dir, `${split}_synthetic.parquet`),
-        join(dir, `${split}_synthetic.jsonl`),
-        SYNTHETIC_RECORD_SCHEMA,
-      );
+      return {
+        parquet: join(dir, `${split}_synthetic.parquet`),
+        jsonl: join(dir, `${split}_synthetic.jsonl`),
+      };
     },
   };
 }
@@ -83,6 +71,8 @@ async function evalJsonl(pklTarGz: string, target: string): Promise<void> {
 function genEval(single: boolean): ParquetCase {
   return {
     name: `gen-eval${single ? " --single-turn" : ""} (generated fixture)`,
+    shared: false,
+    schema: single ? EVAL_ENTRY_SCHEMA : MULTI_TURN_EVAL_ENTRY_SCHEMA,
     async make(dir) {
       writeEvalFixture(dir);
       const prefix = join(dir, "eval");
@@ -92,11 +82,7 @@ function genEval(single: boolean): ParquetCase {
         ...["--format", "pickle,parquet", "-o", prefix],
       ]);
       await evalJsonl(`${prefix}.pkl.tar.gz`, `${prefix}.jsonl`);
-      return made(
-        `${prefix}.parquet`,
-        `${prefix}.jsonl`,
-        single ? EVAL_ENTRY_SCHEMA : MULTI_TURN_EVAL_ENTRY_SCHEMA,
-      );
+      return { parquet: `${prefix}.parquet`, jsonl: `${prefix}.jsonl` };
     },
   };
 }
@@ -106,6 +92,8 @@ export const cases: ParquetCase[] = [
   synthetic("train"),
   {
     name: "gen-synthetic Qulac's flavour (real qulac.json)",
+    shared: true,
+    schema: QULAC_HIST_RECORD_SCHEMA,
     async make(dir) {
       run("gen-synthetic", [
         "--qulac",
@@ -115,24 +103,27 @@ export const cases: ParquetCase[] = [
         "--out",
         dir,
       ]);
-      return made(
-        join(dir, "qulac_hist012_dict.parquet"),
-        join(dir, "qulac_hist012_dict.jsonl"),
-        QULAC_HIST_RECORD_SCHEMA,
-      );
+      return {
+        parquet: join(dir, "qulac_hist012_dict.parquet"),
+        jsonl: join(dir, "qulac_hist012_dict.jsonl"),
+      };
     },
   },
   {
     name: "segment run, ikat preset, 2 threads (generated documents)",
+    shared: false,
+    schema: PASSAGE_SCHEMA,
     async make(dir) {
       const input = join(dir, "docs.jsonl");
       writeFileSync(input, documents(2500));
       run("segment", ["run", input, "--format", "jsonl,parquet", "--threads", "2", "-o", join(dir, "out")]);
-      return made(join(dir, "out", "docs.parquet"), join(dir, "out", "docs.jsonl"), PASSAGE_SCHEMA);
+      return { parquet: join(dir, "out", "docs.parquet"), jsonl: join(dir, "out", "docs.jsonl") };
     },
   },
   {
     name: "segment run, msmarco preset with --url-title (generated documents)",
+    shared: false,
+    schema: PASSAGE_SCHEMA,
     async make(dir) {
       const input = join(dir, "docs.jsonl");
       writeFileSync(input, documents(500));
@@ -147,7 +138,7 @@ export const cases: ParquetCase[] = [
         "-o",
         join(dir, "out"),
       ]);
-      return made(join(dir, "out", "docs.parquet"), join(dir, "out", "docs.jsonl"), PASSAGE_SCHEMA);
+      return { parquet: join(dir, "out", "docs.parquet"), jsonl: join(dir, "out", "docs.jsonl") };
     },
   },
   genEval(false),
