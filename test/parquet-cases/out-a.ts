@@ -15,7 +15,7 @@ import {
 } from "@convkit/formats";
 import { readPickleFile } from "@convkit/pickle";
 import { cliBin, evalFixtureArgs, REPO, SHARED, writeEvalFixture } from "@convkit/test-helpers";
-import type { ParquetCase } from "./check.js";
+import type { ParquetCase, Row } from "./check.js";
 
 function run(app: string, args: string[]): void {
   execFileSync(process.execPath, [cliBin(app), ...args], { cwd: REPO, stdio: ["ignore", "ignore", "pipe"] });
@@ -53,19 +53,15 @@ export function documents(n: number): string {
   return s;
 }
 
-/** gen-eval's dict (its pickle, whose dicts keep their order) as the table's rows in JSONL. */
-async function evalJsonl(pklTarGz: string, target: string): Promise<void> {
-  let s = "";
-  for (const e of evalEntries(toEvalDict(pklTarGz, await readPickleFile(pklTarGz))))
-    s += `${JSON.stringify({
-      context: e.context,
-      question: e.question,
-      metric: e.metric,
-      no_answer: e.no_answer,
-      with_answer: e.with_answer,
-      aggregate: e.question === "MAX" || e.question === "MIN",
-    })}\n`;
-  writeFileSync(target, s);
+/**
+ * ClariQ's eval dict (gen-eval's pickle: its dicts keep their order, int context ids stay ints)
+ * as the Parquet table's rows, ClariQ's MAX and MIN rows marked.
+ */
+export async function evalDictRows(pklTarGz: string): Promise<Row[]> {
+  return Array.from(evalEntries(toEvalDict(pklTarGz, await readPickleFile(pklTarGz))), (e) => ({
+    ...e,
+    aggregate: e.question === "MAX" || e.question === "MIN",
+  }));
 }
 
 function genEval(single: boolean): ParquetCase {
@@ -81,7 +77,8 @@ function genEval(single: boolean): ParquetCase {
         ...(single ? ["--single-turn"] : []),
         ...["--format", "pickle,parquet", "-o", prefix],
       ]);
-      await evalJsonl(`${prefix}.pkl.tar.gz`, `${prefix}.jsonl`);
+      const rows = await evalDictRows(`${prefix}.pkl.tar.gz`);
+      writeFileSync(`${prefix}.jsonl`, rows.map((r) => `${JSON.stringify(r)}\n`).join(""));
       return { parquet: `${prefix}.parquet`, jsonl: `${prefix}.jsonl` };
     },
   };
