@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { type ColumnSpec, openParquet, type ScalarType, type TableSchema, typeText } from "@convkit/parquet";
-import { tempDir } from "@convkit/test-helpers";
+import { runCliAsync, tempDir } from "@convkit/test-helpers";
 import { expect } from "vitest";
 
 export type Row = Record<string, unknown>;
@@ -19,6 +19,13 @@ export interface ParquetCase {
   schema: TableSchema;
   /** Runs the command into `dir`: its Parquet output and the JSONL of the same rows. */
   make(dir: string): Promise<{ parquet: string; jsonl: string }>;
+}
+
+/** Runs the built `convkit-APP ARGS…` for a case; its stdout, or an error with its stderr if it fails. */
+export async function run(app: string, args: string[]): Promise<string> {
+  const r = await runCliAsync(app, args);
+  if (r.code !== 0) throw new Error(`convkit-${app} ${args.join(" ")}: exit ${r.code}: ${r.stderr}`);
+  return r.stdout;
 }
 
 /** The column → type text map a schema declares (`int64`, `list<struct<question: string, …>>`). */

@@ -1,7 +1,6 @@
 // Parquet outputs of gen-synthetic, segment run and gen-eval beside the JSONL (or dict) of the same
 // command, made by the built CLI, for the cross-check with Python's readers (pyarrow, pandas,
 // polars, DuckDB, datasets). Cases that need the real data read $CONVKIT_SHARED (../shared).
-import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -14,12 +13,8 @@ import {
   toEvalDict,
 } from "@convkit/formats";
 import { readPickleFile } from "@convkit/pickle";
-import { cliBin, evalFixtureArgs, REPO, SHARED, writeEvalFixture } from "@convkit/test-helpers";
-import type { ParquetCase, Row } from "./check.js";
-
-function run(app: string, args: string[]): void {
-  execFileSync(process.execPath, [cliBin(app), ...args], { cwd: REPO, stdio: ["ignore", "ignore", "pipe"] });
-}
+import { evalFixtureArgs, SHARED, writeEvalFixture } from "@convkit/test-helpers";
+import { type ParquetCase, type Row, run } from "./check.js";
 
 /** gen-synthetic on the real ClariQ files, one split: its own JSONL beside. */
 function synthetic(split: string): ParquetCase {
@@ -28,7 +23,7 @@ function synthetic(split: string): ParquetCase {
     shared: true,
     schema: SYNTHETIC_RECORD_SCHEMA,
     async make(dir) {
-      run("gen-synthetic", [
+      await run("gen-synthetic", [
         ...["--data", join(SHARED, "data", "clariq"), "--qulac", join(SHARED, "data", "qulac", "qulac.json")],
         ...["--splits", split, "--format", "jsonl,parquet", "--out", dir],
       ]);
@@ -72,7 +67,7 @@ function genEval(single: boolean): ParquetCase {
     async make(dir) {
       writeEvalFixture(dir);
       const prefix = join(dir, "eval");
-      run("gen-eval", [
+      await run("gen-eval", [
         ...evalFixtureArgs(dir),
         ...(single ? ["--single-turn"] : []),
         ...["--format", "pickle,parquet", "-o", prefix],
@@ -92,7 +87,7 @@ export const cases: ParquetCase[] = [
     shared: true,
     schema: QULAC_HIST_RECORD_SCHEMA,
     async make(dir) {
-      run("gen-synthetic", [
+      await run("gen-synthetic", [
         "--qulac",
         join(SHARED, "data", "qulac", "qulac.json"),
         "--format",
@@ -113,7 +108,16 @@ export const cases: ParquetCase[] = [
     async make(dir) {
       const input = join(dir, "docs.jsonl");
       writeFileSync(input, documents(2500));
-      run("segment", ["run", input, "--format", "jsonl,parquet", "--threads", "2", "-o", join(dir, "out")]);
+      await run("segment", [
+        "run",
+        input,
+        "--format",
+        "jsonl,parquet",
+        "--threads",
+        "2",
+        "-o",
+        join(dir, "out"),
+      ]);
       return { parquet: join(dir, "out", "docs.parquet"), jsonl: join(dir, "out", "docs.jsonl") };
     },
   },
@@ -124,7 +128,7 @@ export const cases: ParquetCase[] = [
     async make(dir) {
       const input = join(dir, "docs.jsonl");
       writeFileSync(input, documents(500));
-      run("segment", [
+      await run("segment", [
         "run",
         input,
         "--preset",

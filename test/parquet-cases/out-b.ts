@@ -33,8 +33,8 @@ import {
   TRECWEB_DOC_SCHEMA,
 } from "@convkit/formats";
 import type { TableSchema } from "@convkit/parquet";
-import { REPO, runCliAsync, SHARED } from "@convkit/test-helpers";
-import { jsonlRows, type ParquetCase, type Row } from "./check.js";
+import { REPO, SHARED } from "@convkit/test-helpers";
+import { jsonlRows, type ParquetCase, type Row, run } from "./check.js";
 import {
   argsMeLayout,
   multiTurnEvalPickle,
@@ -44,12 +44,6 @@ import {
   trecWebLayout,
   turnLayout,
 } from "./out-b-layouts.js";
-
-async function run(app: string, args: string[]): Promise<string> {
-  const r = await runCliAsync(app, args);
-  if (r.code !== 0) throw new Error(`convkit-${app} ${args.join(" ")}: exit ${r.code}: ${r.stderr}`);
-  return r.stdout;
-}
 
 function writeRows(path: string, rows: readonly Row[]): void {
   writeFileSync(path, rows.map((r) => `${JSON.stringify(r)}\n`).join(""));
