@@ -122,7 +122,7 @@ describe("Parquet runs and qrels of the wrong shape", () => {
       "clariq-eval",
       ["--eval_task", "clarification_need", "--data_dir", data, "--run_file", p("need-text.parquet")],
       p("need-text.parquet"),
-      /expected column label of type double, found string$/,
+      /expected column label of type int64, found string$/,
     );
     expectOneLine(
       "clariq-eval",

@@ -17,7 +17,7 @@ import {
   writeEvalFixture,
 } from "@convkit/test-helpers";
 import { afterEach, expect, it } from "vitest";
-import { expectParquetRows, jsonlRows } from "./parquet-cases/compare.js";
+import { expectParquetRows, jsonlRows } from "./parquet-cases/check.js";
 
 const clariqArgs = () => [
   ...["--data", join(SHARED, "data", "clariq")],

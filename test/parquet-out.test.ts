@@ -4,18 +4,15 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   EVAL_ENTRY_SCHEMA,
-  evalEntries,
   MULTI_TURN_EVAL_ENTRY_SCHEMA,
   PASSAGE_SCHEMA,
   QULAC_HIST_RECORD_SCHEMA,
   SYNTHETIC_RECORD_SCHEMA,
-  toEvalDict,
 } from "@convkit/formats";
-import { readPickleFile } from "@convkit/pickle";
 import { evalFixtureArgs, REPO, runCli, tempDir, writeEvalFixture } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { expectParquetRows, jsonlRows } from "./parquet-cases/compare.js";
-import { documents } from "./parquet-cases/out-a.js";
+import { expectParquetRows, jsonlRows } from "./parquet-cases/check.js";
+import { documents, evalDictRows } from "./parquet-cases/out-a.js";
 
 const same = (a: string, b: string) => readFileSync(a).equals(readFileSync(b));
 
@@ -159,17 +156,6 @@ describe("segment run --format parquet", () => {
     );
   });
 });
-
-/**
- * ClariQ's eval dict (the pickle: its dicts keep their order, int context ids stay ints) as the
- * Parquet table's rows.
- */
-async function evalDictRows(pklTarGz: string): Promise<Record<string, unknown>[]> {
-  const rows: Record<string, unknown>[] = [];
-  for (const e of evalEntries(toEvalDict(pklTarGz, await readPickleFile(pklTarGz))))
-    rows.push({ ...e, aggregate: e.question === "MAX" || e.question === "MIN" });
-  return rows;
-}
 
 describe("gen-eval --format parquet", () => {
   /** gen-eval on the generated fixture with `args`, writing pickle and Parquet under `prefix`. */

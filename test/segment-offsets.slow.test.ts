@@ -7,7 +7,7 @@ import { PASSAGE_SCHEMA, PASSAGE_WITH_OFFSETS_SCHEMA } from "@convkit/formats";
 import { segmentFileJob } from "@convkit/segment";
 import { rng, runCli, tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { expectParquetRows, jsonlRows } from "./parquet-cases/compare.js";
+import { expectParquetRows, jsonlRows } from "./parquet-cases/check.js";
 
 const WORDS = [
   "café",

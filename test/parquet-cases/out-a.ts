@@ -1,7 +1,6 @@
 // Parquet outputs of gen-synthetic, segment run and gen-eval beside the JSONL (or dict) of the same
 // command, made by the built CLI, for the cross-check with Python's readers (pyarrow, pandas,
 // polars, DuckDB, datasets). Cases that need the real data read $CONVKIT_SHARED (../shared).
-import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -13,41 +12,25 @@ import {
   SYNTHETIC_RECORD_SCHEMA,
   toEvalDict,
 } from "@convkit/formats";
-import type { TableSchema } from "@convkit/parquet";
 import { readPickleFile } from "@convkit/pickle";
-import { cliBin, evalFixtureArgs, REPO, SHARED, writeEvalFixture } from "@convkit/test-helpers";
-import { schemaTypes } from "./compare.js";
-
-export interface ParquetCase {
-  name: string;
-  /** Runs the command into `dir`: its Parquet output, the JSONL of the same rows, the declared column types. */
-  make(dir: string): Promise<{ parquet: string; jsonl: string; types: Record<string, string> }>;
-}
-
-function run(app: string, args: string[]): void {
-  execFileSync(process.execPath, [cliBin(app), ...args], { cwd: REPO, stdio: ["ignore", "ignore", "pipe"] });
-}
-
-const made = (parquet: string, jsonl: string, schema: TableSchema) => ({
-  parquet,
-  jsonl,
-  types: schemaTypes(schema),
-});
+import { evalFixtureArgs, SHARED, writeEvalFixture } from "@convkit/test-helpers";
+import { type ParquetCase, type Row, run } from "./check.js";
 
 /** gen-synthetic on the real ClariQ files, one split: its own JSONL beside. */
 function synthetic(split: string): ParquetCase {
   return {
     name: `gen-synthetic ${split} (real ClariQ)`,
+    shared: true,
+    schema: SYNTHETIC_RECORD_SCHEMA,
     async make(dir) {
-      run("gen-synthetic", [
+      await run("gen-synthetic", [
         ...["--data", join(SHARED, "data", "clariq"), "--qulac", join(SHARED, "data", "qulac", "qulac.json")],
         ...["--splits", split, "--format", "jsonl,parquet", "--out", dir],
       ]);
-      return made(
-        join(dir, `${split}_synthetic.parquet`),
-        join(dir, `${split}_synthetic.jsonl`),
-        SYNTHETIC_RECORD_SCHEMA,
-      );
+      return {
+        parquet: join(dir, `${split}_synthetic.parquet`),
+        jsonl: join(dir, `${split}_synthetic.jsonl`),
+      };
     },
   };
 }
@@ -65,38 +48,33 @@ export function documents(n: number): string {
   return s;
 }
 
-/** gen-eval's dict (its pickle, whose dicts keep their order) as the table's rows in JSONL. */
-async function evalJsonl(pklTarGz: string, target: string): Promise<void> {
-  let s = "";
-  for (const e of evalEntries(toEvalDict(pklTarGz, await readPickleFile(pklTarGz))))
-    s += `${JSON.stringify({
-      context: e.context,
-      question: e.question,
-      metric: e.metric,
-      no_answer: e.no_answer,
-      with_answer: e.with_answer,
-      aggregate: e.question === "MAX" || e.question === "MIN",
-    })}\n`;
-  writeFileSync(target, s);
+/**
+ * ClariQ's eval dict (gen-eval's pickle: its dicts keep their order, int context ids stay ints)
+ * as the Parquet table's rows, ClariQ's MAX and MIN rows marked.
+ */
+export async function evalDictRows(pklTarGz: string): Promise<Row[]> {
+  return Array.from(evalEntries(toEvalDict(pklTarGz, await readPickleFile(pklTarGz))), (e) => ({
+    ...e,
+    aggregate: e.question === "MAX" || e.question === "MIN",
+  }));
 }
 
 function genEval(single: boolean): ParquetCase {
   return {
     name: `gen-eval${single ? " --single-turn" : ""} (generated fixture)`,
+    shared: false,
+    schema: single ? EVAL_ENTRY_SCHEMA : MULTI_TURN_EVAL_ENTRY_SCHEMA,
     async make(dir) {
       writeEvalFixture(dir);
       const prefix = join(dir, "eval");
-      run("gen-eval", [
+      await run("gen-eval", [
         ...evalFixtureArgs(dir),
         ...(single ? ["--single-turn"] : []),
         ...["--format", "pickle,parquet", "-o", prefix],
       ]);
-      await evalJsonl(`${prefix}.pkl.tar.gz`, `${prefix}.jsonl`);
-      return made(
-        `${prefix}.parquet`,
-        `${prefix}.jsonl`,
-        single ? EVAL_ENTRY_SCHEMA : MULTI_TURN_EVAL_ENTRY_SCHEMA,
-      );
+      const rows = await evalDictRows(`${prefix}.pkl.tar.gz`);
+      writeFileSync(`${prefix}.jsonl`, rows.map((r) => `${JSON.stringify(r)}\n`).join(""));
+      return { parquet: `${prefix}.parquet`, jsonl: `${prefix}.jsonl` };
     },
   };
 }
@@ -106,8 +84,10 @@ export const cases: ParquetCase[] = [
   synthetic("train"),
   {
     name: "gen-synthetic Qulac's flavour (real qulac.json)",
+    shared: true,
+    schema: QULAC_HIST_RECORD_SCHEMA,
     async make(dir) {
-      run("gen-synthetic", [
+      await run("gen-synthetic", [
         "--qulac",
         join(SHARED, "data", "qulac", "qulac.json"),
         "--format",
@@ -115,28 +95,40 @@ export const cases: ParquetCase[] = [
         "--out",
         dir,
       ]);
-      return made(
-        join(dir, "qulac_hist012_dict.parquet"),
-        join(dir, "qulac_hist012_dict.jsonl"),
-        QULAC_HIST_RECORD_SCHEMA,
-      );
+      return {
+        parquet: join(dir, "qulac_hist012_dict.parquet"),
+        jsonl: join(dir, "qulac_hist012_dict.jsonl"),
+      };
     },
   },
   {
     name: "segment run, ikat preset, 2 threads (generated documents)",
+    shared: false,
+    schema: PASSAGE_SCHEMA,
     async make(dir) {
       const input = join(dir, "docs.jsonl");
       writeFileSync(input, documents(2500));
-      run("segment", ["run", input, "--format", "jsonl,parquet", "--threads", "2", "-o", join(dir, "out")]);
-      return made(join(dir, "out", "docs.parquet"), join(dir, "out", "docs.jsonl"), PASSAGE_SCHEMA);
+      await run("segment", [
+        "run",
+        input,
+        "--format",
+        "jsonl,parquet",
+        "--threads",
+        "2",
+        "-o",
+        join(dir, "out"),
+      ]);
+      return { parquet: join(dir, "out", "docs.parquet"), jsonl: join(dir, "out", "docs.jsonl") };
     },
   },
   {
     name: "segment run, msmarco preset with --url-title (generated documents)",
+    shared: false,
+    schema: PASSAGE_SCHEMA,
     async make(dir) {
       const input = join(dir, "docs.jsonl");
       writeFileSync(input, documents(500));
-      run("segment", [
+      await run("segment", [
         "run",
         input,
         "--preset",
@@ -147,7 +139,7 @@ export const cases: ParquetCase[] = [
         "-o",
         join(dir, "out"),
       ]);
-      return made(join(dir, "out", "docs.parquet"), join(dir, "out", "docs.jsonl"), PASSAGE_SCHEMA);
+      return { parquet: join(dir, "out", "docs.parquet"), jsonl: join(dir, "out", "docs.jsonl") };
     },
   },
   genEval(false),

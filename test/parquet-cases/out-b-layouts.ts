@@ -3,8 +3,7 @@
 // never committed).
 import { syntheticItem, type TrecWebDoc } from "@convkit/formats";
 import { dumpPickle, PyFloat, type PyValue } from "@convkit/pickle";
-
-type Row = Record<string, unknown>;
+import type { Row } from "./check.js";
 
 /** The README's iKAT turn layout from `ikat flatten`'s JSONL: ptkb as pairs, 2025 lists empty before 2025. */
 export function turnLayout(records: Row[]): Row[] {

@@ -32,8 +32,9 @@ import {
   TREC_EVAL_VALUE_SCHEMA,
   TRECWEB_DOC_SCHEMA,
 } from "@convkit/formats";
-import { type TableSchema, typeText } from "@convkit/parquet";
-import { REPO, runCliAsync, SHARED } from "@convkit/test-helpers";
+import type { TableSchema } from "@convkit/parquet";
+import { REPO, SHARED } from "@convkit/test-helpers";
+import { jsonlRows, type ParquetCase, type Row, run } from "./check.js";
 import {
   argsMeLayout,
   multiTurnEvalPickle,
@@ -43,35 +44,6 @@ import {
   trecWebLayout,
   turnLayout,
 } from "./out-b-layouts.js";
-
-type Row = Record<string, unknown>;
-
-export interface OutBCase {
-  name: string;
-  /** Whether it reads ../shared (the tests that run it have `shared` in their name). */
-  shared: boolean;
-  /** The declared schema the Parquet file has (the apps' tests read it back with it). */
-  schema: TableSchema;
-  make(dir: string): Promise<{ parquet: string; jsonl: string; types: Record<string, string> }>;
-}
-
-/** Every column's declared type text. */
-export function typesOf(schema: TableSchema): Record<string, string> {
-  return Object.fromEntries(schema.columns.map((c) => [c.name, typeText(c)]));
-}
-
-async function run(app: string, args: string[]): Promise<string> {
-  const r = await runCliAsync(app, args);
-  if (r.code !== 0) throw new Error(`convkit-${app} ${args.join(" ")}: exit ${r.code}: ${r.stderr}`);
-  return r.stdout;
-}
-
-function jsonlRows(path: string): Row[] {
-  return readFileSync(path, "utf8")
-    .split("\n")
-    .filter((l) => l !== "")
-    .map((l) => JSON.parse(l) as Row);
-}
 
 function writeRows(path: string, rows: readonly Row[]): void {
   writeFileSync(path, rows.map((r) => `${JSON.stringify(r)}\n`).join(""));
@@ -84,19 +56,19 @@ function complete(schema: TableSchema, rows: readonly Row[]): Row[] {
 
 const data = (...p: string[]) => join(SHARED, "data", ...p);
 
-/** `convert --to parquet INPUT` beside `convert INPUT` (the JSONL), rows mapped by `layout`. */
 /** The eval table's rows: the entries, with ClariQ's MAX and MIN rows marked. */
 function aggregateMarked(records: Row[]): Row[] {
   return records.map((r) => ({ ...r, aggregate: r.question === "MAX" || r.question === "MIN" }));
 }
 
+/** `convert --to parquet INPUT` beside `convert INPUT` (the JSONL), rows mapped by `layout`. */
 function convertCase(
   name: string,
   input: string,
   schema: TableSchema,
   layout: (records: Row[]) => Row[] = (r) => r,
   shared = true,
-): OutBCase {
+): ParquetCase {
   return {
     name: `convert ${name}`,
     shared,
@@ -108,7 +80,7 @@ function convertCase(
       await run("convert", ["--to", "parquet", input, "-o", parquet]);
       await run("convert", [input, "-o", raw]);
       writeRows(jsonl, complete(schema, layout(jsonlRows(raw))));
-      return { parquet, jsonl, types: typesOf(schema) };
+      return { parquet, jsonl };
     },
   };
 }
@@ -120,7 +92,7 @@ function madeInputCase(
   text: string | Buffer,
   schema: TableSchema,
   layout?: (records: Row[]) => Row[],
-): OutBCase {
+): ParquetCase {
   return {
     ...convertCase(name, "", schema),
     shared: false,
@@ -137,7 +109,7 @@ const TREC_FIXTURES = join(REPO, "test", "fixtures", "trec_eval");
  * `trec-eval --format parquet` beside its text, parsed: measure, topic, value (runid, relstring
  * left out); the text is upstream trec_eval's own output where its test suite has it (`golden`).
  */
-function trecEvalCase(name: string, flags: string[], golden?: string): OutBCase {
+function trecEvalCase(name: string, flags: string[], golden?: string): ParquetCase {
   return {
     name: `trec-eval ${name}`,
     shared: false,
@@ -159,13 +131,13 @@ function trecEvalCase(name: string, flags: string[], golden?: string): OutBCase 
         rows.push({ measure: m.trim(), topic, value: Number(v) });
       }
       writeRows(jsonl, rows);
-      return { parquet, jsonl, types: typesOf(TREC_EVAL_VALUE_SCHEMA) };
+      return { parquet, jsonl };
     },
   };
 }
 
 /** `compare --format parquet` beside `--format json`'s pairs (ci95 as ci95_low, ci95_high). */
-const compareCase: OutBCase = {
+const compareCase: ParquetCase = {
   name: "compare pairs",
   shared: false,
   schema: COMPARE_PAIR_SCHEMA,
@@ -191,7 +163,7 @@ const compareCase: OutBCase = {
       return { ...p, ci95_low, ci95_high };
     });
     writeRows(jsonl, complete(COMPARE_PAIR_SCHEMA, rows));
-    return { parquet, jsonl, types: typesOf(COMPARE_PAIR_SCHEMA) };
+    return { parquet, jsonl };
   },
 };
 
@@ -199,7 +171,7 @@ const compareCase: OutBCase = {
  * `compare --per-topic --values-out` on two trec_eval -q outputs beside the values those files
  * hold: per measure (in -m order), per run, the first run's topics every run has, in its order.
  */
-const compareValuesCase: OutBCase = {
+const compareValuesCase: ParquetCase = {
   name: "compare values",
   shared: false,
   schema: COMPARE_VALUE_SCHEMA,
@@ -255,12 +227,12 @@ const compareValuesCase: OutBCase = {
       });
     }
     writeRows(jsonl, rows);
-    return { parquet, jsonl, types: typesOf(COMPARE_VALUE_SCHEMA) };
+    return { parquet, jsonl };
   },
 };
 
 /** `ikat flatten --format parquet` beside `ikat flatten`. */
-function flattenCase(year: string): OutBCase {
+function flattenCase(year: string): ParquetCase {
   return {
     name: `ikat flatten ${year}`,
     shared: true,
@@ -273,13 +245,13 @@ function flattenCase(year: string): OutBCase {
       await run("ikat", ["flatten", "--format", "parquet", topics, "-o", parquet]);
       await run("ikat", ["flatten", topics, "-o", raw]);
       writeRows(jsonl, complete(IKAT_TURN_SCHEMA, turnLayout(jsonlRows(raw))));
-      return { parquet, jsonl, types: typesOf(IKAT_TURN_SCHEMA) };
+      return { parquet, jsonl };
     },
   };
 }
 
 /** `convert --to parquet` of iKAT topics: the rows of `ikat flatten` (convert's own JSONL is one record a topic). */
-function topicsCase(year: string): OutBCase {
+function topicsCase(year: string): ParquetCase {
   return {
     name: `convert ikat topics ${year}`,
     shared: true,
@@ -292,7 +264,7 @@ function topicsCase(year: string): OutBCase {
       await run("convert", ["--to", "parquet", topics, "-o", parquet]);
       await run("ikat", ["flatten", topics, "-o", raw]);
       writeRows(jsonl, complete(IKAT_TURN_SCHEMA, turnLayout(jsonlRows(raw))));
-      return { parquet, jsonl, types: typesOf(IKAT_TURN_SCHEMA) };
+      return { parquet, jsonl };
     },
   };
 }
@@ -300,7 +272,7 @@ function topicsCase(year: string): OutBCase {
 const clariq = (f: string) => data("clariq", f);
 const runs = (f: string) => data("ikat", "run_validation", f);
 
-export const cases: OutBCase[] = [
+export const cases: ParquetCase[] = [
   convertCase("clariq-dev", clariq("dev.tsv"), CLARIQ_ROW_SCHEMA),
   convertCase("clariq-test", clariq("test.tsv"), CLARIQ_TEST_TOPIC_SCHEMA),
   convertCase("question-bank", clariq("question_bank.tsv"), QUESTION_BANK_SCHEMA),

@@ -4,8 +4,8 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { REPO, runCli, tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
+import { expectCase } from "../../../test/parquet-cases/check.js";
 import { cases } from "../../../test/parquet-cases/out-b.js";
-import { expectCase } from "../../../test/parquet-cases/out-b-check.js";
 
 const FIX = join(REPO, "test", "fixtures", "trec_eval");
 

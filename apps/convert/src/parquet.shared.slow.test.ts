@@ -2,8 +2,8 @@
 // the JSONL of the same records row for row, field for field, type for type (test/parquet-cases).
 import { requires } from "@convkit/test-helpers";
 import { expect, it } from "vitest";
+import { expectCase } from "../../../test/parquet-cases/check.js";
 import { cases } from "../../../test/parquet-cases/out-b.js";
-import { expectCase } from "../../../test/parquet-cases/out-b-check.js";
 
 requires("shared").describe("convert --to parquet equals its JSONL (shared)", () => {
   for (const c of cases.filter((x) => x.name.startsWith("convert ") && x.shared))

@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { openParquet } from "@convkit/parquet";
 import { REPO, requires, runCli, runCliToFd, smallDisk, tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
+import { expectCase } from "../../../test/parquet-cases/check.js";
 import { cases } from "../../../test/parquet-cases/out-b.js";
-import { expectCase } from "../../../test/parquet-cases/out-b-check.js";
 import { multiTurnEvalPickle } from "../../../test/parquet-cases/out-b-layouts.js";
 
 const RUN = join(REPO, "data", "clariq", "runs", "question_ranking.run");

@@ -4,8 +4,8 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { requires, runCli, SHARED, tempDir } from "@convkit/test-helpers";
 import { expect, it } from "vitest";
+import { expectCase } from "../../../test/parquet-cases/check.js";
 import { cases } from "../../../test/parquet-cases/out-b.js";
-import { expectCase } from "../../../test/parquet-cases/out-b-check.js";
 
 requires("shared").describe("ikat flatten --format parquet (shared)", () => {
   for (const c of cases.filter((x) => x.name.startsWith("ikat flatten ")))

@@ -143,6 +143,23 @@ function intAt(file: string, row: Row, k: number, what: string): number {
   return Number(v);
 }
 
+function numberAt(file: string, row: Row, k: number, what: string): number {
+  const v = row.fields[k]!;
+  if (!FLOAT.test(v)) throw new InputError(file, { line: row.line }, what, describeFound(v));
+  return Number(v);
+}
+
+/** Checks that a line has `width` fields; `names` says which (`topic label`). */
+function widthAt(file: string, row: Row, width: number, names: string): void {
+  if (row.fields.length !== width)
+    throw new InputError(
+      file,
+      { line: row.line },
+      `${width} space-separated fields (${names})`,
+      `${row.fields.length}`,
+    );
+}
+
 /**
  * A ranking run as a Parquet table (formats' trec-parquet.ts: convkit's run layout or ranx's): the
  * qid an integer, the item the docno (a question id, or a multi-turn run's question text, which
@@ -176,22 +193,13 @@ export async function readRankedRun(path: string): Promise<RankedLine[]> {
     path,
     6,
     (row) => {
-      if (row.fields.length !== 6) {
-        throw new InputError(
-          file,
-          { line: row.line },
-          "6 space-separated fields (id 0 question rank score run)",
-          `${row.fields.length}`,
-        );
-      }
-      const s = row.fields[4]!;
-      if (!FLOAT.test(s))
-        throw new InputError(file, { line: row.line }, "a numeric score in field 5", describeFound(s));
+      widthAt(file, row, 6, "id 0 question rank score run");
+      const score = numberAt(file, row, 4, "a numeric score in field 5");
       return {
         line: row.line,
         id: intAt(file, row, 0, "an integer topic/context id in field 1"),
         item: pandasText(row.fields[2]!),
-        score: Number(s),
+        score,
       };
     },
     input.source,
@@ -218,21 +226,9 @@ export async function readNeedRun(path: string): Promise<{ line: number; topic: 
     path,
     2,
     (row) => {
-      if (row.fields.length !== 2)
-        throw new InputError(
-          file,
-          { line: row.line },
-          "2 space-separated fields (topic label)",
-          `${row.fields.length}`,
-        );
-      const label = row.fields[1]!;
-      if (!FLOAT.test(label))
-        throw new InputError(file, { line: row.line }, "a numeric label in field 2", describeFound(label));
-      return {
-        line: row.line,
-        topic: intAt(file, row, 0, "an integer topic id in field 1"),
-        label: Number(label),
-      };
+      widthAt(file, row, 2, "topic label");
+      const label = numberAt(file, row, 1, "a numeric label in field 2");
+      return { line: row.line, topic: intAt(file, row, 0, "an integer topic id in field 1"), label };
     },
     input.source,
   );

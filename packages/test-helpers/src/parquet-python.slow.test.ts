@@ -36,7 +36,7 @@ const TYPES = {
   record_id: "int64",
   initial_request: "string",
   score: "double",
-  answered: "bool",
+  answered: "boolean",
   conversation_context: "list<struct<question: string, answer: string>>",
   context_id: "int64",
 };

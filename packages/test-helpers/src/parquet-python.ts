@@ -17,7 +17,7 @@ export interface PythonParquetColumn {
   name: string;
   /** As the library names it: `list<element: struct<…>>`, `object`, `List(Struct({…}))`, `STRUCT(…)[]`, `List({…})`. */
   type: string;
-  /** In one vocabulary for all readers: `int64`, `string`, `double`, `bool`, `list<struct<question: string, answer: string>>`. */
+  /** In one vocabulary for all readers: `int64`, `string`, `double`, `boolean`, `list<struct<question: string, answer: string>>`. */
   normalized: string;
 }
 

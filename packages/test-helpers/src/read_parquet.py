@@ -9,7 +9,7 @@ table at a time, rows written as they are read), for @convkit/test-helpers' parq
     #{"error": R, "message": M}           instead of "end" when the reader failed
 
 T is the type as the library names it; U the same in one vocabulary for all readers (int64,
-string, double, bool, list<...>, struct<name: type, ...>). Ints are JSON numbers with all their
+string, double, boolean, list<...>, struct<name: type, ...>). Ints are JSON numbers with all their
 digits, doubles their shortest round trip (Python's repr; polars' own JSON), nulls null (pandas' NaN
 of a missing value too, and polars' own JSON writes NaN as null).
 
@@ -84,7 +84,7 @@ def arrow_normalized(t):
     if pa.types.is_float64(t):
         return "double"
     if pa.types.is_boolean(t):
-        return "bool"
+        return "boolean"
     if pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_list_view(t):
         return f"list<{arrow_normalized(t.value_type)}>"
     if pa.types.is_struct(t):
@@ -145,7 +145,7 @@ def infer_normalized(values):
         if v is None:
             continue
         if isinstance(v, bool):
-            return "bool"
+            return "boolean"
         if isinstance(v, int):
             return "int64"
         if isinstance(v, float):
@@ -164,7 +164,7 @@ def infer_normalized(values):
     return "null"
 
 
-PANDAS_TYPES = {"int64": "int64", "float64": "double", "bool": "bool", "str": "string", "string": "string"}
+PANDAS_TYPES = {"int64": "int64", "float64": "double", "bool": "boolean", "str": "string", "string": "string"}
 
 
 def read_pandas(path):
@@ -202,7 +202,7 @@ def polars_normalized(t):
     if t == pl.Float64:
         return "double"
     if t == pl.Boolean:
-        return "bool"
+        return "boolean"
     if isinstance(t, (pl.List, pl.Array)):
         return f"list<{polars_normalized(t.inner)}>"
     if isinstance(t, pl.Struct):
@@ -222,7 +222,7 @@ def read_polars(path):
 
 # ---- DuckDB --------------------------------------------------------------------------------------
 
-DUCKDB_TYPES = {"bigint": "int64", "varchar": "string", "double": "double", "boolean": "bool"}
+DUCKDB_TYPES = {"bigint": "int64", "varchar": "string", "double": "double", "boolean": "boolean"}
 
 
 def duckdb_normalized(t):
@@ -255,7 +255,7 @@ def read_duckdb(path):
 
 # ---- Hugging Face datasets -----------------------------------------------------------------------
 
-DATASETS_TYPES = {"int64": "int64", "string": "string", "large_string": "string", "float64": "double", "bool": "bool"}
+DATASETS_TYPES = {"int64": "int64", "string": "string", "large_string": "string", "float64": "double", "bool": "boolean"}
 
 
 def datasets_normalized(f):
