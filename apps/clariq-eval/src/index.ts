@@ -26,7 +26,12 @@ export const clariqEvalCommand = defineCommand({
       choices: ["train", "dev", "test"],
     },
     { name: "data_dir", type: "string", default: "../data/", description: "Path to the data directory." },
-    { name: "run_file", type: "string", required: true, description: "Path to the run file (- for stdin)." },
+    {
+      name: "run_file",
+      type: "string",
+      required: true,
+      description: "Path to the run file (- for stdin); TREC text or a Parquet table, told by content.",
+    },
     {
       name: "out_file",
       type: "string",

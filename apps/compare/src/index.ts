@@ -26,7 +26,11 @@ export const compareCommand = defineCommand({
     "Is run B really better than run A? Paired tests (t, Wilcoxon, sign, randomization) between runs per measure, corrected for multiple testing as SciPy and statsmodels compute them, printed as a table, Markdown, LaTeX, JSON or CSV.",
   usage:
     "convkit-compare --qrels QRELS [-m MEASURE]... RUN RUN...\n       convkit-compare --per-topic FILE FILE...   (trec_eval -q outputs)\n       convkit-compare --clariq TASK --data_dir DIR [--multi_turn] RUN RUN...",
-  positionals: { name: "RUN", description: "two or more runs (or per-topic files)", min: 2 },
+  positionals: {
+    name: "RUN",
+    description: "two or more runs, TREC text or Parquet (or per-topic files)",
+    min: 2,
+  },
   options: [
     {
       name: "qrels",

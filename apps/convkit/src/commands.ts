@@ -10,7 +10,8 @@ export interface CommandEntry {
 /** Every command, by the name users type (`convkit trec-eval`, alias `convkit-trec-eval`). */
 export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   convert: {
-    summary: "any supported file (plain, .gz, .bz2, .tar.gz, split parts) to JSON Lines, format detected",
+    summary:
+      "any supported file (plain, .gz, .bz2, .tar.gz, split parts) to JSON Lines or Parquet, format detected",
     load: () => import("@convkit/convert-app/bin"),
   },
   data: {
@@ -18,7 +19,8 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: () => import("@convkit/data-app/bin"),
   },
   "gen-synthetic": {
-    summary: "ClariQ's synthetic multi-turn sets (JSONL, pickle tar.gz, contexts TSV); Qulac's hist dict",
+    summary:
+      "ClariQ's synthetic multi-turn sets (JSONL, Parquet, pickle tar.gz, contexts TSV); Qulac's hist dict",
     load: () => import("@convkit/gen-synthetic-app/bin"),
   },
   "gen-eval": {

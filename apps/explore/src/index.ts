@@ -49,7 +49,7 @@ export const exploreCommand = defineCommand({
       multiple: true,
       metavar: "FILE",
       description:
-        "a run: an iKAT 2025 run (JSON Lines: the Responses view), TREC with --qrels, else ClariQ (compared against the first)",
+        "a run: an iKAT 2025 run (JSON Lines: the Responses view), TREC (text or Parquet) with --qrels, else ClariQ (compared against the first)",
     },
     {
       name: "topics",

@@ -21,7 +21,8 @@ export const trecEvalCommand = defineCommand({
     "convkit-trec-eval [-q] [-c] [-l LEVEL] [-M MAX] [-m MEASURE]... [--format parquet -o FILE] QRELS RUN",
   positionals: {
     name: "QRELS RUN",
-    description: "the qrels file and the run file (either may be -)",
+    description:
+      "the qrels file and the run file (either may be -; TREC text, or Parquet in convkit's or ranx's layout, told by content)",
     min: 2,
     max: 2,
   },

@@ -51,6 +51,14 @@ describe("Parquet runs and qrels", () => {
     ]);
   });
 
+  it("ranx qrels (an int64 score) given as the run: one line, not a run scored silently", async () => {
+    const path = join(tempDir("trec-parquet-"), "qrels.parquet");
+    await writeParquet(path, RANX_QRELS_SCHEMA, [[{ q_id: "q1", doc_id: "a", score: 1 }]]);
+    await expect(collect(readRun(path))).rejects.toThrow(
+      `${path}: expected a run as a table: a ranx run's score is a double (ranx's Run.from_df asserts float64), found an int64 score, ranx's qrels layout`,
+    );
+  });
+
   it("tags: extensions dropped, whitespace as _, stdin ranx", () => {
     expect(ranxRunTag("/x/run.parquet")).toBe("run");
     expect(ranxRunTag("/x/my run.PARQ")).toBe("my_run");

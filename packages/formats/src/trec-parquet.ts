@@ -94,6 +94,15 @@ export async function* parquetRunEntries(t: ParquetTable): AsyncIterable<RunEntr
     yield* t.batches(RUN_ENTRY_SCHEMA) as AsyncIterable<RunEntry[]>;
     return;
   }
+  // ranx's own Run refuses a non-float score (Run.from_df asserts float64): an int64 score is its
+  // qrels layout, given where a run was meant (read as a run, it would score silently).
+  if (t.columns.get("score") === "int64")
+    throw new InputError(
+      t.name,
+      {},
+      "a run as a table: a ranx run's score is a double (ranx's Run.from_df asserts float64)",
+      "an int64 score, ranx's qrels layout",
+    );
   const tag = ranxRunTag(t.name);
   const ranks = new Map<string, number>();
   for await (const rows of t.batches(RANX_RUN_SCHEMA)) {

@@ -128,7 +128,9 @@ describe("Parquet files that lie", () => {
       );
       expect(String(e), codec).toMatch(
         codec === "none"
-          ? new RegExp(`^InputError: ${path}: expected a Parquet file, found .*2147483647`)
+          ? new RegExp(
+              `^InputError: ${path}: expected a Parquet file with an intact footer, schema and pages, found a file that cannot be read as one .*2147483647`,
+            )
           : new RegExp(
               `^InputError: ${path}: expected a page of at most \\d+ bytes uncompressed, found one claiming 2147483647$`,
             ),
@@ -183,8 +185,16 @@ describe("Parquet files that lie", () => {
     const honest = readFileSync(file("snappy"));
     const metaLen = honest.readUInt32LE(honest.length - 8);
     const cases: [string, Buffer, RegExp][] = [
-      ["truncated", honest.subarray(0, honest.length - 100), /expected a Parquet file, found/],
-      ["only its head", honest.subarray(0, 4), /expected a Parquet file, found/],
+      [
+        "truncated",
+        honest.subarray(0, honest.length - 100),
+        /expected a Parquet file with an intact footer, schema and pages, found a file that cannot be read as one/,
+      ],
+      [
+        "only its head",
+        honest.subarray(0, 4),
+        /expected a Parquet file with an intact footer, schema and pages, found a file that cannot be read as one/,
+      ],
       [
         "metadata length past the start",
         Buffer.concat([
@@ -192,7 +202,7 @@ describe("Parquet files that lie", () => {
           Buffer.from([0xf0, 0xff, 0xff, 0x7f]),
           Buffer.from("PAR1"),
         ]),
-        /expected a Parquet file, found .*metadata length/,
+        /expected a Parquet file with an intact footer, schema and pages, found a file that cannot be read as one .*metadata length/,
       ],
       [
         "metadata length off by some",
@@ -201,7 +211,7 @@ describe("Parquet files that lie", () => {
           b.writeUInt32LE(metaLen - 7, b.length - 8);
           return b;
         })(),
-        /expected a Parquet file, found/,
+        /expected a Parquet file with an intact footer, schema and pages, found a file that cannot be read as one/,
       ],
       [
         "a page claiming 2 GB",

@@ -80,7 +80,13 @@ function notParquet(name: string, e: unknown): InputError {
     const [expected, found] = e.message.split(", found ");
     return new InputError(name, {}, expected!, found!);
   }
-  return new InputError(name, {}, "a Parquet file", messageOf(e).replace(/^parquet /, ""));
+  // hyparquet's own words name what broke inside the file; said as a damaged file, not a bug here.
+  return new InputError(
+    name,
+    {},
+    "a Parquet file with an intact footer, schema and pages",
+    `a file that cannot be read as one (${messageOf(e).replace(/^parquet /, "")})`,
+  );
 }
 
 /**

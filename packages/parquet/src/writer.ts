@@ -1,5 +1,5 @@
 // Writing a table as Parquet while its rows come: one row group at a time into a byte sink.
-import { type ByteSink, writeAtomic } from "@convkit/io";
+import { type ByteSink, UsageError, writeAtomic } from "@convkit/io";
 import type { Codec } from "./codec.js";
 import { openFileEncoder } from "./file-encoder.js";
 import type { Columns, FileEncoder, Row } from "./file-encoding.js";
@@ -164,6 +164,9 @@ export async function writeParquet<R extends object>(
   batches: AsyncIterable<Iterable<R>> | Iterable<Iterable<R>>,
   o: ParquetWriteOptions = {},
 ): Promise<number> {
+  // Binary bytes on a terminal help no one and can garble it (as gzip refuses to, too).
+  if (target === "-" && process.stdout.isTTY)
+    throw new UsageError("refusing to write Parquet (binary) to a terminal: give -o FILE or redirect stdout");
   let n = 0;
   await writeAtomic(target, async (sink) => {
     const w = await ParquetTableWriter.open<R>(sink, schema, o);
