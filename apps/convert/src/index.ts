@@ -5,6 +5,7 @@ import { defineCommand, PARQUET_COMPRESSION_OPTION, startProgress } from "@convk
 import { FORMATS, type FormatName, readAny } from "@convkit/formats";
 import { checkOutputDir, checkOutputPath, UsageError, writeJsonl } from "@convkit/io";
 import { type Codec, writeParquet } from "@convkit/parquet";
+import { readParquetTable } from "./parquet-in.js";
 import { tableOf } from "./tables.js";
 
 /** The `convkit-convert` command. */
@@ -89,7 +90,10 @@ export const convertCommand = defineCommand({
     for (const out of outs) await checkOutputPath(out);
     for (const [i, input] of inputs.entries()) {
       const out = outs[i]!;
-      const { format, batches } = await readAny(input, o.format);
+      const own = o.format === undefined ? await readParquetTable(input) : undefined;
+      const { format, batches }: { format: string; batches: AsyncIterable<unknown[]> } = own
+        ? { format: own.schema.what, batches: own.batches }
+        : await readAny(input, o.format);
       const progress = startProgress(`convert ${format}`, "records");
       async function* counted() {
         for await (const b of batches) {
@@ -98,7 +102,9 @@ export const convertCommand = defineCommand({
         }
       }
       const n = parquet
-        ? await writeTable(out, format, input, counted(), o.compression)
+        ? own
+          ? await writeParquet(out, own.schema, own.batches, { codec: o.compression })
+          : await writeTable(out, format as FormatName, input, counted(), o.compression)
         : await writeJsonl(out, counted(), { gzip: o.gzip });
       progress.done();
       if (out !== "-")

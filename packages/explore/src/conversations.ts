@@ -140,7 +140,7 @@ export class SyntheticSet {
       let id = contextIdOf(line);
       let c = id === undefined ? undefined : byId.get(id);
       if (c === undefined) {
-        const r = parseLine(path, i, line.toString("utf8")) as Record<string, unknown>;
+        const r = parseLine(name, i, line.toString("utf8")) as Record<string, unknown>;
         const cc = r?.conversation_context;
         if (
           typeof r !== "object" ||
@@ -152,7 +152,7 @@ export class SyntheticSet {
           !cc.every(isTurn)
         )
           throw new InputError(
-            path,
+            name,
             { line: i + 1 },
             "a synthetic record (context_id, topic_id, facet_id, conversation_context, …)",
             line.toString("utf8", 0, Math.min(line.length, 60)),

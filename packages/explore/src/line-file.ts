@@ -1,7 +1,7 @@
 // Random access to the lines of a big file through an index of byte offsets built in one pass.
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
-import { InputError, inputLimits, lineTooLong } from "@convkit/io";
+import { InputError, inputLimits, lineTooLong, throwIfParquet } from "@convkit/io";
 
 /**
  * The byte offsets of every line of a file (the last may lack its newline), built by one
@@ -104,6 +104,7 @@ export function parseLine(path: string, index: number, text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
+    if (index === 0) throwIfParquet(path, text);
     throw new InputError(path, { line: index + 1 }, "a JSON object per line", text.slice(0, 40));
   }
 }

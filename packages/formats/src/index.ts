@@ -150,5 +150,6 @@ export {
   parquetRunEntries,
   ranxRunTag,
   type TableInput,
+  trecTableKind,
 } from "./trec-parquet.js";
 export { formatIkatTrecWeb, parseTrecWebDoc, readTrecWeb, writeIkatTrecWeb } from "./trecweb.js";

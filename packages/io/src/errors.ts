@@ -26,6 +26,24 @@ export class InputError extends ConvkitError {
   }
 }
 
+/** Whether bytes (or their text) start as a Parquet file does (`PAR1`). */
+export function isParquetHead(head: Uint8Array | string): boolean {
+  if (typeof head === "string") return head.startsWith("PAR1");
+  return head.length >= 4 && head[0] === 0x50 && head[1] === 0x41 && head[2] === 0x52 && head[3] === 0x31;
+}
+
+/**
+ * A reader of JSON Lines (or JSON, or text) whose file's first line or bytes do not parse: when
+ * the file is Parquet, one line saying so and how to get the lines, in place of its binary bytes.
+ * `head`: the start of the file (bytes, or the first line's text).
+ */
+export function throwIfParquet(file: string, head: Uint8Array | string): void {
+  if (!isParquetHead(head)) return;
+  const e = new InputError(file, {}, "JSON Lines", "a Parquet file");
+  e.message = `${file}: a Parquet file, where this option reads JSON Lines (convkit convert ${file} gives them)`;
+  throw e;
+}
+
 /** Wrong flags or arguments. */
 export class UsageError extends ConvkitError {
   override readonly exitCode = 2;

@@ -15,8 +15,10 @@ export {
   errorFromThread,
   InputError,
   type InputLocation,
+  isParquetHead,
   messageOf,
   OutputError,
+  throwIfParquet,
   UsageError,
 } from "./errors.js";
 export { describeValue, Fields, inputMismatch, type Mismatch } from "./fields.js";

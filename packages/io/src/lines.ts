@@ -1,6 +1,6 @@
 // Line-aligned reading: strict UTF-8 line batches with 1-based line numbers, and raw byte units of whole lines.
 import { type FileHandle, open, stat } from "node:fs/promises";
-import { InputError } from "./errors.js";
+import { InputError, throwIfParquet } from "./errors.js";
 import { inputLimits, lineTooLong, MAX_STRING_LENGTH, textTooLong, utf16Length } from "./limits.js";
 import { type ByteSource, openHandleInput, openInput, readAll, sniffCompression } from "./source.js";
 
@@ -26,6 +26,7 @@ function decodeOrThrow(name: string, bytes: Uint8Array, firstLine: number): stri
   try {
     return decoder.decode(bytes);
   } catch {
+    if (firstLine === 1) throwIfParquet(name, bytes);
     // Find the offending line and byte to report where the file is broken.
     let line = firstLine;
     let start = 0;

@@ -1,5 +1,13 @@
 // Reading a Parquet table row group by row group, checked column by column against a declared schema.
-import { InputError, inputLimits, inputTooLarge, messageOf, openInput, readAll } from "@convkit/io";
+import {
+  InputError,
+  inputLimits,
+  inputTooLarge,
+  isParquetHead,
+  messageOf,
+  openInput,
+  readAll,
+} from "@convkit/io";
 import {
   type AsyncBuffer,
   type ColumnData,
@@ -13,10 +21,7 @@ import { asyncBufferFromFile } from "hyparquet/src/node.js";
 import { boundedCompressors, PageTooLarge } from "./bounded.js";
 import { type ColumnSpec, type ScalarType, type TableSchema, typeText } from "./schema.js";
 
-/** Whether bytes start as a Parquet file does (`PAR1`). */
-export function isParquetHead(head: Uint8Array): boolean {
-  return head.length >= 4 && head[0] === 0x50 && head[1] === 0x41 && head[2] === 0x52 && head[3] === 0x31;
-}
+export { isParquetHead };
 
 type Row = Record<string, unknown>;
 
