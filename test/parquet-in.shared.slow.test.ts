@@ -264,6 +264,13 @@ requires("shared").describe("Parquet runs and qrels give what their lines give (
         await runTable(entries, `${base}.own.parquet`, "own");
         await runTable(entries, `${base}.ranx.parquet`, "ranx", "snappy");
         tables.push(`${base}.own.parquet`, `${base}.ranx.parquet`);
+        // And as convkit's own convert writes a multi-turn run (MULTI_TURN_RUN_SCHEMA: context_id,
+        // question): was "expected a run as a table … found columns context_id, q0, question, …".
+        if (name.includes(".multi.")) {
+          const c = await runCliAsync("convert", [text, "--to", "parquet", "-o", `${base}.convert.parquet`]);
+          expect(c.code, c.stderr).toBe(0);
+          tables.push(`${base}.convert.parquet`);
+        }
       }
       const data = clariqDataWithDicts();
       for (const table of tables) {
