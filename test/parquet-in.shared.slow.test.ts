@@ -2,7 +2,8 @@
 // the same bytes out as the same lines as text: trec-eval (all measures, -q), compare, clariq-eval
 // (the original tool's goldens), ikat eval-passages. Real runs and qrels: trec_eval's own test
 // files, ClariQ's dev sample runs, an iKAT 2024 sample run; the tables are written here.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import {
@@ -21,6 +22,7 @@ import {
 import { type Codec, writeParquet } from "@convkit/parquet";
 import {
   clariqDataWithDicts,
+  cliBin,
   REPO,
   requires,
   runCliAsync,
@@ -199,6 +201,25 @@ requires("shared").describe("Parquet runs and qrels give what their lines give (
         ...args,
       ]),
     ).toBe(text);
+    // On stdin, through a named FIFO and through a shell's <(cat …): read once, its head replayed,
+    // as trec-eval reads them (was: the JSON reader, "expected valid UTF-8, found byte 0x8e").
+    const table = readFileSync(join(dir, "ikat-r.parquet"));
+    const q = ["eval-passages", "--qrels", join(dir, "ikat-q.parquet")];
+    expect(await cli("ikat", [...q, "-", ...args], table)).toBe(text);
+    const fifo = join(dir, "ikat-r.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const writer = createWriteStream(fifo);
+    writer.on("error", () => {});
+    writer.end(table);
+    expect(await cli("ikat", [...q, fifo, ...args])).toBe(text);
+    const quoted = [...q, ...args].map((a) => `"${a}"`).join(" ");
+    const r = spawnSync(
+      "bash",
+      ["-c", `"${process.execPath}" "${cliBin("ikat")}" ${quoted} <(cat "${join(dir, "ikat-r.parquet")}")`],
+      { cwd: REPO, maxBuffer: 1 << 28, timeout: 60_000 },
+    );
+    expect(r.stderr.toString()).toBe("");
+    expect(r.stdout.toString()).toBe(text);
   });
 
   // clariq-eval: each golden case's run as a table (both layouts) prints the golden stdout and out_file.
@@ -243,6 +264,13 @@ requires("shared").describe("Parquet runs and qrels give what their lines give (
         await runTable(entries, `${base}.own.parquet`, "own");
         await runTable(entries, `${base}.ranx.parquet`, "ranx", "snappy");
         tables.push(`${base}.own.parquet`, `${base}.ranx.parquet`);
+        // And as convkit's own convert writes a multi-turn run (MULTI_TURN_RUN_SCHEMA: context_id,
+        // question): was "expected a run as a table … found columns context_id, q0, question, …".
+        if (name.includes(".multi.")) {
+          const c = await runCliAsync("convert", [text, "--to", "parquet", "-o", `${base}.convert.parquet`]);
+          expect(c.code, c.stderr).toBe(0);
+          tables.push(`${base}.convert.parquet`);
+        }
       }
       const data = clariqDataWithDicts();
       for (const table of tables) {

@@ -1,9 +1,12 @@
 // convkit-ikat eval-ptkb, eval-passages and eval-citations: PTKB and passage rankings of a run, and a 2025 run's citations, scored.
+
+import { stat } from "node:fs/promises";
 import { defineCommand } from "@convkit/cli";
 import {
   detectFormat,
   type Ikat25Turn,
   isParquetFile,
+  isParquetHead,
   readIkat25Run,
   readIkatRun,
   readIkatTopics,
@@ -20,7 +23,7 @@ import {
   type PtkbEvaluation,
   runToTrec,
 } from "@convkit/ikat";
-import { writeStdout } from "@convkit/io";
+import { openInput, peek, writeStdout } from "@convkit/io";
 import {
   formatTrecEval,
   formatTrecLine,
@@ -81,6 +84,24 @@ async function ikat25Turns(file: string): Promise<Ikat25Turn[]> {
   const out: Ikat25Turn[] = [];
   for await (const b of readIkat25Run(file)) for (const t of b) out.push(t);
   return out;
+}
+
+/**
+ * Whether the run is a Parquet table: a regular file sniffed in place, stdin or a pipe peeked at
+ * (isParquetFile says false for them). A stream's head is replayed to the next reader (openInput
+ * keeps it), so loadRun, or the JSON readers, read it from byte 0 as trec-eval's openTableInput does.
+ */
+async function isParquetRun(file: string): Promise<boolean> {
+  const regular =
+    file !== "-" &&
+    (await stat(file).then(
+      (s) => s.isFile(),
+      () => true,
+    ));
+  if (regular) return isParquetFile(file);
+  const { head, close } = await peek((await openInput(file)).chunks, 4);
+  await close();
+  return isParquetHead(head);
 }
 
 /** `convkit-ikat eval-ptkb`. */
@@ -165,7 +186,7 @@ export const evalPassagesCommand = defineCommand({
     let run: Map<string, Scored[]>;
     // runid as trec_eval prints it for the TREC file: the tag of its first line.
     let runid: string | undefined;
-    if (await isParquetFile(file!)) {
+    if (await isParquetRun(file!)) {
       // The passage ranking already as a TREC run table (convkit's layout or ranx's), as
       // convkit-trec-eval reads it.
       ({ run, tag: runid } = await loadRun(file!));

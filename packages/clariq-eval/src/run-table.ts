@@ -1,9 +1,12 @@
 // Run files as the upstream tool reads them: pandas read_csv(sep=' ', header=None), typed and checked.
 import {
   CLARIFICATION_NEED_SCHEMA,
+  MULTI_TURN_RUN_SCHEMA,
   openTableInput,
   type ParquetTable,
   parquetRunEntries,
+  RANX_RUN_SCHEMA,
+  RUN_ENTRY_SCHEMA,
 } from "@convkit/formats";
 import {
   type ByteSource,
@@ -161,25 +164,46 @@ function widthAt(file: string, row: Row, width: number, names: string): void {
 }
 
 /**
- * A ranking run as a Parquet table (formats' trec-parquet.ts: convkit's run layout or ranx's): the
+ * A ranking run as a Parquet table: convkit's run layout or ranx's (formats' trec-parquet.ts), the
  * qid an integer, the item the docno (a question id, or a multi-turn run's question text, which
- * needs no quotes in a table), each row's number standing for its line. Text fields go through
- * the same NA rule as the text run's, so a table gives what its TREC lines would.
+ * needs no quotes in a table); or what `convkit convert` writes of a multi-turn run
+ * (MULTI_TURN_RUN_SCHEMA: context_id as the id, question as the item). Each row's number stands
+ * for its line. Text fields go through the same NA rule as the text run's, so a table gives what
+ * its lines would.
  */
 async function rankedRows(t: ParquetTable): Promise<RankedLine[]> {
   const out: RankedLine[] = [];
-  for await (const b of parquetRunEntries(t))
-    for (const e of b) {
-      const line = out.length + 1;
-      if (!INT.test(e.qid))
-        throw new InputError(
-          t.name,
-          { row: line },
-          "an integer topic/context id in column qid",
-          describeFound(e.qid),
-        );
-      out.push({ line, id: Number(e.qid), item: pandasText(e.docno), score: e.score });
-    }
+  if (t.columns.has("context_id")) {
+    for await (const b of t.batches(MULTI_TURN_RUN_SCHEMA))
+      for (const r of b)
+        out.push({
+          line: out.length + 1,
+          id: Number(r.context_id),
+          item: pandasText(r.question as string),
+          score: r.score as number,
+        });
+  } else if (t.columns.has("qid") || t.columns.has("q_id")) {
+    for await (const b of parquetRunEntries(t))
+      for (const e of b) {
+        const line = out.length + 1;
+        if (!INT.test(e.qid))
+          throw new InputError(
+            t.name,
+            { row: line },
+            "an integer topic/context id in column qid",
+            describeFound(e.qid),
+          );
+        out.push({ line, id: Number(e.qid), item: pandasText(e.docno), score: e.score });
+      }
+  } else {
+    const names = (s: typeof RUN_ENTRY_SCHEMA) => s.columns.map((c) => c.name).join(", ");
+    throw new InputError(
+      t.name,
+      {},
+      `a run as a table: columns ${names(RUN_ENTRY_SCHEMA)} (convkit), ${names(RANX_RUN_SCHEMA)} (ranx) or ${names(MULTI_TURN_RUN_SCHEMA)} (convkit's multi-turn run)`,
+      `columns ${[...t.columns.keys()].join(", ") || "none"}`,
+    );
+  }
   if (out.length === 0) throw new InputError(t.name, {}, "at least one run row", "an empty table");
   return out;
 }
