@@ -15,7 +15,7 @@ export interface ParquetWriteOptions {
 }
 
 const DEFAULT_ROW_GROUP_ROWS = 128 * 1024;
-const DEFAULT_ROW_GROUP_BYTES = 16 << 20;
+const DEFAULT_ROW_GROUP_BYTES = 8 << 20;
 
 /**
  * A Parquet file being written: `write` takes rows in order (or `writeColumns` the same rows as
