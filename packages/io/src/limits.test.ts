@@ -137,6 +137,23 @@ describe("a FIFO or pipe given by path", () => {
     const again = await readAll(openRaw(f));
     expect(again.toString()).toBe(text);
   });
+  it("a reader that stopped while still waiting for a chunk takes nothing from the next reader", async () => {
+    // What a decompressor does when format detection stops it: its feeder had asked the stream for
+    // more, and gets it after the next reader started (bzip2 on stdin: "Data integrity error").
+    const f = join(d, "fifo-orphan");
+    execFileSync("mkfifo", [f]);
+    const head = "HEAD ".repeat(1000);
+    const rest = Array.from({ length: 20_000 }, (_, i) => `${i} 0 doc${i} 1`).join("\n");
+    const writer = createWriteStream(f);
+    writer.write(head);
+    const first = openRaw(f).chunks[Symbol.asyncIterator]();
+    expect(Buffer.from((await first.next()).value as Uint8Array).toString()).toBe(head);
+    const orphan = first.next(); // waits: nothing more is written yet
+    const again = readAll(openRaw(f));
+    writer.end(rest);
+    expect((await again).toString()).toBe(head + rest);
+    await orphan;
+  });
 });
 
 describe("limits set on the main thread reach its workers", () => {

@@ -26,12 +26,20 @@ const REPLAY_BYTES = 4 << 20;
  * pipe opened again goes on after what the first reader took).
  */
 class StreamReplay {
+  /** Chunks from position `base` on: the replayable head, or those a reader has yet to take. */
   private readonly kept: Uint8Array[] = [];
+  private base = 0;
   private keptBytes = 0;
   /** False once a reader went past what is kept: no later reader can start from byte 0. */
   private replayable = true;
   private readonly it: AsyncIterator<Uint8Array>;
   private ended = false;
+  /**
+   * The one read of the stream under way. A reader that stopped may still be waiting on it (a
+   * decompressor's feeder that asked for more before its consumer left): what it brings is kept
+   * for the next reader, never taken away from it.
+   */
+  private pulling: Promise<void> | undefined;
 
   constructor(
     private readonly name: string,
@@ -40,33 +48,44 @@ class StreamReplay {
     this.it = stream[Symbol.asyncIterator]();
   }
 
+  private pull(): Promise<void> {
+    this.pulling ??= this.it.next().then(
+      (r) => {
+        this.pulling = undefined;
+        if (r.done) this.ended = true;
+        else {
+          this.kept.push(r.value);
+          this.keptBytes += r.value.length;
+        }
+      },
+      (e: unknown) => {
+        this.pulling = undefined;
+        throw e;
+      },
+    );
+    return this.pulling;
+  }
+
   async *reader(): AsyncIterable<Uint8Array> {
     if (!this.replayable)
       throw new Error(`${this.name} was read past its first ${REPLAY_BYTES} bytes and cannot be read again`);
-    let i = 0;
+    let at = 0;
     for (;;) {
-      if (i < this.kept.length) {
-        yield this.kept[i++]!;
+      if (at < this.base) throw new Error(`${this.name}: a second reader while the first streams on`);
+      if (at - this.base < this.kept.length) {
+        const chunk = this.kept[at - this.base]!;
+        at++;
+        if (!this.replayable || this.keptBytes > REPLAY_BYTES) {
+          // Past the replayable head: this reader streams on alone, and lets what it took go.
+          this.replayable = false;
+          this.keptBytes -= this.kept.splice(0, at - this.base).reduce((n, c) => n + c.length, 0);
+          this.base = at;
+        }
+        yield chunk;
         continue;
       }
       if (this.ended) return;
-      const r = await this.it.next();
-      if (r.done) {
-        this.ended = true;
-        return;
-      }
-      const chunk = r.value;
-      if (this.replayable && this.keptBytes + chunk.length <= REPLAY_BYTES) {
-        this.kept.push(chunk);
-        this.keptBytes += chunk.length;
-        i++;
-      } else {
-        // Past the replayable head: this reader streams on alone, and lets the head go.
-        this.replayable = false;
-        this.kept.length = 0;
-        i = 0;
-      }
-      yield chunk;
+      await this.pull();
     }
   }
 }
