@@ -1,7 +1,7 @@
 // Parquet outputs of gen-synthetic, segment run and gen-eval beside the JSONL (or dict) of the same
 // command, made by the built CLI, for the cross-check with Python's readers (pyarrow, pandas,
 // polars, DuckDB, datasets). Cases that need the real data read $CONVKIT_SHARED (../shared).
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   EVAL_ENTRY_SCHEMA,
@@ -79,28 +79,54 @@ function genEval(single: boolean): ParquetCase {
   };
 }
 
-export const cases: ParquetCase[] = [
-  synthetic("dev"),
-  synthetic("train"),
-  {
-    name: "gen-synthetic Qulac's flavour (real qulac.json)",
+/**
+ * qulac.json with its rows of the first `topics` topics only (all 198: 922,416 records out), as
+ * pandas' `to_json` wrote it: each column a map from row index to value.
+ */
+export function qulacTopics(dir: string, topics: number): string {
+  const full = JSON.parse(readFileSync(join(SHARED, "data", "qulac", "qulac.json"), "utf8")) as Record<
+    string,
+    Record<string, unknown>
+  >;
+  const ids = full.topic_id!;
+  const keep = new Set([...new Set(Object.values(ids))].slice(0, topics));
+  const rows = Object.keys(ids).filter((k) => keep.has(ids[k]));
+  const out = join(dir, "qulac-part.json");
+  writeFileSync(
+    out,
+    JSON.stringify(
+      Object.fromEntries(
+        Object.entries(full).map(([col, values]) => [
+          col,
+          Object.fromEntries(rows.map((k) => [k, values[k]])),
+        ]),
+      ),
+    ),
+  );
+  return out;
+}
+
+/** gen-synthetic's Qulac flavour (qulac_hist012_dict): on the real qulac.json, or its first `topics` topics. */
+export function qulacFlavour(topics?: number): ParquetCase {
+  return {
+    name: `gen-synthetic Qulac's flavour (real qulac.json${topics ? `, its first ${topics} topics` : ""})`,
     shared: true,
     schema: QULAC_HIST_RECORD_SCHEMA,
     async make(dir) {
-      await run("gen-synthetic", [
-        "--qulac",
-        join(SHARED, "data", "qulac", "qulac.json"),
-        "--format",
-        "jsonl,parquet",
-        "--out",
-        dir,
-      ]);
+      const qulac = topics ? qulacTopics(dir, topics) : join(SHARED, "data", "qulac", "qulac.json");
+      await run("gen-synthetic", ["--qulac", qulac, "--format", "jsonl,parquet", "--out", join(dir, "out")]);
       return {
-        parquet: join(dir, "qulac_hist012_dict.parquet"),
-        jsonl: join(dir, "qulac_hist012_dict.jsonl"),
+        parquet: join(dir, "out", "qulac_hist012_dict.parquet"),
+        jsonl: join(dir, "out", "qulac_hist012_dict.jsonl"),
       };
     },
-  },
+  };
+}
+
+export const cases: ParquetCase[] = [
+  synthetic("dev"),
+  synthetic("train"),
+  qulacFlavour(),
   {
     name: "segment run, ikat preset, 2 threads (generated documents)",
     shared: false,

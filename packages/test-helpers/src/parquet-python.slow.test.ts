@@ -8,6 +8,7 @@ import {
   PYTHON_PARQUET_READERS,
   parseJsonExact,
   readParquetInPython,
+  streamParquetInPython,
 } from "./parquet-python.js";
 import { requires } from "./requires.js";
 import { tempDir } from "./shared.js";
@@ -131,5 +132,12 @@ requires("python-parquet").describe("Parquet read back in Python (read_parquet.p
       readers: ["pyarrow", "duckdb"],
     }).catch((e: Error) => e);
     expect((err as Error).message).toMatch(/pyarrow: does not open .*\nduckdb: does not open /);
+  });
+
+  it("answers the next file after a caller that left mid-answer (the script is started again)", async () => {
+    for await (const ev of streamParquetInPython(parquet, ["pyarrow", "polars"]))
+      if (ev.kind === "row") break;
+    const tables = await readParquetInPython(parquet, ["polars"]);
+    expect(tables.map((t) => [t.reader, t.rows.length])).toEqual([["polars", 3]]);
   });
 });

@@ -1,5 +1,5 @@
-// A Parquet file as Python users open it (pyarrow, pandas, polars, DuckDB, Hugging Face datasets; read_parquet.py), and checked against a JSONL file row for row, field for field, type for type.
-import { spawn } from "node:child_process";
+// A Parquet file as Python users open it (pyarrow, pandas, polars, DuckDB, Hugging Face datasets; read_parquet.py, one process for a test run), and checked against a JSONL file row for row, field for field, type for type.
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { createReadStream, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
@@ -64,34 +64,75 @@ export function parseJsonExact(text: string): unknown {
 }
 
 /**
- * Runs read_parquet.py on `path` (python3 on PATH: declare `requires("python-parquet")`) and yields
- * what each reader saw as it comes: memory stays one line, whatever the file's size. Fails when the
- * script ends otherwise than with every reader's "end" or "error" (a crash, a kill, a usage error).
+ * read_parquet.py --serve, started once per test process (the five libraries' imports take 3 s,
+ * which each of 40 files would pay again), answering one file at a time. Its temp folder (datasets'
+ * cache and home) is ours, removed when it stops.
  */
-export async function* streamParquetInPython(
-  path: string,
-  readers: readonly PythonParquetReader[] = PYTHON_PARQUET_READERS,
-): AsyncGenerator<PythonParquetEvent> {
-  // TMPDIR: the script's own temp folder (datasets' cache and home) goes in ours, removed after.
+interface ReaderServer {
+  child: ChildProcessWithoutNullStreams;
+  lines: AsyncIterator<string>;
+  stderr: () => string;
+  stop: () => void;
+}
+
+let server: ReaderServer | undefined;
+/** The request under way: the next waits for it (one file at a time through one pipe). */
+let busy: Promise<void> = Promise.resolve();
+
+function startServer(): ReaderServer {
   const tmp = tempDir("convkit-read-parquet-");
-  const child = spawn("python3", [READ_PARQUET_PY, path, ...readers], {
+  const child = spawn("python3", [READ_PARQUET_PY, "--serve"], {
     env: { ...process.env, TMPDIR: tmp },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["pipe", "pipe", "pipe"],
   });
   let stderr = "";
   child.stderr.setEncoding("utf8");
   child.stderr.on("data", (d: string) => {
     stderr = (stderr + d).slice(-4000);
   });
-  const exited = new Promise<number | null>((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (code, signal) => resolve(signal ? null : code));
+  child.on("error", () => {}); // seen as the end of its lines
+  const stop = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill();
+    rmSync(tmp, { recursive: true, force: true });
+    process.off("exit", stop);
+  };
+  process.on("exit", stop);
+  const lines = createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY })[
+    Symbol.asyncIterator
+  ]();
+  return { child, lines, stderr: () => stderr, stop };
+}
+
+/**
+ * Reads `path` with read_parquet.py (python3 on PATH: declare `requires("python-parquet")`) and
+ * yields what each reader saw as it comes: memory stays one line, whatever the file's size. Fails
+ * when the answer ends otherwise than with every reader's "end" or "error" (a crash, a kill). A
+ * caller that stops early stops the script (the next call starts another).
+ */
+export async function* streamParquetInPython(
+  path: string,
+  readers: readonly PythonParquetReader[] = PYTHON_PARQUET_READERS,
+): AsyncGenerator<PythonParquetEvent> {
+  const before = busy;
+  let release = () => {};
+  busy = new Promise((r) => {
+    release = r;
   });
+  await before;
+  server ??= startServer();
+  const { child, lines, stderr, stop } = server;
+  let answered = false;
   let finished = 0;
   let reader: PythonParquetReader | undefined;
   let columns: string[] | undefined;
   try {
-    for await (const line of createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY })) {
+    child.stdin.write(`${JSON.stringify({ path, readers })}\n`);
+    for (let next = await lines.next(); ; next = await lines.next()) {
+      if (next.done)
+        throw new Error(
+          `read_parquet.py ${path}: ended (exit ${child.exitCode ?? child.signalCode}) after ${finished} of ${readers.length} readers: ${stderr().trim()}`,
+        );
+      const line = next.value;
       if (!line.startsWith("#")) {
         if (!reader || !columns)
           throw new Error(`read_parquet.py: a row before any columns: ${line.slice(0, 200)}`);
@@ -110,6 +151,12 @@ export async function* streamParquetInPython(
         continue;
       }
       const head = JSON.parse(line.slice(1)) as Record<string, unknown>;
+      if (typeof head.done === "string") {
+        if (finished !== readers.length)
+          throw new Error(`read_parquet.py ${path}: done after ${finished} of ${readers.length} readers`);
+        answered = true;
+        return;
+      }
       if (typeof head.reader === "string") {
         reader = head.reader as PythonParquetReader;
         const cols = head.columns as PythonParquetColumn[];
@@ -132,15 +179,13 @@ export async function* streamParquetInPython(
         columns = undefined;
       }
     }
-    const code = await exited;
-    if (finished !== readers.length || (code !== 0 && code !== 1))
-      throw new Error(
-        `read_parquet.py ${path}: exit ${code ?? "by signal"} after ${finished} of ${readers.length} readers: ${stderr.trim()}`,
-      );
   } finally {
-    if (child.exitCode === null && child.signalCode === null) child.kill();
-    await exited.catch(() => undefined);
-    rmSync(tmp, { recursive: true, force: true });
+    // Stopped mid-answer (a failure, a caller that left): the pipe holds the rest of it.
+    if (!answered) {
+      stop();
+      server = undefined;
+    }
+    release();
   }
 }
 

@@ -14,12 +14,18 @@ digits, doubles their shortest round trip (Python's repr; polars' own JSON), nul
 of a missing value too, and polars' own JSON writes NaN as null).
 
 usage: python3 read_parquet.py FILE [READER ...]   (exit 1 when a reader failed)
+       python3 read_parquet.py --serve
+
+--serve reads requests from stdin, one JSON line each ({"path": FILE, "readers": [READER, ...]}),
+and answers each with the lines above and then #{"done": FILE, "failed": true|false}: the libraries
+are imported once for all the files of a test run (their imports take 3 s of each file's read).
 """
 
 import gc
 import json
 import math
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -295,13 +301,10 @@ READERS = {
 }
 
 
-def main(argv):
-    if len(argv) < 2 or any(r not in READERS for r in argv[2:]):
-        sys.stderr.write(f"usage: read_parquet.py FILE [{' | '.join(READERS)} ...]\n")
-        return 2
-    path = argv[1]
+def read_file(path, readers):
+    """Every reader's lines for one file; answers whether one failed."""
     failed = False
-    for reader in argv[2:] or list(READERS):
+    for reader in readers or list(READERS):
         module, read = READERS[reader]
         start = time.perf_counter()
         try:
@@ -315,8 +318,31 @@ def main(argv):
             emit({"error": reader, "message": f"{type(e).__name__}: {e}"})
         rows = columns = None
         gc.collect()
+    # datasets' copy of the data (its cache) goes with the request.
+    shutil.rmtree(os.environ["HF_DATASETS_CACHE"], ignore_errors=True)
     OUT.flush()
-    return 1 if failed else 0
+    return failed
+
+
+def serve():
+    for line in sys.stdin:
+        request = json.loads(line)
+        path, readers = request["path"], request["readers"]
+        if any(r not in READERS for r in readers):
+            raise SystemExit(f"read_parquet.py: no reader among {readers}")
+        failed = read_file(path, readers)
+        emit({"done": path, "failed": failed})
+        OUT.flush()
+    return 0
+
+
+def main(argv):
+    if argv[1:] == ["--serve"]:
+        return serve()
+    if len(argv) < 2 or any(r not in READERS for r in argv[2:]):
+        sys.stderr.write(f"usage: read_parquet.py FILE [{' | '.join(READERS)} ...]\n       read_parquet.py --serve\n")
+        return 2
+    return 1 if read_file(argv[1], argv[2:]) else 0
 
 
 if __name__ == "__main__":
