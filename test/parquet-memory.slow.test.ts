@@ -64,11 +64,15 @@ function writePassages(n: number): Written {
   const dir = tempDir("parquet-memory-");
   const target = join(dir, "passages.parquet");
   try {
-    const out = execFileSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", CHILD, String(n), target], {
-      cwd: REPO,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const out = execFileSync(
+      process.execPath,
+      ["--expose-gc", "--input-type=module", "-e", CHILD, String(n), target],
+      {
+        cwd: REPO,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
     return {
       ...(JSON.parse(out) as Omit<Written, "bytes">),
       bytes: statSync(target).size,
