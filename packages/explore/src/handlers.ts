@@ -158,20 +158,40 @@ const HANDLERS: Handlers = {
       }),
     };
   },
-  "runs/topic": (e, p) => {
+  "runs/topic": async (e, p) => {
     const runs = e.runs;
     if (!runs) throw notFound("runs: give two or more --run");
     // A run's unit may be a facet (ClariQ's per-facet values) while rankings are per topic.
     const facetTopic = runs.hasRanking(p.id) ? undefined : e.dataset?.topicOfFacet(p.id);
     const topic = facetTopic === undefined ? p.id : String(facetTopic);
     if (!runs.hasRanking(topic)) throw notFound(`topic or facet ${JSON.stringify(p.id)} in the runs`);
-    const t = runs.topic(topic, p.depth);
+    if (p.b >= runs.names.length)
+      throw badParam(
+        "b",
+        `b must be ${runs.names.length === 2 ? "1" : `1–${runs.names.length - 1}`} (a compared run; 0 is the baseline), not ${p.b}`,
+      );
+    const t = runs.topic(topic, p.depth, p.b);
     const texts = e.dataset?.topicTexts(Number(topic));
+    const facet = facetTopic === undefined ? undefined : await facetItems(e, p.id, p.measure ?? "");
     return {
       ...t,
       id: p.id,
+      values: runs.valuesOf(p.id),
       ...(texts ? { initial_request: texts.initial_request } : {}),
       ...(facetTopic !== undefined ? { facet: { facet_id: p.id, facet_desc: texts?.facets[p.id] } } : {}),
+      ...(facet?.dict ? { eval_dict: facet.dict } : {}),
+      runs: t.runs.map((r) => ({
+        ...r,
+        entries: r.entries.map((x) => {
+          const answer = facet?.answers.get(x.doc);
+          const value = facet?.values.get(x.doc);
+          return {
+            ...x,
+            ...(answer !== undefined ? { answer } : {}),
+            ...(value !== undefined ? { eval: value } : {}),
+          };
+        }),
+      })),
     };
   },
   "passages/docs": (e, p) => nth(e.passages, p.file, "passage file").list(p.q ?? "", p.offset, p.limit),
@@ -191,6 +211,26 @@ const HANDLERS: Handlers = {
     return t;
   },
 };
+
+/**
+ * A facet's answer per question (ClariQ's rows) and, from the first single-turn eval dict that has
+ * the facet, each question's value with an answer in `measure` (the dict's first metric otherwise).
+ */
+async function facetItems(e: Explorer, facet: string, measure: string) {
+  const answers = new Map<string, string>();
+  const topic = e.dataset?.topicOfFacet(facet);
+  const qa =
+    topic === undefined ? [] : (e.dataset?.topic(topic)?.facets.find((f) => f.facet_id === facet)?.qa ?? []);
+  for (const r of qa) if (!answers.has(r.question_id)) answers.set(r.question_id, r.answer);
+  const values = new Map<string, number>();
+  const file = e.evalDicts.findIndex((d) => d.keyedByFacet && d.has(facet));
+  if (file < 0) return { answers, values };
+  const d = e.evalDicts[file]!;
+  const v = await d.context(facet, []);
+  const m = v.metrics.find((x) => x.metric === measure) ?? v.metrics[0];
+  for (const q of m?.questions ?? []) values.set(q.question, q.with_answer);
+  return { answers, values, dict: m ? { file, name: d.shortName, metric: m.metric } : undefined };
+}
 
 /** A history turn with its question's bank id added, when the facet's rows name exactly one. */
 function withQuestionId<T extends { question: string; answer: string }>(
