@@ -3,9 +3,9 @@
 
 import type { ChildProcess } from "node:child_process";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { requires, shared } from "@convkit/test-helpers";
+import { requires, shared, tempDir } from "@convkit/test-helpers";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { clariqRunArgs, launch, open, ready, SHOTS, shown, startExplorer, stopExplorer } from "./harness.js";
@@ -242,5 +242,83 @@ requires("shared", "chromium", "python3").describe(
       await page.screenshot({ path: join(SHOTS, "runs-compare-400.png"), fullPage: true });
       await page.setViewportSize({ width: 1400, height: 900 });
     }, 60_000);
+
+    it("a multi-turn pair: each run's pick per context side by side, with the dict's values; contexts ordered by |Δ| (../shared)", async () => {
+      // Two multi-turn runs as the sample ones are made (a pick per context), on their first 150 contexts.
+      const tmp = tempDir("explore-compare-");
+      // Lines picking the empty question are left out: how pandas reads "" is the tool's own corner.
+      const lines = (name: string) =>
+        readFileSync(runFile(name), "utf8")
+          .split("\n")
+          .filter((l) => l.trim() && !l.includes('""'));
+      const bm25 = lines("dev_bm25_multi_turn").slice(0, 150);
+      const ctxs = new Set(bm25.map((l) => l.split(" ")[0]!));
+      const best = lines("dev_best_question_multi_turn").filter((l) => ctxs.has(l.split(" ")[0]!));
+      const a = join(tmp, "mt_bm25");
+      const b = join(tmp, "mt_best");
+      writeFileSync(a, `${bm25.join("\n")}\n`);
+      writeFileSync(b, `${best.join("\n")}\n`);
+      const bank = new Map(
+        readFileSync(shared("data", "clariq", "question_bank.tsv"), "utf8")
+          .split("\n")
+          .slice(1)
+          .map((l) => l.split("\t").reverse() as [string, string]),
+      );
+      /** Each context's pick (a run has one line per context), as a bank id. */
+      const pickOf = (ls: string[]) =>
+        new Map(ls.map((l) => [l.split(" ")[0]!, bank.get(/"(.*)"/.exec(l)![1]!) ?? ""]));
+      const [pa, pb] = [pickOf(bm25), pickOf(best)];
+      // The dict's value of each pick (MIN when the dict lacks it, 0 when the run has no line for the
+      // context: the tool's rules), read by Python's pickle from the archive.
+      const py = spawnSync(
+        "python3",
+        [
+          "-c",
+          `import tarfile,pickle,json,sys
+t=tarfile.open(sys.argv[1]); m=[x for x in t.getmembers() if x.isfile()][0]; d=pickle.load(t.extractfile(m))
+picks=json.loads(sys.stdin.read())
+v=lambda ctx,q: 0 if q is None else (d['NDCG1'][ctx][q] if q in d['NDCG1'][ctx] else d['NDCG1'][ctx]['MIN'])['with_answer']
+print(json.dumps({c:[v(int(c),p[0]),v(int(c),p[1])] for c,p in picks.items() if int(c) in d['NDCG1']}))`,
+          shared("golden", "clariq-eval", "eval_dicts", "multi_turn_dev_eval.pkl.tar.gz"),
+        ],
+        { input: JSON.stringify(Object.fromEntries([...pa].map(([c, q]) => [c, [q, pb.get(c) ?? null]]))) },
+      );
+      expect(py.status, py.stderr.toString()).toBe(0);
+      const vals = JSON.parse(py.stdout.toString()) as Record<string, [number, number]>;
+      const mt = await startExplorer([
+        "--data",
+        shared("data", "clariq"),
+        "--eval-dict",
+        shared("golden", "clariq-eval", "eval_dicts", "multi_turn_dev_eval.pkl.tar.gz"),
+        "--run",
+        a,
+        "--run",
+        b,
+      ]);
+      try {
+        // Contexts ordered by |Δ NDCG1|, largest first (ties by id), as the dict's values give them.
+        await open(page, mt.base, "#/runs?measure=NDCG1");
+        const byId = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+        const d = (c: string) => vals[c]![1] - vals[c]![0];
+        const order = Object.keys(vals).sort((x, y) => Math.abs(d(y)) - Math.abs(d(x)) || byId(x, y));
+        expect(
+          (await page.locator("[data-test=delta-topics] .item b").allInnerTexts()).map((x) => x.trim()),
+        ).toEqual(order);
+        // The context that differs most, whose picks differ: both picks side by side with their values.
+        const ctx = order.find((c) => pa.get(c) && pb.get(c) && pa.get(c) !== pb.get(c))!;
+        await open(page, mt.base, `#/runs?measure=NDCG1&topic=${ctx}`);
+        expect(await shown(page.locator("[data-test=topic-rankings] h3"))).toBe(
+          `Context ${ctx} · each run's pick`,
+        );
+        const [ra, rb] = [await rows("mt_bm25"), await rows("mt_best")];
+        expect([ra.map((r) => r.item), rb.map((r) => r.item)]).toEqual([[pa.get(ctx)], [pb.get(ctx)]]);
+        expect([ra[0]!.eval, rb[0]!.eval]).toEqual(vals[ctx]!.map(shownNum));
+        const row = page.locator("[data-test=facet-values] tr[data-measure=NDCG1] td");
+        expect([await shown(row.nth(1)), await shown(row.nth(2))]).toEqual(vals[ctx]!.map(shownNum));
+        await page.screenshot({ path: join(SHOTS, "runs-compare-multi-turn-1400.png") });
+      } finally {
+        await stopExplorer(mt.server);
+      }
+    }, 180_000);
   },
 );

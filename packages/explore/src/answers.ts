@@ -256,6 +256,8 @@ interface RunTopicView {
   id: string;
   topic: string;
   facet?: { facet_id: string; facet_desc?: string };
+  /** Multi-turn runs: the id is a conversation context (each run's ranking is its pick there). */
+  context?: boolean;
   initial_request?: string;
   judged: number;
   /** How deep the rankings are shown. */

@@ -144,9 +144,12 @@ const HANDLERS: Handlers = {
         `measure must be one of ${measures.join(", ")}, not ${JSON.stringify(measure)}`,
       );
     const d = runs.deltas(measure, p.b)!;
+    // The multi-turn tool scores every context of its dict (0 where no run picked): listed are
+    // the contexts some run picked in, the others being 0 in every run.
+    const multiTurn = runs.scoring.kind === "clariq" && runs.scoring.multiTurn === true;
     return {
       ...d,
-      rows: d.rows.map((r) => {
+      rows: (multiTurn ? d.rows.filter((r) => runs.hasRanking(r.topic)) : d.rows).map((r) => {
         const topic = runs.hasRanking(r.topic)
           ? r.topic
           : String(e.dataset?.topicOfFacet(r.topic) ?? r.topic);
@@ -172,7 +175,7 @@ const HANDLERS: Handlers = {
       );
     const t = runs.topic(topic, p.depth, p.b);
     const texts = e.dataset?.topicTexts(Number(topic));
-    const facet = facetTopic === undefined ? undefined : await facetItems(e, p.id, p.measure ?? "");
+    const facet = await entryItems(e, p.id, facetTopic !== undefined, p.measure ?? "");
     return {
       ...t,
       id: p.id,
@@ -180,6 +183,7 @@ const HANDLERS: Handlers = {
       ...(texts ? { initial_request: texts.initial_request } : {}),
       ...(facetTopic !== undefined ? { facet: { facet_id: p.id, facet_desc: texts?.facets[p.id] } } : {}),
       ...(facet?.dict ? { eval_dict: facet.dict } : {}),
+      ...(runs.scoring.kind === "clariq" && runs.scoring.multiTurn ? { context: true } : {}),
       runs: t.runs.map((r) => ({
         ...r,
         entries: r.entries.map((x) => {
@@ -213,20 +217,30 @@ const HANDLERS: Handlers = {
 };
 
 /**
- * A facet's answer per question (ClariQ's rows) and, from the first single-turn eval dict that has
- * the facet, each question's value with an answer in `measure` (the dict's first metric otherwise).
+ * An entry's answer per question (ClariQ's rows of its facet) and each question's value with an
+ * answer in `measure` (the dict's first metric otherwise): a facet from the first single-turn dict
+ * that has it, a multi-turn context (its facet from a synthetic set) from the first multi-turn one.
  */
-async function facetItems(e: Explorer, facet: string, measure: string) {
+async function entryItems(e: Explorer, id: string, byFacet: boolean, measure: string) {
+  let facet: string | undefined = byFacet ? id : undefined;
+  if (!byFacet)
+    for (const s of e.synthetic) {
+      const c = /^\d+$/.test(id) ? s.entry(Number(id)) : undefined;
+      if (c) {
+        facet = c.facet_id;
+        break;
+      }
+    }
   const answers = new Map<string, string>();
-  const topic = e.dataset?.topicOfFacet(facet);
+  const topic = facet === undefined ? undefined : e.dataset?.topicOfFacet(facet);
   const qa =
     topic === undefined ? [] : (e.dataset?.topic(topic)?.facets.find((f) => f.facet_id === facet)?.qa ?? []);
   for (const r of qa) if (!answers.has(r.question_id)) answers.set(r.question_id, r.answer);
   const values = new Map<string, number>();
-  const file = e.evalDicts.findIndex((d) => d.keyedByFacet && d.has(facet));
+  const file = e.evalDicts.findIndex((d) => d.keyedByFacet === byFacet && d.has(id));
   if (file < 0) return { answers, values };
   const d = e.evalDicts[file]!;
-  const v = await d.context(facet, []);
+  const v = await d.context(id, []);
   const m = v.metrics.find((x) => x.metric === measure) ?? v.metrics[0];
   for (const q of m?.questions ?? []) values.set(q.question, q.with_answer);
   return { answers, values, dict: m ? { file, name: d.shortName, metric: m.metric } : undefined };

@@ -18,7 +18,14 @@ import { loadQrels, loadRun } from "@convkit/trec-eval";
 /** How the runs are scored: TREC runs against qrels, or ClariQ runs as clariq_eval_tool.py does. */
 export type RunScoring =
   | { kind: "trec"; qrels: string; measures?: readonly string[] }
-  | { kind: "clariq"; task: "document_relevance" | "question_relevance"; dataDir: string; split: string };
+  | {
+      kind: "clariq";
+      task: "document_relevance" | "question_relevance";
+      dataDir: string;
+      split: string;
+      /** Runs with a pick per context of a multi-turn dict (ids are context ids, not topics). */
+      multiTurn?: boolean;
+    };
 
 interface RankedEntry {
   doc: string;
@@ -74,7 +81,13 @@ export class RunSet {
         rankings.push(m);
       }
     } else {
-      values = await clariqPerTopic(scoring.task, scoring.dataDir, false, scoring.split, paths);
+      values = await clariqPerTopic(
+        scoring.task,
+        scoring.dataDir,
+        scoring.multiTurn ?? false,
+        scoring.split,
+        paths,
+      );
       ({ rankings, judged } = await clariqRankings(paths, scoring));
     }
     const comparison = await compareRuns(
@@ -109,7 +122,7 @@ export class RunSet {
     const s = this.scoring;
     return s.kind === "trec"
       ? `trec_eval measures against ${basename(s.qrels)}`
-      : `clariq_eval_tool.py ${s.task} (${s.split})`;
+      : `clariq_eval_tool.py ${s.task} (${s.split}${s.multiTurn ? ", multi-turn: a pick per context" : ""})`;
   }
 
   topicIds(): string[] {

@@ -174,8 +174,19 @@ export function comparePane(
     h(
       "h3",
       {},
-      `${t.facet ? `${t.facet.facet_id} of topic ${t.topic}` : `Topic ${t.topic}`} · ${t.judged} judged`,
+      t.context
+        ? `Context ${t.topic} · each run's pick`
+        : `${t.facet ? `${t.facet.facet_id} of topic ${t.topic}` : `Topic ${t.topic}`} · ${t.judged} judged`,
     ),
+    t.context
+      ? h(
+          "p",
+          { class: "ids" },
+          h("a", { href: viewHash("evaldicts", { ctx: t.topic }) }, "this context in the eval dict"),
+          " · ",
+          h("a", { href: viewHash("conversations", { ctx: t.topic }) }, "its conversation"),
+        )
+      : null,
     t.initial_request ? h("p", {}, t.initial_request) : null,
     t.facet?.facet_desc ? h("p", { class: "ids" }, `facet: ${t.facet.facet_desc}`) : null,
     valuesTable(t, names, b, measure),
