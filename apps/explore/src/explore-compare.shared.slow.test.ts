@@ -164,6 +164,12 @@ requires("shared", "chromium", "python3").describe(
         const o = bm25.indexOf(r.item) + 1;
         expect([r.item, r.moved]).toEqual([r.item, o === 0 ? "dropped" : o > 30 ? `out → ${o}` : `→ ${o}`]);
       }
+      // A depth the URL cannot mean is said, not mended to 20.
+      await open(page, base, `#/runs?topic=${facet}&depth=abc`);
+      expect(await shown(page.locator("[data-test=error]"))).toBe(
+        'depth must be a whole number from 1 to 1000, not "abc"',
+      );
+      await open(page, base, `#/runs?measure=MRR100&topic=${facet}&depth=30`);
       // Question ids link to their page.
       expect(
         await page

@@ -194,9 +194,18 @@ export async function runsView(p: ViewParams, meta: Meta): Promise<HTMLElement> 
     list = h("div", {});
   }
   const b = Number(p.b ?? "1") || 1;
-  const right = !r.topic
-    ? h("p", { class: "ids" }, "Pick a topic in the chart or the list.")
-    : await safely(async () => comparePane(await get(r.topic!), p, names, b, p.measure ?? ""));
+  // The URL's own parameters checked with a clear word (never silently mended to a default).
+  const bad =
+    p.depth !== undefined && !(/^\d{1,4}$/.test(p.depth) && Number(p.depth) >= 1 && Number(p.depth) <= 1000)
+      ? `depth must be a whole number from 1 to 1000, not ${JSON.stringify(p.depth)}`
+      : !SORTS.some(([v]) => v === sort)
+        ? `sort must be one of ${SORTS.map(([v]) => v).join(", ")}, not ${JSON.stringify(sort)}`
+        : undefined;
+  const right = bad
+    ? h("p", { class: "error", "data-test": "error", role: "alert" }, bad)
+    : !r.topic
+      ? h("p", { class: "ids" }, "Pick a topic in the chart or the list.")
+      : await safely(async () => comparePane(await get(r.topic!), p, names, b, p.measure ?? ""));
   if (p.topic) whenInPage(list, () => list.querySelector(".item.sel")?.scrollIntoView({ block: "nearest" }));
   return h("div", {}, top, chart, h("div", { class: "cols" }, list, right));
 }
