@@ -239,7 +239,16 @@ interface RankedEntryView {
   score: number;
   rel: number | null;
   only_here: boolean;
+  /** Rank against the baseline's whole ranking (positive: moved up); null in the baseline or when it lacks the item. */
   move: number | null;
+  /** The item's first rank in the other run of the pair (the baseline's: the compared run), whole ranking. */
+  other_rank?: number | null;
+  /** The other ranks at which this run ranks the same item again (a duplicate). */
+  same_item_at?: number[];
+  /** The item's answer for the facet (ClariQ's rows), when asked for a facet. */
+  answer?: string;
+  /** The item's eval-dict value for the facet in `eval_metric` (with an answer), when the dict has it. */
+  eval?: number;
 }
 
 interface RunTopicView {
@@ -247,9 +256,17 @@ interface RunTopicView {
   id: string;
   topic: string;
   facet?: { facet_id: string; facet_desc?: string };
+  /** Multi-turn runs: the id is a conversation context (each run's ranking is its pick there). */
+  context?: boolean;
   initial_request?: string;
   judged: number;
-  runs: { name: string; role: "baseline" | "compared"; entries: RankedEntryView[] }[];
+  /** How deep the rankings are shown. */
+  depth: number;
+  runs: { name: string; role: "baseline" | "compared"; length: number; entries: RankedEntryView[] }[];
+  /** Each measure's value of the id asked for (topic or facet) in every run, in run order. */
+  values: { measure: string; values: (number | null)[] }[];
+  /** The single-turn eval dict whose values the entries carry, and its metric. */
+  eval_dict?: { file: number; name: string; metric: string };
 }
 
 export interface DocSummary {

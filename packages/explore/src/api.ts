@@ -45,7 +45,12 @@ export const ROUTES = {
   "evaldict/context": { file, id: id() },
   "runs/summary": {},
   "runs/deltas": { measure: text(), b: { kind: "int", min: 1, default: 1 } as const },
-  "runs/topic": { id: id(), depth: uint(20, 1000) },
+  "runs/topic": {
+    id: id(),
+    depth: uint(20, 1000),
+    measure: text(),
+    b: { kind: "int", min: 1, default: 1 } as const,
+  },
   "passages/docs": { file, q: text(), offset: uint(0), limit: uint(50, 500) },
   "passages/doc": { file, id: id() },
   "responses/turns": { q: text(), offset: uint(0), limit: uint(50, 500) },

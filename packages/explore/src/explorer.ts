@@ -125,13 +125,6 @@ export class Explorer {
           if (!(await readdir(scoringDir)).includes(name)) await symlink(resolve(p), join(scoringDir, name));
         }
         const hasDict = (await readdir(scoringDir)).some((f) => f.startsWith("single_turn_train_eval.pkl"));
-        if (runPaths.length >= 2)
-          runs = await RunSet.open(runPaths, {
-            kind: "clariq",
-            task: hasDict ? "document_relevance" : "question_relevance",
-            dataDir: scoringDir,
-            split: o.split ?? "dev",
-          });
         const bank = new Map<string, string>();
         for await (const b of readQuestionBank(join(o.data, "question_bank.tsv")))
           for (const q of b) bank.set(pandasText(q.question), q.question_id);
@@ -141,6 +134,19 @@ export class Explorer {
           for (const [id, text] of top) byId.set(id, /^Q\d+$/.test(text) ? text : (bank.get(text) ?? null));
           picks.push({ run: basename(p), byId });
         }
+        // Multi-turn runs (a pick per context of a multi-turn dict given) are scored as the tool's
+        // multi-turn task does: the pick's value in the dict (multi_turn_<split>_eval.pkl).
+        const multiTurn =
+          picks.length > 0 &&
+          evalDicts.some((d) => !d.keyedByFacet && picks.every((k) => d.covers(k.byId.keys())));
+        if (runPaths.length >= 2)
+          runs = await RunSet.open(runPaths, {
+            kind: "clariq",
+            task: hasDict || multiTurn ? "document_relevance" : "question_relevance",
+            dataDir: scoringDir,
+            split: o.split ?? "dev",
+            multiTurn,
+          });
       }
       const splitters = new Splitters(
         o.splitters ?? [o.spacyModel !== undefined ? "spacy" : "sentencizer", "heuristic"],

@@ -18,7 +18,14 @@ import { loadQrels, loadRun } from "@convkit/trec-eval";
 /** How the runs are scored: TREC runs against qrels, or ClariQ runs as clariq_eval_tool.py does. */
 export type RunScoring =
   | { kind: "trec"; qrels: string; measures?: readonly string[] }
-  | { kind: "clariq"; task: "document_relevance" | "question_relevance"; dataDir: string; split: string };
+  | {
+      kind: "clariq";
+      task: "document_relevance" | "question_relevance";
+      dataDir: string;
+      split: string;
+      /** Runs with a pick per context of a multi-turn dict (ids are context ids, not topics). */
+      multiTurn?: boolean;
+    };
 
 interface RankedEntry {
   doc: string;
@@ -74,7 +81,13 @@ export class RunSet {
         rankings.push(m);
       }
     } else {
-      values = await clariqPerTopic(scoring.task, scoring.dataDir, false, scoring.split, paths);
+      values = await clariqPerTopic(
+        scoring.task,
+        scoring.dataDir,
+        scoring.multiTurn ?? false,
+        scoring.split,
+        paths,
+      );
       ({ rankings, judged } = await clariqRankings(paths, scoring));
     }
     const comparison = await compareRuns(
@@ -109,7 +122,7 @@ export class RunSet {
     const s = this.scoring;
     return s.kind === "trec"
       ? `trec_eval measures against ${basename(s.qrels)}`
-      : `clariq_eval_tool.py ${s.task} (${s.split})`;
+      : `clariq_eval_tool.py ${s.task} (${s.split}${s.multiTurn ? ", multi-turn: a pick per context" : ""})`;
   }
 
   topicIds(): string[] {
@@ -118,34 +131,75 @@ export class RunSet {
     return [...ids].sort((a, b) => Number(a) - Number(b) || (a < b ? -1 : a > b ? 1 : 0));
   }
 
-  /** A topic's rankings side by side: relevance, documents only one run has, rank moves. */
-  topic(id: string, depth: number) {
+  /** Each measure's value of one unit (a topic, or a facet for ClariQ's per-facet values) in every run. */
+  valuesOf(id: string): { measure: string; values: (number | null)[] }[] {
+    return this.comparison.measures.map(({ name }) => ({
+      measure: name,
+      values: this.values.map((v) => v.get(name)?.get(id) ?? null),
+    }));
+  }
+
+  /**
+   * A topic's rankings side by side to `depth`: relevance, items only one run has, rank moves
+   * against the whole other ranking (so an item that left or entered the top `depth` says where it
+   * went), and items a run ranks more than once. The baseline is compared with run `b`.
+   */
+  topic(id: string, depth: number, b = 1) {
     const rel = this.judged.get(id);
-    const lists = this.rankings.map((m) => (m.get(id) ?? []).slice(0, depth));
-    const rankOf = lists.map((l) => new Map(l.map((e, i) => [e.doc, i + 1])));
+    const full = this.rankings.map((m) => m.get(id) ?? []);
+    const lists = full.map((l) => l.slice(0, depth));
+    const rankOf = lists.map((l) => firstRanks(l));
+    const fullRankOf = full.map(firstRanks);
+    // Per run, every rank of each item it ranks (a run may rank one item twice).
+    const ranksOf = full.map((l) => {
+      const m = new Map<string, number[]>();
+      l.forEach((e, i) => {
+        const r = m.get(e.doc);
+        if (r) r.push(i + 1);
+        else m.set(e.doc, [i + 1]);
+      });
+      return m;
+    });
     return {
       topic: id,
       judged: rel ? rel.size : 0,
-      runs: this.names.map((name, r) => ({
-        name,
-        role: r === 0 ? ("baseline" as const) : ("compared" as const),
-        entries: lists[r]!.map((e, i) => {
-          const others = rankOf.map((m, k) => (k === r ? undefined : m.get(e.doc)));
-          const first = r === 0 ? undefined : rankOf[0]!.get(e.doc);
-          return {
-            rank: i + 1,
-            doc: e.doc,
-            ...(e.text !== undefined ? { text: e.text } : {}),
-            score: e.score,
-            rel: rel?.get(e.doc) ?? null,
-            only_here: others.every((o, k) => k === r || o === undefined),
-            // Positive: moved up against the first run.
-            move: first === undefined ? null : first - (i + 1),
-          };
-        }),
-      })),
+      depth,
+      runs: this.names.map((name, r) => {
+        const other = r === 0 ? b : 0;
+        return {
+          name,
+          role: r === 0 ? ("baseline" as const) : ("compared" as const),
+          length: full[r]!.length,
+          entries: lists[r]!.map((e, i) => {
+            const others = rankOf.map((m, k) => (k === r ? undefined : m.get(e.doc)));
+            const otherRank = fullRankOf[other]?.get(e.doc) ?? null;
+            const dups = ranksOf[r]!.get(e.doc)!;
+            return {
+              rank: i + 1,
+              doc: e.doc,
+              ...(e.text !== undefined ? { text: e.text } : {}),
+              score: e.score,
+              rel: rel?.get(e.doc) ?? null,
+              only_here: others.every((o, k) => k === r || o === undefined),
+              // Positive: moved up against the first run.
+              move: r === 0 || otherRank === null ? null : otherRank - (i + 1),
+              other_rank: other === r ? null : otherRank,
+              ...(dups.length > 1 ? { same_item_at: dups.filter((x) => x !== i + 1) } : {}),
+            };
+          }),
+        };
+      }),
     };
   }
+}
+
+/** Each item's first rank in a list (1-based). */
+function firstRanks(l: readonly RankedEntry[]): Map<string, number> {
+  const m = new Map<string, number>();
+  l.forEach((e, i) => {
+    if (!m.has(e.doc)) m.set(e.doc, i + 1);
+  });
+  return m;
 }
 
 /** ClariQ runs as rankings: question ids (texts mapped through the bank) with the topic's questions judged relevant. */

@@ -17,6 +17,9 @@ const req = <P extends RoutePath>(path: P, params: ParamsOf<P>): Req<P> => ({ pa
 /** Page sizes of the lists (the pager moves by these). */
 export const PAGE = { topics: 100, contexts: 200, records: 50, docs: 100, turns: 200 } as const;
 
+/** How deep the Runs view shows two rankings unless its URL says (`depth=`). */
+export const RUN_DEPTH = 20;
+
 const int = (s: string | undefined, d = 0) => (s !== undefined && /^\d{1,9}$/.test(s) ? Number(s) : d);
 const fileOf = (p: ViewParams) => int(p.file);
 
@@ -59,7 +62,14 @@ const PLANS = {
   runs: (p: ViewParams) => ({
     list: req("runs/deltas", { measure: p.measure ?? "", b: int(p.b, 1) }),
     summary: req("runs/summary", {}),
-    topic: opt(p.topic !== undefined, () => req("runs/topic", { id: p.topic ?? "", depth: 20 })),
+    topic: opt(p.topic !== undefined, () =>
+      req("runs/topic", {
+        id: p.topic ?? "",
+        depth: int(p.depth, RUN_DEPTH),
+        measure: p.measure ?? "",
+        b: int(p.b, 1),
+      }),
+    ),
   }),
   passages: (p: ViewParams) => ({
     list: req("passages/docs", { file: fileOf(p), q: p.q ?? "", offset: int(p.offset), limit: PAGE.docs }),

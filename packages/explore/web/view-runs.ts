@@ -4,6 +4,32 @@ import { plan, type ViewParams, viewHash } from "../src/views.js";
 import { deltaChart } from "./charts.js";
 import { get, holds } from "./client.js";
 import { fmt, h, listPane, pfmt, safely, table } from "./dom.js";
+import { comparePane, stacking } from "./view-runs-compare.js";
+
+/** The list's orders: by |Δ| (how much the runs differ, the default), by Δ, by id. */
+const SORTS = [
+  ["abs", "|Δ|, largest first"],
+  ["delta", "Δ, largest first"],
+  ["id", "id"],
+] as const;
+
+/**
+ * Runs `then` once `el` is in the page: a shared URL's item is brought into view only then
+ * (scrolling a list not in the page yet does nothing). Given up when the URL changes first.
+ */
+function whenInPage(el: HTMLElement, then: () => void): void {
+  const seen = new MutationObserver(() => {
+    if (!el.isConnected) return;
+    stop();
+    then();
+  });
+  const stop = () => {
+    seen.disconnect();
+    window.removeEventListener("hashchange", stop);
+  };
+  seen.observe(document.body, { childList: true, subtree: true });
+  window.addEventListener("hashchange", stop);
+}
 
 export async function runsView(p: ViewParams, meta: Meta): Promise<HTMLElement> {
   if (!meta.views.runs || !meta.runs)
@@ -35,7 +61,7 @@ export async function runsView(p: ViewParams, meta: Meta): Promise<HTMLElement> 
       "Δ",
       "p",
       "p adj.",
-      "",
+      `significant (α ${c.alpha})`,
       "W/T/L",
     ];
     return h(
@@ -46,38 +72,47 @@ export async function runsView(p: ViewParams, meta: Meta): Promise<HTMLElement> 
         { class: "ids" },
         `${scoring} · ${c.test} test, ${c.correction} correction, α = ${c.alpha}, topics a run lacks: ${c.missing} · baseline: ${baseline} · Δ and W/T/L: compared against baseline`,
       ),
-      table(
-        head,
-        rows.map((x) => [
+      stacking(
+        table(
+          head,
+          rows.map((x) => [
+            {
+              cell: h(
+                "a",
+                { href: viewHash("runs", { measure: x.measure, b: String(names.indexOf(x.compared)) }) },
+                x.measure,
+              ),
+              text: x.measure,
+            },
+            x.compared,
+            baseline,
+            x.n,
+            fmt(x.mean_cmp),
+            fmt(x.mean_base),
+            fmt(x.diff),
+            { cell: h("span", { "data-test": "p" }, pfmt(x.p)), text: pfmt(x.p) },
+            pfmt(x.p_adjusted),
+            x.reject ? "*" : "",
+            x.wtl,
+          ]),
           {
-            cell: h(
-              "a",
-              { href: viewHash("runs", { measure: x.measure, b: String(names.indexOf(x.compared)) }) },
-              x.measure,
-            ),
-            text: x.measure,
+            name: "significance",
+            test: "significance",
+            num: [3, 4, 5, 6, 7, 8],
+            rowAttrs: (i) => ({ "data-measure": rows[i]!.measure, "data-b": rows[i]!.compared }),
           },
-          x.compared,
-          baseline,
-          x.n,
-          fmt(x.mean_cmp),
-          fmt(x.mean_base),
-          fmt(x.diff),
-          { cell: h("span", { "data-test": "p" }, pfmt(x.p)), text: pfmt(x.p) },
-          pfmt(x.p_adjusted),
-          x.reject ? "*" : "",
-          x.wtl,
-        ]),
-        {
-          name: "significance",
-          test: "significance",
-          num: [3, 4, 5, 6, 7, 8],
-          rowAttrs: (i) => ({ "data-measure": rows[i]!.measure, "data-b": rows[i]!.compared }),
-        },
+        ),
+        head,
       ),
     );
   });
-  const keep = { ...(p.measure ? { measure: p.measure } : {}), ...(p.b ? { b: p.b } : {}) };
+  const keep = {
+    ...(p.measure ? { measure: p.measure } : {}),
+    ...(p.b ? { b: p.b } : {}),
+    ...(p.sort ? { sort: p.sort } : {}),
+    ...(p.depth ? { depth: p.depth } : {}),
+  };
+  const sort = p.sort ?? "abs";
   let list: HTMLElement;
   let chart: HTMLElement;
   try {
@@ -104,7 +139,14 @@ export async function runsView(p: ViewParams, meta: Meta): Promise<HTMLElement> 
         ...(p.topic ? { selected: p.topic } : {}),
       }),
     );
-    list = listPane(d.rows, {
+    const rows = [...d.rows];
+    if (sort === "abs")
+      rows.sort(
+        (x, y) =>
+          Math.abs(y.delta) - Math.abs(x.delta) || (x.topic < y.topic ? -1 : x.topic > y.topic ? 1 : 0),
+      );
+    else if (sort === "id") rows.sort((x, y) => (x.topic < y.topic ? -1 : x.topic > y.topic ? 1 : 0));
+    const pane = listPane(rows, {
       label: (x) => [
         h("b", {}, x.topic),
         " ",
@@ -120,77 +162,50 @@ export async function runsView(p: ViewParams, meta: Meta): Promise<HTMLElement> 
       selected: (x) => x.topic === p.topic,
       test: "delta-topics",
     });
+    list = h(
+      "div",
+      {},
+      h(
+        "label",
+        { class: "ids" },
+        "order ",
+        h(
+          "select",
+          {
+            "data-test": "delta-sort",
+            "aria-label": "order of the list",
+            onchange: (e: Event) => {
+              location.hash = viewHash("runs", {
+                ...keep,
+                ...(p.topic ? { topic: p.topic } : {}),
+                sort: (e.target as HTMLSelectElement).value,
+              });
+            },
+          },
+          SORTS.map(([v, label]) =>
+            h("option", { value: v, ...(v === sort ? { selected: true } : {}) }, label),
+          ),
+        ),
+      ),
+      pane,
+    );
   } catch (e) {
     chart = await safely(() => Promise.reject(e));
     list = h("div", {});
   }
-  const right = !r.topic
-    ? h("p", { class: "ids" }, "Pick a topic in the chart or the list.")
-    : await safely(async () => {
-        const t = await get(r.topic!);
-        return h(
-          "div",
-          { "data-test": "topic-rankings" },
-          h(
-            "h3",
-            {},
-            `${t.facet ? `${t.facet.facet_id} of topic ${t.topic}` : `Topic ${t.topic}`} · ${t.judged} judged`,
-          ),
-          t.initial_request ? h("p", {}, t.initial_request) : null,
-          t.facet?.facet_desc ? h("p", { class: "ids" }, `facet: ${t.facet.facet_desc}`) : null,
-          h(
-            "div",
-            { class: "side-by-side", "data-test": "rankings" },
-            t.runs.map((run) =>
-              h(
-                "div",
-                { "data-test": "ranking" },
-                h("h4", {}, `${run.role}: ${run.name}`),
-                run.entries.length === 0 ? h("p", { class: "ids" }, "(no ranking for this topic)") : null,
-                table(
-                  ["rank", "item", "score", "move"],
-                  run.entries.map((e) => [
-                    e.rank,
-                    {
-                      cell: h(
-                        "span",
-                        {},
-                        e.doc,
-                        e.text && e.text !== e.doc ? h("div", { class: "ids" }, e.text) : null,
-                      ),
-                      text: e.text ? `${e.doc} ${e.text}` : e.doc,
-                    },
-                    fmt(e.score, 3),
-                    e.move === null
-                      ? e.only_here
-                        ? "only here"
-                        : ""
-                      : e.move > 0
-                        ? `▲${e.move}`
-                        : e.move < 0
-                          ? `▼${-e.move}`
-                          : "=",
-                  ]),
-                  {
-                    name: `${run.name}-${t.topic}`,
-                    num: [0, 2],
-                    rowAttrs: (i) => {
-                      const e = run.entries[i]!;
-                      return {
-                        class: `${e.rel === null ? "rel-none" : e.rel > 0 ? "rel-pos" : "rel-zero"}${e.only_here ? " only" : ""}`,
-                      };
-                    },
-                  },
-                ),
-              ),
-            ),
-          ),
-          h(
-            "p",
-            { class: "ids" },
-            "green: judged relevant · red: judged not relevant · grey: unjudged · dashed: only in this run · ▲▼ rank move against the baseline",
-          ),
-        );
-      });
+  const b = Number(p.b ?? "1") || 1;
+  // The URL's own parameters checked with a clear word (never silently mended to a default).
+  const bad =
+    p.depth !== undefined && !(/^\d{1,4}$/.test(p.depth) && Number(p.depth) >= 1 && Number(p.depth) <= 1000)
+      ? `depth must be a whole number from 1 to 1000, not ${JSON.stringify(p.depth)}`
+      : !SORTS.some(([v]) => v === sort)
+        ? `sort must be one of ${SORTS.map(([v]) => v).join(", ")}, not ${JSON.stringify(sort)}`
+        : undefined;
+  const right = bad
+    ? h("p", { class: "error", "data-test": "error", role: "alert" }, bad)
+    : !r.topic
+      ? h("p", { class: "ids" }, "Pick a topic in the chart or the list.")
+      : await safely(async () => comparePane(await get(r.topic!), p, names, b, p.measure ?? ""));
+  if (p.topic) whenInPage(list, () => list.querySelector(".item.sel")?.scrollIntoView({ block: "nearest" }));
   return h("div", {}, top, chart, h("div", { class: "cols" }, list, right));
 }
