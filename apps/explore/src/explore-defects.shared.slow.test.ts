@@ -280,7 +280,7 @@ requires("shared", "chromium", "python3").describe(
       const md5 = createHash("md5").update(p0.passage_text.slice(1, -1), "utf8").digest("hex");
       await open(page, base, `#/passages?doc=${doc}`);
       expect(await shown(page.locator("[data-test=official-passage]").first())).toContain(
-        `md5 of its text without the file's wrapping newlines ${md5}`,
+        `md5 ${md5} (of its text without the file's wrapping newlines)`,
       );
     });
 

@@ -47,7 +47,7 @@ function sides(d: DocView): HTMLElement {
               "div",
               { class: "ids" },
               // What is hashed is said: the window's sentences (each stripped) joined by one space.
-              `${w.id} · md5 of its stripped sentences joined by spaces ${w.md5} · sentences ${w.first + 1}–${w.first + w.sentences}`,
+              `${w.id} · md5 ${w.md5} (of its stripped sentences joined by spaces) · sentences ${w.first + 1}–${w.first + w.sentences}`,
             ),
             s.sentences.slice(w.first, w.first + w.sentences).map((t, i) =>
               h(
@@ -85,7 +85,7 @@ function official(d: DocView): HTMLElement | null {
         h(
           "div",
           { class: "ids" },
-          `${o.id} · md5 of its text without the file's wrapping newlines ${o.md5} · `,
+          `${o.id} · md5 ${o.md5} (of its text without the file's wrapping newlines) · `,
           o.vs.map((v) =>
             h(
               "span",
