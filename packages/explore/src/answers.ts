@@ -33,6 +33,8 @@ export interface Meta {
     topics: number;
     contextsByLevel: number[];
     recordsByLevel: number[];
+    /** Topics of the splits this set covers that it has no records of, and why (not silently missing). */
+    absent: { topic_id: number; split: string; why: string }[];
   }[];
   evalDicts: { file: string; metrics: string[]; contexts: number; keyedBy: "facet" | "context" }[];
   runs?: { names: string[]; scoring: string };
@@ -67,6 +69,8 @@ interface FacetView {
   facet_desc: string;
   qulac_facet?: number;
   qa: QaRow[];
+  /** The loaded eval dicts (their index in Meta.evalDicts) that have an entry for this facet. */
+  eval_dicts?: number[];
 }
 
 interface TopicView {
@@ -159,8 +163,11 @@ interface EvalPick {
 
 export interface EvalMetric {
   metric: string;
+  /** MAX's and MIN's with_answer (what a pick is scored against) and, beside them, their no_answer. */
   max: number | undefined;
   min: number | undefined;
+  max_no_answer: number | undefined;
+  min_no_answer: number | undefined;
   best: string | undefined;
   questions: { question: string; text?: string; no_answer: number; with_answer: number }[];
   picks: EvalPick[];

@@ -103,24 +103,33 @@ export function parseParams<P extends RoutePath>(
       if (s.kind === "int" && s.default === undefined) return bad(k, `${k} is required`);
       continue;
     }
-    if (s.kind === "int") {
-      const v = /^-?\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN;
-      if (!Number.isSafeInteger(v))
-        return bad(k, `${k} must be a whole number, not ${JSON.stringify(raw.slice(0, 40))}`);
-      if (v < s.min || (s.max !== undefined && v > s.max))
-        return bad(k, `${k} must be ${s.min}${s.max !== undefined ? `–${s.max}` : " or more"}, not ${v}`);
-      out[k] = v;
-    } else if (s.kind === "choice") {
-      if (!s.values.includes(raw))
-        return bad(k, `${k} must be one of ${s.values.join(", ")}, not ${JSON.stringify(raw.slice(0, 40))}`);
-      out[k] = raw;
-    } else {
-      if (raw.length > s.max) return bad(k, `${k} is ${raw.length} characters; at most ${s.max}`);
-      if (s.required && raw === "") return bad(k, `${k} is required`);
-      out[k] = raw;
-    }
+    const v = parseValue(k, s, raw);
+    if (typeof v === "object") return bad(k, v.error);
+    out[k] = v;
   }
   return { ok: true, params: out as ParsedOf<P> };
+}
+
+/**
+ * One given (non-empty) value of parameter `k` checked against its spec: the value, or why not.
+ * The page checks its URL's values with it too, so both say the same (`id must be a whole number, not "abc"`).
+ */
+export function parseValue(k: string, s: ParamSpec, raw: string): number | string | { error: string } {
+  if (s.kind === "int") {
+    const v = /^-?\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN;
+    if (!Number.isSafeInteger(v))
+      return { error: `${k} must be a whole number, not ${JSON.stringify(raw.slice(0, 40))}` };
+    if (v < s.min || (s.max !== undefined && v > s.max))
+      return { error: `${k} must be ${s.min}${s.max !== undefined ? `–${s.max}` : " or more"}, not ${v}` };
+    return v;
+  }
+  if (s.kind === "choice")
+    return s.values.includes(raw)
+      ? raw
+      : { error: `${k} must be one of ${s.values.join(", ")}, not ${JSON.stringify(raw.slice(0, 40))}` };
+  if (raw.length > s.max) return { error: `${k} is ${raw.length} characters; at most ${s.max}` };
+  if (s.required && raw === "") return { error: `${k} is required` };
+  return raw;
 }
 
 const bad = (parameter: string, error: string) => ({ ok: false as const, error: { error, parameter } });

@@ -351,7 +351,9 @@ export class SyntheticSet {
       const item = agrees ? decoder!.recordParts(r.record_id as number)?.question : undefined;
       const qulacId =
         item === undefined ? byText({ question, answer }) : qulac?.ofItem(c.topic_id, c.facet_id, item);
-      const qulacRecord = qulacRecordId([...history.map((t) => t.qulac_id), qulacId]);
+      // A level-0 record's Qulac record id is its question's id: not shown twice.
+      const qulacRecord =
+        history.length === 0 ? undefined : qulacRecordId([...history.map((t) => t.qulac_id), qulacId]);
       records.push({
         line: i + 1,
         record_id:

@@ -192,6 +192,13 @@ export class Dataset {
     }));
   }
 
+  /** Every topic's id and split, in id order. */
+  topicSplits(): { topic_id: number; split: string }[] {
+    return [...this.topics]
+      .sort((a, b) => a.topic_id - b.topic_id)
+      .map((t) => ({ topic_id: t.topic_id, split: t.split }));
+  }
+
   topic(id: number): (TopicView & { qulac_rows: number }) | undefined {
     const t = this.byId.get(id);
     if (!t) return undefined;

@@ -138,10 +138,12 @@ export class EvalDictFile {
         const questions: EvalMetric["questions"] = [];
         let max: number | undefined;
         let min: number | undefined;
+        let maxNo: number | undefined;
+        let minNo: number | undefined;
         for (const [q, leaf] of branch) {
           const wa = leaf.get("with_answer") ?? Number.NaN;
-          if (q === "MAX") max = wa;
-          else if (q === "MIN") min = wa;
+          if (q === "MAX") [max, maxNo] = [wa, leaf.get("no_answer")];
+          else if (q === "MIN") [min, minNo] = [wa, leaf.get("no_answer")];
           else
             questions.push({
               question: String(q),
@@ -161,6 +163,8 @@ export class EvalDictFile {
           metric,
           max,
           min,
+          max_no_answer: maxNo,
+          min_no_answer: minNo,
           best,
           questions,
           picks: picks.map((p) => {

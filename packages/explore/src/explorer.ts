@@ -4,6 +4,7 @@ import { basename, join, resolve } from "node:path";
 import { pandasText, readRankedRun, topQuestions } from "@convkit/clariq-eval";
 import { readIkat25Run, readIkatTopics, readQuestionBank } from "@convkit/formats";
 import { InputError, openInput, peek, UsageError } from "@convkit/io";
+import { ABSENT_TOPICS } from "@convkit/synthetic-plan";
 import { loadQrels } from "@convkit/trec-eval";
 import type { Meta } from "./api.js";
 import { IdDecoder } from "./clariq-ids.js";
@@ -192,7 +193,7 @@ export class Explorer {
         responses: this.responses !== undefined,
       },
       ...(this.dataset ? { dataset: this.dataset.summary() } : {}),
-      synthetic: this.synthetic.map((s) => s.summary()),
+      synthetic: this.synthetic.map((s) => ({ ...s.summary(), absent: absentTopics(s, this.dataset) })),
       evalDicts: this.evalDicts.map((d) => ({
         file: basename(d.name),
         metrics: d.metrics,
@@ -215,6 +216,28 @@ export class Explorer {
   api(path: string, q: URLSearchParams): Promise<Answer> {
     return answer(this, path, q);
   }
+}
+
+/**
+ * The dataset's topics of the splits a synthetic set covers (the splits of its topics) that it has
+ * no records of: ClariQ's own sets leave some out on purpose (ABSENT_TOPICS), others are unexplained.
+ */
+export function absentTopics(
+  s: SyntheticSet,
+  dataset: Dataset | undefined,
+): { topic_id: number; split: string; why: string }[] {
+  if (!dataset) return [];
+  const all = dataset.topicSplits();
+  const present = new Set(s.topics().map((t) => t.topic_id));
+  const splits = new Set(all.filter((t) => present.has(t.topic_id)).map((t) => t.split));
+  return all
+    .filter((t) => splits.has(t.split) && !present.has(t.topic_id))
+    .map((t) => ({
+      ...t,
+      why: ABSENT_TOPICS.has(t.topic_id)
+        ? "ClariQ's synthetic sets leave this topic out (gen:synthetic does the same)"
+        : "no records of it in this file",
+    }));
 }
 
 function describeScoring(r: RunSet): string {

@@ -44,7 +44,14 @@ const HANDLERS: Handlers = {
   "dataset/topic": (e, p) => {
     const t = e.dataset?.topic(p.id);
     if (!t) throw notFound(`topic ${p.id}`);
-    return t;
+    // Each facet's entries in the loaded dicts keyed by facet (a dict holds one split's facets).
+    return {
+      ...t,
+      facets: t.facets.map((f) => ({
+        ...f,
+        eval_dicts: e.evalDicts.flatMap((d, i) => (d.keyedByFacet && d.has(f.facet_id) ? [i] : [])),
+      })),
+    };
   },
   "conversations/topics": (e, p) => {
     const s = nth(e.synthetic, p.file, "synthetic set");

@@ -26,6 +26,26 @@ interface DocEntry {
   lines: number[];
   /** Its text in lower case, for search (dropped when the file's texts pass {@link SEARCH_CHARS}). */
   search?: string;
+  /** The same text as written, for the snippets shown (a reader sees the original case). */
+  text?: string;
+}
+
+/**
+ * Up to 40 characters either side of the first hit of `needle` (lower case) in the document's
+ * text as written. Lower-casing keeps the positions except for a few letters (`İ` becomes two
+ * code units); then the hit is looked for in the original text, ignoring case, instead.
+ */
+export function snippetOf(d: { search?: string; text?: string }, needle: string): string | undefined {
+  if (d.search === undefined || d.text === undefined) return undefined;
+  let at = d.search.indexOf(needle);
+  let len = needle.length;
+  if (at >= 0 && d.search.length !== d.text.length) {
+    const m = new RegExp(needle.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "iu").exec(d.text);
+    if (!m) return undefined;
+    [at, len] = [m.index, m[0].length];
+  }
+  if (at < 0) return undefined;
+  return `…${d.text.slice(Math.max(0, at - 40), at + len + 40).replace(/\s+/g, " ")}…`;
 }
 
 /** The most text kept in memory for passage search; past it, search covers ids only. */
@@ -71,9 +91,16 @@ export class PassageFile {
       }
       d.lines.push(i);
       chars += text.length;
-      if (chars <= SEARCH_CHARS) d.search = `${d.search ?? ""}\n${text.toLowerCase()}`;
+      if (chars <= SEARCH_CHARS) {
+        d.search = `${d.search ?? ""}\n${text.toLowerCase()}`;
+        d.text = `${d.text ?? ""}\n${text}`;
+      }
     });
-    if (chars > SEARCH_CHARS) for (const d of docs) delete d.search;
+    if (chars > SEARCH_CHARS)
+      for (const d of docs) {
+        delete d.search;
+        delete d.text;
+      }
     if (kind === undefined) throw new InputError(path, { line: 1 }, "documents or passages", "an empty file");
     const f = new PassageFile(path, kind, lines);
     f.docs.push(...docs);
@@ -115,11 +142,7 @@ export class PassageFile {
         ? this.docs
         : this.docs.filter((d) => d.id.toLowerCase().includes(needle) || d.search?.includes(needle));
     return page(hits, offset, limit, (d) => {
-      const at = needle === "" ? -1 : (d.search?.indexOf(needle) ?? -1);
-      const snippet =
-        at < 0
-          ? undefined
-          : `…${d.search!.slice(Math.max(0, at - 40), at + needle.length + 40).replace(/\s+/g, " ")}…`;
+      const snippet = needle === "" ? undefined : snippetOf(d, needle);
       return { id: d.id, lines: d.lines.length, ...(snippet ? { snippet } : {}) };
     });
   }

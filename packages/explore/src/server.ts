@@ -55,7 +55,12 @@ export async function serveExplorer(
     }
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.setHeader("allow", "GET, HEAD");
-      send(405, "text/plain; charset=utf-8", "read-only: GET and HEAD only\n");
+      // JSON like every other refusal: the page (and a script) reads `error` the same way.
+      send(
+        405,
+        "application/json; charset=utf-8",
+        JSON.stringify({ error: `read-only: GET and HEAD only, not ${req.method}` }),
+      );
       return;
     }
     const raw = req.url ?? "/";

@@ -1,6 +1,14 @@
 // What each view asks the API for, given its URL parameters: one plan read by the page and by --static.
 // Pure (no Node imports), so the page draws from exactly the requests a static export inlined.
-import type { Answers, ParamsOf, RoutePath, SPLITS } from "./api.js";
+import {
+  type Answers,
+  type ParamSpec,
+  type ParamsOf,
+  parseValue,
+  ROUTES,
+  type RoutePath,
+  type SPLITS,
+} from "./api.js";
 
 export const VIEW_NAMES = ["dataset", "conversations", "evaldicts", "runs", "passages", "responses"] as const;
 export type View = (typeof VIEW_NAMES)[number];
@@ -80,6 +88,42 @@ const PLANS = {
     turn: opt(p.turn !== undefined, () => req("responses/turn", { id: p.turn ?? "" })),
   }),
 } satisfies Record<View, (p: ViewParams) => { list: Req }>;
+
+/** Which API parameter each of a view's numeric URL parameters becomes (checked as the API checks it). */
+const URL_PARAMS: Record<View, Record<string, [RoutePath, string]>> = {
+  dataset: {
+    topic: ["dataset/topic", "id"],
+    offset: ["dataset/topics", "offset"],
+    split: ["dataset/topics", "split"],
+  },
+  conversations: {
+    file: ["conversations/topics", "file"],
+    offset: ["conversations/topics", "offset"],
+    topic: ["conversations/topic", "id"],
+    ctx: ["conversations/context", "id"],
+    roffset: ["conversations/context", "offset"],
+  },
+  evaldicts: { file: ["evaldict/contexts", "file"], offset: ["evaldict/contexts", "offset"] },
+  runs: { b: ["runs/deltas", "b"] },
+  passages: { file: ["passages/docs", "file"], offset: ["passages/docs", "offset"] },
+  responses: { offset: ["responses/turns", "offset"] },
+};
+
+/**
+ * What is wrong with a view's URL parameters, in the API's own words (`id must be a whole number,
+ * not "abc"`) with the URL parameter it came from; undefined when nothing is. A bad value is said,
+ * never replaced by a default.
+ */
+export function urlProblem(view: View, p: ViewParams): { error: string; parameter: string } | undefined {
+  for (const [k, [route, name]] of Object.entries(URL_PARAMS[view])) {
+    const raw = p[k];
+    if (raw === undefined || raw === "") continue;
+    const spec = (ROUTES[route] as Record<string, ParamSpec>)[name]!;
+    const v = parseValue(name, spec, raw);
+    if (typeof v === "object") return { error: v.error, parameter: k };
+  }
+  return undefined;
+}
 
 export function plan<V extends View>(view: V, p: ViewParams): ReturnType<(typeof PLANS)[V]> {
   return PLANS[view](p) as ReturnType<(typeof PLANS)[V]>;

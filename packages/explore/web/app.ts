@@ -1,6 +1,6 @@
 // convkit explore's single-page app: six views over the typed /api routes, a URL per state, errors kept to their pane.
 import type { Meta } from "../src/api.js";
-import { parseHash, type View, type ViewParams, viewHash } from "../src/views.js";
+import { parseHash, urlProblem, type View, type ViewParams, viewHash } from "../src/views.js";
 import { get, isStatic } from "./client.js";
 import { activeList, clearActiveList, errorBox, h } from "./dom.js";
 import { conversationsView, datasetView } from "./view-dataset.js";
@@ -60,8 +60,17 @@ async function render(): Promise<void> {
   const main = document.getElementById("main")!;
   clearActiveList();
   let el: HTMLElement;
+  // A bad value in the URL is said as the API says it (not read as a default or as -1).
+  const bad = urlProblem(view, params);
   try {
-    el = await RENDER[view](params);
+    el = bad
+      ? h(
+          "p",
+          { class: "error", "data-test": "error", role: "alert" },
+          `${bad.error} (URL parameter ${bad.parameter}) `,
+          h("a", { href: viewHash(view, { ...params, [bad.parameter]: "" }) }, "open without it"),
+        )
+      : await RENDER[view](params);
   } catch (e) {
     el = errorBox(e);
   }

@@ -155,14 +155,23 @@ export function distribution(values: number[], marks: Mark[], o: { x: string }):
       );
     });
   }
+  // Marks at one value (two runs picking alike, or both scored MIN) sit side by side, 4 px apart,
+  // instead of one hiding the other; the legend names each with its value.
+  const atValue = new Map<number, number[]>();
+  marks.forEach((mk, i) => {
+    if (Number.isFinite(mk.x)) atValue.set(mk.x, [...(atValue.get(mk.x) ?? []), i]);
+  });
   marks.forEach((mk, i) => {
     if (!Number.isFinite(mk.x)) return;
+    const same = atValue.get(mk.x)!;
+    const dx = (same.indexOf(i) - (same.length - 1) / 2) * 4;
     f.svg.append(
       s(
         "line",
         {
-          x1: f.X(mk.x),
-          x2: f.X(mk.x),
+          x1: f.X(mk.x) + dx,
+          x2: f.X(mk.x) + dx,
+          "data-test": "pick-mark",
           y1: f.m.t,
           y2: H - f.m.b,
           stroke: MARK_COLORS[i % MARK_COLORS.length]!,

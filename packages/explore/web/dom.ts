@@ -27,6 +27,19 @@ export const fmt = (n: number | null | undefined, digits = 4): string =>
     : Number.isInteger(n)
       ? n.toLocaleString("en-US")
       : n.toFixed(digits);
+/**
+ * `n things` in the number's form: `plural(1, "candidate questions")` is "1 candidate question"
+ * (the last word's singular drops a final `s`, or `ies` → `y`: every noun the page counts).
+ */
+export function plural(n: number, things: string): string {
+  if (n !== 1) return `${fmt(n)} ${things}`;
+  const one = things.endsWith("ies") ? `${things.slice(0, -3)}y` : things.replace(/s$/, "");
+  return `${fmt(n)} ${one}`;
+}
+
+/** A number in a CSV: every digit JavaScript needs to read it back (shortest round-trip), never rounded. */
+export const csvNumber = (n: number): string => (Number.isFinite(n) ? String(n) : "");
+
 /** A p-value; none (NaN, which JSON carries as null: a test on one topic) is a dash. */
 export const pfmt = (p: number | null): string =>
   p === null || Number.isNaN(p) ? "–" : p < 1e-4 ? p.toExponential(2) : p.toFixed(4);
@@ -119,11 +132,24 @@ export function pager(
   what: string,
 ): HTMLElement {
   const last = Math.min(total, offset + size);
+  // The API answers an offset past the end with an empty page at the end: said, not drawn as "299–298".
+  if (total > 0 && offset >= total)
+    return h(
+      "nav",
+      { class: "pager", "aria-label": `${what} pages`, "data-test": "pager" },
+      h(
+        "span",
+        { class: "error", "data-test": "past-end", role: "alert" },
+        `The URL's offset is past the end: there ${total === 1 ? "is" : "are"} ${plural(total, what)}.`,
+      ),
+      h("a", { href: href(0) }, "first page"),
+      h("a", { href: href(Math.floor((total - 1) / size) * size) }, "last page"),
+    );
   return h(
     "nav",
     { class: "pager", "aria-label": `${what} pages`, "data-test": "pager" },
     offset > 0 ? h("a", { href: href(Math.max(0, offset - size)) }, "← previous") : null,
-    h("span", {}, total === 0 ? `no ${what}` : `${fmt(offset + 1)}–${fmt(last)} of ${fmt(total)} ${what}`),
+    h("span", {}, total === 0 ? `no ${what}` : `${fmt(offset + 1)}–${fmt(last)} of ${plural(total, what)}`),
     last < total ? h("a", { href: href(last), "data-test": "next-page" }, "next →") : null,
   );
 }
@@ -150,26 +176,47 @@ export function searchField(value: string, placeholder: string, go: (q: string) 
   return input;
 }
 
-/** A table with a «CSV» link that downloads exactly the rows and columns it shows. */
+/**
+ * A cell drawn as `cell`; in the CSV, `text`, or with `id` its id and text in two columns (the
+ * column's header then names both: `question id`, `question`).
+ */
+export type Cell = { cell: HTMLElement; text: string; id?: string };
+
+/**
+ * A table with a «CSV» link that downloads exactly the rows it shows, numbers at full precision
+ * (the page shows 4 decimals), ids and texts in columns of their own, a header over each.
+ */
 export function table(
   head: string[],
-  rows: (string | number | null | undefined | { cell: HTMLElement; text: string })[][],
-  o: { test?: string; name: string; num?: number[]; rowAttrs?: (i: number) => Attrs },
+  rows: (string | number | null | undefined | Cell)[][],
+  o: {
+    test?: string;
+    name: string;
+    num?: number[];
+    rowAttrs?: (i: number) => Attrs;
+    /** On a narrow screen, each row a block of `header: value` lines (style.css, .stack). */
+    stack?: boolean;
+  },
 ): HTMLElement {
   const num = new Set(o.num ?? []);
   const cell = (v: (typeof rows)[0][0], k: number, tag: string) =>
     h(
       tag,
-      num.has(k) ? { class: "num" } : {},
+      {
+        ...(num.has(k) ? { class: "num" } : {}),
+        ...(tag === "td" && o.stack ? { "data-label": head[k] } : {}),
+      },
       v !== null && typeof v === "object" ? v.cell : typeof v === "number" ? fmt(v) : (v ?? ""),
     );
+  const split = head.map((_, k) => rows.some((r) => typeof r[k] === "object" && r[k]?.id !== undefined));
+  const csvCells = (v: (typeof rows)[0][0], k: number): string[] => {
+    if (v !== null && typeof v === "object") return split[k] ? [v.id ?? "", v.text] : [v.text];
+    const text = typeof v === "number" ? csvNumber(v) : (v ?? "");
+    return split[k] ? ["", text] : [text];
+  };
   const csv = [
-    head,
-    ...rows.map((r) =>
-      r.map((v) =>
-        v !== null && typeof v === "object" ? v.text : typeof v === "number" ? fmt(v) : (v ?? ""),
-      ),
-    ),
+    head.flatMap((x, k) => (split[k] ? [`${x} id`, x] : [x])),
+    ...rows.map((r) => r.flatMap(csvCells)),
   ]
     .map((r) =>
       r.map((v) => (/[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v))).join(","),
@@ -191,7 +238,7 @@ export function table(
     link,
     h(
       "table",
-      { "data-test": o.test },
+      { "data-test": o.test, class: o.stack ? "stack" : undefined },
       h(
         "thead",
         {},

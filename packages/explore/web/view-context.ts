@@ -2,7 +2,7 @@
 import type { Meta } from "../src/api.js";
 import { type Req, type ViewParams, viewHash } from "../src/views.js";
 import { get } from "./client.js";
-import { fmt, h, pager, table } from "./dom.js";
+import { h, pager, plural, table } from "./dom.js";
 
 export async function contextPane(
   r: Req<"conversations/context">,
@@ -10,6 +10,20 @@ export async function contextPane(
   meta: Meta,
 ): Promise<HTMLElement> {
   const c = await get(r);
+  // A URL pairing a topic with another topic's context is refused, with a link to the right pair.
+  if (keep.topic !== undefined && keep.topic !== String(c.topic_id))
+    return h(
+      "p",
+      { class: "error", "data-test": "error", role: "alert" },
+      `Context ${c.context_id} is of topic ${c.topic_id}, not of topic ${keep.topic} (the URL's topic). `,
+      h(
+        "a",
+        {
+          href: viewHash("conversations", { ...keep, topic: String(c.topic_id), ctx: String(c.context_id) }),
+        },
+        `open it under topic ${c.topic_id}`,
+      ),
+    );
   const here = { ...keep, ctx: String(c.context_id) };
   return h(
     "section",
@@ -65,7 +79,8 @@ export async function contextPane(
                   h("b", {}, k.question ?? "(not in the bank)"),
                   k.question_text ? ` ${k.question_text}` : "",
                 ),
-                text: `${k.question ?? ""} ${k.question_text ?? ""}`.trim(),
+                id: k.question ?? "",
+                text: k.question_text ?? "",
               },
               {
                 cell: h(
@@ -79,7 +94,7 @@ export async function contextPane(
                 text: `${meta.evalDicts[k.dict.file]?.file ?? k.dict.file}: ${k.dict.key}`,
               },
             ]),
-            { name: `context-${c.context_id}-picks`, test: "context-pick-rows" },
+            { name: `context-${c.context_id}-picks`, test: "context-pick-rows", stack: true },
           ),
         )
       : null,
@@ -102,7 +117,7 @@ export async function contextPane(
         t.qulac_id ? h("div", { class: "ids", "data-test": "history-qulac" }, `Qulac ${t.qulac_id}`) : null,
       ),
     ),
-    h("h3", {}, `Current questions and the facet's answers (${fmt(c.records.total)} records)`),
+    h("h3", {}, `Current questions and the facet's answers (${plural(c.records.total, "records")})`),
     pager(
       c.records.total,
       c.records.offset,
@@ -127,7 +142,7 @@ export async function contextPane(
           { cell: h("span", { class: "ids", "data-test": "record-qulac" }, q), text: q },
         ];
       }),
-      { name: `context-${c.context_id}`, test: "records" },
+      { name: `context-${c.context_id}`, test: "records", stack: true },
     ),
   );
 }

@@ -2,7 +2,7 @@
 import type { ContextNode, Meta } from "../src/api.js";
 import { PAGE, plan, type ViewParams, viewHash } from "../src/views.js";
 import { get, holds } from "./client.js";
-import { counts, fmt, h, listPane, pager, safely, searchField, table } from "./dom.js";
+import { counts, fmt, h, listPane, pager, plural, safely, searchField, table } from "./dom.js";
 import { contextPane } from "./view-context.js";
 
 export async function datasetView(
@@ -28,14 +28,18 @@ export async function datasetView(
       searchField(p.q ?? "", "search topics, facets, questions, answers", (q) =>
         go({ ...(p.split ? { split: p.split } : {}), q }),
       ),
-      h("div", { class: "ids", "data-test": "topic-hits" }, `${fmt(topics.total)} topics`),
+      h("div", { class: "ids", "data-test": "topic-hits" }, plural(topics.total, "topics")),
       pager(topics.total, topics.offset, PAGE.topics, at, "topics"),
       listPane(topics.items, {
         label: (t) => [
           h("b", {}, t.topic_id),
           " ",
           t.initial_request,
-          h("div", { class: "ids" }, `${t.split} · ${t.facets} facets · ${t.questions} rows`),
+          h(
+            "div",
+            { class: "ids" },
+            `${t.split} · ${plural(t.facets, "facets")} · ${plural(t.questions, "rows")}`,
+          ),
         ],
         href: (t) => viewHash("dataset", { ...p, topic: String(t.topic_id) }),
         held: (t) => holds(plan("dataset", { ...p, topic: String(t.topic_id) }).topic!),
@@ -83,22 +87,39 @@ export async function datasetView(
                   "div",
                   { class: "ids" },
                   f.qulac_facet !== undefined ? `Qulac facet ${t.topic_id}-${f.qulac_facet}` : null,
-                  dicts.map((x) =>
-                    h(
-                      "a",
-                      { href: viewHash("evaldicts", { file: String(x.i), ctx: f.facet_id }) },
-                      ` · ${x.file} entry`,
-                    ),
-                  ),
+                  // Links only to the dicts that hold this facet (a dict holds one split's facets).
+                  dicts.length === 0
+                    ? null
+                    : dicts.some((x) => f.eval_dicts?.includes(x.i))
+                      ? dicts
+                          .filter((x) => f.eval_dicts?.includes(x.i))
+                          .map((x) => [
+                            " · ",
+                            h(
+                              "a",
+                              {
+                                href: viewHash("evaldicts", { file: String(x.i), ctx: f.facet_id }),
+                                "data-test": "facet-evaldict",
+                              },
+                              `${x.file} entry`,
+                            ),
+                          ])
+                      : h(
+                          "span",
+                          { "data-test": "facet-no-evaldict" },
+                          ` · no entry in ${dicts.map((x) => x.file).join(", ")}`,
+                        ),
                 ),
                 table(
                   ["question id", "question", "answer", "Qulac id"],
                   f.qa.map((x) => [x.question_id, x.question, x.answer, x.qulac_id ?? ""]),
-                  { name: `topic-${t.topic_id}-${f.facet_id}`, test: "qa" },
+                  { name: `topic-${t.topic_id}-${f.facet_id}`, test: "qa", stack: true },
                 ),
               ),
             ),
-            t.qulac_rows > 0 ? h("p", { class: "ids" }, `${t.qulac_rows} Qulac rows for this topic`) : null,
+            t.qulac_rows > 0
+              ? h("p", { class: "ids" }, `${plural(t.qulac_rows, "Qulac rows")} for this topic`)
+              : null,
           );
         });
   return h(
@@ -129,6 +150,18 @@ function fileSwitch(
 }
 
 export { fileSwitch };
+
+/** The topics of the set's splits it has no records of, said under its list (not silently left out). */
+function absentNote(absent: Meta["synthetic"][number]["absent"]): HTMLElement | null {
+  if (absent.length === 0) return null;
+  const byWhy = new Map<string, string[]>();
+  for (const t of absent) byWhy.set(t.why, [...(byWhy.get(t.why) ?? []), `${t.split} topic ${t.topic_id}`]);
+  return h(
+    "p",
+    { class: "ids", "data-test": "absent-topics" },
+    [...byWhy].map(([why, ts]) => h("div", {}, `Not here: ${ts.join(", ")}: ${why}.`)),
+  );
+}
 
 export async function conversationsView(p: ViewParams, meta: Meta): Promise<HTMLElement> {
   if (!meta.views.conversations) return h("p", {}, "No synthetic set was given (--synthetic FILE.jsonl).");
@@ -174,7 +207,7 @@ export async function conversationsView(p: ViewParams, meta: Meta): Promise<HTML
           h(
             "div",
             { class: "ids" },
-            `${t.facets} facets · ${fmt(t.contexts)} contexts · ${fmt(t.records)} records`,
+            `${plural(t.facets, "facets")} · ${plural(t.contexts, "contexts")} · ${plural(t.records, "records")}`,
           ),
         ],
         href: (t) =>
@@ -187,11 +220,21 @@ export async function conversationsView(p: ViewParams, meta: Meta): Promise<HTML
         selected: (t) => String(t.topic_id) === p.topic,
         test: "conv-topics",
       }),
+      absentNote(s?.absent ?? []),
     );
   });
   const right = h("div", {});
   const keep = { ...base, ...(p.offset ? { offset: p.offset } : {}), ...(p.topic ? { topic: p.topic } : {}) };
-  if (p.topic !== undefined)
+  const absent = s?.absent.find((t) => String(t.topic_id) === p.topic);
+  if (absent)
+    right.append(
+      h(
+        "p",
+        { class: "error", "data-test": "absent-topic", role: "alert" },
+        `${absent.split} topic ${absent.topic_id} has no records in ${s!.file}: ${absent.why}.`,
+      ),
+    );
+  else if (p.topic !== undefined)
     right.append(
       await safely(async () => {
         const facets = await get(r.topic!);
@@ -202,7 +245,7 @@ export async function conversationsView(p: ViewParams, meta: Meta): Promise<HTML
             h(
               "a",
               { href: viewHash("conversations", { ...keep, ctx: String(c.context_id) }) },
-              `context ${c.context_id} · level ${c.level} · ${c.records} records`,
+              `context ${c.context_id} · level ${c.level} · ${plural(c.records, "records")}`,
             ),
             c.history.length
               ? h(
@@ -238,7 +281,7 @@ export async function conversationsView(p: ViewParams, meta: Meta): Promise<HTML
               h(
                 "summary",
                 {},
-                `${f.facet_id}${f.facet_desc ? `: ${f.facet_desc}` : ""} · ${f.contexts} contexts`,
+                `${f.facet_id}${f.facet_desc ? `: ${f.facet_desc}` : ""} · ${plural(f.contexts, "contexts")}`,
               ),
               h("ul", {}, f.tree.map(node)),
             ),

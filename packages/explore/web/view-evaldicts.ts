@@ -3,7 +3,7 @@ import type { Meta } from "../src/api.js";
 import { PAGE, plan, type ViewParams, viewHash } from "../src/views.js";
 import { distribution } from "./charts.js";
 import { get, holds } from "./client.js";
-import { counts, fmt, h, listPane, pager, safely, searchField, table } from "./dom.js";
+import { counts, fmt, h, listPane, pager, plural, safely, searchField, table } from "./dom.js";
 import { fileSwitch } from "./view-dataset.js";
 
 export async function evalDictsView(
@@ -43,7 +43,18 @@ export async function evalDictsView(
     ? h("p", { class: "ids" }, "Pick an entry (j/k, Enter).")
     : await safely(async () => {
         const c = await get(r.ctx!);
-        const m = c.metrics.find((x) => x.metric === p.metric) ?? c.metrics[0];
+        const m = p.metric === undefined ? c.metrics[0] : c.metrics.find((x) => x.metric === p.metric);
+        // A metric the entry lacks is said, with the ones it has (not silently another one).
+        if (!m && p.metric !== undefined)
+          return h(
+            "p",
+            { class: "error", "data-test": "error", role: "alert" },
+            `${c.context} has no metric ${JSON.stringify(p.metric)}; its metrics: `,
+            c.metrics.map((x, i) => [
+              i ? ", " : "",
+              h("a", { href: viewHash("evaldicts", { ...p, metric: x.metric }) }, x.metric),
+            ]),
+          );
         if (!m) return h("p", {}, "This entry has no metrics.");
         const a = c.about;
         const byValue = [...m.questions].sort((x, y) => y.with_answer - x.with_answer);
@@ -58,7 +69,12 @@ export async function evalDictsView(
         return h(
           "div",
           { "data-test": "eval-entry" },
-          h("h2", {}, `${c.context} · ${c.candidates} candidate questions`),
+          // The shown metric's own candidates (metrics of one entry may hold different questions).
+          h(
+            "h2",
+            { "data-test": "eval-title" },
+            `${c.context} · ${plural(m.questions.length, "candidate questions")}`,
+          ),
           a
             ? h(
                 "p",
@@ -85,8 +101,10 @@ export async function evalDictsView(
             ),
           ),
           counts([
-            ["MAX", fmt(m.max), "eval-max"],
-            ["MIN", fmt(m.min), "eval-min"],
+            ["MAX with_answer", fmt(m.max), "eval-max"],
+            ["MAX no_answer", fmt(m.max_no_answer), "eval-max-no"],
+            ["MIN with_answer", fmt(m.min), "eval-min"],
+            ["MIN no_answer", fmt(m.min_no_answer), "eval-min-no"],
             ["best question", m.best ?? "–", "eval-best"],
           ]),
           distribution(
@@ -128,13 +146,14 @@ export async function evalDictsView(
                           )
                         : null,
                     ),
-                    text: `${k.question ?? ""} ${k.question_text ?? ""}`.trim(),
+                    id: k.question ?? "",
+                    text: k.question_text ?? "",
                   },
                   k.in_dict ? "yes" : "no: MIN counts",
-                  fmt(k.value),
+                  k.value ?? "–",
                   k.rank ?? "–",
                 ]),
-                { name: `${c.context}-${m.metric}-picks`, test: "picks", num: [3, 4] },
+                { name: `${c.context}-${m.metric}-picks`, test: "picks", num: [3, 4], stack: true },
               )
             : null,
           table(
@@ -142,12 +161,14 @@ export async function evalDictsView(
             byValue.map((q) => [
               {
                 cell: h("span", {}, h("b", {}, q.question), q.text ? ` ${q.text}` : ""),
-                text: q.text ? `${q.question} ${q.text}` : q.question,
+                id: q.question,
+                text: q.text ?? "",
               },
-              fmt(q.no_answer),
-              fmt(q.with_answer),
+              q.no_answer,
+              q.with_answer,
             ]),
             {
+              stack: true,
               name: `${c.context}-${m.metric}`,
               test: "eval-questions",
               num: [1, 2],

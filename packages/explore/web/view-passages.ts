@@ -2,7 +2,7 @@
 import type { DocView, Meta } from "../src/api.js";
 import { PAGE, plan, type ViewParams, viewHash } from "../src/views.js";
 import { get, holds } from "./client.js";
-import { fmt, h, listPane, pager, safely, searchField } from "./dom.js";
+import { fmt, h, listPane, pager, plural, safely, searchField } from "./dom.js";
 import { fileSwitch } from "./view-dataset.js";
 
 function sides(d: DocView): HTMLElement {
@@ -14,7 +14,11 @@ function sides(d: DocView): HTMLElement {
       return h(
         "div",
         { "data-test": `side-${k}` },
-        h("h3", {}, `${s.splitter}: ${s.sentences.length} sentences, ${s.passages.length} passages`),
+        h(
+          "h3",
+          {},
+          `${s.splitter}: ${plural(s.sentences.length, "sentences")}, ${plural(s.passages.length, "passages")}`,
+        ),
         h(
           "details",
           {},
@@ -42,7 +46,8 @@ function sides(d: DocView): HTMLElement {
             h(
               "div",
               { class: "ids" },
-              `${w.id} · md5 ${w.md5} · sentences ${w.first + 1}–${w.first + w.sentences}`,
+              // What is hashed is said: the window's sentences (each stripped) joined by one space.
+              `${w.id} · md5 ${w.md5} (of its stripped sentences joined by spaces) · sentences ${w.first + 1}–${w.first + w.sentences}`,
             ),
             s.sentences.slice(w.first, w.first + w.sentences).map((t, i) =>
               h(
@@ -67,7 +72,7 @@ function official(d: DocView): HTMLElement | null {
   return h(
     "section",
     { "data-test": "official" },
-    h("h3", {}, `${d.official.length} official passages`),
+    h("h3", {}, plural(d.official.length, "official passages")),
     h(
       "p",
       { class: "ids" },
@@ -80,7 +85,7 @@ function official(d: DocView): HTMLElement | null {
         h(
           "div",
           { class: "ids" },
-          `${o.id} · md5 ${o.md5} · `,
+          `${o.id} · md5 ${o.md5} (of its text without the file's wrapping newlines) · `,
           o.vs.map((v) =>
             h(
               "span",
@@ -107,6 +112,23 @@ function official(d: DocView): HTMLElement | null {
   );
 }
 
+/** `text` with each hit of `q` (any case) in a <mark>, the text itself as written. */
+function marked(text: string, q: string): (string | HTMLElement)[] {
+  const needle = q.trim().toLowerCase();
+  if (needle === "") return [text];
+  const lower = text.toLowerCase();
+  // Lower-casing may change lengths (a few letters): then no marks rather than misplaced ones.
+  if (lower.length !== text.length) return [text];
+  const out: (string | HTMLElement)[] = [];
+  let from = 0;
+  for (let at = lower.indexOf(needle); at >= 0; at = lower.indexOf(needle, at + needle.length)) {
+    out.push(text.slice(from, at), h("mark", {}, text.slice(at, at + needle.length)));
+    from = at + needle.length;
+  }
+  out.push(text.slice(from));
+  return out;
+}
+
 export async function passagesView(
   p: ViewParams,
   meta: Meta,
@@ -124,7 +146,7 @@ export async function passagesView(
       "div",
       {},
       searchField(p.q ?? "", "search ids and passage text", (q) => go({ ...base, q })),
-      h("div", { class: "ids" }, `${fmt(list.total)} documents${f ? ` (${f.kind})` : ""}`),
+      h("div", { class: "ids" }, `${plural(list.total, "documents")}${f ? ` (${f.kind})` : ""}`),
       pager(
         list.total,
         list.offset,
@@ -133,7 +155,12 @@ export async function passagesView(
         "documents",
       ),
       listPane(list.items, {
-        label: (d) => [d.id, d.snippet ? h("div", { class: "ids snippet" }, d.snippet) : null],
+        label: (d) => [
+          d.id,
+          d.snippet
+            ? h("div", { class: "ids snippet", "data-test": "snippet" }, marked(d.snippet, p.q ?? ""))
+            : null,
+        ],
         href: (d) => viewHash("passages", { ...keep, ...(p.offset ? { offset: p.offset } : {}), doc: d.id }),
         held: (d) => holds(plan("passages", { ...p, doc: d.id }).doc!),
         selected: (d) => d.id === p.doc,

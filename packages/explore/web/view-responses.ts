@@ -2,7 +2,7 @@
 import type { CitationView, Meta, ResponseView, RunTurnView, TurnView } from "../src/api.js";
 import { PAGE, plan, type ViewParams, viewHash } from "../src/views.js";
 import { get, holds } from "./client.js";
-import { fmt, h, listPane, pager, safely, searchField } from "./dom.js";
+import { fmt, h, listPane, pager, plural, safely, searchField } from "./dom.js";
 
 /** A grade as a badge: relevant (≥ 1), judged not relevant (0), unjudged. */
 function grade(c: CitationView, judged: boolean): HTMLElement | null {
@@ -83,7 +83,7 @@ function runColumn(run: RunTurnView, t: TurnView): HTMLElement {
     h(
       "div",
       { class: "ids" },
-      `${run.team_id} · ${run.run_id} · ${run.run_type} · ${fmt(run.references)} references`,
+      `${run.team_id} · ${run.run_id} · ${run.run_type} · ${plural(run.references, "references")}`,
     ),
     run.top.length > 0
       ? h(
@@ -93,7 +93,7 @@ function runColumn(run: RunTurnView, t: TurnView): HTMLElement {
             "summary",
             {},
             run.top.length === run.references
-              ? `its ${fmt(run.references)} references, ranked`
+              ? `its ${plural(run.references, "references")}, ranked`
               : `its first ${run.top.length} of ${fmt(run.references)} references`,
           ),
           h(
@@ -205,7 +205,11 @@ export async function responsesView(
       "div",
       {},
       searchField(p.q ?? "", "search turn ids and utterances", (q) => go({ q })),
-      h("div", { class: "ids" }, `${fmt(list.total)} turns · ${runs.length} runs: ${runs.join(", ")}`),
+      h(
+        "div",
+        { class: "ids" },
+        `${plural(list.total, "turns")} · ${plural(runs.length, "runs")}: ${runs.join(", ")}`,
+      ),
       pager(
         list.total,
         list.offset,
