@@ -118,6 +118,23 @@ export class RunSet {
     return [...ids].sort((a, b) => Number(a) - Number(b) || (a < b ? -1 : a > b ? 1 : 0));
   }
 
+  /** Per run, every rank of `doc` in a topic's ranking (a run may list it twice) and the ranking's length. */
+  ranksOf(topic: string, doc: string): { run: string; ranks: number[]; of: number }[] {
+    return this.rankings.map((m, r) => {
+      const l = m.get(topic) ?? [];
+      const ranks: number[] = [];
+      for (const [i, e] of l.entries()) if (e.doc === doc) ranks.push(i + 1);
+      return { run: this.names[r]!, ranks, of: l.length };
+    });
+  }
+
+  /** The topics (ranking ids) where any run ranks `doc`. */
+  topicsRanking(doc: string): string[] {
+    const out = new Set<string>();
+    for (const m of this.rankings) for (const [t, l] of m) if (l.some((e) => e.doc === doc)) out.add(t);
+    return [...out];
+  }
+
   /** A topic's rankings side by side: relevance, documents only one run has, rank moves. */
   topic(id: string, depth: number) {
     const rel = this.judged.get(id);

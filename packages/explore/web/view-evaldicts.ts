@@ -5,6 +5,7 @@ import { distribution } from "./charts.js";
 import { get, holds } from "./client.js";
 import { counts, fmt, h, listPane, pager, safely, searchField, table } from "./dom.js";
 import { fileSwitch } from "./view-dataset.js";
+import { questionLink } from "./view-question.js";
 
 export async function evalDictsView(
   p: ViewParams,
@@ -114,7 +115,7 @@ export async function evalDictsView(
                     cell: h(
                       "span",
                       {},
-                      h("b", {}, k.question ?? "(not in the bank)"),
+                      h("b", {}, k.question ? questionLink(k.question) : "(not in the bank)"),
                       k.question_text ? ` ${k.question_text}` : "",
                       conv
                         ? h(
@@ -141,7 +142,7 @@ export async function evalDictsView(
             ["question", "no_answer", "with_answer"],
             byValue.map((q) => [
               {
-                cell: h("span", {}, h("b", {}, q.question), q.text ? ` ${q.text}` : ""),
+                cell: h("span", {}, h("b", {}, questionLink(q.question)), q.text ? ` ${q.text}` : ""),
                 text: q.text ? `${q.question} ${q.text}` : q.question,
               },
               fmt(q.no_answer),

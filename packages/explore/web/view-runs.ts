@@ -4,11 +4,13 @@ import { plan, type ViewParams, viewHash } from "../src/views.js";
 import { deltaChart } from "./charts.js";
 import { get, holds } from "./client.js";
 import { fmt, h, listPane, pfmt, safely, table } from "./dom.js";
+import { questionLink } from "./view-question.js";
 
 export async function runsView(p: ViewParams, meta: Meta): Promise<HTMLElement> {
   if (!meta.views.runs || !meta.runs)
     return h("p", {}, "Give two or more runs (--run) with --qrels, or ClariQ runs with --data.");
   const names = meta.runs.names;
+  const clariq = meta.runs.scoring.startsWith("clariq");
   const r = plan("runs", p);
   const top = await safely(async () => {
     const { comparison: c, scoring } = await get(r.summary);
@@ -155,7 +157,8 @@ export async function runsView(p: ViewParams, meta: Meta): Promise<HTMLElement> 
                       cell: h(
                         "span",
                         {},
-                        e.doc,
+                        // ClariQ runs rank bank questions: their ids open the question's page.
+                        clariq && /^Q\d+$/.test(e.doc) ? questionLink(e.doc) : e.doc,
                         e.text && e.text !== e.doc ? h("div", { class: "ids" }, e.text) : null,
                       ),
                       text: e.text ? `${e.doc} ${e.text}` : e.doc,
