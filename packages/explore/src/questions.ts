@@ -122,10 +122,11 @@ export async function questionView(
   const rows = places
     .filter((p) => p.kind === "conversation" || !covered.has(p.context))
     .sort(
+      // Level first: the level-0 contexts (where single-turn dicts have values) lead the first page.
       (a, b) =>
+        a.level - b.level ||
         (a.topic_id ?? 0) - (b.topic_id ?? 0) ||
         (a.facet_id ?? "").localeCompare(b.facet_id ?? "") ||
-        a.level - b.level ||
         a.file - b.file ||
         Number(a.context) - Number(b.context) ||
         a.context.localeCompare(b.context),

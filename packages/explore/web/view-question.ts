@@ -115,6 +115,7 @@ export async function questionView(q: { id: string; offset: string }): Promise<H
   const id = v.question_id;
   const single = v.runs.single_turn;
   const withEvals = v.contexts.items.filter((c) => c.evals.length > 0);
+  const multi = v.runs.multi_turn.length > 0;
   return h(
     "div",
     { class: "question-page", "data-test": "question-page", "data-question-id": id },
@@ -158,31 +159,6 @@ export async function questionView(q: { id: string; offset: string }): Promise<H
             { name: `${id}-answers`, test: "question-answers" },
           ),
         ),
-    h("h3", {}, "Contexts where it was asked or is a candidate"),
-    pager(v.contexts.total, v.contexts.offset, CONTEXTS_PAGE, (o) => questionHash(id, o), "contexts"),
-    v.contexts.total === 0
-      ? null
-      : stacked(
-          table(
-            ["context", "topic", "facet", "level", "role", "eval dicts", "multi-turn picks"],
-            v.contexts.items.map((c) => [
-              { cell: contextLink(c), text: c.context },
-              c.topic_id === undefined ? "" : String(c.topic_id),
-              c.facet_id ?? "",
-              String(c.level),
-              c.role === "asked" ? `asked (turn ${c.turn})` : "candidate",
-              c.evals.map((e) => `${e.dict}${e.in_dict ? "" : " (not listed)"}`).join(", "),
-              c.picks
-                .map((k) => `${k.run}: ${k.is_this ? "picks it" : (k.question ?? "no pick")}`)
-                .join("; "),
-            ]),
-            {
-              name: `${id}-contexts`,
-              test: "question-contexts",
-              rowAttrs: (i) => ({ "data-context": v.contexts.items[i]!.context }),
-            },
-          ),
-        ),
     withEvals.length > 0 ? h("h3", {}, "Eval-dict values in these contexts, beside MAX and MIN") : null,
     withEvals.flatMap((c) => evalBlock(c, id)),
     h("h3", {}, "Runs' ranks of it"),
@@ -216,5 +192,38 @@ export async function questionView(q: { id: string; offset: string }): Promise<H
               },
             ),
           ),
+    h("h3", {}, "Contexts where it was asked or is a candidate"),
+    pager(v.contexts.total, v.contexts.offset, CONTEXTS_PAGE, (o) => questionHash(id, o), "contexts"),
+    v.contexts.total === 0
+      ? null
+      : stacked(
+          table(
+            [
+              "context",
+              "topic",
+              "facet",
+              "level",
+              "role",
+              "eval dicts",
+              ...(multi ? ["multi-turn picks"] : []),
+            ],
+            v.contexts.items.map((c) => [
+              { cell: contextLink(c), text: c.context },
+              c.topic_id === undefined ? "" : String(c.topic_id),
+              c.facet_id ?? "",
+              String(c.level),
+              c.role === "asked" ? `asked (turn ${c.turn})` : "candidate",
+              c.evals.map((e) => `${e.dict}${e.in_dict ? "" : " (not listed)"}`).join(", "),
+              c.picks
+                .map((k) => `${k.run}: ${k.is_this ? "picks it" : (k.question ?? "no pick")}`)
+                .join("; "),
+            ]),
+            {
+              name: `${id}-contexts`,
+              test: "question-contexts",
+              rowAttrs: (i) => ({ "data-context": v.contexts.items[i]!.context }),
+            },
+          ),
+        ),
   );
 }
