@@ -30,8 +30,9 @@ const num = (v: number | undefined) =>
     : { cell: h("span", { title: String(v), "data-value": String(v) }, fmt(v)), text: String(v) };
 
 /** Marks each cell with its column's name: at phone width the rows stack as label–value lines. */
-function stacked(el: HTMLElement): HTMLElement {
+function stacked(el: HTMLElement, kind?: "pairs"): HTMLElement {
   el.classList.add("stack");
+  if (kind) el.classList.add(kind);
   const head = [...el.querySelectorAll("thead th")].map((th) => th.textContent ?? "");
   for (const tr of el.querySelectorAll("tbody tr"))
     for (const [k, td] of [...tr.children].entries()) td.setAttribute("data-label", head[k] ?? "");
@@ -101,6 +102,7 @@ function evalBlock(c: QuestionContext, id: string): HTMLElement[] {
           ]),
           { name: `${id}-${e.key}`, test: "question-eval-table", num: [1, 2, 3, 4, 5, 6] },
         ),
+        "pairs",
       ),
     ),
   );
@@ -159,8 +161,6 @@ export async function questionView(q: { id: string; offset: string }): Promise<H
             { name: `${id}-answers`, test: "question-answers" },
           ),
         ),
-    withEvals.length > 0 ? h("h3", {}, "Eval-dict values in these contexts, beside MAX and MIN") : null,
-    withEvals.flatMap((c) => evalBlock(c, id)),
     h("h3", {}, "Runs' ranks of it"),
     single.length === 0
       ? h("p", { class: "ids" }, "No single-turn runs loaded (--run).")
@@ -181,7 +181,7 @@ export async function questionView(q: { id: string; offset: string }): Promise<H
                 r.facets.join(" "),
                 ...r.runs.map((x) =>
                   x.ranks.length === 0
-                    ? `not in its ${x.of}`
+                    ? `not ranked (${x.of} listed)`
                     : `${x.ranks.join(", ")} of ${x.of}${x.ranks.length > 1 ? ` (listed ${x.ranks.length} times)` : ""}`,
                 ),
               ]),
@@ -192,6 +192,8 @@ export async function questionView(q: { id: string; offset: string }): Promise<H
               },
             ),
           ),
+    withEvals.length > 0 ? h("h3", {}, "Eval-dict values in these contexts, beside MAX and MIN") : null,
+    withEvals.flatMap((c) => evalBlock(c, id)),
     h("h3", {}, "Contexts where it was asked or is a candidate"),
     pager(v.contexts.total, v.contexts.offset, CONTEXTS_PAGE, (o) => questionHash(id, o), "contexts"),
     v.contexts.total === 0
