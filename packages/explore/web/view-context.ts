@@ -134,7 +134,23 @@ export async function contextPane(
             text: x.question_id ? `${x.question_id} ${x.question}` : x.question,
           },
           { cell: h("span", { "data-test": "answer" }, x.answer), text: x.answer },
-          { cell: h("span", { class: "ids", "data-test": "decoded" }, decoded), text: decoded },
+          {
+            // The same text, its question ids as links to their pages.
+            cell: h(
+              "span",
+              { class: "ids", "data-test": "decoded" },
+              x.clariq
+                ? [
+                    `${x.clariq.agrees ? "✓" : "✗"} ${x.clariq.facet_id} · `,
+                    [...x.clariq.history, x.clariq.question].flatMap((id, i) => [
+                      i > 0 ? " → " : "",
+                      id && /^Q\d+$/.test(id) ? questionLink(id) : (id ?? ""),
+                    ]),
+                  ]
+                : "",
+            ),
+            text: decoded,
+          },
           { cell: h("span", { class: "ids", "data-test": "record-qulac" }, q), text: q },
         ];
       }),

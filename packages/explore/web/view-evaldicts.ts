@@ -88,7 +88,7 @@ export async function evalDictsView(
           counts([
             ["MAX", fmt(m.max), "eval-max"],
             ["MIN", fmt(m.min), "eval-min"],
-            ["best question", m.best ?? "–", "eval-best"],
+            ["best question", m.best ? questionLink(m.best) : "–", "eval-best"],
           ]),
           distribution(
             m.questions.map((q) => q.with_answer),
