@@ -224,7 +224,8 @@ const HANDLERS: Handlers = {
       rankings: v.rankings.map((r) => ({ ...r, runs: r.runs.filter((x) => !multi.has(x.run)) })),
       runs: {
         single_turn: names.filter((n) => !multi.has(n)),
-        multi_turn: names.filter((n) => multi.has(n)),
+        // A lone multi-turn run has picks but no rankings (no comparison): named from its picks.
+        multi_turn: [...multi],
       },
     };
   },

@@ -80,30 +80,33 @@ function evalBlock(c: QuestionContext, id: string): HTMLElement[] {
         ),
         e.in_dict ? null : h("span", { class: "badge" }, `${id} not among its candidates`),
       ),
-      stacked(
-        table(
-          [
-            "metric",
-            "no_answer",
-            "with_answer",
-            "MAX no_answer",
-            "MAX with_answer",
-            "MIN no_answer",
-            "MIN with_answer",
-          ],
-          e.metrics.map((m) => [
-            m.metric,
-            num(m.no_answer),
-            num(m.with_answer),
-            num(m.max.no_answer),
-            num(m.max.with_answer),
-            num(m.min.no_answer),
-            num(m.min.with_answer),
-          ]),
-          { name: `${id}-${e.key}`, test: "question-eval-table", num: [1, 2, 3, 4, 5, 6] },
-        ),
-        "pairs",
-      ),
+      // Not listed: no values of its own (the entry's MAX and MIN are on the entry's page).
+      !e.in_dict
+        ? null
+        : stacked(
+            table(
+              [
+                "metric",
+                "no_answer",
+                "with_answer",
+                "MAX no_answer",
+                "MAX with_answer",
+                "MIN no_answer",
+                "MIN with_answer",
+              ],
+              e.metrics.map((m) => [
+                m.metric,
+                num(m.no_answer),
+                num(m.with_answer),
+                num(m.max.no_answer),
+                num(m.max.with_answer),
+                num(m.min.no_answer),
+                num(m.min.with_answer),
+              ]),
+              { name: `${id}-${e.key}`, test: "question-eval-table", num: [1, 2, 3, 4, 5, 6] },
+            ),
+            "pairs",
+          ),
     ),
   );
 }
