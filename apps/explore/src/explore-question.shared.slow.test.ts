@@ -245,6 +245,10 @@ requires("shared", "chromium").describe(
         );
         const ctxRows = await rowTexts("[data-test=question-contexts]");
         expect(ctxRows.length).toBe(Math.min(100, want.size));
+        // One cell per column (no multi-turn run loaded: no picks column).
+        const ctxHead = await page.$$eval("[data-test=question-contexts] thead th", (ths) => ths.length);
+        expect(ctxHead).toBe(6);
+        for (const r of ctxRows) expect(r.length).toBe(ctxHead);
         for (const r of ctxRows)
           expect(want, r.join("|")).toContain([r[0]!.replace(/^context /, ""), ...r.slice(1, 5)].join("|"));
 

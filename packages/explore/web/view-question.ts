@@ -219,9 +219,24 @@ export async function questionView(q: { id: string; offset: string }): Promise<H
               String(c.level),
               c.role === "asked" ? `asked (turn ${c.turn})` : "candidate",
               c.evals.map((e) => `${e.dict}${e.in_dict ? "" : " (not listed)"}`).join(", "),
-              c.picks
-                .map((k) => `${k.run}: ${k.is_this ? "picks it" : (k.question ?? "no pick")}`)
-                .join("; "),
+              ...(multi
+                ? [
+                    {
+                      cell: h(
+                        "span",
+                        {},
+                        c.picks.flatMap((k, n) => [
+                          n > 0 ? "; " : "",
+                          `${k.run}: `,
+                          k.is_this ? "picks it" : k.question ? questionLink(k.question) : "no pick",
+                        ]),
+                      ),
+                      text: c.picks
+                        .map((k) => `${k.run}: ${k.is_this ? "picks it" : (k.question ?? "no pick")}`)
+                        .join("; "),
+                    },
+                  ]
+                : []),
             ]),
             {
               name: `${id}-contexts`,
