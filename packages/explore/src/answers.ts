@@ -1,5 +1,6 @@
 // The API's answer types, route by route (api.ts pairs them with the routes): pure, shared with the page.
 import type { PairResult } from "@convkit/compare";
+import type { QuestionView } from "./question-answers.js";
 import type { TurnSummary, TurnView } from "./responses-answers.js";
 
 export type * from "./responses-answers.js";
@@ -122,6 +123,8 @@ interface DecodedIdView {
 
 interface ConvRecord {
   line: number;
+  /** The current question's bank id, when the facet's rows name exactly one. */
+  question_id?: string;
   record_id: number | string | undefined;
   question: string;
   answer: string;
@@ -343,4 +346,5 @@ export interface Answers {
   "passages/doc": DocView;
   "responses/turns": Page<TurnSummary>;
   "responses/turn": TurnView;
+  question: QuestionView;
 }

@@ -10,6 +10,7 @@ export type {
   Meta,
   OfficialPassage,
 } from "./answers.js";
+export type { QuestionContext, QuestionEval, QuestionView } from "./question-answers.js";
 export type { CitationView, ResponseView, RunTurnView, TurnView } from "./responses-answers.js";
 
 /** A parameter: an integer in a range, a choice, or text up to a length. */
@@ -55,6 +56,8 @@ export const ROUTES = {
   "passages/doc": { file, id: id() },
   "responses/turns": { q: text(), offset: uint(0), limit: uint(50, 500) },
   "responses/turn": { id: id() },
+  /** A page per clarifying question: `id` is a bank id (Q and digits). */
+  question: { id: id(), offset: uint(0), limit: uint(100, 500) },
 } as const satisfies Record<string, Record<string, ParamSpec>>;
 
 export type RoutePath = keyof typeof ROUTES;

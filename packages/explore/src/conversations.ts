@@ -299,6 +299,24 @@ export class SyntheticSet {
     return this.byContext.get(id);
   }
 
+  /** Every context's id, topic, facet and history, in file order (no records read). */
+  entries(): readonly { context_id: number; topic_id: number; facet_id: string; history: readonly Turn[] }[] {
+    return this.contexts;
+  }
+
+  /** Every record's context and its question and answer texts, read from disk in one pass (for an index built on first use). */
+  async eachRecord(on: (context_id: number, question: string, answer: string) => void): Promise<void> {
+    const step = 4096;
+    for (let from = 0; from < this.lines.count; from += step) {
+      const lines = await this.lines.read(from, Math.min(this.lines.count, from + step));
+      for (const [k, text] of lines.entries()) {
+        const r = parseLine(this.name, from + k, text) as Record<string, unknown>;
+        if (typeof r.context_id === "number")
+          on(r.context_id, String(r.question ?? ""), String(r.answer ?? ""));
+      }
+    }
+  }
+
   /** A topic's initial request as its records give it. */
   requestOf(topic: number): string | undefined {
     return this.requests.get(topic);

@@ -239,6 +239,33 @@ export class Dataset {
     return one(byText) ?? one(byText.filter((x) => x.answer === answer));
   }
 
+  /** Every ClariQ (or Qulac) row of a question id: its facet, topic, split and answer (indexed on first use). */
+  rowsOfQuestion(
+    id: string,
+  ): { topic_id: number; split: string; facet_id: string; facet_desc: string; answer: string }[] {
+    if (this.byQuestion === undefined) {
+      this.byQuestion = new Map();
+      for (const t of this.topics)
+        for (const f of t.facets)
+          for (const x of f.qa) {
+            const l = this.byQuestion.get(x.question_id) ?? [];
+            this.byQuestion.set(x.question_id, l);
+            l.push({
+              topic_id: t.topic_id,
+              split: t.split,
+              facet_id: f.facet_id,
+              facet_desc: f.facet_desc,
+              answer: x.answer,
+            });
+          }
+    }
+    return this.byQuestion.get(id) ?? [];
+  }
+
+  private byQuestion:
+    | Map<string, { topic_id: number; split: string; facet_id: string; facet_desc: string; answer: string }[]>
+    | undefined;
+
   facetDesc(facet: string): string | undefined {
     const t = this.topicOfFacet(facet);
     return t === undefined

@@ -188,6 +188,27 @@ export class EvalDictFile {
     }
   }
 
+  /** A context's raw leaves per metric: question (and MAX, MIN) → {no_answer, with_answer, …}. */
+  async leaves(ctx: string): Promise<Map<string, Map<string, Map<string, number>>>> {
+    const out = new Map<string, Map<string, Map<string, number>>>();
+    const byMetric = this.where.get(ctx);
+    if (!byMetric) return out;
+    const fh = await open(this.path, "r");
+    try {
+      const size = (await fh.stat()).size;
+      for (const [metric, [start, endHint, memoLength]] of byMetric) {
+        const end = Math.min(size, endHint, start + MAX_BRANCH_BYTES);
+        const buf = Buffer.alloc(end - start);
+        await fh.read(buf, 0, buf.length, start);
+        const branch = readDictBranch(buf, { memo: this.memo }, memoLength, this.name, start);
+        out.set(metric, new Map([...branch].map(([q, leaf]) => [String(q), leaf])));
+      }
+      return out;
+    } finally {
+      await fh.close();
+    }
+  }
+
   async close(): Promise<void> {
     removeTempDir(this.temp);
   }

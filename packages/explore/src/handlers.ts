@@ -11,6 +11,7 @@ import {
 } from "./api.js";
 import type { Answer, Explorer } from "./explorer.js";
 import { page } from "./paging.js";
+import { questionView } from "./questions.js";
 
 /** An answer other than 200: 404 for an unknown id or file, 400 for a parameter out of range. */
 class Refusal {
@@ -101,6 +102,10 @@ const HANDLERS: Handlers = {
     return {
       ...c,
       history: c.history.map((t) => withQuestionId(e, c.topic_id, c.facet_id, t)),
+      records: {
+        ...c.records,
+        items: c.records.items.map((x) => withQuestionId(e, c.topic_id, c.facet_id, x)),
+      },
       ...(r ? { initial_request: r } : {}),
       eval_dicts,
       picks,
@@ -220,6 +225,40 @@ const HANDLERS: Handlers = {
     const t = await e.responses?.turn(p.id);
     if (!t) throw notFound(`turn ${JSON.stringify(p.id)}`);
     return t;
+  },
+  question: async (e, p) => {
+    if (!/^Q\d{1,9}$/.test(p.id))
+      throw badParam(
+        "id",
+        `id must be a question id (Q and digits, as Q00706), not ${JSON.stringify(p.id.slice(0, 40))}`,
+      );
+    if (!e.dataset?.questionBank)
+      throw new Refusal(404, { error: "no question bank: give --data (ClariQ's folder)", parameter: "id" });
+    const v = await questionView(e, p.id, p.offset, p.limit);
+    if (!v)
+      throw new Refusal(404, {
+        error: `no question ${p.id} in question_bank.tsv or ClariQ's rows`,
+        parameter: "id",
+      });
+    // Multi-turn runs pick one question per context of a multi-turn dict; the others rank per topic.
+    const multi = new Set(
+      e.picks
+        .filter((k) => e.evalDicts.some((d) => !d.keyedByFacet && d.covers(k.byId.keys())))
+        .map((k) => k.run),
+    );
+    for (const c of v.contexts.items)
+      if (c.conversation && e.evalDicts.some((d) => !d.keyedByFacet && d.has(c.context)))
+        c.picks = picksOf(e, false, c.context).map((k) => ({ ...k, is_this: k.question === p.id }));
+    const names = e.runs?.names ?? [];
+    return {
+      ...v,
+      rankings: v.rankings.map((r) => ({ ...r, runs: r.runs.filter((x) => !multi.has(x.run)) })),
+      runs: {
+        single_turn: names.filter((n) => !multi.has(n)),
+        // A lone multi-turn run has picks but no rankings (no comparison): named from its picks.
+        multi_turn: [...multi],
+      },
+    };
   },
 };
 

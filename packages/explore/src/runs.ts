@@ -139,6 +139,23 @@ export class RunSet {
     }));
   }
 
+  /** Per run, every rank of `doc` in a topic's ranking (a run may list it twice) and the ranking's length. */
+  ranksOf(topic: string, doc: string): { run: string; ranks: number[]; of: number }[] {
+    return this.rankings.map((m, r) => {
+      const l = m.get(topic) ?? [];
+      const ranks: number[] = [];
+      for (const [i, e] of l.entries()) if (e.doc === doc) ranks.push(i + 1);
+      return { run: this.names[r]!, ranks, of: l.length };
+    });
+  }
+
+  /** The topics (ranking ids) where any run ranks `doc`. */
+  topicsRanking(doc: string): string[] {
+    const out = new Set<string>();
+    for (const m of this.rankings) for (const [t, l] of m) if (l.some((e) => e.doc === doc)) out.add(t);
+    return [...out];
+  }
+
   /**
    * A topic's rankings side by side to `depth`: relevance, items only one run has, rank moves
    * against the whole other ranking (so an item that left or entered the top `depth` says where it

@@ -6,6 +6,7 @@ import { activeList, clearActiveList, errorBox, h } from "./dom.js";
 import { conversationsView, datasetView } from "./view-dataset.js";
 import { evalDictsView } from "./view-evaldicts.js";
 import { passagesView } from "./view-passages.js";
+import { questionParams, questionView } from "./view-question.js";
 import { responsesView } from "./view-responses.js";
 import { runsView } from "./view-runs.js";
 
@@ -39,6 +40,8 @@ let rendering = 0;
 async function render(): Promise<void> {
   const mine = ++rendering;
   const { view, params } = parseHash(location.hash);
+  // A question's page (#/question?id=…) is reached by its links, not the tabs: no tab is current.
+  const question = questionParams(location.hash);
   window.__CONVKIT_READY__ = undefined;
   // The search field keeps the focus across the redraw its own Enter causes (until Escape).
   const searching =
@@ -49,9 +52,9 @@ async function render(): Promise<void> {
         "a",
         {
           href: `#/${k}`,
-          class: `${k === view ? "active" : ""}${meta.views[has] ? "" : " off"}`,
+          class: `${k === view && !question ? "active" : ""}${meta.views[has] ? "" : " off"}`,
           title: `key ${i + 1}`,
-          ...(k === view ? { "aria-current": "page" } : {}),
+          ...(k === view && !question ? { "aria-current": "page" } : {}),
         },
         label,
       ),
@@ -63,14 +66,16 @@ async function render(): Promise<void> {
   // A bad value in the URL is said as the API says it (not read as a default or as -1).
   const bad = urlProblem(view, params);
   try {
-    el = bad
-      ? h(
-          "p",
-          { class: "error", "data-test": "error", role: "alert" },
-          `${bad.error} (URL parameter ${bad.parameter}) `,
-          h("a", { href: viewHash(view, { ...params, [bad.parameter]: "" }) }, "open without it"),
-        )
-      : await RENDER[view](params);
+    el = question
+      ? await questionView(question)
+      : bad
+        ? h(
+            "p",
+            { class: "error", "data-test": "error", role: "alert" },
+            `${bad.error} (URL parameter ${bad.parameter}) `,
+            h("a", { href: viewHash(view, { ...params, [bad.parameter]: "" }) }, "open without it"),
+          )
+        : await RENDER[view](params);
   } catch (e) {
     el = errorBox(e);
   }

@@ -44,7 +44,8 @@ export const csvNumber = (n: number): string => (Number.isFinite(n) ? String(n) 
 export const pfmt = (p: number | null): string =>
   p === null || Number.isNaN(p) ? "–" : p < 1e-4 ? p.toExponential(2) : p.toFixed(4);
 
-export function counts(pairs: [string, string | number, string?][]): HTMLElement {
+/** Headline counts; a value may be an element (a link). */
+export function counts(pairs: [string, string | number | HTMLElement, string?][]): HTMLElement {
   return h(
     "div",
     { class: "counts" },

@@ -3,6 +3,7 @@ import type { Meta } from "../src/api.js";
 import { type Req, type ViewParams, viewHash } from "../src/views.js";
 import { get } from "./client.js";
 import { h, pager, plural, table } from "./dom.js";
+import { questionLink } from "./view-question.js";
 
 export async function contextPane(
   r: Req<"conversations/context">,
@@ -76,7 +77,7 @@ export async function contextPane(
                 cell: h(
                   "span",
                   {},
-                  h("b", {}, k.question ?? "(not in the bank)"),
+                  h("b", {}, k.question ? questionLink(k.question) : "(not in the bank)"),
                   k.question_text ? ` ${k.question_text}` : "",
                 ),
                 id: k.question ?? "",
@@ -110,7 +111,9 @@ export async function contextPane(
           "div",
           {},
           h("b", {}, `Q${i + 1}: `),
-          t.question_id ? [h("b", { "data-test": "history-question-id" }, t.question_id), " "] : null,
+          t.question_id
+            ? [h("b", { "data-test": "history-question-id" }, questionLink(t.question_id)), " "]
+            : null,
           t.question,
         ),
         h("div", {}, h("b", {}, "A: "), t.answer),
@@ -136,9 +139,33 @@ export async function contextPane(
           .join(" · ");
         return [
           String(x.record_id ?? ""),
-          x.question,
+          {
+            cell: h(
+              "span",
+              {},
+              x.question_id ? [h("b", {}, questionLink(x.question_id)), " "] : null,
+              x.question,
+            ),
+            text: x.question_id ? `${x.question_id} ${x.question}` : x.question,
+          },
           { cell: h("span", { "data-test": "answer" }, x.answer), text: x.answer },
-          { cell: h("span", { class: "ids", "data-test": "decoded" }, decoded), text: decoded },
+          {
+            // The same text, its question ids as links to their pages.
+            cell: h(
+              "span",
+              { class: "ids", "data-test": "decoded" },
+              x.clariq
+                ? [
+                    `${x.clariq.agrees ? "✓" : "✗"} ${x.clariq.facet_id} · `,
+                    [...x.clariq.history, x.clariq.question].flatMap((id, i) => [
+                      i > 0 ? " → " : "",
+                      id && /^Q\d+$/.test(id) ? questionLink(id) : (id ?? ""),
+                    ]),
+                  ]
+                : "",
+            ),
+            text: decoded,
+          },
           { cell: h("span", { class: "ids", "data-test": "record-qulac" }, q), text: q },
         ];
       }),

@@ -4,6 +4,7 @@ import { PAGE, plan, type ViewParams, viewHash } from "../src/views.js";
 import { get, holds } from "./client.js";
 import { counts, fmt, h, listPane, pager, plural, safely, searchField, table } from "./dom.js";
 import { contextPane } from "./view-context.js";
+import { questionLink } from "./view-question.js";
 
 export async function datasetView(
   p: ViewParams,
@@ -112,7 +113,12 @@ export async function datasetView(
                 ),
                 table(
                   ["question id", "question", "answer", "Qulac id"],
-                  f.qa.map((x) => [x.question_id, x.question, x.answer, x.qulac_id ?? ""]),
+                  f.qa.map((x) => [
+                    { cell: questionLink(x.question_id), text: x.question_id },
+                    x.question,
+                    x.answer,
+                    x.qulac_id ?? "",
+                  ]),
                   { name: `topic-${t.topic_id}-${f.facet_id}`, test: "qa", stack: true },
                 ),
               ),
@@ -255,7 +261,7 @@ export async function conversationsView(p: ViewParams, meta: Meta): Promise<HTML
                     h(
                       "li",
                       { "data-test": "node-turn", "data-question-id": t.question_id },
-                      t.question_id ? h("b", {}, t.question_id) : null,
+                      t.question_id ? h("b", {}, questionLink(t.question_id)) : null,
                       ` ${t.question}`,
                       h("span", { class: "ids" }, ` → ${t.answer}`),
                     ),

@@ -5,6 +5,7 @@ import { distribution } from "./charts.js";
 import { get, holds } from "./client.js";
 import { counts, fmt, h, listPane, pager, plural, safely, searchField, table } from "./dom.js";
 import { fileSwitch } from "./view-dataset.js";
+import { questionLink } from "./view-question.js";
 
 export async function evalDictsView(
   p: ViewParams,
@@ -105,7 +106,7 @@ export async function evalDictsView(
             ["MAX no_answer", fmt(m.max_no_answer), "eval-max-no"],
             ["MIN with_answer", fmt(m.min), "eval-min"],
             ["MIN no_answer", fmt(m.min_no_answer), "eval-min-no"],
-            ["best question", m.best ?? "–", "eval-best"],
+            ["best question", m.best ? questionLink(m.best) : "–", "eval-best"],
           ]),
           distribution(
             m.questions.map((q) => q.with_answer),
@@ -132,7 +133,7 @@ export async function evalDictsView(
                     cell: h(
                       "span",
                       {},
-                      h("b", {}, k.question ?? "(not in the bank)"),
+                      h("b", {}, k.question ? questionLink(k.question) : "(not in the bank)"),
                       k.question_text ? ` ${k.question_text}` : "",
                       conv
                         ? h(
@@ -160,7 +161,7 @@ export async function evalDictsView(
             ["question", "no_answer", "with_answer"],
             byValue.map((q) => [
               {
-                cell: h("span", {}, h("b", {}, q.question), q.text ? ` ${q.text}` : ""),
+                cell: h("span", {}, h("b", {}, questionLink(q.question)), q.text ? ` ${q.text}` : ""),
                 id: q.question,
                 text: q.text ?? "",
               },

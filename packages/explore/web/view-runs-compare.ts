@@ -3,6 +3,7 @@
 import type { Answers } from "../src/api.js";
 import { RUN_DEPTH, type ViewParams, viewHash } from "../src/views.js";
 import { fmt, h, table } from "./dom.js";
+import { questionLink } from "./view-question.js";
 
 type Topic = Answers["runs/topic"];
 type Entry = Topic["runs"][number]["entries"][number];
@@ -21,10 +22,7 @@ export function stacking(wrap: HTMLElement, head: string[]): HTMLElement {
 }
 
 /** A question id as a link to its page; other items (TREC documents) as text. */
-const itemLink = (id: string): HTMLElement =>
-  /^Q\d+$/.test(id)
-    ? h("a", { href: `#/question?id=${encodeURIComponent(id)}`, "data-test": "question-link" }, id)
-    : h("span", {}, id);
+const itemLink = (id: string): HTMLElement => (/^Q\d+$/.test(id) ? questionLink(id) : h("span", {}, id));
 
 /** What moved, as a word: against the baseline (compared runs) or into the compared run (the baseline). */
 function moved(e: Entry, baseline: boolean, depth: number): string {
