@@ -78,7 +78,9 @@ export async function launch(): Promise<Browser> {
 export function raw(base: string, path: string, method = "GET"): Promise<{ status: number; body: string }> {
   const u = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = request({ host: u.hostname, port: u.port, path, method }, (res) => {
+    // A connection per request: a kept-alive socket that the server closed after its idle time,
+    // reused by the next request at that moment, ends in "socket hang up".
+    const req = request({ host: u.hostname, port: u.port, path, method, agent: false }, (res) => {
       let body = "";
       res.on("data", (d) => {
         body += d;
