@@ -1,9 +1,8 @@
 import type { ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { scanEvalDict } from "@convkit/formats";
-import { clariqDataWithDicts, requires, runCli, shared } from "@convkit/test-helpers";
+import { clariqDataWithDicts, requires, runCli, shared, tempDir } from "@convkit/test-helpers";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -24,9 +23,12 @@ let browser: Browser;
 let page: Page;
 let tmp: string;
 let startupStderr: string[] = [];
-/** The explorer's temporary folders (unpacked dicts): none may be left once it stops. */
-const explorerTemps = () => new Set(readdirSync(tmpdir()).filter((f) => f.startsWith("convkit-explore-")));
-let tempsBefore: Set<string>;
+/**
+ * The explorer's temporary folders (unpacked dicts), in a TMPDIR of its own (other test files'
+ * explorers run at the same time): none may be left once it stops.
+ */
+const serverTmp = tempDir("explore-tmpdir-");
+const explorerTemps = () => readdirSync(serverTmp).filter((f) => f.startsWith("convkit-explore-"));
 
 const raw = (path: string, method = "GET") => rawAt(base, path, method);
 const open = (hash: string, shot: string) => openHash(page, base, hash, `old-${shot}`);
@@ -35,28 +37,32 @@ const text = (sel: string) => shown(page.locator(sel).first());
 requires("shared", "chromium").describe("convkit-explore on ../shared in Chromium", () => {
   beforeAll(async () => {
     tmp = await devSynthetic();
-    tempsBefore = explorerTemps();
     ({
       server,
       base,
       stderr: startupStderr,
-    } = await startExplorer([
-      "--data",
-      shared("data", "clariq"),
-      "--qulac",
-      shared("data", "qulac", "qulac.json"),
-      "--synthetic",
-      join(tmp, "dev_synthetic.jsonl"),
-      "--synthetic",
-      join(tmp, "dev_synthetic.pkl.tar.gz"),
-      "--eval-dict",
-      shared("golden", "clariq-eval", "eval_dicts", "multi_turn_dev_eval.pkl.tar.gz"),
-      ...clariqRunArgs(),
-      "--passages",
-      shared("data", "ikat", "2023_train_topics_psg_text.jsonl"),
-      "--spacy-model",
-      shared("models", "en_core_web_sm-3.8.0"),
-    ]));
+    } = await startExplorer(
+      [
+        "--data",
+        shared("data", "clariq"),
+        "--qulac",
+        shared("data", "qulac", "qulac.json"),
+        "--synthetic",
+        join(tmp, "dev_synthetic.jsonl"),
+        "--synthetic",
+        join(tmp, "dev_synthetic.pkl.tar.gz"),
+        "--eval-dict",
+        shared("golden", "clariq-eval", "eval_dicts", "multi_turn_dev_eval.pkl.tar.gz"),
+        ...clariqRunArgs(),
+        "--passages",
+        shared("data", "ikat", "2023_train_topics_psg_text.jsonl"),
+        "--spacy-model",
+        shared("models", "en_core_web_sm-3.8.0"),
+      ],
+      { ...process.env, TMPDIR: serverTmp },
+    ));
+    // Its own TMPDIR is where it unpacks (or the check after it stops would see nothing).
+    expect(explorerTemps().length).toBeGreaterThan(0);
     browser = await launch();
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     // Nothing from the network: every request the page makes goes to the explorer itself.
@@ -69,7 +75,7 @@ requires("shared", "chromium").describe("convkit-explore on ../shared in Chromiu
   afterAll(async () => {
     await browser?.close();
     await stopExplorer(server);
-    expect([...explorerTemps()].filter((d) => !tempsBefore.has(d))).toEqual([]);
+    expect(explorerTemps()).toEqual([]);
   });
 
   describe("convkit-explore on ../shared in Chromium", () => {

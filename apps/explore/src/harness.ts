@@ -39,12 +39,14 @@ export async function devSynthetic(formats = "jsonl,pickle"): Promise<string> {
   return tmp;
 }
 
-/** `convkit-explore ARGS --port 0`, resolved with its URL once it listens. */
+/** `convkit-explore ARGS --port 0` (with `env`: its TMPDIR, say), resolved with its URL once it listens. */
 export async function startExplorer(
   args: string[],
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ server: ChildProcess; base: string; stderr: string[] }> {
   const server = spawn(process.execPath, [cliBin("explore"), ...args, "--port", "0"], {
     cwd: REPO,
+    env,
     stdio: ["ignore", "ignore", "pipe"],
   });
   const stderr: string[] = [];
