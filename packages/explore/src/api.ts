@@ -27,6 +27,10 @@ const id = () => ({ kind: "text", max: 200, required: true }) as const;
 /** Which input file of its kind (the first by default). */
 const file = uint(0);
 export const SPLITS = ["train", "dev", "test", "qulac"] as const;
+/** The columns a topic list sorts by; `-` before one sorts descending. */
+export const TOPIC_SORT_KEYS = ["id", "request", "need", "facets", "rows"] as const;
+const sortChoice = (keys: readonly string[]) =>
+  ({ kind: "choice", values: keys.flatMap((k) => [k, `-${k}`]) }) as const;
 
 /** Every route and its parameters; a parameter not listed here gets a 400. */
 export const ROUTES = {
@@ -34,6 +38,9 @@ export const ROUTES = {
   "dataset/topics": {
     q: text(),
     split: { kind: "choice", values: SPLITS } as const,
+    sort: sortChoice(TOPIC_SORT_KEYS),
+    /** A topic id: with no offset, the page that holds it (a shared URL shows its topic). */
+    at: { kind: "int", min: 0, default: -1 } as const,
     offset: uint(0),
     limit: uint(50, 500),
   },

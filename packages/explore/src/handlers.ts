@@ -39,7 +39,10 @@ const HANDLERS: Handlers = {
   meta: (e) => e.meta(),
   "dataset/topics": (e, p) => {
     if (!e.dataset) throw notFound("dataset: give --data or --qulac");
-    return e.dataset.searchTopics(p.q ?? "", p.split, p.offset, p.limit);
+    return e.dataset.searchTopics(p.q ?? "", p.split, p.offset, p.limit, {
+      sort: p.sort,
+      at: p.at < 0 ? undefined : p.at,
+    });
   },
   "dataset/topic": (e, p) => {
     const t = e.dataset?.topic(p.id);

@@ -28,6 +28,9 @@ const PLANS = {
     list: req("dataset/topics", {
       q: p.q ?? "",
       ...(p.split ? { split: p.split as (typeof SPLITS)[number] } : {}),
+      ...(p.sort ? { sort: p.sort as ParamsOf<"dataset/topics">["sort"] } : {}),
+      // A shared URL of a topic (no offset) opens the page that holds it.
+      ...(p.offset === undefined && p.topic !== undefined ? { at: int(p.topic, -1) } : {}),
       offset: int(p.offset),
       limit: PAGE.topics,
     }),

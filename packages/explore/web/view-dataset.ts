@@ -1,9 +1,24 @@
 // The Dataset and Conversations views: ClariQ/Qulac topics, facets and rows; synthetic context trees and records.
-import type { ContextNode, Meta } from "../src/api.js";
+import type { Answers, ContextNode, Meta } from "../src/api.js";
 import { PAGE, plan, type ViewParams, viewHash } from "../src/views.js";
 import { get, holds } from "./client.js";
 import { counts, fmt, h, listPane, pager, safely, searchField, table } from "./dom.js";
+import { bars, filterSelect, lengthLine, sortHeaders } from "./list-tools.js";
 import { contextPane } from "./view-context.js";
+
+/** The Hugging Face viewer's column summaries of the filtered topics (all pages). */
+function topicSummaries(s: Answers["dataset/topics"]["summary"]): HTMLElement {
+  return h(
+    "details",
+    { class: "summaries", "data-test": "summaries" },
+    h("summary", {}, `column summaries (${fmt(s.topics)} topics, ${fmt(s.rows)} rows)`),
+    bars("clarification need", s.clarification_need, "summary-need"),
+    bars("answers", s.answers, "summary-answers"),
+    lengthLine("request", s.request_length, "summary-request-length"),
+    lengthLine("question", s.question_length, "summary-question-length"),
+    lengthLine("answer", s.answer_length, "summary-answer-length"),
+  );
+}
 
 export async function datasetView(
   p: ViewParams,
@@ -22,20 +37,50 @@ export async function datasetView(
   const left = await safely(async () => {
     const topics = await get(r.list);
     const at = (offset: number) => viewHash("dataset", { ...p, offset: String(offset) });
+    // What a new search keeps: the filters and the sort (not the page or the topic).
+    const filters = { ...(p.split ? { split: p.split } : {}), ...(p.sort ? { sort: p.sort } : {}) };
     return h(
       "div",
       {},
-      searchField(p.q ?? "", "search topics, facets, questions, answers", (q) =>
-        go({ ...(p.split ? { split: p.split } : {}), q }),
+      searchField(p.q ?? "", "search topics, facets, questions, answers, ids (Q00706, 8-1-1)", (q) =>
+        go({ ...filters, q }),
+      ),
+      h(
+        "div",
+        { class: "filters" },
+        filterSelect(
+          "split",
+          [["", "all"], ...Object.keys(d.splits).map((s): [string, string] => [s, s])],
+          p.split ?? "",
+          (split) => go({ ...filters, q: p.q ?? "", split }),
+          "split",
+        ),
+      ),
+      sortHeaders(
+        [
+          ["id", "id"],
+          ["request", "request"],
+          ["need", "clarification need"],
+          ["facets", "facets"],
+          ["rows", "rows"],
+        ],
+        p.sort ?? "id",
+        (sort) => go({ ...p, offset: "", sort }),
+        "topics",
       ),
       h("div", { class: "ids", "data-test": "topic-hits" }, `${fmt(topics.total)} topics`),
+      topicSummaries(topics.summary),
       pager(topics.total, topics.offset, PAGE.topics, at, "topics"),
       listPane(topics.items, {
         label: (t) => [
           h("b", {}, t.topic_id),
           " ",
           t.initial_request,
-          h("div", { class: "ids" }, `${t.split} · ${t.facets} facets · ${t.questions} rows`),
+          h(
+            "div",
+            { class: "ids" },
+            `${t.split} · need ${fmt(t.clarification_need)} · ${t.facets} facets · ${t.questions} rows`,
+          ),
         ],
         href: (t) => viewHash("dataset", { ...p, topic: String(t.topic_id) }),
         held: (t) => holds(plan("dataset", { ...p, topic: String(t.topic_id) }).topic!),
