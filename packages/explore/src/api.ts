@@ -48,7 +48,15 @@ export const ROUTES = {
   "conversations/topics": { file, offset: uint(0), limit: uint(100, 500) },
   "conversations/topic": { file, id: intId },
   "conversations/context": { file, id: intId, offset: uint(0), limit: uint(50, 500) },
-  "evaldict/contexts": { file, q: text(), offset: uint(0), limit: uint(50, 500) },
+  "evaldict/contexts": {
+    file,
+    q: text(),
+    /** Only entries where a run's scored pick is at least far/100 below MAX in `metric` (0: all). */
+    far: uint(0, 100),
+    metric: text(),
+    offset: uint(0),
+    limit: uint(50, 500),
+  },
   "evaldict/context": { file, id: id() },
   "runs/summary": {},
   "runs/deltas": { measure: text(), b: { kind: "int", min: 1, default: 1 } as const },

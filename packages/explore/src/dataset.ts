@@ -257,6 +257,19 @@ export class Dataset {
     return one(byText) ?? one(byText.filter((x) => x.answer === answer));
   }
 
+  /**
+   * Bank question ids a search means: the id itself (`Q00706`, any case) or those whose text
+   * contains it (any case; three characters at least, so a digit does not pick half the bank).
+   */
+  questionsMatching(q: string): Set<string> {
+    const needle = q.trim().toLowerCase();
+    const out = new Set<string>();
+    if (/^q\d+$/.test(needle)) out.add(needle.toUpperCase());
+    else if (needle.length >= 3)
+      for (const [id, text] of this.bank) if (text.toLowerCase().includes(needle)) out.add(id);
+    return out;
+  }
+
   facetDesc(facet: string): string | undefined {
     const t = this.topicOfFacet(facet);
     return t === undefined

@@ -9,6 +9,7 @@ import {
   ROUTES,
   type RoutePath,
 } from "./api.js";
+import type { EvalDictFile } from "./eval-dicts.js";
 import type { Answer, Explorer } from "./explorer.js";
 import { page } from "./paging.js";
 
@@ -102,9 +103,21 @@ const HANDLERS: Handlers = {
       picks,
     };
   },
-  "evaldict/contexts": (e, p) => {
+  "evaldict/contexts": async (e, p) => {
     const d = nth(e.evalDicts, p.file, "eval dict");
-    return page(d.search(p.q ?? ""), p.offset, p.limit, (id) => {
+    let ids = await d.search(p.q ?? "", e.dataset?.questionsMatching(p.q ?? "") ?? new Set());
+    if (p.far > 0) {
+      const metric = p.metric || d.metrics[0]!;
+      if (!d.metrics.includes(metric))
+        throw badParam(
+          "metric",
+          `metric must be one of ${d.metrics.join(", ")}, not ${JSON.stringify(metric)}`,
+        );
+      const far: string[] = [];
+      for (const id of ids) if ((await pickGap(e, d, id, metric)) >= p.far / 100 - 1e-12) far.push(id);
+      ids = far;
+    }
+    return page(ids, p.offset, p.limit, (id) => {
       const label = d.keyedByFacet ? e.dataset?.facetDesc(id) : contextLabel(e, id);
       return { id, ...(label ? { label } : {}) };
     });
@@ -194,6 +207,26 @@ const HANDLERS: Handlers = {
     return t;
   },
 };
+
+const gaps = new WeakMap<EvalDictFile, Map<string, number>>();
+
+/**
+ * How far below MAX the runs' scored picks of an entry fall at worst (MAX minus the lowest value
+ * scored, MIN for a pick not in the dict); -1 with no pick. Memoized: the runs are fixed.
+ */
+async function pickGap(e: Explorer, d: EvalDictFile, id: string, metric: string): Promise<number> {
+  const memo = gaps.get(d) ?? new Map<string, number>();
+  gaps.set(d, memo);
+  const key = `${metric}\t${id}`;
+  let g = memo.get(key);
+  if (g === undefined) {
+    const m = (await d.context(id, picksOf(e, d.keyedByFacet, id))).metrics.find((x) => x.metric === metric);
+    const values = (m?.picks ?? []).flatMap((k) => (k.value === undefined ? [] : [k.value]));
+    g = m?.max === undefined || values.length === 0 ? -1 : m.max - Math.min(...values);
+    memo.set(key, g);
+  }
+  return g;
+}
 
 /** A history turn with its question's bank id added, when the facet's rows name exactly one. */
 function withQuestionId<T extends { question: string; answer: string }>(

@@ -1,8 +1,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { dumpPickle } from "@convkit/pickle";
 import { tempDir } from "@convkit/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Dataset } from "./dataset.js";
+import { EvalDictFile } from "./eval-dicts.js";
 import { histogram, lengths, sorter, yesNo } from "./list-summary.js";
 
 const HEAD =
@@ -79,5 +81,40 @@ describe("list summaries", () => {
     expect(histogram([3, 1, 3, Number.NaN, 10])).toEqual({ 1: 1, 3: 2, 10: 1 });
     expect(Object.keys(histogram([10, 2]))).toEqual(["2", "10"]);
     expect(sorter<number>("bogus", { v: (x) => x })).toBeUndefined();
+  });
+});
+
+describe("EvalDictFile.search", () => {
+  it("ids anywhere in an entry id (any case), or entries whose candidates include a searched question", async () => {
+    const v = (x: number) =>
+      new Map([
+        ["no_answer", x],
+        ["with_answer", x],
+      ]);
+    const ctx = (qs: string[]) =>
+      new Map([...qs.map((q): [string, Map<string, number>] => [q, v(0.5)]), ["MAX", v(0.75)], ["MIN", v(0.25)]]);
+    const dict = new Map([
+      [
+        "NDCG1",
+        new Map([
+          ["F0985", ctx(["Q00706", "Q00002"])],
+          ["F1098", ctx(["Q00003"])],
+          ["F2000", ctx(["Q00706"])],
+        ]),
+      ],
+    ]);
+    const path = join(tempDir("explore-lists-dict-"), "d.pkl");
+    writeFileSync(path, dumpPickle(dict));
+    const d = await EvalDictFile.open(path);
+    try {
+      expect(await d.search("")).toEqual(["F0985", "F1098", "F2000"]);
+      expect(await d.search("98")).toEqual(["F0985", "F1098"]);
+      expect(await d.search("f20")).toEqual(["F2000"]);
+      expect(await d.search("Q00706", new Set(["Q00706"]))).toEqual(["F0985", "F2000"]);
+      expect(await d.search("cholesterol", new Set(["Q00002", "Q00003"]))).toEqual(["F0985", "F1098"]);
+      expect(await d.search("Q09999", new Set(["Q09999"]))).toEqual([]);
+    } finally {
+      await d.close();
+    }
   });
 });

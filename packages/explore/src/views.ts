@@ -54,6 +54,8 @@ const PLANS = {
     list: req("evaldict/contexts", {
       file: fileOf(p),
       q: p.q ?? "",
+      far: int(p.far),
+      ...(p.far ? { metric: p.metric ?? "" } : {}),
       offset: int(p.offset),
       limit: PAGE.contexts,
     }),
