@@ -6,12 +6,24 @@ import { join } from "node:path";
 import { python, requires, shared } from "@convkit/test-helpers";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clariqRunArgs, launch, open, ready, SHOTS, shown, startExplorer, stopExplorer } from "./harness.js";
+import {
+  clariqRunArgs,
+  devSynthetic,
+  launch,
+  open,
+  ready,
+  SHOTS,
+  shown,
+  startExplorer,
+  stopExplorer,
+} from "./harness.js";
 
 let server: ChildProcess;
 let base: string;
 let browser: Browser;
 let page: Page;
+/** gen:synthetic's dev set, as the explorer reads it. */
+let synthetic: string;
 
 /** A ClariQ TSV's rows as objects by its header (no quoting in ClariQ's files: tabs split). */
 function tsv(name: string): Record<string, string>[] {
@@ -72,6 +84,8 @@ requires("shared", "chromium", "python3").describe(
         shared("data", "clariq"),
         "--qulac",
         shared("data", "qulac", "qulac.json"),
+        "--synthetic",
+        (synthetic = join(await devSynthetic("jsonl"), "dev_synthetic.jsonl")),
         // The single-turn dict and two dev runs (their picks for the "far from MAX" filter).
         ...clariqRunArgs(),
       ]));
@@ -209,6 +223,65 @@ requires("shared", "chromium", "python3").describe(
         await ready(page, "#/evaldicts?far=50");
         expect(await entries()).toEqual(far);
         expect(await shown(page.locator("[data-test=entry-hits]"))).toBe(`${far.length} entries`);
+      });
+    });
+
+    describe("Conversations: a search and a level filter", () => {
+      it("level=2 and a word: the topics with such contexts and their counts, as the JSONL and dev.tsv say (../shared)", async () => {
+        // gen:synthetic's records, read here: per context its topic, facet and history.
+        const ctx = new Map<number, { topic: number; level: number; text: string }>();
+        for (const l of readFileSync(synthetic, "utf8").split("\n")) {
+          // One record per context is enough (a context's records share its history): parse that one.
+          const id = /"context_id":(\d+)/.exec(l)?.[1];
+          if (id === undefined || ctx.has(Number(id))) continue;
+          const r = JSON.parse(l) as {
+            topic_id: number;
+            context_id: number;
+            conversation_context: { question: string; answer: string }[];
+          };
+          ctx.set(r.context_id, {
+            topic: r.topic_id,
+            level: r.conversation_context.length,
+            text: r.conversation_context
+              .map((t) => `${t.question}\n${t.answer}`)
+              .join("\n")
+              .toLowerCase(),
+          });
+        }
+        const texts = new Map<number, string[]>();
+        for (const r of rowsOf("dev")) {
+          const t = texts.get(Number(r.topic_id)) ?? [];
+          texts.set(Number(r.topic_id), [...t, r.initial_request!, r.facet_id!, r.facet_desc!]);
+        }
+        const topicText = (t: number) => (texts.get(t) ?? []).join("\n").toLowerCase();
+        const expected = (word: string) => {
+          const n = new Map<number, number>();
+          for (const c of ctx.values())
+            if (c.level === 2 && (topicText(c.topic).includes(word) || c.text.includes(word)))
+              n.set(c.topic, (n.get(c.topic) ?? 0) + 1);
+          return [...n].sort((a, b) => a[0] - b[0]);
+        };
+        const got = async () =>
+          (await page.locator("[data-test=conv-topics] a").allInnerTexts()).map((t) => [
+            Number(/^\d+/.exec(t)![0]),
+            Number(/([\d,]+) contexts/.exec(t)![1]!.replace(/,/g, "")),
+          ]);
+        await open(page, base, "#/conversations");
+        await page.locator("[data-test=level]").selectOption("2");
+        await ready(page, "#/conversations?level=2");
+        expect(await got()).toEqual(expected("").slice(0, 100));
+        await page.keyboard.press("/");
+        await page.keyboard.type("dog");
+        await page.keyboard.press("Enter");
+        await ready(page, "#/conversations?level=2&q=dog");
+        const dog = expected("dog");
+        expect(dog.length).toBeGreaterThan(0);
+        expect(await got()).toEqual(dog);
+        // Opening a topic keeps the filters in the URL.
+        await page.keyboard.press("Escape");
+        await page.keyboard.press("j");
+        await page.keyboard.press("Enter");
+        await ready(page, `#/conversations?q=dog&level=2&topic=${dog[0]![0]}`);
       });
     });
 

@@ -45,7 +45,15 @@ export const ROUTES = {
     limit: uint(50, 500),
   },
   "dataset/topic": { id: intId },
-  "conversations/topics": { file, offset: uint(0), limit: uint(100, 500) },
+  "conversations/topics": {
+    file,
+    /** Topic id, request, facet id or description, or a question or answer of a context's history. */
+    q: text(),
+    /** Only contexts of this level (questions asked before it): 0, 1, 2. */
+    level: { kind: "choice", values: ["0", "1", "2", "3"] } as const,
+    offset: uint(0),
+    limit: uint(100, 500),
+  },
   "conversations/topic": { file, id: intId },
   "conversations/context": { file, id: intId, offset: uint(0), limit: uint(50, 500) },
   "evaldict/contexts": {

@@ -52,7 +52,37 @@ const HANDLERS: Handlers = {
   },
   "conversations/topics": (e, p) => {
     const s = nth(e.synthetic, p.file, "synthetic set");
-    return page(s.topics(), p.offset, p.limit, (t) => {
+    const needle = (p.q ?? "").trim().toLowerCase();
+    const level = p.level === undefined ? undefined : Number(p.level);
+    const texts = new Map<number, string>();
+    // A topic's own texts, lowercased once per request (its contexts share them).
+    const topicText = (id: number) => {
+      let t = texts.get(id);
+      if (t === undefined) {
+        const x = e.dataset?.topicTexts(id);
+        t = [x?.initial_request ?? s.requestOf(id) ?? "", ...Object.entries(x?.facets ?? {}).flat()]
+          .join("\n")
+          .toLowerCase();
+        texts.set(id, t);
+      }
+      return t;
+    };
+    const keep =
+      needle === "" && level === undefined
+        ? undefined
+        : (c: {
+            topic_id: number;
+            facet_id: string;
+            level: number;
+            history: readonly { question: string; answer: string }[];
+          }) =>
+            (level === undefined || c.level === level) &&
+            (needle === "" ||
+              String(c.topic_id) === needle ||
+              c.facet_id.toLowerCase() === needle ||
+              topicText(c.topic_id).includes(needle) ||
+              c.history.some((t) => `${t.question}\n${t.answer}`.toLowerCase().includes(needle)));
+    return page(s.topics(keep), p.offset, p.limit, (t) => {
       const r = e.dataset?.topicTexts(t.topic_id)?.initial_request ?? s.requestOf(t.topic_id);
       return { ...t, ...(r ? { initial_request: r } : {}) };
     });

@@ -92,7 +92,11 @@ describe("EvalDictFile.search", () => {
         ["with_answer", x],
       ]);
     const ctx = (qs: string[]) =>
-      new Map([...qs.map((q): [string, Map<string, number>] => [q, v(0.5)]), ["MAX", v(0.75)], ["MIN", v(0.25)]]);
+      new Map([
+        ...qs.map((q): [string, Map<string, number>] => [q, v(0.5)]),
+        ["MAX", v(0.75)],
+        ["MIN", v(0.25)],
+      ]);
     const dict = new Map([
       [
         "NDCG1",

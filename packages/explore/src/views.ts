@@ -37,7 +37,13 @@ const PLANS = {
     topic: opt(p.topic !== undefined, () => req("dataset/topic", { id: int(p.topic, -1) })),
   }),
   conversations: (p: ViewParams) => ({
-    list: req("conversations/topics", { file: fileOf(p), offset: int(p.offset), limit: PAGE.topics }),
+    list: req("conversations/topics", {
+      file: fileOf(p),
+      q: p.q ?? "",
+      ...(p.level ? { level: p.level as ParamsOf<"conversations/topics">["level"] } : {}),
+      offset: int(p.offset),
+      limit: PAGE.topics,
+    }),
     topic: opt(p.topic !== undefined, () =>
       req("conversations/topic", { file: fileOf(p), id: int(p.topic, -1) }),
     ),
@@ -97,6 +103,8 @@ export function itemParams(view: View, p: ViewParams, list: Answers[RoutePath]):
     case "conversations":
       return (list as Answers["conversations/topics"]).items.map((t) => ({
         ...(p.file ? { file: p.file } : {}),
+        ...(p.q ? { q: p.q } : {}),
+        ...(p.level ? { level: p.level } : {}),
         topic: String(t.topic_id),
       }));
     case "evaldicts":

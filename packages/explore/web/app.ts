@@ -28,7 +28,7 @@ function go(view: View, params: ViewParams = {}): void {
 
 const RENDER: Record<View, (p: ViewParams) => Promise<HTMLElement>> = {
   dataset: (p) => datasetView(p, meta, (q) => go("dataset", q)),
-  conversations: (p) => conversationsView(p, meta),
+  conversations: (p) => conversationsView(p, meta, (q) => go("conversations", q)),
   evaldicts: (p) => evalDictsView(p, meta, (q) => go("evaldicts", q)),
   runs: (p) => runsView(p, meta),
   passages: (p) => passagesView(p, meta, (q) => go("passages", q)),

@@ -175,7 +175,11 @@ function fileSwitch(
 
 export { fileSwitch };
 
-export async function conversationsView(p: ViewParams, meta: Meta): Promise<HTMLElement> {
+export async function conversationsView(
+  p: ViewParams,
+  meta: Meta,
+  go: (p: ViewParams) => void,
+): Promise<HTMLElement> {
   if (!meta.views.conversations) return h("p", {}, "No synthetic set was given (--synthetic FILE.jsonl).");
   const file = p.file ?? "0";
   const s = meta.synthetic[Number(file)];
@@ -199,12 +203,34 @@ export async function conversationsView(p: ViewParams, meta: Meta): Promise<HTML
       : null,
   );
   const r = plan("conversations", p);
-  const base = { ...(p.file ? { file: p.file } : {}) };
+  // The file and the list's filters: every link of the view keeps them.
+  const file0 = { ...(p.file ? { file: p.file } : {}) };
+  const base = { ...file0, ...(p.q ? { q: p.q } : {}), ...(p.level ? { level: p.level } : {}) };
   const left = await safely(async () => {
     const topics = await get(r.list);
     return h(
       "div",
       {},
+      searchField(p.q ?? "", "topic, request, facet, a question or answer asked", (q) =>
+        go({ ...file0, ...(p.level ? { level: p.level } : {}), q }),
+      ),
+      h(
+        "div",
+        { class: "filters" },
+        filterSelect(
+          "level",
+          [
+            ["", "all"],
+            ["0", "0 (nothing asked)"],
+            ["1", "1"],
+            ["2", "2"],
+          ],
+          p.level ?? "",
+          (level) => go({ ...file0, ...(p.q ? { q: p.q } : {}), level }),
+          "level",
+        ),
+      ),
+      h("div", { class: "ids", "data-test": "conv-topic-hits" }, `${fmt(topics.total)} topics`),
       pager(
         topics.total,
         topics.offset,
