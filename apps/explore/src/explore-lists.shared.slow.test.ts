@@ -350,7 +350,33 @@ requires("shared", "chromium", "python3").describe(
         expect(inView).toBe(true);
       });
     });
+
+    it("at 1400 and 400 px the lists with their filters, sort and summaries fit the width; screenshots (../shared)", async () => {
+      const views = [
+        "#/dataset?q=dog&split=dev&sort=-need&topic=193",
+        "#/conversations?q=dog&level=2",
+        "#/evaldicts?q=Q00706&far=25",
+      ];
+      for (const width of [1400, 400]) {
+        await page.setViewportSize({ width, height: 900 });
+        for (const v of views) {
+          await open(page, base, v);
+          // The summaries open, as a reader opens them.
+          if (v.startsWith("#/dataset")) await page.locator("[data-test=summaries] summary").click();
+          await page.screenshot({
+            path: join(SHOTS, `lists-${v.slice(2).split("?")[0]}-${width}.png`),
+            fullPage: false,
+          });
+          expect([
+            v,
+            await page.evaluate(() => (globalThis as unknown as G).document.documentElement.scrollWidth),
+          ]).toEqual([v, expect.any(Number)]);
+          expect(
+            await page.evaluate(() => (globalThis as unknown as G).document.documentElement.scrollWidth),
+          ).toBeLessThanOrEqual(width);
+        }
+      }
+      await page.setViewportSize({ width: 1400, height: 900 });
+    });
   },
 );
-
-export { join, SHOTS };
