@@ -301,14 +301,14 @@ requires("shared", "chromium", "python3").describe(
         await page.keyboard.press("Escape");
         await page.keyboard.press("j");
         await page.keyboard.press("Enter");
-        await ready(page, `#/dataset?q=worm&topic=${worm[0]}`);
+        await ready(page, `#/dataset?q=worm&topic=${worm[0]}&offset=0`);
         expect(await listIds()).toEqual(worm);
         await open(page, base, "#/dataset?q=worm");
         await page.locator("[data-test=search]").click();
         await page.keyboard.press("Escape");
         await page.keyboard.press("j");
         await page.keyboard.press("Enter");
-        await ready(page, `#/dataset?q=worm&topic=${worm[0]}`);
+        await ready(page, `#/dataset?q=worm&topic=${worm[0]}&offset=0`);
         expect(await listIds()).toEqual(worm);
         expect(await page.locator("[data-test=search]").inputValue()).toBe("worm");
       });
@@ -323,7 +323,7 @@ requires("shared", "chromium", "python3").describe(
         );
         expect(before).toBeGreaterThan(0);
         await page.locator("[data-test=topics] a").nth(80).click();
-        await ready(page, `#/dataset?topic=${deep}`);
+        await ready(page, `#/dataset?topic=${deep}&offset=0`);
         const after = await page.evaluate(() => {
           const l = (globalThis as unknown as G).document.querySelector("[data-test=topics]")!;
           const s = l.querySelector("a.sel")!.getBoundingClientRect();

@@ -99,7 +99,10 @@ export function itemParams(view: View, p: ViewParams, list: Answers[RoutePath]):
   const keep = (extra: ViewParams) => ({ ...p, ...extra });
   switch (view) {
     case "dataset":
-      return (list as Answers["dataset/topics"]).items.map((t) => keep({ topic: String(t.topic_id) }));
+      // As the page's links: the list's offset given, so every item shares the list's request.
+      return (list as Answers["dataset/topics"]).items.map((t) =>
+        keep({ topic: String(t.topic_id), offset: String((list as Answers["dataset/topics"]).offset) }),
+      );
     case "conversations":
       return (list as Answers["conversations/topics"]).items.map((t) => ({
         ...(p.file ? { file: p.file } : {}),

@@ -82,7 +82,9 @@ export async function datasetView(
             `${t.split} · need ${fmt(t.clarification_need)} · ${t.facets} facets · ${t.questions} rows`,
           ),
         ],
-        href: (t) => viewHash("dataset", { ...p, topic: String(t.topic_id) }),
+        // The page's offset given (0 too): a topic opened from the list keeps this page and its
+        // request (a static page holds it), where a URL of a topic alone asks for its page.
+        href: (t) => viewHash("dataset", { ...p, topic: String(t.topic_id), offset: String(topics.offset) }),
         held: (t) => holds(plan("dataset", { ...p, topic: String(t.topic_id) }).topic!),
         selected: (t) => String(t.topic_id) === p.topic,
         test: "topics",
