@@ -213,8 +213,20 @@ export class Dataset {
         facets: t.facets.length,
         questions: t.facets.reduce((n, f) => n + f.qa.length, 0),
       })),
-      summary: summarize(hits),
+      summary: this.summaryOf(`${split ?? ""}\t${needle}`, hits),
     };
+  }
+
+  /** Summaries by filter (sorting and paging do not change them): a pager's clicks cost nothing. */
+  private readonly summaries = new Map<string, TopicsSummary>();
+  private summaryOf(key: string, hits: readonly TopicView[]): TopicsSummary {
+    let s = this.summaries.get(key);
+    if (!s) {
+      if (this.summaries.size >= 64) this.summaries.clear();
+      s = summarize(hits);
+      this.summaries.set(key, s);
+    }
+    return s;
   }
 
   topic(id: number): (TopicView & { qulac_rows: number }) | undefined {
