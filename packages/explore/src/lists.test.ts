@@ -3,9 +3,11 @@ import { join } from "node:path";
 import { dumpPickle } from "@convkit/pickle";
 import { tempDir } from "@convkit/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { apiUrl, parseParams } from "./api.js";
 import { Dataset } from "./dataset.js";
 import { EvalDictFile } from "./eval-dicts.js";
 import { histogram, lengths, sorter, yesNo } from "./list-summary.js";
+import { plan } from "./views.js";
 
 const HEAD =
   "topic_id\tinitial_request\ttopic_desc\tclarification_need\tfacet_id\tfacet_desc\tquestion_id\tquestion\tanswer";
@@ -120,5 +122,23 @@ describe("EvalDictFile.search", () => {
     } finally {
       await d.close();
     }
+  });
+});
+
+describe("the lists' URL parameters", () => {
+  it("a sort, level or far out of its range is a 400 naming it; a topic alone asks for its page, with an offset not", () => {
+    const bad = (path: Parameters<typeof parseParams>[0], q: string) => {
+      const r = parseParams(path, new URLSearchParams(q));
+      return r.ok ? undefined : r.error.parameter;
+    };
+    expect(bad("dataset/topics", "sort=bogus")).toBe("sort");
+    expect(bad("dataset/topics", "sort=-need&at=250")).toBeUndefined();
+    expect(bad("conversations/topics", "level=7")).toBe("level");
+    expect(bad("evaldict/contexts", "far=101")).toBe("far");
+    expect(
+      apiUrl(plan("dataset", { topic: "250" }).list.path, plan("dataset", { topic: "250" }).list.params),
+    ).toBe("api/dataset/topics?at=250&limit=100");
+    const opened = plan("dataset", { topic: "250", offset: "0" }).list;
+    expect(apiUrl(opened.path, opened.params)).toBe(apiUrl("dataset/topics", { limit: 100 }));
   });
 });
