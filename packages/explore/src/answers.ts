@@ -1,5 +1,6 @@
 // The API's answer types, route by route (api.ts pairs them with the routes): pure, shared with the page.
 import type { PairResult } from "@convkit/compare";
+import type { TopicsSummary } from "./list-summary.js";
 import type { QuestionView } from "./question-answers.js";
 import type { TurnSummary, TurnView } from "./responses-answers.js";
 
@@ -332,7 +333,7 @@ export interface DocView {
 /** Each route's answer type. */
 export interface Answers {
   meta: Meta;
-  "dataset/topics": Page<TopicSummary>;
+  "dataset/topics": Page<TopicSummary> & { summary: TopicsSummary };
   "dataset/topic": TopicView;
   "conversations/topics": Page<ConvTopic>;
   "conversations/topic": ConvFacet[];

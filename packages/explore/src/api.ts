@@ -28,6 +28,10 @@ const id = () => ({ kind: "text", max: 200, required: true }) as const;
 /** Which input file of its kind (the first by default). */
 const file = uint(0);
 export const SPLITS = ["train", "dev", "test", "qulac"] as const;
+/** The columns a topic list sorts by; `-` before one sorts descending. */
+export const TOPIC_SORT_KEYS = ["id", "request", "need", "facets", "rows"] as const;
+const sortChoice = (keys: readonly string[]) =>
+  ({ kind: "choice", values: keys.flatMap((k) => [k, `-${k}`]) }) as const;
 
 /** Every route and its parameters; a parameter not listed here gets a 400. */
 export const ROUTES = {
@@ -35,14 +39,33 @@ export const ROUTES = {
   "dataset/topics": {
     q: text(),
     split: { kind: "choice", values: SPLITS } as const,
+    sort: sortChoice(TOPIC_SORT_KEYS),
+    /** A topic id: with no offset, the page that holds it (a shared URL shows its topic). */
+    at: { kind: "int", min: 0, default: -1 } as const,
     offset: uint(0),
     limit: uint(50, 500),
   },
   "dataset/topic": { id: intId },
-  "conversations/topics": { file, offset: uint(0), limit: uint(100, 500) },
+  "conversations/topics": {
+    file,
+    /** Topic id, request, facet id or description, or a question or answer of a context's history. */
+    q: text(),
+    /** Only contexts of this level (questions asked before it): 0, 1, 2. */
+    level: { kind: "choice", values: ["0", "1", "2", "3"] } as const,
+    offset: uint(0),
+    limit: uint(100, 500),
+  },
   "conversations/topic": { file, id: intId },
   "conversations/context": { file, id: intId, offset: uint(0), limit: uint(50, 500) },
-  "evaldict/contexts": { file, q: text(), offset: uint(0), limit: uint(50, 500) },
+  "evaldict/contexts": {
+    file,
+    q: text(),
+    /** Only entries where a run's scored pick is at least far/100 below MAX in `metric` (0: all). */
+    far: uint(0, 100),
+    metric: text(),
+    offset: uint(0),
+    limit: uint(50, 500),
+  },
   "evaldict/context": { file, id: id() },
   "runs/summary": {},
   "runs/deltas": { measure: text(), b: { kind: "int", min: 1, default: 1 } as const },

@@ -223,9 +223,16 @@ export class SyntheticSet {
     };
   }
 
-  topics(): { topic_id: number; facets: number; contexts: number; records: number }[] {
+  /**
+   * Per topic, its facets, contexts and records; with a filter, only the contexts it keeps count
+   * and topics with none are left out.
+   */
+  topics(
+    keep?: (c: { topic_id: number; facet_id: string; level: number; history: readonly Turn[] }) => boolean,
+  ): { topic_id: number; facets: number; contexts: number; records: number }[] {
     const m = new Map<number, { topic_id: number; facets: Set<string>; contexts: number; records: number }>();
     for (const c of this.contexts) {
+      if (keep && !keep({ ...c, level: c.history.length })) continue;
       let t = m.get(c.topic_id);
       if (!t) {
         t = { topic_id: c.topic_id, facets: new Set(), contexts: 0, records: 0 };

@@ -8,6 +8,8 @@ import {
   readQuestionBank,
   readQulacJson,
 } from "@convkit/formats";
+import type { TOPIC_SORT_KEYS } from "./api.js";
+import { histogram, lengths, sorter, type TopicsSummary, yesNo } from "./list-summary.js";
 import { type Page, page } from "./paging.js";
 import { QulacIds } from "./qulac-ids.js";
 
@@ -172,24 +174,59 @@ export class Dataset {
     };
   }
 
-  /** Topics whose request, description, facets, questions or answers contain `q` (any case). */
-  searchTopics(q: string, split: string | undefined, offset: number, limit: number): Page<TopicSummary> {
+  /**
+   * Topics whose request, description, facets, questions, answers or question ids contain `q` (any
+   * case), or whose id is `q`, or with a row or facet of Qulac id `q` (`8-1-1`, `8-1`), in `split`;
+   * sorted by `sort` (a column of {@link TOPIC_SORTS}, `-` for descending). `at` (a topic id, when
+   * no offset is given) picks the page that holds it, so a shared URL shows its topic. The
+   * summary is over the whole filtered list, not the page.
+   */
+  searchTopics(
+    q: string,
+    split: string | undefined,
+    offset: number,
+    limit: number,
+    o: { sort?: string | undefined; at?: number | undefined } = {},
+  ): Page<TopicSummary> & { summary: TopicsSummary } {
     const needle = q.trim().toLowerCase();
+    const qulacLike = /^\d+-\d+(-\d+|-x)?$/.test(needle);
     const hits = [...this.topics]
       .sort((a, b) => a.topic_id - b.topic_id)
       .filter(
         (t) =>
           (split === undefined || split === "" || t.split === split) &&
-          (needle === "" || String(t.topic_id) === needle || topicText(t).includes(needle)),
+          (needle === "" ||
+            String(t.topic_id) === needle ||
+            topicText(t).includes(needle) ||
+            (qulacLike && hasQulacId(t, needle))),
       );
-    return page(hits, offset, limit, (t) => ({
-      topic_id: t.topic_id,
-      split: t.split,
-      initial_request: t.initial_request,
-      clarification_need: t.clarification_need,
-      facets: t.facets.length,
-      questions: t.facets.reduce((n, f) => n + f.qa.length, 0),
-    }));
+    const by = sorter(o.sort, TOPIC_SORTS);
+    if (by) hits.sort(by);
+    const i = o.at === undefined ? -1 : hits.findIndex((t) => t.topic_id === o.at);
+    const from = i >= 0 && offset === 0 ? i - (i % Math.max(1, limit)) : offset;
+    return {
+      ...page(hits, from, limit, (t) => ({
+        topic_id: t.topic_id,
+        split: t.split,
+        initial_request: t.initial_request,
+        clarification_need: t.clarification_need,
+        facets: t.facets.length,
+        questions: t.facets.reduce((n, f) => n + f.qa.length, 0),
+      })),
+      summary: this.summaryOf(`${split ?? ""}\t${needle}`, hits),
+    };
+  }
+
+  /** Summaries by filter (sorting and paging do not change them): a pager's clicks cost nothing. */
+  private readonly summaries = new Map<string, TopicsSummary>();
+  private summaryOf(key: string, hits: readonly TopicView[]): TopicsSummary {
+    let s = this.summaries.get(key);
+    if (!s) {
+      if (this.summaries.size >= 64) this.summaries.clear();
+      s = summarize(hits);
+      this.summaries.set(key, s);
+    }
+    return s;
   }
 
   /** Every topic's id and split, in id order. */
@@ -266,12 +303,58 @@ export class Dataset {
     | Map<string, { topic_id: number; split: string; facet_id: string; facet_desc: string; answer: string }[]>
     | undefined;
 
+  /**
+   * Bank question ids a search means: the id itself (`Q00706`, any case) or those whose text
+   * contains it (any case; three characters at least, so a digit does not pick half the bank).
+   */
+  questionsMatching(q: string): Set<string> {
+    const needle = q.trim().toLowerCase();
+    const out = new Set<string>();
+    if (/^q\d+$/.test(needle)) out.add(needle.toUpperCase());
+    else if (needle.length >= 3)
+      for (const [id, text] of this.bank) if (text.toLowerCase().includes(needle)) out.add(id);
+    return out;
+  }
+
   facetDesc(facet: string): string | undefined {
     const t = this.topicOfFacet(facet);
     return t === undefined
       ? undefined
       : this.byId.get(t)?.facets.find((x) => x.facet_id === facet)?.facet_desc;
   }
+}
+
+/** The columns the topic list sorts by (`sort=need`, `sort=-rows`). */
+export const TOPIC_SORTS: Record<(typeof TOPIC_SORT_KEYS)[number], (t: TopicView) => number | string> = {
+  id: (t) => t.topic_id,
+  request: (t) => t.initial_request.toLowerCase(),
+  need: (t) => (Number.isNaN(t.clarification_need) ? -1 : t.clarification_need),
+  facets: (t) => t.facets.length,
+  rows: (t) => t.facets.reduce((n, f) => n + f.qa.length, 0),
+};
+
+function summarize(topics: readonly TopicView[]): TopicsSummary {
+  const rows = topics.flatMap((t) => t.facets.flatMap((f) => f.qa));
+  const answers = { yes: 0, no: 0, other: 0 };
+  for (const r of rows) answers[yesNo(r.answer)]++;
+  return {
+    topics: topics.length,
+    rows: rows.length,
+    clarification_need: histogram(topics.map((t) => t.clarification_need)),
+    answers,
+    request_length: lengths(topics.map((t) => t.initial_request)),
+    question_length: lengths(rows.map((r) => r.question)),
+    answer_length: lengths(rows.map((r) => r.answer)),
+  };
+}
+
+/** A row or facet of Qulac id `id` (`8-1-1`) or facet id (`8-1`). */
+function hasQulacId(t: TopicView, id: string): boolean {
+  return t.facets.some(
+    (f) =>
+      (f.qulac_facet !== undefined && `${t.topic_id}-${f.qulac_facet}` === id) ||
+      f.qa.some((x) => x.qulac_id?.toLowerCase() === id),
+  );
 }
 
 function topicText(t: TopicView): string {

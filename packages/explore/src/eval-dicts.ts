@@ -88,11 +88,59 @@ export class EvalDictFile {
     return this.contextIds.length;
   }
 
-  /** Context ids starting with `q` (all when empty), in dict order. */
-  search(q: string): string[] {
-    const needle = q.trim();
+  /**
+   * Context ids, in dict order, that contain `q` anywhere (any case), or whose candidates include
+   * one of `questions` (a question id searched for, or the bank ids whose text matched); all when
+   * `q` is empty. Candidates are read from disk on the first such search, once.
+   */
+  async search(q: string, questions: ReadonlySet<string> = new Set()): Promise<string[]> {
+    const needle = q.trim().toLowerCase();
     const ids = this.contextIds.map(String);
-    return needle === "" ? ids : ids.filter((c) => c.startsWith(needle));
+    if (needle === "") return ids;
+    const byQuestion = questions.size > 0 ? await this.candidates() : undefined;
+    return ids.filter(
+      (c) =>
+        c.toLowerCase().includes(needle) ||
+        (byQuestion !== undefined && [...(byQuestion.get(c) ?? [])].some((x) => questions.has(x))),
+    );
+  }
+
+  private candidatesMemo: Promise<Map<string, string[]>> | undefined;
+
+  /** Per context, its candidate questions (the first metric's: every metric has the same ones). */
+  private candidates(): Promise<Map<string, string[]>> {
+    this.candidatesMemo ??= (async () => {
+      const out = new Map<string, string[]>();
+      const fh = await open(this.path, "r");
+      try {
+        const size = (await fh.stat()).size;
+        for (const [ctx, byMetric] of this.where) {
+          const first = byMetric.values().next().value;
+          if (!first) continue;
+          const branch = await this.branch(fh, size, first);
+          out.set(
+            ctx,
+            [...branch.keys()].map(String).filter((x) => x !== "MAX" && x !== "MIN"),
+          );
+        }
+      } finally {
+        await fh.close();
+      }
+      return out;
+    })();
+    return this.candidatesMemo;
+  }
+
+  /** One (metric, context) dict, decoded from its bytes. */
+  private async branch(
+    fh: Awaited<ReturnType<typeof open>>,
+    size: number,
+    [start, endHint, memoLength]: [number, number, number],
+  ) {
+    const end = Math.min(size, endHint, start + MAX_BRANCH_BYTES);
+    const buf = Buffer.alloc(end - start);
+    await fh.read(buf, 0, buf.length, start);
+    return readDictBranch(buf, { memo: this.memo }, memoLength, this.name, start);
   }
 
   /** ClariQ's single-turn dicts are keyed by facet (`F0123`), multi-turn ones by context number. */
@@ -130,11 +178,8 @@ export class EvalDictFile {
     try {
       const size = (await fh.stat()).size;
       const metrics: EvalMetric[] = [];
-      for (const [metric, [start, endHint, memoLength]] of byMetric) {
-        const end = Math.min(size, endHint, start + MAX_BRANCH_BYTES);
-        const buf = Buffer.alloc(end - start);
-        await fh.read(buf, 0, buf.length, start);
-        const branch = readDictBranch(buf, { memo: this.memo }, memoLength, this.name, start);
+      for (const [metric, range] of byMetric) {
+        const branch = await this.branch(fh, size, range);
         const questions: EvalMetric["questions"] = [];
         let max: number | undefined;
         let min: number | undefined;

@@ -9,6 +9,7 @@ import {
   ROUTES,
   type RoutePath,
 } from "./api.js";
+import type { EvalDictFile } from "./eval-dicts.js";
 import type { Answer, Explorer } from "./explorer.js";
 import { page } from "./paging.js";
 import { questionView } from "./questions.js";
@@ -40,7 +41,10 @@ const HANDLERS: Handlers = {
   meta: (e) => e.meta(),
   "dataset/topics": (e, p) => {
     if (!e.dataset) throw notFound("dataset: give --data or --qulac");
-    return e.dataset.searchTopics(p.q ?? "", p.split, p.offset, p.limit);
+    return e.dataset.searchTopics(p.q ?? "", p.split, p.offset, p.limit, {
+      sort: p.sort,
+      at: p.at < 0 ? undefined : p.at,
+    });
   },
   "dataset/topic": (e, p) => {
     const t = e.dataset?.topic(p.id);
@@ -56,7 +60,37 @@ const HANDLERS: Handlers = {
   },
   "conversations/topics": (e, p) => {
     const s = nth(e.synthetic, p.file, "synthetic set");
-    return page(s.topics(), p.offset, p.limit, (t) => {
+    const needle = (p.q ?? "").trim().toLowerCase();
+    const level = p.level === undefined ? undefined : Number(p.level);
+    const texts = new Map<number, string>();
+    // A topic's own texts, lowercased once per request (its contexts share them).
+    const topicText = (id: number) => {
+      let t = texts.get(id);
+      if (t === undefined) {
+        const x = e.dataset?.topicTexts(id);
+        t = [x?.initial_request ?? s.requestOf(id) ?? "", ...Object.entries(x?.facets ?? {}).flat()]
+          .join("\n")
+          .toLowerCase();
+        texts.set(id, t);
+      }
+      return t;
+    };
+    const keep =
+      needle === "" && level === undefined
+        ? undefined
+        : (c: {
+            topic_id: number;
+            facet_id: string;
+            level: number;
+            history: readonly { question: string; answer: string }[];
+          }) =>
+            (level === undefined || c.level === level) &&
+            (needle === "" ||
+              String(c.topic_id) === needle ||
+              c.facet_id.toLowerCase() === needle ||
+              topicText(c.topic_id).includes(needle) ||
+              c.history.some((t) => `${t.question}\n${t.answer}`.toLowerCase().includes(needle)));
+    return page(s.topics(keep), p.offset, p.limit, (t) => {
       const r = e.dataset?.topicTexts(t.topic_id)?.initial_request ?? s.requestOf(t.topic_id);
       return { ...t, ...(r ? { initial_request: r } : {}) };
     });
@@ -111,9 +145,21 @@ const HANDLERS: Handlers = {
       picks,
     };
   },
-  "evaldict/contexts": (e, p) => {
+  "evaldict/contexts": async (e, p) => {
     const d = nth(e.evalDicts, p.file, "eval dict");
-    return page(d.search(p.q ?? ""), p.offset, p.limit, (id) => {
+    let ids = await d.search(p.q ?? "", e.dataset?.questionsMatching(p.q ?? "") ?? new Set());
+    if (p.far > 0) {
+      const metric = p.metric || d.metrics[0]!;
+      if (!d.metrics.includes(metric))
+        throw badParam(
+          "metric",
+          `metric must be one of ${d.metrics.join(", ")}, not ${JSON.stringify(metric)}`,
+        );
+      const far: string[] = [];
+      for (const id of ids) if ((await pickGap(e, d, id, metric)) >= p.far / 100 - 1e-12) far.push(id);
+      ids = far;
+    }
+    return page(ids, p.offset, p.limit, (id) => {
       const label = d.keyedByFacet ? e.dataset?.facetDesc(id) : contextLabel(e, id);
       return { id, ...(label ? { label } : {}) };
     });
@@ -290,6 +336,26 @@ async function entryItems(e: Explorer, id: string, byFacet: boolean, measure: st
   const m = v.metrics.find((x) => x.metric === measure) ?? v.metrics[0];
   for (const q of m?.questions ?? []) values.set(q.question, q.with_answer);
   return { answers, values, dict: m ? { file, name: d.shortName, metric: m.metric } : undefined };
+}
+
+const gaps = new WeakMap<EvalDictFile, Map<string, number>>();
+
+/**
+ * How far below MAX the runs' scored picks of an entry fall at worst (MAX minus the lowest value
+ * scored, MIN for a pick not in the dict); -1 with no pick. Memoized: the runs are fixed.
+ */
+async function pickGap(e: Explorer, d: EvalDictFile, id: string, metric: string): Promise<number> {
+  const memo = gaps.get(d) ?? new Map<string, number>();
+  gaps.set(d, memo);
+  const key = `${metric}\t${id}`;
+  let g = memo.get(key);
+  if (g === undefined) {
+    const m = (await d.context(id, picksOf(e, d.keyedByFacet, id))).metrics.find((x) => x.metric === metric);
+    const values = (m?.picks ?? []).flatMap((k) => (k.value === undefined ? [] : [k.value]));
+    g = m?.max === undefined || values.length === 0 ? -1 : m.max - Math.min(...values);
+    memo.set(key, g);
+  }
+  return g;
 }
 
 /** A history turn with its question's bank id added, when the facet's rows name exactly one. */

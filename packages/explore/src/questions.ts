@@ -65,7 +65,7 @@ async function build(e: Explorer): Promise<Map<string, Place[]>> {
   // are the synthetic sets' (found above), their values looked up per context below.
   for (const [file, d] of e.evalDicts.entries()) {
     if (!d.keyedByFacet) continue;
-    for (const key of d.search("")) {
+    for (const key of await d.search("")) {
       // Each metric lists its own candidates (ClariQ's differ between metrics): their union.
       const qs = new Set<string>();
       for (const m of (await d.leaves(key)).values()) for (const q of m.keys()) qs.add(q);

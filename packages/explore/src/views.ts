@@ -39,13 +39,22 @@ const PLANS = {
     list: req("dataset/topics", {
       q: p.q ?? "",
       ...(p.split ? { split: p.split as (typeof SPLITS)[number] } : {}),
+      ...(p.sort ? { sort: p.sort as ParamsOf<"dataset/topics">["sort"] } : {}),
+      // A shared URL of a topic (no offset) opens the page that holds it.
+      ...(p.offset === undefined && p.topic !== undefined ? { at: int(p.topic, -1) } : {}),
       offset: int(p.offset),
       limit: PAGE.topics,
     }),
     topic: opt(p.topic !== undefined, () => req("dataset/topic", { id: int(p.topic, -1) })),
   }),
   conversations: (p: ViewParams) => ({
-    list: req("conversations/topics", { file: fileOf(p), offset: int(p.offset), limit: PAGE.topics }),
+    list: req("conversations/topics", {
+      file: fileOf(p),
+      q: p.q ?? "",
+      ...(p.level ? { level: p.level as ParamsOf<"conversations/topics">["level"] } : {}),
+      offset: int(p.offset),
+      limit: PAGE.topics,
+    }),
     topic: opt(p.topic !== undefined, () =>
       req("conversations/topic", { file: fileOf(p), id: int(p.topic, -1) }),
     ),
@@ -62,6 +71,8 @@ const PLANS = {
     list: req("evaldict/contexts", {
       file: fileOf(p),
       q: p.q ?? "",
+      far: int(p.far),
+      ...(p.far ? { metric: p.metric ?? "" } : {}),
       offset: int(p.offset),
       limit: PAGE.contexts,
     }),
@@ -142,10 +153,15 @@ export function itemParams(view: View, p: ViewParams, list: Answers[RoutePath]):
   const keep = (extra: ViewParams) => ({ ...p, ...extra });
   switch (view) {
     case "dataset":
-      return (list as Answers["dataset/topics"]).items.map((t) => keep({ topic: String(t.topic_id) }));
+      // As the page's links: the list's offset given, so every item shares the list's request.
+      return (list as Answers["dataset/topics"]).items.map((t) =>
+        keep({ topic: String(t.topic_id), offset: String((list as Answers["dataset/topics"]).offset) }),
+      );
     case "conversations":
       return (list as Answers["conversations/topics"]).items.map((t) => ({
         ...(p.file ? { file: p.file } : {}),
+        ...(p.q ? { q: p.q } : {}),
+        ...(p.level ? { level: p.level } : {}),
         topic: String(t.topic_id),
       }));
     case "evaldicts":

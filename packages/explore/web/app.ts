@@ -29,7 +29,7 @@ function go(view: View, params: ViewParams = {}): void {
 
 const RENDER: Record<View, (p: ViewParams) => Promise<HTMLElement>> = {
   dataset: (p) => datasetView(p, meta, (q) => go("dataset", q)),
-  conversations: (p) => conversationsView(p, meta),
+  conversations: (p) => conversationsView(p, meta, (q) => go("conversations", q)),
   evaldicts: (p) => evalDictsView(p, meta, (q) => go("evaldicts", q)),
   runs: (p) => runsView(p, meta),
   passages: (p) => passagesView(p, meta, (q) => go("passages", q)),
@@ -80,7 +80,9 @@ async function render(): Promise<void> {
     el = errorBox(e);
   }
   if (mine !== rendering) return;
+  const kept = listScrolls(main);
   main.replaceChildren(el);
+  keepListScrolls(main, kept);
   // The selected context in the Conversations tree, scrolled into its (scrolling) box.
   main.querySelector(".tree li.sel > a")?.scrollIntoView({ block: "nearest" });
   if (searching) {
@@ -89,6 +91,31 @@ async function render(): Promise<void> {
     s?.setSelectionRange(s.value.length, s.value.length);
   }
   window.__CONVKIT_READY__ = location.hash || "#/dataset";
+}
+
+/** A list's identity across a redraw: the same items (a click inside it) keep its scroll. */
+const listKey = (l: HTMLElement) =>
+  `${l.dataset.test}\u0000${l.childElementCount}\u0000${l.firstElementChild?.getAttribute("href") ?? ""}\u0000${l.lastElementChild?.getAttribute("href") ?? ""}`;
+
+function listScrolls(main: HTMLElement): Map<string, number> {
+  return new Map([...main.querySelectorAll<HTMLElement>(".list")].map((l) => [listKey(l), l.scrollTop]));
+}
+
+/**
+ * Lists that were drawn before keep their scroll (a click deep in a list left it at the top), and
+ * each list's marked item is brought into view (a shared URL's item, on whatever page it is).
+ */
+function keepListScrolls(main: HTMLElement, kept: Map<string, number>): void {
+  for (const l of main.querySelectorAll<HTMLElement>(".list")) {
+    const top = kept.get(listKey(l));
+    if (top !== undefined) l.scrollTop = top;
+    const sel = l.querySelector<HTMLElement>("a.sel");
+    if (!sel) continue;
+    const a = sel.getBoundingClientRect();
+    const b = l.getBoundingClientRect();
+    // Within the list's own box only (the page itself does not jump).
+    if (a.top < b.top || a.bottom > b.bottom) l.scrollTop += a.top - b.top - (b.height - a.height) / 2;
+  }
 }
 
 document.addEventListener("keydown", (e) => {

@@ -1,10 +1,25 @@
 // The Dataset and Conversations views: ClariQ/Qulac topics, facets and rows; synthetic context trees and records.
-import type { ContextNode, Meta } from "../src/api.js";
+import type { Answers, ContextNode, Meta } from "../src/api.js";
 import { PAGE, plan, type ViewParams, viewHash } from "../src/views.js";
 import { get, holds } from "./client.js";
 import { counts, fmt, h, listPane, pager, plural, safely, searchField, table } from "./dom.js";
+import { bars, filterSelect, lengthLine, sortHeaders } from "./list-tools.js";
 import { contextPane } from "./view-context.js";
 import { questionLink } from "./view-question.js";
+
+/** The Hugging Face viewer's column summaries of the filtered topics (all pages). */
+function topicSummaries(s: Answers["dataset/topics"]["summary"]): HTMLElement {
+  return h(
+    "details",
+    { class: "summaries", "data-test": "summaries" },
+    h("summary", {}, `column summaries (${fmt(s.topics)} topics, ${fmt(s.rows)} rows)`),
+    bars("clarification need", s.clarification_need, "summary-need"),
+    bars("answers", s.answers, "summary-answers"),
+    lengthLine("request", s.request_length, "summary-request-length"),
+    lengthLine("question", s.question_length, "summary-question-length"),
+    lengthLine("answer", s.answer_length, "summary-answer-length"),
+  );
+}
 
 export async function datasetView(
   p: ViewParams,
@@ -23,13 +38,39 @@ export async function datasetView(
   const left = await safely(async () => {
     const topics = await get(r.list);
     const at = (offset: number) => viewHash("dataset", { ...p, offset: String(offset) });
+    // What a new search keeps: the filters and the sort (not the page or the topic).
+    const filters = { ...(p.split ? { split: p.split } : {}), ...(p.sort ? { sort: p.sort } : {}) };
     return h(
       "div",
       {},
-      searchField(p.q ?? "", "search topics, facets, questions, answers", (q) =>
-        go({ ...(p.split ? { split: p.split } : {}), q }),
+      searchField(p.q ?? "", "search topics, facets, questions, answers, ids (Q00706, 8-1-1)", (q) =>
+        go({ ...filters, q }),
+      ),
+      h(
+        "div",
+        { class: "filters" },
+        filterSelect(
+          "split",
+          [["", "all"], ...Object.keys(d.splits).map((s): [string, string] => [s, s])],
+          p.split ?? "",
+          (split) => go({ ...filters, q: p.q ?? "", split }),
+          "split",
+        ),
+      ),
+      sortHeaders(
+        [
+          ["id", "id"],
+          ["request", "request"],
+          ["need", "clarification need"],
+          ["facets", "facets"],
+          ["rows", "rows"],
+        ],
+        p.sort ?? "id",
+        (sort) => go({ ...p, offset: "", sort }),
+        "topics",
       ),
       h("div", { class: "ids", "data-test": "topic-hits" }, plural(topics.total, "topics")),
+      topicSummaries(topics.summary),
       pager(topics.total, topics.offset, PAGE.topics, at, "topics"),
       listPane(topics.items, {
         label: (t) => [
@@ -39,10 +80,12 @@ export async function datasetView(
           h(
             "div",
             { class: "ids" },
-            `${t.split} · ${plural(t.facets, "facets")} · ${plural(t.questions, "rows")}`,
+            `${t.split} · need ${fmt(t.clarification_need)} · ${plural(t.facets, "facets")} · ${plural(t.questions, "rows")}`,
           ),
         ],
-        href: (t) => viewHash("dataset", { ...p, topic: String(t.topic_id) }),
+        // The page's offset given (0 too): a topic opened from the list keeps this page and its
+        // request (a static page holds it), where a URL of a topic alone asks for its page.
+        href: (t) => viewHash("dataset", { ...p, topic: String(t.topic_id), offset: String(topics.offset) }),
         held: (t) => holds(plan("dataset", { ...p, topic: String(t.topic_id) }).topic!),
         selected: (t) => String(t.topic_id) === p.topic,
         test: "topics",
@@ -169,7 +212,11 @@ function absentNote(absent: Meta["synthetic"][number]["absent"]): HTMLElement | 
   );
 }
 
-export async function conversationsView(p: ViewParams, meta: Meta): Promise<HTMLElement> {
+export async function conversationsView(
+  p: ViewParams,
+  meta: Meta,
+  go: (p: ViewParams) => void,
+): Promise<HTMLElement> {
   if (!meta.views.conversations) return h("p", {}, "No synthetic set was given (--synthetic FILE.jsonl).");
   const file = p.file ?? "0";
   const s = meta.synthetic[Number(file)];
@@ -193,12 +240,34 @@ export async function conversationsView(p: ViewParams, meta: Meta): Promise<HTML
       : null,
   );
   const r = plan("conversations", p);
-  const base = { ...(p.file ? { file: p.file } : {}) };
+  // The file and the list's filters: every link of the view keeps them.
+  const file0 = { ...(p.file ? { file: p.file } : {}) };
+  const base = { ...file0, ...(p.q ? { q: p.q } : {}), ...(p.level ? { level: p.level } : {}) };
   const left = await safely(async () => {
     const topics = await get(r.list);
     return h(
       "div",
       {},
+      searchField(p.q ?? "", "topic, request, facet, a question or answer asked", (q) =>
+        go({ ...file0, ...(p.level ? { level: p.level } : {}), q }),
+      ),
+      h(
+        "div",
+        { class: "filters" },
+        filterSelect(
+          "level",
+          [
+            ["", "all"],
+            ["0", "0 (nothing asked)"],
+            ["1", "1"],
+            ["2", "2"],
+          ],
+          p.level ?? "",
+          (level) => go({ ...file0, ...(p.q ? { q: p.q } : {}), level }),
+          "level",
+        ),
+      ),
+      h("div", { class: "ids", "data-test": "conv-topic-hits" }, `${fmt(topics.total)} topics`),
       pager(
         topics.total,
         topics.offset,

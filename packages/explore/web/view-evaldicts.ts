@@ -4,6 +4,7 @@ import { PAGE, plan, type ViewParams, viewHash } from "../src/views.js";
 import { distribution } from "./charts.js";
 import { get, holds } from "./client.js";
 import { counts, fmt, h, listPane, pager, plural, safely, searchField, table } from "./dom.js";
+import { filterSelect } from "./list-tools.js";
 import { fileSwitch } from "./view-dataset.js";
 import { questionLink } from "./view-question.js";
 
@@ -19,11 +20,32 @@ export async function evalDictsView(
   const base = { ...(p.file ? { file: p.file } : {}) };
   const left = await safely(async () => {
     const list = await get(r.list);
-    const keep = { ...base, ...(p.q ? { q: p.q } : {}) };
+    // The filters every link of the list keeps (the metric: the filter's and the entry's).
+    const filters = { ...(p.far ? { far: p.far } : {}), ...(p.metric ? { metric: p.metric } : {}) };
+    const keep = { ...base, ...filters, ...(p.q ? { q: p.q } : {}) };
     return h(
       "div",
       {},
-      searchField(p.q ?? "", "entry id starts with…", (q) => go({ ...base, q })),
+      searchField(p.q ?? "", "entry id, question id or question text", (q) => go({ ...base, ...filters, q })),
+      h(
+        "div",
+        { class: "filters" },
+        filterSelect(
+          "a pick below MAX by",
+          [
+            ["", "any"],
+            ["10", "≥ 0.1"],
+            ["25", "≥ 0.25"],
+            ["50", "≥ 0.5"],
+          ],
+          p.far ?? "",
+          (far) =>
+            go({ ...base, ...(p.q ? { q: p.q } : {}), ...(p.metric ? { metric: p.metric } : {}), far }),
+          "far",
+        ),
+        p.far ? h("span", { class: "ids" }, `in ${p.metric || (d?.metrics[0] ?? "")}`) : null,
+      ),
+      h("div", { class: "ids", "data-test": "entry-hits" }, `${fmt(list.total)} entries`),
       pager(
         list.total,
         list.offset,
