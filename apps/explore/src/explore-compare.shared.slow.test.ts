@@ -374,6 +374,15 @@ requires("shared", "chromium", "python3").describe(
         const t0 = Date.now();
         await page.goto(`${mt.base}#/runs?measure=NDCG1`);
         await ready(page, "#/runs?measure=NDCG1");
+        // Drawn: laid out and painted (the next frame after the page says it is ready).
+        await page.evaluate(
+          () =>
+            new Promise((done) => {
+              const raf = (globalThis as unknown as { requestAnimationFrame(f: () => void): void })
+                .requestAnimationFrame;
+              raf(() => raf(() => done(null)));
+            }),
+        );
         console.log(`full multi-turn pair: first page of the Runs view drawn in ${Date.now() - t0} ms`);
         expect(await page.locator("[data-test=delta-topics] .item").count()).toBeLessThanOrEqual(size);
         expect(await ids()).toEqual(order.slice(0, size));
