@@ -59,6 +59,43 @@ function dictValues(facet: string, metric: string): Map<string, number> {
   return new Map(Object.entries(JSON.parse(py.stdout.toString()) as Record<string, number>));
 }
 
+/** Each context's pick (a run has one line per context), as a bank id ("" when not in the bank). */
+function pickOf(ls: string[]): Map<string, string> {
+  const bank = new Map(
+    readFileSync(shared("data", "clariq", "question_bank.tsv"), "utf8")
+      .split("\n")
+      .slice(1)
+      .map((l) => l.split("\t").reverse() as [string, string]),
+  );
+  return new Map(ls.map((l) => [l.split(" ")[0]!, bank.get(/"(.*)"/.exec(l)![1]!) ?? ""]));
+}
+
+/**
+ * The multi-turn dict's NDCG1 value of both runs' picks in each context either run picked in (MIN
+ * when the dict lacks the pick, 0 when a run has no line for the context: the tool's rules), read
+ * by Python's pickle from the archive; contexts the dict lacks are left out.
+ */
+function multiTurnValues(pa: Map<string, string>, pb: Map<string, string>): Record<string, [number, number]> {
+  const picks = Object.fromEntries(
+    [...new Set([...pa.keys(), ...pb.keys()])].map((c) => [c, [pa.get(c) ?? null, pb.get(c) ?? null]]),
+  );
+  const py = spawnSync(
+    "python3",
+    [
+      "-c",
+      `import tarfile,pickle,json,sys
+t=tarfile.open(sys.argv[1]); m=[x for x in t.getmembers() if x.isfile()][0]; d=pickle.load(t.extractfile(m))
+picks=json.loads(sys.stdin.read())
+v=lambda ctx,q: 0 if q is None else (d['NDCG1'][ctx][q] if q in d['NDCG1'][ctx] else d['NDCG1'][ctx]['MIN'])['with_answer']
+print(json.dumps({c:[v(int(c),p[0]),v(int(c),p[1])] for c,p in picks.items() if int(c) in d['NDCG1']}))`,
+      shared("golden", "clariq-eval", "eval_dicts", "multi_turn_dev_eval.pkl.tar.gz"),
+    ],
+    { input: JSON.stringify(picks), maxBuffer: 64 << 20 },
+  );
+  expect(py.status, py.stderr.toString()).toBe(0);
+  return JSON.parse(py.stdout.toString()) as Record<string, [number, number]>;
+}
+
 const f4 = (x: number) => x.toFixed(4).replace(/\.?0+$/, (m) => (m.startsWith(".") ? "" : m));
 /** A value as the page prints it (fmt: integers plain, others to 4 places). */
 const shownNum = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(4));
@@ -264,33 +301,8 @@ requires("shared", "chromium", "python3").describe(
       const b = join(tmp, "mt_best");
       writeFileSync(a, `${bm25.join("\n")}\n`);
       writeFileSync(b, `${best.join("\n")}\n`);
-      const bank = new Map(
-        readFileSync(shared("data", "clariq", "question_bank.tsv"), "utf8")
-          .split("\n")
-          .slice(1)
-          .map((l) => l.split("\t").reverse() as [string, string]),
-      );
-      /** Each context's pick (a run has one line per context), as a bank id. */
-      const pickOf = (ls: string[]) =>
-        new Map(ls.map((l) => [l.split(" ")[0]!, bank.get(/"(.*)"/.exec(l)![1]!) ?? ""]));
       const [pa, pb] = [pickOf(bm25), pickOf(best)];
-      // The dict's value of each pick (MIN when the dict lacks it, 0 when the run has no line for the
-      // context: the tool's rules), read by Python's pickle from the archive.
-      const py = spawnSync(
-        "python3",
-        [
-          "-c",
-          `import tarfile,pickle,json,sys
-t=tarfile.open(sys.argv[1]); m=[x for x in t.getmembers() if x.isfile()][0]; d=pickle.load(t.extractfile(m))
-picks=json.loads(sys.stdin.read())
-v=lambda ctx,q: 0 if q is None else (d['NDCG1'][ctx][q] if q in d['NDCG1'][ctx] else d['NDCG1'][ctx]['MIN'])['with_answer']
-print(json.dumps({c:[v(int(c),p[0]),v(int(c),p[1])] for c,p in picks.items() if int(c) in d['NDCG1']}))`,
-          shared("golden", "clariq-eval", "eval_dicts", "multi_turn_dev_eval.pkl.tar.gz"),
-        ],
-        { input: JSON.stringify(Object.fromEntries([...pa].map(([c, q]) => [c, [q, pb.get(c) ?? null]]))) },
-      );
-      expect(py.status, py.stderr.toString()).toBe(0);
-      const vals = JSON.parse(py.stdout.toString()) as Record<string, [number, number]>;
+      const vals = multiTurnValues(pa, pb);
       const mt = await startExplorer([
         "--data",
         shared("data", "clariq"),
@@ -322,6 +334,79 @@ print(json.dumps({c:[v(int(c),p[0]),v(int(c),p[1])] for c,p in picks.items() if 
         const row = page.locator("[data-test=facet-values] tr[data-measure=NDCG1] td");
         expect([await shown(row.nth(1)), await shown(row.nth(2))]).toEqual(vals[ctx]!.map(shownNum));
         await page.screenshot({ path: join(SHOTS, "runs-compare-multi-turn-1400.png") });
+      } finally {
+        await stopExplorer(mt.server);
+      }
+    }, 180_000);
+
+    it("the full multi-turn pair (~15,000 contexts): the list paged in the whole list's order, a shared context's page opened (../shared)", async () => {
+      const tmp = tempDir("explore-compare-");
+      const lines = (name: string) =>
+        readFileSync(runFile(name), "utf8")
+          .split("\n")
+          .filter((l) => l.trim() && !l.includes('""'));
+      const [la, lb] = [lines("dev_bm25_multi_turn"), lines("dev_best_question_multi_turn")];
+      const [a, b] = [join(tmp, "mt_bm25"), join(tmp, "mt_best")];
+      writeFileSync(a, `${la.join("\n")}\n`);
+      writeFileSync(b, `${lb.join("\n")}\n`);
+      const vals = multiTurnValues(pickOf(la), pickOf(lb));
+      const byId = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+      const d = (c: string) => vals[c]![1] - vals[c]![0];
+      const order = Object.keys(vals).sort((x, y) => Math.abs(d(y)) - Math.abs(d(x)) || byId(x, y));
+      expect(order.length).toBeGreaterThan(10_000);
+      /** The Runs list's page (PAGE.contexts of src/views.ts). */
+      const size = 200;
+      const mt = await startExplorer([
+        "--data",
+        shared("data", "clariq"),
+        "--eval-dict",
+        shared("golden", "clariq-eval", "eval_dicts", "multi_turn_dev_eval.pkl.tar.gz"),
+        "--run",
+        a,
+        "--run",
+        b,
+      ]);
+      const ids = async () =>
+        (await page.locator("[data-test=delta-topics] .item b").allInnerTexts()).map((x) => x.trim());
+      const pager = page.locator("[data-test=delta-topics]").locator("xpath=..").locator("[data-test=pager]");
+      try {
+        // The first page: one page of rows (not all ~15,000), the whole list's first in its order.
+        const t0 = Date.now();
+        await page.goto(`${mt.base}#/runs?measure=NDCG1`);
+        await ready(page, "#/runs?measure=NDCG1");
+        // Drawn: laid out and painted (the next frame after the page says it is ready).
+        await page.evaluate(
+          () =>
+            new Promise((done) => {
+              const raf = (globalThis as unknown as { requestAnimationFrame(f: () => void): void })
+                .requestAnimationFrame;
+              raf(() => raf(() => done(null)));
+            }),
+        );
+        console.log(`full multi-turn pair: first page of the Runs view drawn in ${Date.now() - t0} ms`);
+        expect(await page.locator("[data-test=delta-topics] .item").count()).toBeLessThanOrEqual(size);
+        expect(await ids()).toEqual(order.slice(0, size));
+        expect(await shown(pager)).toContain(`1–${size} of ${order.length.toLocaleString("en")} items`);
+        // The second page continues it.
+        await pager.locator("[data-test=next-page]").click();
+        await ready(page, `#/runs?measure=NDCG1&offset=${size}`);
+        expect(await ids()).toEqual(order.slice(size, 2 * size));
+        // A shared URL of a context deep in the list: its page, the context marked and in view.
+        const x = order[2 * size + 57]!;
+        await open(page, mt.base, `#/runs?measure=NDCG1&topic=${x}`);
+        expect(await ids()).toEqual(order.slice(2 * size, 3 * size));
+        expect(await shown(page.locator("[data-test=delta-topics] .item.sel b"))).toBe(x);
+        await page.waitForFunction(
+          () => {
+            const doc = (globalThis as unknown as G).document;
+            const item = doc.querySelector("[data-test=delta-topics] .item.sel")!.getBoundingClientRect();
+            const box = doc.querySelector("[data-test=delta-topics]")!.getBoundingClientRect();
+            const vh = (globalThis as unknown as G).innerHeight;
+            return item.top >= box.top && item.bottom <= box.bottom && item.top >= 0 && item.bottom <= vh;
+          },
+          undefined,
+          { timeout: 5000 },
+        );
       } finally {
         await stopExplorer(mt.server);
       }

@@ -240,7 +240,10 @@ interface Deltas {
   a: string;
   b: string;
   b_index: number;
+  /** The page's rows of the whole list (`total` rows) in its order, from `offset`. */
   rows: DeltaRow[];
+  total: number;
+  offset: number;
 }
 
 interface RankedEntryView {

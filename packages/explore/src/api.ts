@@ -32,6 +32,8 @@ export const SPLITS = ["train", "dev", "test", "qulac"] as const;
 export const TOPIC_SORT_KEYS = ["id", "request", "need", "facets", "rows"] as const;
 const sortChoice = (keys: readonly string[]) =>
   ({ kind: "choice", values: keys.flatMap((k) => [k, `-${k}`]) }) as const;
+/** The Runs list's orders (sorted over the whole list by the server): by |Δ|, by Δ (the default), by id. */
+export const DELTA_SORTS = ["abs", "delta", "id"] as const;
 
 /** Every route and its parameters; a parameter not listed here gets a 400. */
 export const ROUTES = {
@@ -68,7 +70,15 @@ export const ROUTES = {
   },
   "evaldict/context": { file, id: id() },
   "runs/summary": {},
-  "runs/deltas": { measure: text(), b: { kind: "int", min: 1, default: 1 } as const },
+  "runs/deltas": {
+    measure: text(),
+    b: { kind: "int", min: 1, default: 1 } as const,
+    sort: { kind: "choice", values: DELTA_SORTS } as const,
+    offset: uint(0),
+    limit: uint(500, 500),
+    /** An id whose page is wanted (a shared `#/runs?topic=`): the offset becomes that page's. */
+    at: text(),
+  },
   "runs/topic": {
     id: id(),
     depth: uint(20, 1000),

@@ -205,19 +205,23 @@ const HANDLERS: Handlers = {
     // The multi-turn tool scores every context of its dict (0 where no run picked): listed are
     // the contexts some run picked in, the others being 0 in every run.
     const multiTurn = runs.scoring.kind === "clariq" && runs.scoring.multiTurn === true;
-    return {
-      ...d,
-      rows: (multiTurn ? d.rows.filter((r) => runs.hasRanking(r.topic)) : d.rows).map((r) => {
-        const topic = runs.hasRanking(r.topic)
-          ? r.topic
-          : String(e.dataset?.topicOfFacet(r.topic) ?? r.topic);
-        const label =
-          topic === r.topic
-            ? e.dataset?.topicTexts(Number(topic))?.initial_request
-            : e.dataset?.facetDesc(r.topic);
-        return { ...r, ranking_topic: topic, ...(label ? { label } : {}) };
-      }),
-    };
+    // Ordered over the whole list here, so that each page continues the one before it.
+    const all = sortDeltas(multiTurn ? d.rows.filter((r) => runs.hasRanking(r.topic)) : d.rows, p.sort);
+    const at = p.at ? all.findIndex((r) => r.topic === p.at) : -1;
+    const offset = at >= 0 && p.limit > 0 ? at - (at % p.limit) : p.offset;
+    const {
+      total,
+      offset: from,
+      items,
+    } = page(all, offset, p.limit, (r) => {
+      const topic = runs.hasRanking(r.topic) ? r.topic : String(e.dataset?.topicOfFacet(r.topic) ?? r.topic);
+      const label =
+        topic === r.topic
+          ? e.dataset?.topicTexts(Number(topic))?.initial_request
+          : e.dataset?.facetDesc(r.topic);
+      return { ...r, ranking_topic: topic, ...(label ? { label } : {}) };
+    });
+    return { ...d, rows: items, total, offset: from };
   },
   "runs/topic": async (e, p) => {
     const runs = e.runs;
@@ -441,4 +445,18 @@ export async function answer(e: Explorer, path: string, q: URLSearchParams): Pro
     if (err instanceof Refusal) return { status: err.status, body: err.body };
     throw err;
   }
+}
+
+const byId = (x: { topic: string }, y: { topic: string }) =>
+  x.topic < y.topic ? -1 : x.topic > y.topic ? 1 : 0;
+
+/** The Runs list in one of its orders; `delta` (largest first, ties by id) is RunSet.deltas' own. */
+function sortDeltas<R extends { topic: string; delta: number }>(
+  rows: readonly R[],
+  sort: ParsedOf<"runs/deltas">["sort"],
+): R[] {
+  const out = [...rows];
+  if (sort === "abs") out.sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta) || byId(x, y));
+  else if (sort === "id") out.sort(byId);
+  return out;
 }

@@ -2,6 +2,7 @@
 // Pure (no Node imports), so the page draws from exactly the requests a static export inlined.
 import {
   type Answers,
+  type DELTA_SORTS,
   type ParamSpec,
   type ParamsOf,
   parseValue,
@@ -79,7 +80,16 @@ const PLANS = {
     ctx: opt(p.ctx !== undefined, () => req("evaldict/context", { file: fileOf(p), id: p.ctx ?? "" })),
   }),
   runs: (p: ViewParams) => ({
-    list: req("runs/deltas", { measure: p.measure ?? "", b: int(p.b, 1) }),
+    list: req("runs/deltas", {
+      measure: p.measure ?? "",
+      b: int(p.b, 1),
+      // The view's default order is |Δ|; a sort it cannot mean is the API's 400, said in the page.
+      sort: (p.sort ?? "abs") as (typeof DELTA_SORTS)[number],
+      offset: int(p.offset),
+      limit: PAGE.contexts,
+      // A shared `#/runs?topic=X` without an offset opens the page holding X.
+      ...(p.offset === undefined && p.topic ? { at: p.topic } : {}),
+    }),
     summary: req("runs/summary", {}),
     topic: opt(p.topic !== undefined, () =>
       req("runs/topic", {

@@ -1,9 +1,9 @@
 // The Runs view: convkit-compare's table, per-topic differences (chart and list), rankings side by side.
 import type { Meta } from "../src/api.js";
-import { plan, type ViewParams, viewHash } from "../src/views.js";
+import { PAGE, plan, type ViewParams, viewHash } from "../src/views.js";
 import { deltaChart } from "./charts.js";
 import { get, holds } from "./client.js";
-import { fmt, h, listPane, pfmt, safely, table } from "./dom.js";
+import { fmt, h, listPane, pager, pfmt, safely, table } from "./dom.js";
 import { comparePane, stacking } from "./view-runs-compare.js";
 
 /** The list's orders: by |Δ| (how much the runs differ, the default), by Δ, by id. */
@@ -112,12 +112,19 @@ export async function runsView(p: ViewParams, meta: Meta): Promise<HTMLElement> 
     ...(p.sort ? { sort: p.sort } : {}),
     ...(p.depth ? { depth: p.depth } : {}),
   };
+  const pagerLine = (total: number, offset: number) =>
+    pager(total, offset, PAGE.contexts, (o) => viewHash("runs", { ...keep, offset: String(o) }), "items");
   const sort = p.sort ?? "abs";
   let list: HTMLElement;
   let chart: HTMLElement;
   try {
     const d = await get(r.list);
-    const href = (topic: string) => viewHash("runs", { ...keep, topic });
+    // An item's link keeps the page it is on, so a click never moves the list.
+    const here: ViewParams = d.offset > 0 ? { offset: String(d.offset) } : {};
+    const href = (topic: string) => viewHash("runs", { ...keep, ...here, topic });
+    // The server pages the list in its order (the whole list sorted there); the chart draws this
+    // page's bars by Δ, as it drew the whole list when it fit in one page.
+    const paged = d.total > d.rows.length;
     chart = h(
       "div",
       {},
@@ -129,24 +136,24 @@ export async function runsView(p: ViewParams, meta: Meta): Promise<HTMLElement> 
       h(
         "p",
         { class: "ids" },
-        "Each bar is a topic (hover: its values; click: its rankings). Sorted by difference, largest first.",
+        `Each bar is a topic${paged ? " of this page of the list" : ""} (hover: its values; click: its rankings). Sorted by difference, largest first.`,
       ),
-      deltaChart(d.rows, {
-        y: `Δ ${d.measure}`,
-        a: d.a,
-        b: d.b,
-        href,
-        ...(p.topic ? { selected: p.topic } : {}),
-      }),
+      deltaChart(
+        paged
+          ? [...d.rows].sort(
+              (x, y) => y.delta - x.delta || (x.topic < y.topic ? -1 : x.topic > y.topic ? 1 : 0),
+            )
+          : d.rows,
+        {
+          y: `Δ ${d.measure}`,
+          a: d.a,
+          b: d.b,
+          href,
+          ...(p.topic ? { selected: p.topic } : {}),
+        },
+      ),
     );
-    const rows = [...d.rows];
-    if (sort === "abs")
-      rows.sort(
-        (x, y) =>
-          Math.abs(y.delta) - Math.abs(x.delta) || (x.topic < y.topic ? -1 : x.topic > y.topic ? 1 : 0),
-      );
-    else if (sort === "id") rows.sort((x, y) => (x.topic < y.topic ? -1 : x.topic > y.topic ? 1 : 0));
-    const pane = listPane(rows, {
+    const pane = listPane(d.rows, {
       label: (x) => [
         h("b", {}, x.topic),
         " ",
@@ -187,6 +194,7 @@ export async function runsView(p: ViewParams, meta: Meta): Promise<HTMLElement> 
           ),
         ),
       ),
+      pagerLine(d.total, d.offset),
       pane,
     );
   } catch (e) {
