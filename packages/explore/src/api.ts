@@ -10,7 +10,7 @@ export type {
   Meta,
   OfficialPassage,
 } from "./answers.js";
-export type { QuestionContext, QuestionEval, QuestionView } from "./question-answers.js";
+export type { QuestionContext, QuestionView } from "./question-answers.js";
 export type { CitationView, ResponseView, RunTurnView, TurnView } from "./responses-answers.js";
 
 /** A parameter: an integer in a range, a choice, or text up to a length. */

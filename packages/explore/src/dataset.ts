@@ -325,7 +325,7 @@ export class Dataset {
 }
 
 /** The columns the topic list sorts by (`sort=need`, `sort=-rows`). */
-export const TOPIC_SORTS: Record<(typeof TOPIC_SORT_KEYS)[number], (t: TopicView) => number | string> = {
+const TOPIC_SORTS: Record<(typeof TOPIC_SORT_KEYS)[number], (t: TopicView) => number | string> = {
   id: (t) => t.topic_id,
   request: (t) => t.initial_request.toLowerCase(),
   need: (t) => (Number.isNaN(t.clarification_need) ? -1 : t.clarification_need),

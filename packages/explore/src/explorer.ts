@@ -222,7 +222,7 @@ export class Explorer {
  * The dataset's topics of the splits a synthetic set covers (the splits of its topics) that it has
  * no records of: ClariQ's own sets leave some out on purpose (ABSENT_TOPICS), others are unexplained.
  */
-export function absentTopics(
+function absentTopics(
   s: SyntheticSet,
   dataset: Dataset | undefined,
 ): { topic_id: number; split: string; why: string }[] {

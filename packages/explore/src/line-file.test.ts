@@ -24,7 +24,7 @@ describe("LineFile.index", () => {
         expect(lf.count).toBe(3);
         expect(longest).toBe((mb << 20) + 2);
         expect(await lf.json(2)).toEqual({ b: 2 });
-      });
+      }, 5);
     };
     await time(2);
     const small = await time(6);

@@ -38,7 +38,7 @@ export function plural(n: number, things: string): string {
 }
 
 /** A number in a CSV: every digit JavaScript needs to read it back (shortest round-trip), never rounded. */
-export const csvNumber = (n: number): string => (Number.isFinite(n) ? String(n) : "");
+const csvNumber = (n: number): string => (Number.isFinite(n) ? String(n) : "");
 
 /** A p-value; none (NaN, which JSON carries as null: a test on one topic) is a dash. */
 export const pfmt = (p: number | null): string =>

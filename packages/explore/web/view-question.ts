@@ -8,7 +8,7 @@ import { counts, fmt, h, pager, table } from "./dom.js";
 const CONTEXTS_PAGE = 100;
 
 /** The URL of a question's page (every question id shown in the explorer links here). */
-export const questionHash = (id: string, offset = 0): string =>
+const questionHash = (id: string, offset = 0): string =>
   `#/question?${new URLSearchParams({ id, ...(offset > 0 ? { offset: String(offset) } : {}) })}`;
 
 /** A question id as a link to its page (a normal link: Tab, Enter, middle-click work). */
