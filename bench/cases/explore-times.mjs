@@ -31,25 +31,25 @@ const args = [
 
 /** Each view's first page: the requests web/app.ts makes to draw it with an item selected. */
 const pages = (first) => ({
-  dataset: ["meta", "dataset/topics?offset=0&limit=500", `dataset/topic?id=${first.topic}`],
+  dataset: ["meta", "dataset/topics?q=&offset=0&limit=100", `dataset/topic?id=${first.topic}`],
   conversations: [
     "meta",
-    "conversations/topics?file=0",
+    "conversations/topics?file=0&q=&offset=0&limit=100",
     `conversations/topic?file=0&id=${first.topic}`,
     `conversations/context?file=0&id=${first.ctx}&offset=0&limit=50`,
   ],
   evaldicts: [
     "meta",
-    "evaldict/contexts?file=0&offset=0&limit=200",
+    "evaldict/contexts?file=0&q=&far=0&offset=0&limit=200",
     `evaldict/context?file=0&id=${first.evalCtx}`,
   ],
   runs: [
     "meta",
     "runs/summary",
-    "runs/deltas?measure=MRR100&b=1",
+    "runs/deltas?measure=MRR100&b=1&sort=abs&offset=0&limit=200",
     `runs/topic?id=${first.runTopic}&depth=20`,
   ],
-  passages: ["meta", "passages/docs?file=0&offset=0&limit=500", `passages/doc?file=0&id=${first.doc}`],
+  passages: ["meta", "passages/docs?file=0&q=&offset=0&limit=100", `passages/doc?file=0&id=${first.doc}`],
 });
 
 const results = [];
@@ -71,12 +71,12 @@ for (let i = 0; i < runs; i++) {
     if (!r.ok) throw new Error(`${p}: ${r.status} ${await r.text()}`);
     return r.json();
   };
-  const synthetic = (await get("conversations/topics?file=0"))[0].topic_id;
+  const synthetic = (await get("conversations/topics?file=0")).items[0].topic_id;
   const tree = await get(`conversations/topic?file=0&id=${synthetic}`);
   const first = {
     topic: synthetic,
     ctx: tree[0].tree[0].children[0]?.children[0]?.context_id ?? tree[0].tree[0].context_id,
-    evalCtx: (await get("evaldict/contexts?file=0&offset=7000&limit=1")).items[0],
+    evalCtx: (await get("evaldict/contexts?file=0&offset=7000&limit=1")).items[0]?.id,
     runTopic: (await get("runs/deltas?measure=MRR100&b=1")).rows[0].topic,
     doc: (await get("passages/docs?file=0&offset=0&limit=1")).items[0].id,
   };

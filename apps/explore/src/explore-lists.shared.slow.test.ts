@@ -140,6 +140,8 @@ requires("shared", "chromium", "python3").describe(
           const n = rows.find((r) => r.topic_id === t)!.clarification_need!;
           need.set(n, (need.get(n) ?? 0) + 1);
         }
+        // The summaries come after the list is drawn.
+        await page.locator("[data-test=summary-need] .bar-row").first().waitFor({ state: "attached" });
         const bar = async (test: string) =>
           Object.fromEntries(
             await page
@@ -363,7 +365,10 @@ requires("shared", "chromium", "python3").describe(
         for (const v of views) {
           await open(page, base, v);
           // The summaries open, as a reader opens them.
-          if (v.startsWith("#/dataset")) await page.locator("[data-test=summaries] summary").click();
+          if (v.startsWith("#/dataset")) {
+            await page.locator("[data-test=summary-need] .bar-row").first().waitFor({ state: "attached" });
+            await page.locator("[data-test=summaries] summary").click();
+          }
           await page.screenshot({
             path: join(SHOTS, `lists-${v.slice(2).split("?")[0]}-${width}.png`),
             fullPage: false,

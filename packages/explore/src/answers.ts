@@ -336,7 +336,8 @@ export interface DocView {
 /** Each route's answer type. */
 export interface Answers {
   meta: Meta;
-  "dataset/topics": Page<TopicSummary> & { summary: TopicsSummary };
+  "dataset/topics": Page<TopicSummary>;
+  "dataset/summary": TopicsSummary;
   "dataset/topic": TopicView;
   "conversations/topics": Page<ConvTopic>;
   "conversations/topic": ConvFacet[];

@@ -47,6 +47,8 @@ export const ROUTES = {
     offset: uint(0),
     limit: uint(50, 500),
   },
+  /** The column summaries of `dataset/topics`' whole filtered list. */
+  "dataset/summary": { q: text(), split: { kind: "choice", values: SPLITS } as const },
   "dataset/topic": { id: intId },
   "conversations/topics": {
     file,

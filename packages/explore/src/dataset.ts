@@ -176,21 +176,13 @@ export class Dataset {
 
   /**
    * Topics whose request, description, facets, questions, answers or question ids contain `q` (any
-   * case), or whose id is `q`, or with a row or facet of Qulac id `q` (`8-1-1`, `8-1`), in `split`;
-   * sorted by `sort` (a column of {@link TOPIC_SORTS}, `-` for descending). `at` (a topic id, when
-   * no offset is given) picks the page that holds it, so a shared URL shows its topic. The
-   * summary is over the whole filtered list, not the page.
+   * case), or whose id is `q`, or with a row or facet of Qulac id `q` (`8-1-1`, `8-1`), in `split`,
+   * in id order.
    */
-  searchTopics(
-    q: string,
-    split: string | undefined,
-    offset: number,
-    limit: number,
-    o: { sort?: string | undefined; at?: number | undefined } = {},
-  ): Page<TopicSummary> & { summary: TopicsSummary } {
+  private matching(q: string, split: string | undefined): TopicView[] {
     const needle = q.trim().toLowerCase();
     const qulacLike = /^\d+-\d+(-\d+|-x)?$/.test(needle);
-    const hits = [...this.topics]
+    return [...this.topics]
       .sort((a, b) => a.topic_id - b.topic_id)
       .filter(
         (t) =>
@@ -200,34 +192,51 @@ export class Dataset {
             topicText(t).includes(needle) ||
             (qulacLike && hasQulacId(t, needle))),
       );
+  }
+
+  /**
+   * The topics {@link matching} `q` in `split`, sorted by `sort` (a column of {@link TOPIC_SORTS},
+   * `-` for descending). `at` (a topic id, when no offset is given) picks the page that holds it,
+   * so a shared URL shows its topic.
+   */
+  searchTopics(
+    q: string,
+    split: string | undefined,
+    offset: number,
+    limit: number,
+    o: { sort?: string | undefined; at?: number | undefined } = {},
+  ): Page<TopicSummary> {
+    const hits = this.matching(q, split);
     const by = sorter(o.sort, TOPIC_SORTS);
     if (by) hits.sort(by);
     const i = o.at === undefined ? -1 : hits.findIndex((t) => t.topic_id === o.at);
     const from = i >= 0 && offset === 0 ? i - (i % Math.max(1, limit)) : offset;
-    return {
-      ...page(hits, from, limit, (t) => ({
-        topic_id: t.topic_id,
-        split: t.split,
-        initial_request: t.initial_request,
-        clarification_need: t.clarification_need,
-        facets: t.facets.length,
-        questions: t.facets.reduce((n, f) => n + f.qa.length, 0),
-      })),
-      summary: this.summaryOf(`${split ?? ""}\t${needle}`, hits),
-    };
+    return page(hits, from, limit, (t) => ({
+      topic_id: t.topic_id,
+      split: t.split,
+      initial_request: t.initial_request,
+      clarification_need: t.clarification_need,
+      facets: t.facets.length,
+      questions: t.facets.reduce((n, f) => n + f.qa.length, 0),
+    }));
   }
 
-  /** Summaries by filter (sorting and paging do not change them): a pager's clicks cost nothing. */
-  private readonly summaries = new Map<string, TopicsSummary>();
-  private summaryOf(key: string, hits: readonly TopicView[]): TopicsSummary {
+  /**
+   * The column summaries of the topics {@link matching} `q` in `split`: over the whole filtered
+   * list, not a page. Asked apart from the list (the page draws the list first), kept by filter.
+   */
+  summarizeTopics(q: string, split: string | undefined): TopicsSummary {
+    const key = `${split ?? ""}\t${q.trim().toLowerCase()}`;
     let s = this.summaries.get(key);
     if (!s) {
       if (this.summaries.size >= 64) this.summaries.clear();
-      s = summarize(hits);
+      s = summarize(this.matching(q, split));
       this.summaries.set(key, s);
     }
     return s;
   }
+
+  private readonly summaries = new Map<string, TopicsSummary>();
 
   /** Every topic's id and split, in id order. */
   topicSplits(): { topic_id: number; split: string }[] {

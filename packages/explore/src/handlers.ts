@@ -46,6 +46,10 @@ const HANDLERS: Handlers = {
       at: p.at < 0 ? undefined : p.at,
     });
   },
+  "dataset/summary": (e, p) => {
+    if (!e.dataset) throw notFound("dataset: give --data or --qulac");
+    return e.dataset.summarizeTopics(p.q ?? "", p.split);
+  },
   "dataset/topic": (e, p) => {
     const t = e.dataset?.topic(p.id);
     if (!t) throw notFound(`topic ${p.id}`);

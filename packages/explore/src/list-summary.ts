@@ -8,10 +8,26 @@ export interface LengthSummary {
   max: number;
 }
 
+/** Code points of `t`: its UTF-16 units less one per surrogate pair (no array per string, as `[...t]` makes). */
+function codePoints(t: string): number {
+  let n = t.length;
+  for (let i = 0; i < t.length - 1; i++) {
+    const c = t.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = t.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
 /** The lengths' min, median (the mean of the two middle values when even) and max; zeros when empty. */
 export function lengths(texts: Iterable<string>): LengthSummary {
   const n: number[] = [];
-  for (const t of texts) n.push([...t].length);
+  for (const t of texts) n.push(codePoints(t));
   n.sort((a, b) => a - b);
   if (n.length === 0) return { count: 0, min: 0, median: 0, max: 0 };
   const mid = n.length >> 1;

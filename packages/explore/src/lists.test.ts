@@ -45,11 +45,13 @@ describe("Dataset.searchTopics: filters, sort, the page of a topic, summaries ov
     expect(d.searchTopics("Q00020", undefined, 0, 10).items.map((t) => t.topic_id)).toEqual([3]);
     const dev = d.searchTopics("", "dev", 0, 2);
     expect([dev.total, dev.items.length]).toEqual([7, 2]);
-    expect(dev.summary.topics).toBe(7);
-    expect(dev.summary.rows).toBe(8);
-    expect(dev.summary.clarification_need).toEqual({ 1: 2, 2: 2, 3: 2, 4: 1 });
-    expect(dev.summary.answers).toEqual({ yes: 4, no: 3, other: 1 });
-    expect(dev.summary.question_length).toEqual({ count: 8, min: 5, median: 10, max: 10 });
+    const summary = d.summarizeTopics("", "dev");
+    expect(summary.topics).toBe(7);
+    expect(summary.rows).toBe(8);
+    expect(summary.clarification_need).toEqual({ 1: 2, 2: 2, 3: 2, 4: 1 });
+    expect(summary.answers).toEqual({ yes: 4, no: 3, other: 1 });
+    expect(summary.question_length).toEqual({ count: 8, min: 5, median: 10, max: 10 });
+    expect(d.summarizeTopics("worm", undefined).topics).toBe(1);
   });
 
   it("sorts the whole list by a column, descending with '-', ties in id order", () => {
@@ -71,6 +73,9 @@ describe("list summaries", () => {
   it("lengths in code points, the median of an even count the mean of the middle two", () => {
     expect(lengths(["ab", "😀", "abcd", "abc"])).toEqual({ count: 4, min: 1, median: 2.5, max: 4 });
     expect(lengths([])).toEqual({ count: 0, min: 0, median: 0, max: 0 });
+    // Code points as [...t] counts them, lone surrogates (one each) and pairs (one per pair) too.
+    for (const t of ["\ud83d", "a\ude00b", "\ud83d\ud83d\ude00", "😀😀x", "\ude00\ud83d", ""])
+      expect(lengths([t]).max, JSON.stringify(t)).toBe([...t].length);
   });
   it("yes/no by the answer's first word; histograms sorted by value; unknown sort columns ignored", () => {
     expect(["Yes, the", "no.", "nope", " YES", ""].map(yesNo)).toEqual([

@@ -46,6 +46,11 @@ const PLANS = {
       offset: int(p.offset),
       limit: PAGE.topics,
     }),
+    // Drawn after the list, when it comes (the list does not wait for it).
+    summary: req("dataset/summary", {
+      q: p.q ?? "",
+      ...(p.split ? { split: p.split as (typeof SPLITS)[number] } : {}),
+    }),
     topic: opt(p.topic !== undefined, () => req("dataset/topic", { id: int(p.topic, -1) })),
   }),
   conversations: (p: ViewParams) => ({

@@ -7,18 +7,29 @@ import { bars, filterSelect, lengthLine, sortHeaders } from "./list-tools.js";
 import { contextPane } from "./view-context.js";
 import { questionLink } from "./view-question.js";
 
-/** The Hugging Face viewer's column summaries of the filtered topics (all pages). */
-function topicSummaries(s: Answers["dataset/topics"]["summary"]): HTMLElement {
-  return h(
-    "details",
-    { class: "summaries", "data-test": "summaries" },
-    h("summary", {}, `column summaries (${fmt(s.topics)} topics, ${fmt(s.rows)} rows)`),
-    bars("clarification need", s.clarification_need, "summary-need"),
-    bars("answers", s.answers, "summary-answers"),
-    lengthLine("request", s.request_length, "summary-request-length"),
-    lengthLine("question", s.question_length, "summary-question-length"),
-    lengthLine("answer", s.answer_length, "summary-answer-length"),
+/**
+ * The Hugging Face viewer's column summaries of the filtered topics (all pages), filled in when
+ * they come: the list is drawn without waiting for them.
+ */
+function topicSummaries(summary: Promise<Answers["dataset/summary"]>): HTMLElement {
+  const head = h("summary", {}, "column summaries (counting…)");
+  const el = h("details", { class: "summaries", "data-test": "summaries" }, head);
+  summary.then(
+    (s) => {
+      head.textContent = `column summaries (${fmt(s.topics)} topics, ${fmt(s.rows)} rows)`;
+      el.append(
+        bars("clarification need", s.clarification_need, "summary-need"),
+        bars("answers", s.answers, "summary-answers"),
+        lengthLine("request", s.request_length, "summary-request-length"),
+        lengthLine("question", s.question_length, "summary-question-length"),
+        lengthLine("answer", s.answer_length, "summary-answer-length"),
+      );
+    },
+    (e: unknown) => {
+      head.textContent = `column summaries: ${e instanceof Error ? e.message : String(e)}`;
+    },
   );
+  return el;
 }
 
 export async function datasetView(
@@ -70,7 +81,7 @@ export async function datasetView(
         "topics",
       ),
       h("div", { class: "ids", "data-test": "topic-hits" }, plural(topics.total, "topics")),
-      topicSummaries(topics.summary),
+      topicSummaries(get(r.summary)),
       pager(topics.total, topics.offset, PAGE.topics, at, "topics"),
       listPane(topics.items, {
         label: (t) => [
