@@ -187,6 +187,22 @@ requires("shared", "chromium", "python3").describe(
         got.filter((r) => twice.has(r.item)).map((r) => r.rank),
       );
       expect(got.filter((r) => r.dup).map((r) => r.rank)).toEqual([12, 13, 14, 15]);
+      // The ranking's CSV: the rows shown, the item's id and text apart, eval values in full.
+      const href = (await page
+        .locator("[data-test=ranking][data-run=dev_bm25] [data-test=csv]")
+        .first()
+        .getAttribute("href"))!;
+      const csv = decodeURIComponent(href.replace(/^data:text\/csv;charset=utf-8,/, ""))
+        .trimEnd()
+        .split("\n");
+      expect(csv[0]).toBe("rank,item id,item,answer,eval MRR100,score,moved");
+      expect(csv.slice(1).map((l) => l.split(",")[1])).toEqual(bm25.slice(0, 30));
+      const withValue = csv.slice(1).filter((l) => dict.has(l.split(",")[1]!));
+      expect(withValue.length).toBeGreaterThan(0);
+      for (const l of withValue) {
+        const id = l.split(",")[1]!;
+        expect([id, l.split(",").at(-3)]).toEqual([id, String(dict.get(id))]);
+      }
       // What moved, against the baseline's whole ranking.
       for (const r of got) {
         const o = noq.indexOf(r.item) + 1;

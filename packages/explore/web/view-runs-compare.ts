@@ -2,7 +2,7 @@
 // rankings side by side to a chosen depth with each item's answer and eval value, what moved, duplicates.
 import type { Answers } from "../src/api.js";
 import { RUN_DEPTH, type ViewParams, viewHash } from "../src/views.js";
-import { fmt, h, table } from "./dom.js";
+import { h, table } from "./dom.js";
 import { questionLink } from "./view-question.js";
 
 type Topic = Answers["runs/topic"];
@@ -73,8 +73,9 @@ function valuesTable(t: Topic, names: string[], b: number, measure: string): HTM
     const c = v.values[b];
     return [
       v.measure,
-      ...v.values.map((x) => (x === null ? "–" : fmt(x))),
-      a === null || a === undefined || c === null || c === undefined ? "–" : fmt(c - a),
+      // Numbers: drawn to 4 places, in the CSV in full.
+      ...v.values.map((x) => x ?? "–"),
+      a === null || a === undefined || c === null || c === undefined ? "–" : c - a,
     ];
   });
   return stacking(
@@ -121,11 +122,13 @@ function rankingTable(t: Topic, r: number, depth: number): HTMLElement {
             : null,
           e.text && e.text !== e.doc ? h("div", { class: "ids" }, e.text) : null,
         ),
-        text: e.text ? `${e.doc} ${e.text}` : e.doc,
+        // The CSV's item id and text in columns of their own.
+        id: e.doc,
+        text: e.text && e.text !== e.doc ? e.text : "",
       },
       e.answer ?? "",
-      e.eval === undefined ? "–" : fmt(e.eval),
-      fmt(e.score, 3),
+      e.eval ?? "–",
+      e.score,
       moved(e, baseline, depth),
     ]),
     {
