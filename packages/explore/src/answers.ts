@@ -1,6 +1,6 @@
 // The API's answer types, route by route (api.ts pairs them with the routes): pure, shared with the page.
 import type { PairResult } from "@convkit/compare";
-import type { TopicsSummary } from "./list-summary.js";
+import type { ConversationsSummary, TopicsSummary } from "./list-summary.js";
 import type { QuestionView } from "./question-answers.js";
 import type { TurnSummary, TurnView } from "./responses-answers.js";
 
@@ -340,6 +340,7 @@ export interface Answers {
   "dataset/summary": TopicsSummary;
   "dataset/topic": TopicView;
   "conversations/topics": Page<ConvTopic>;
+  "conversations/summary": ConversationsSummary;
   "conversations/topic": ConvFacet[];
   "conversations/context": ContextView;
   "evaldict/contexts": Page<{ id: string; label?: string }>;

@@ -30,6 +30,8 @@ const file = uint(0);
 export const SPLITS = ["train", "dev", "test", "qulac"] as const;
 /** The columns a topic list sorts by; `-` before one sorts descending. */
 export const TOPIC_SORT_KEYS = ["id", "request", "need", "facets", "rows"] as const;
+/** The columns the Conversations list sorts by (over the whole filtered list). */
+export const CONV_SORT_KEYS = ["id", "request", "facets", "contexts", "records"] as const;
 const sortChoice = (keys: readonly string[]) =>
   ({ kind: "choice", values: keys.flatMap((k) => [k, `-${k}`]) }) as const;
 /** The Runs list's orders (sorted over the whole list by the server): by |Δ|, by Δ (the default), by id. */
@@ -56,8 +58,15 @@ export const ROUTES = {
     q: text(),
     /** Only contexts of this level (questions asked before it): 0, 1, 2. */
     level: { kind: "choice", values: ["0", "1", "2", "3"] } as const,
+    sort: sortChoice(CONV_SORT_KEYS),
     offset: uint(0),
     limit: uint(100, 500),
+  },
+  /** The column summaries of `conversations/topics`' whole filtered list (same q and level). */
+  "conversations/summary": {
+    file,
+    q: text(),
+    level: { kind: "choice", values: ["0", "1", "2", "3"] } as const,
   },
   "conversations/topic": { file, id: intId },
   "conversations/context": { file, id: intId, offset: uint(0), limit: uint(50, 500) },

@@ -10,6 +10,7 @@ import { readPickle } from "@convkit/pickle";
 import type { IdDecoder } from "./clariq-ids.js";
 import type { Dataset } from "./dataset.js";
 import { LineFile, parseLine } from "./line-file.js";
+import { type ConversationsSummary, histogram, lengths } from "./list-summary.js";
 import { type Page, page } from "./paging.js";
 import { makeTempDir, removeTempDir } from "./temp-dirs.js";
 
@@ -61,6 +62,14 @@ function qulacRecordId(turns: (string | undefined)[]): string | undefined {
 function sameTexts(a: string[], b: string[]): boolean {
   return a.length === b.length && [...a].sort().join("\u0000") === [...b].sort().join("\u0000");
 }
+
+/** Which contexts a filtered list keeps (a search, a level). */
+export type ContextFilter = (c: {
+  topic_id: number;
+  facet_id: string;
+  level: number;
+  history: readonly Turn[];
+}) => boolean;
 
 function isTurn(v: unknown): v is Turn {
   return typeof v === "object" && v !== null && typeof (v as Turn).question === "string";
@@ -227,9 +236,7 @@ export class SyntheticSet {
    * Per topic, its facets, contexts and records; with a filter, only the contexts it keeps count
    * and topics with none are left out.
    */
-  topics(
-    keep?: (c: { topic_id: number; facet_id: string; level: number; history: readonly Turn[] }) => boolean,
-  ): { topic_id: number; facets: number; contexts: number; records: number }[] {
+  topics(keep?: ContextFilter): { topic_id: number; facets: number; contexts: number; records: number }[] {
     const m = new Map<number, { topic_id: number; facets: Set<string>; contexts: number; records: number }>();
     for (const c of this.contexts) {
       if (keep && !keep({ ...c, level: c.history.length })) continue;
@@ -250,6 +257,26 @@ export class SyntheticSet {
         contexts: t.contexts,
         records: t.records,
       }));
+  }
+
+  /**
+   * The column summaries of the contexts `keep` keeps (all without it): their topics, levels,
+   * records per context and the lengths of their topics' initial requests (`request` gives one).
+   */
+  summarize(
+    keep: ContextFilter | undefined,
+    request: (topic: number) => string | undefined,
+  ): ConversationsSummary {
+    const kept = keep ? this.contexts.filter((c) => keep({ ...c, level: c.history.length })) : this.contexts;
+    const topics = [...new Set(kept.map((c) => c.topic_id))];
+    return {
+      topics: topics.length,
+      contexts: kept.length,
+      records: kept.reduce((n, c) => n + c.records, 0),
+      level: histogram(kept.map((c) => c.history.length)),
+      records_per_context: histogram(kept.map((c) => c.records)),
+      request_length: lengths(topics.flatMap((t) => request(t) ?? [])),
+    };
   }
 
   /**

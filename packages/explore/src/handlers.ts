@@ -2,6 +2,7 @@
 import {
   type Answers,
   type ApiError,
+  type CONV_SORT_KEYS,
   type ContextNode,
   type EvalContextView,
   type ParsedOf,
@@ -9,8 +10,10 @@ import {
   ROUTES,
   type RoutePath,
 } from "./api.js";
+import type { ContextFilter, SyntheticSet } from "./conversations.js";
 import type { EvalDictFile } from "./eval-dicts.js";
 import type { Answer, Explorer } from "./explorer.js";
+import { sorter } from "./list-summary.js";
 import { page } from "./paging.js";
 import { questionView } from "./questions.js";
 
@@ -64,40 +67,21 @@ const HANDLERS: Handlers = {
   },
   "conversations/topics": (e, p) => {
     const s = nth(e.synthetic, p.file, "synthetic set");
-    const needle = (p.q ?? "").trim().toLowerCase();
-    const level = p.level === undefined ? undefined : Number(p.level);
-    const texts = new Map<number, string>();
-    // A topic's own texts, lowercased once per request (its contexts share them).
-    const topicText = (id: number) => {
-      let t = texts.get(id);
-      if (t === undefined) {
-        const x = e.dataset?.topicTexts(id);
-        t = [x?.initial_request ?? s.requestOf(id) ?? "", ...Object.entries(x?.facets ?? {}).flat()]
-          .join("\n")
-          .toLowerCase();
-        texts.set(id, t);
-      }
-      return t;
-    };
-    const keep =
-      needle === "" && level === undefined
-        ? undefined
-        : (c: {
-            topic_id: number;
-            facet_id: string;
-            level: number;
-            history: readonly { question: string; answer: string }[];
-          }) =>
-            (level === undefined || c.level === level) &&
-            (needle === "" ||
-              String(c.topic_id) === needle ||
-              c.facet_id.toLowerCase() === needle ||
-              topicText(c.topic_id).includes(needle) ||
-              c.history.some((t) => `${t.question}\n${t.answer}`.toLowerCase().includes(needle)));
-    return page(s.topics(keep), p.offset, p.limit, (t) => {
-      const r = e.dataset?.topicTexts(t.topic_id)?.initial_request ?? s.requestOf(t.topic_id);
+    const request = (t: number) => e.dataset?.topicTexts(t)?.initial_request ?? s.requestOf(t);
+    const items = s.topics(contextFilter(e, s, p)).map((t) => {
+      const r = request(t.topic_id);
       return { ...t, ...(r ? { initial_request: r } : {}) };
     });
+    const by = sorter(p.sort, CONV_SORTS);
+    if (by) items.sort(by);
+    return page(items, p.offset, p.limit, (t) => t);
+  },
+  "conversations/summary": (e, p) => {
+    const s = nth(e.synthetic, p.file, "synthetic set");
+    return s.summarize(
+      contextFilter(e, s, p),
+      (t) => e.dataset?.topicTexts(t)?.initial_request ?? s.requestOf(t),
+    );
   },
   "conversations/topic": (e, p) => {
     const facets = nth(e.synthetic, p.file, "synthetic set").topic(p.id);
@@ -436,6 +420,56 @@ function picksOf(e: Explorer, byFacet: boolean, key: string): { run: string; que
 }
 
 /** Parses, validates, answers: every error is a JSON `{error, parameter?}` with its status. */
+/** The contexts the Conversations list keeps: `q` in a topic's texts, a facet id or a history turn; `level`. */
+function contextFilter(
+  e: Explorer,
+  s: SyntheticSet,
+  p: { q: string | undefined; level: string | undefined },
+): ContextFilter | undefined {
+  const needle = (p.q ?? "").trim().toLowerCase();
+  const level = p.level === undefined ? undefined : Number(p.level);
+  const texts = new Map<number, string>();
+  // A topic's own texts, lowercased once per request (its contexts share them).
+  const topicText = (id: number) => {
+    let t = texts.get(id);
+    if (t === undefined) {
+      const x = e.dataset?.topicTexts(id);
+      t = [x?.initial_request ?? s.requestOf(id) ?? "", ...Object.entries(x?.facets ?? {}).flat()]
+        .join("\n")
+        .toLowerCase();
+      texts.set(id, t);
+    }
+    return t;
+  };
+  return needle === "" && level === undefined
+    ? undefined
+    : (c) =>
+        (level === undefined || c.level === level) &&
+        (needle === "" ||
+          String(c.topic_id) === needle ||
+          c.facet_id.toLowerCase() === needle ||
+          topicText(c.topic_id).includes(needle) ||
+          c.history.some((t) => `${t.question}\n${t.answer}`.toLowerCase().includes(needle)));
+}
+
+/** The columns the Conversations list sorts by (`sort=contexts`, `sort=-records`). */
+const CONV_SORTS: Record<
+  (typeof CONV_SORT_KEYS)[number],
+  (t: {
+    topic_id: number;
+    initial_request?: string;
+    facets: number;
+    contexts: number;
+    records: number;
+  }) => number | string
+> = {
+  id: (t) => t.topic_id,
+  request: (t) => (t.initial_request ?? "").toLowerCase(),
+  facets: (t) => t.facets,
+  contexts: (t) => t.contexts,
+  records: (t) => t.records,
+};
+
 export async function answer(e: Explorer, path: string, q: URLSearchParams): Promise<Answer> {
   if (!Object.hasOwn(ROUTES, path)) return { status: 404, body: { error: `no such endpoint: ${path}` } };
   const route = path as RoutePath;

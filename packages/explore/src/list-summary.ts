@@ -80,3 +80,15 @@ export interface TopicsSummary {
   question_length: LengthSummary;
   answer_length: LengthSummary;
 }
+
+/** The column summaries of the Conversations list: over its filtered topics and the contexts the filter keeps. */
+export interface ConversationsSummary {
+  topics: number;
+  contexts: number;
+  records: number;
+  /** Contexts per level (questions asked before them: the history's length). */
+  level: Record<string, number>;
+  /** Contexts per number of records (candidate questions asked next). */
+  records_per_context: Record<string, number>;
+  request_length: LengthSummary;
+}

@@ -58,8 +58,15 @@ const PLANS = {
       file: fileOf(p),
       q: p.q ?? "",
       ...(p.level ? { level: p.level as ParamsOf<"conversations/topics">["level"] } : {}),
+      ...(p.sort ? { sort: p.sort as ParamsOf<"conversations/topics">["sort"] } : {}),
       offset: int(p.offset),
       limit: PAGE.topics,
+    }),
+    // Drawn after the list, when it comes (the list does not wait for it).
+    summary: req("conversations/summary", {
+      file: fileOf(p),
+      q: p.q ?? "",
+      ...(p.level ? { level: p.level as ParamsOf<"conversations/summary">["level"] } : {}),
     }),
     topic: opt(p.topic !== undefined, () =>
       req("conversations/topic", { file: fileOf(p), id: int(p.topic, -1) }),
@@ -177,6 +184,7 @@ export function itemParams(view: View, p: ViewParams, list: Answers[RoutePath]):
         ...(p.file ? { file: p.file } : {}),
         ...(p.q ? { q: p.q } : {}),
         ...(p.level ? { level: p.level } : {}),
+        ...(p.sort ? { sort: p.sort } : {}),
         topic: String(t.topic_id),
       }));
     case "evaldicts":

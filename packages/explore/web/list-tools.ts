@@ -87,3 +87,26 @@ export function lengthLine(title: string, s: LengthSummary, test: string): HTMLE
     `${title}: ${fmt(s.min)} / ${fmt(s.median, 1)} / ${fmt(s.max)} characters (min / median / max of ${fmt(s.count)})`,
   );
 }
+
+/**
+ * A list's column summaries over its whole filtered list, asked apart from the list and filled in
+ * when they come (the list is drawn without waiting for them); an error is said in their place.
+ */
+export function laterSummaries<S>(
+  summary: Promise<S>,
+  title: (s: S) => string,
+  draw: (s: S) => HTMLElement[],
+): HTMLElement {
+  const head = h("summary", {}, "column summaries (counting…)");
+  const el = h("details", { class: "summaries", "data-test": "summaries" }, head);
+  summary.then(
+    (s) => {
+      head.textContent = `column summaries (${title(s)})`;
+      el.append(...draw(s));
+    },
+    (e: unknown) => {
+      head.textContent = `column summaries: ${e instanceof Error ? e.message : String(e)}`;
+    },
+  );
+  return el;
+}

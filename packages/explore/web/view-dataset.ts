@@ -3,34 +3,36 @@ import type { Answers, ContextNode, Meta } from "../src/api.js";
 import { PAGE, plan, type ViewParams, viewHash } from "../src/views.js";
 import { get, holds } from "./client.js";
 import { counts, fmt, h, listPane, pager, plural, safely, searchField, table } from "./dom.js";
-import { bars, filterSelect, lengthLine, sortHeaders } from "./list-tools.js";
+import { bars, filterSelect, laterSummaries, lengthLine, sortHeaders } from "./list-tools.js";
 import { contextPane } from "./view-context.js";
 import { questionLink } from "./view-question.js";
 
-/**
- * The Hugging Face viewer's column summaries of the filtered topics (all pages), filled in when
- * they come: the list is drawn without waiting for them.
- */
-function topicSummaries(summary: Promise<Answers["dataset/summary"]>): HTMLElement {
-  const head = h("summary", {}, "column summaries (counting…)");
-  const el = h("details", { class: "summaries", "data-test": "summaries" }, head);
-  summary.then(
-    (s) => {
-      head.textContent = `column summaries (${fmt(s.topics)} topics, ${fmt(s.rows)} rows)`;
-      el.append(
-        bars("clarification need", s.clarification_need, "summary-need"),
-        bars("answers", s.answers, "summary-answers"),
-        lengthLine("request", s.request_length, "summary-request-length"),
-        lengthLine("question", s.question_length, "summary-question-length"),
-        lengthLine("answer", s.answer_length, "summary-answer-length"),
-      );
-    },
-    (e: unknown) => {
-      head.textContent = `column summaries: ${e instanceof Error ? e.message : String(e)}`;
-    },
+/** The Hugging Face viewer's column summaries of the filtered topics (all pages). */
+const topicSummaries = (summary: Promise<Answers["dataset/summary"]>): HTMLElement =>
+  laterSummaries(
+    summary,
+    (s) => `${fmt(s.topics)} topics, ${fmt(s.rows)} rows`,
+    (s) => [
+      bars("clarification need", s.clarification_need, "summary-need"),
+      bars("answers", s.answers, "summary-answers"),
+      lengthLine("request", s.request_length, "summary-request-length"),
+      lengthLine("question", s.question_length, "summary-question-length"),
+      lengthLine("answer", s.answer_length, "summary-answer-length"),
+    ],
   );
-  return el;
-}
+
+/** The Conversations list's column summaries over the contexts its filters keep (all pages). */
+const conversationSummaries = (summary: Promise<Answers["conversations/summary"]>): HTMLElement =>
+  laterSummaries(
+    summary,
+    (s) =>
+      `${plural(s.topics, "topics")}, ${plural(s.contexts, "contexts")}, ${plural(s.records, "records")}`,
+    (s) => [
+      bars("context level (questions asked before it)", s.level, "summary-level"),
+      bars("records per context", s.records_per_context, "summary-records"),
+      lengthLine("request", s.request_length, "summary-request-length"),
+    ],
+  );
 
 export async function datasetView(
   p: ViewParams,
@@ -253,14 +255,15 @@ export async function conversationsView(
   const r = plan("conversations", p);
   // The file and the list's filters: every link of the view keeps them.
   const file0 = { ...(p.file ? { file: p.file } : {}) };
-  const base = { ...file0, ...(p.q ? { q: p.q } : {}), ...(p.level ? { level: p.level } : {}) };
+  const sort0 = { ...(p.sort ? { sort: p.sort } : {}) };
+  const base = { ...file0, ...(p.q ? { q: p.q } : {}), ...(p.level ? { level: p.level } : {}), ...sort0 };
   const left = await safely(async () => {
     const topics = await get(r.list);
     return h(
       "div",
       {},
       searchField(p.q ?? "", "topic, request, facet, a question or answer asked", (q) =>
-        go({ ...file0, ...(p.level ? { level: p.level } : {}), q }),
+        go({ ...file0, ...(p.level ? { level: p.level } : {}), ...sort0, q }),
       ),
       h(
         "div",
@@ -274,11 +277,24 @@ export async function conversationsView(
             ["2", "2"],
           ],
           p.level ?? "",
-          (level) => go({ ...file0, ...(p.q ? { q: p.q } : {}), level }),
+          (level) => go({ ...file0, ...(p.q ? { q: p.q } : {}), ...sort0, level }),
           "level",
         ),
       ),
+      sortHeaders(
+        [
+          ["id", "id"],
+          ["request", "request"],
+          ["facets", "facets"],
+          ["contexts", "contexts"],
+          ["records", "records"],
+        ],
+        p.sort ?? "id",
+        (sort) => go({ ...base, ...(p.topic ? { topic: p.topic } : {}), sort }),
+        "topics",
+      ),
       h("div", { class: "ids", "data-test": "conv-topic-hits" }, `${fmt(topics.total)} topics`),
+      conversationSummaries(get(r.summary)),
       pager(
         topics.total,
         topics.offset,
