@@ -288,6 +288,98 @@ requires("shared", "chromium", "python3").describe(
       });
     });
 
+    describe("Conversations: sort, column summaries", () => {
+      /** gen:synthetic's JSONL read here: per context its topic, level and records; per topic its request. */
+      function contextsOfJsonl() {
+        const ctx = new Map<number, { topic: number; level: number; records: number }>();
+        const requests = new Map<number, string>();
+        for (const l of readFileSync(synthetic, "utf8").split("\n")) {
+          if (l === "") continue;
+          const r = JSON.parse(l) as {
+            topic_id: number;
+            context_id: number;
+            initial_request: string;
+            conversation_context: unknown[];
+          };
+          const c = ctx.get(r.context_id) ?? {
+            topic: r.topic_id,
+            level: r.conversation_context.length,
+            records: 0,
+          };
+          c.records++;
+          ctx.set(r.context_id, c);
+          if (!requests.has(r.topic_id)) requests.set(r.topic_id, r.initial_request);
+        }
+        return { ctx, requests };
+      }
+      const count = <K>(keys: K[]) => {
+        const m = new Map<K, number>();
+        for (const k of keys) m.set(k, (m.get(k) ?? 0) + 1);
+        return m;
+      };
+
+      it("sorts the whole list by contexts (click, then Enter: descending); a level's summaries as the JSONL counts (../shared)", async () => {
+        const { ctx, requests } = contextsOfJsonl();
+        const perTopic = count([...ctx.values()].map((c) => c.topic));
+        const ids = [...perTopic.keys()].sort((a, b) => a - b);
+        const listed = async () =>
+          (await page.locator("[data-test=conv-topics] a b").allInnerTexts()).map((s) => Number(s));
+        await open(page, base, "#/conversations");
+        await page.locator("[data-test=sort] [data-sort=contexts] button").click();
+        await ready(page, "#/conversations?sort=contexts");
+        const asc = [...ids].sort((a, b) => perTopic.get(a)! - perTopic.get(b)! || a - b);
+        expect(await listed()).toEqual(asc.slice(0, 100));
+        await page.locator("[data-test=sort] [data-sort=contexts] button").focus();
+        await page.keyboard.press("Enter");
+        await ready(page, "#/conversations?sort=-contexts");
+        const desc = [...ids].sort((a, b) => perTopic.get(b)! - perTopic.get(a)! || a - b);
+        expect(await listed()).toEqual(desc.slice(0, 100));
+        expect(await page.locator("[data-sort=contexts]").getAttribute("aria-sort")).toBe("descending");
+        // The whole set's summaries, counted from the JSONL.
+        const bar = async (test: string) => {
+          await page.locator(`[data-test=${test}] .bar-row`).first().waitFor({ state: "attached" });
+          return Object.fromEntries(
+            await page
+              .locator(`[data-test=${test}] .bar-row`)
+              .evaluateAll((els) =>
+                els.map((e) => [e.getAttribute("data-key"), Number(e.getAttribute("data-count"))]),
+              ),
+          );
+        };
+        const sorted = (m: Map<number, number>) =>
+          Object.fromEntries([...m].sort((a, b) => a[0] - b[0]).map(([k, v]) => [String(k), v]));
+        const all = [...ctx.values()];
+        expect(await bar("summary-level")).toEqual(sorted(count(all.map((c) => c.level))));
+        expect(await bar("summary-records")).toEqual(sorted(count(all.map((c) => c.records))));
+        // A level keeps the sort; the summaries follow the filter.
+        await page.locator("[data-test=level]").selectOption("1");
+        await ready(page, "#/conversations?sort=-contexts&level=1");
+        const one = all.filter((c) => c.level === 1);
+        expect(await bar("summary-level")).toEqual({ 1: one.length });
+        expect(await bar("summary-records")).toEqual(sorted(count(one.map((c) => c.records))));
+        const len = [...new Set(one.map((c) => c.topic))]
+          .map((t) => [...requests.get(t)!].length)
+          .sort((a, b) => a - b);
+        const mid = len.length >> 1;
+        const l = page.locator("[data-test=summary-request-length]");
+        expect([
+          await l.getAttribute("data-min"),
+          await l.getAttribute("data-median"),
+          await l.getAttribute("data-max"),
+        ]).toEqual(
+          [len[0], len.length % 2 ? len[mid] : (len[mid - 1]! + len[mid]!) / 2, len.at(-1)].map(String),
+        );
+        // Opening a topic keeps the sort and the level.
+        const perTopic1 = count(one.map((c) => c.topic));
+        const first = [...perTopic1.keys()].sort(
+          (a, b) => perTopic1.get(b)! - perTopic1.get(a)! || a - b,
+        )[0]!;
+        expect((await listed())[0]).toBe(first);
+        await page.locator("[data-test=conv-topics] a").first().click();
+        await ready(page, `#/conversations?level=1&sort=-contexts&topic=${first}`);
+      });
+    });
+
     describe("state that slipped", () => {
       it("Escape leaves the search field and keeps the search; the next j, Enter opens the first hit (../shared)", async () => {
         const worm = topicIds(
