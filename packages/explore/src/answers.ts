@@ -1,6 +1,6 @@
 // The API's answer types, route by route (api.ts pairs them with the routes): pure, shared with the page.
 import type { PairResult } from "@convkit/compare";
-import type { ConversationsSummary, TopicsSummary } from "./list-summary.js";
+import type { ConversationsSummary, EvalDictSummary, TopicsSummary } from "./list-summary.js";
 import type { QuestionView } from "./question-answers.js";
 import type { TurnSummary, TurnView } from "./responses-answers.js";
 
@@ -343,7 +343,8 @@ export interface Answers {
   "conversations/summary": ConversationsSummary;
   "conversations/topic": ConvFacet[];
   "conversations/context": ContextView;
-  "evaldict/contexts": Page<{ id: string; label?: string }>;
+  "evaldict/contexts": Page<{ id: string; label?: string; candidates?: number }>;
+  "evaldict/summary": EvalDictSummary;
   "evaldict/context": EvalContextView;
   "runs/summary": RunsSummary;
   "runs/deltas": Deltas;

@@ -32,6 +32,8 @@ export const SPLITS = ["train", "dev", "test", "qulac"] as const;
 export const TOPIC_SORT_KEYS = ["id", "request", "need", "facets", "rows"] as const;
 /** The columns the Conversations list sorts by (over the whole filtered list). */
 export const CONV_SORT_KEYS = ["id", "request", "facets", "contexts", "records"] as const;
+/** The columns the Eval dicts list sorts by: the entry's id, its number of candidate questions. */
+export const EVAL_SORT_KEYS = ["id", "candidates"] as const;
 const sortChoice = (keys: readonly string[]) =>
   ({ kind: "choice", values: keys.flatMap((k) => [k, `-${k}`]) }) as const;
 /** The Runs list's orders (sorted over the whole list by the server): by |Δ|, by Δ (the default), by id. */
@@ -76,9 +78,12 @@ export const ROUTES = {
     /** Only entries where a run's scored pick is at least far/100 below MAX in `metric` (0: all). */
     far: uint(0, 100),
     metric: text(),
+    sort: sortChoice(EVAL_SORT_KEYS),
     offset: uint(0),
     limit: uint(50, 500),
   },
+  /** The column summaries of `evaldict/contexts`' whole filtered list (same q, far, metric). */
+  "evaldict/summary": { file, q: text(), far: uint(0, 100), metric: text() },
   "evaldict/context": { file, id: id() },
   "runs/summary": {},
   "runs/deltas": {

@@ -105,6 +105,11 @@ export class EvalDictFile {
     );
   }
 
+  /** Per context, how many candidate questions it has (the first metric's); read once, as {@link search}'s. */
+  async candidateCounts(): Promise<Map<string, number>> {
+    return new Map([...(await this.candidates())].map(([c, qs]) => [c, qs.length]));
+  }
+
   private candidatesMemo: Promise<Map<string, string[]>> | undefined;
 
   /** Per context, its candidate questions (the first metric's: every metric has the same ones). */

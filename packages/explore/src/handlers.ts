@@ -13,7 +13,7 @@ import {
 import type { ContextFilter, SyntheticSet } from "./conversations.js";
 import type { EvalDictFile } from "./eval-dicts.js";
 import type { Answer, Explorer } from "./explorer.js";
-import { sorter } from "./list-summary.js";
+import { histogram, sorter } from "./list-summary.js";
 import { page } from "./paging.js";
 import { questionView } from "./questions.js";
 
@@ -135,22 +135,25 @@ const HANDLERS: Handlers = {
   },
   "evaldict/contexts": async (e, p) => {
     const d = nth(e.evalDicts, p.file, "eval dict");
-    let ids = await d.search(p.q ?? "", e.dataset?.questionsMatching(p.q ?? "") ?? new Set());
-    if (p.far > 0) {
-      const metric = p.metric || d.metrics[0]!;
-      if (!d.metrics.includes(metric))
-        throw badParam(
-          "metric",
-          `metric must be one of ${d.metrics.join(", ")}, not ${JSON.stringify(metric)}`,
-        );
-      const far: string[] = [];
-      for (const id of ids) if ((await pickGap(e, d, id, metric)) >= p.far / 100 - 1e-12) far.push(id);
-      ids = far;
-    }
-    return page(ids, p.offset, p.limit, (id) => {
-      const label = d.keyedByFacet ? e.dataset?.facetDesc(id) : contextLabel(e, id);
-      return { id, ...(label ? { label } : {}) };
+    const ids = await evalDictIds(e, d, p);
+    const by = p.sort?.replace(/^-/, "") === "candidates" ? await d.candidateCounts() : undefined;
+    const rows = ids.map((id) => ({ id, ...(by ? { candidates: by.get(id) ?? 0 } : {}) }));
+    const order = sorter(p.sort, {
+      // Numeric ids (multi-turn contexts) in number order, facet ids as text.
+      id: (c: { id: string; candidates?: number }) => (/^\d+$/.test(c.id) ? Number(c.id) : c.id),
+      candidates: (c) => c.candidates ?? 0,
     });
+    if (order) rows.sort(order);
+    return page(rows, p.offset, p.limit, (c) => {
+      const label = d.keyedByFacet ? e.dataset?.facetDesc(c.id) : contextLabel(e, c.id);
+      return { ...c, ...(label ? { label } : {}) };
+    });
+  },
+  "evaldict/summary": async (e, p) => {
+    const d = nth(e.evalDicts, p.file, "eval dict");
+    const ids = await evalDictIds(e, d, p);
+    const n = await d.candidateCounts();
+    return { entries: ids.length, candidates: histogram(ids.map((id) => n.get(id) ?? 0)) };
   },
   "evaldict/context": async (e, p) => {
     const d = nth(e.evalDicts, p.file, "eval dict");
@@ -420,6 +423,27 @@ function picksOf(e: Explorer, byFacet: boolean, key: string): { run: string; que
 }
 
 /** Parses, validates, answers: every error is a JSON `{error, parameter?}` with its status. */
+/** The entries of an eval dict the list keeps: `q` (entry id, question id or text), a pick `far` below MAX in `metric`. */
+async function evalDictIds(
+  e: Explorer,
+  d: EvalDictFile,
+  p: { q: string | undefined; far: number; metric: string | undefined },
+): Promise<string[]> {
+  let ids = await d.search(p.q ?? "", e.dataset?.questionsMatching(p.q ?? "") ?? new Set());
+  if (p.far > 0) {
+    const metric = p.metric || d.metrics[0]!;
+    if (!d.metrics.includes(metric))
+      throw badParam(
+        "metric",
+        `metric must be one of ${d.metrics.join(", ")}, not ${JSON.stringify(metric)}`,
+      );
+    const far: string[] = [];
+    for (const id of ids) if ((await pickGap(e, d, id, metric)) >= p.far / 100 - 1e-12) far.push(id);
+    ids = far;
+  }
+  return ids;
+}
+
 /** The contexts the Conversations list keeps: `q` in a topic's texts, a facet id or a history turn; `level`. */
 function contextFilter(
   e: Explorer,

@@ -92,3 +92,10 @@ export interface ConversationsSummary {
   records_per_context: Record<string, number>;
   request_length: LengthSummary;
 }
+
+/** The column summaries of an eval dict's filtered entries: how many candidate questions each has. */
+export interface EvalDictSummary {
+  entries: number;
+  /** Entries per number of candidates (the first metric's: the table an entry shows first). */
+  candidates: Record<string, number>;
+}

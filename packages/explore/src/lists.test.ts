@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { apiUrl, parseParams } from "./api.js";
 import { Dataset } from "./dataset.js";
 import { EvalDictFile } from "./eval-dicts.js";
+import { Explorer } from "./explorer.js";
 import { histogram, lengths, sorter, yesNo } from "./list-summary.js";
 import { plan } from "./views.js";
 
@@ -91,31 +92,37 @@ describe("list summaries", () => {
   });
 });
 
+/** A dict of three entries: F0985 with 2 candidates, F1098 and F2000 with 1. */
+const dictFile = () => {
+  const v = (x: number) =>
+    new Map([
+      ["no_answer", x],
+      ["with_answer", x],
+    ]);
+  const ctx = (qs: string[]) =>
+    new Map([
+      ...qs.map((q): [string, Map<string, number>] => [q, v(0.5)]),
+      ["MAX", v(0.75)],
+      ["MIN", v(0.25)],
+    ]);
+  const dict = new Map([
+    [
+      "NDCG1",
+      new Map([
+        ["F0985", ctx(["Q00706", "Q00002"])],
+        ["F1098", ctx(["Q00003"])],
+        ["F2000", ctx(["Q00706"])],
+      ]),
+    ],
+  ]);
+  const path = join(tempDir("explore-lists-dict-"), "d.pkl");
+  writeFileSync(path, dumpPickle(dict));
+  return path;
+};
+
 describe("EvalDictFile.search", () => {
   it("ids anywhere in an entry id (any case), or entries whose candidates include a searched question", async () => {
-    const v = (x: number) =>
-      new Map([
-        ["no_answer", x],
-        ["with_answer", x],
-      ]);
-    const ctx = (qs: string[]) =>
-      new Map([
-        ...qs.map((q): [string, Map<string, number>] => [q, v(0.5)]),
-        ["MAX", v(0.75)],
-        ["MIN", v(0.25)],
-      ]);
-    const dict = new Map([
-      [
-        "NDCG1",
-        new Map([
-          ["F0985", ctx(["Q00706", "Q00002"])],
-          ["F1098", ctx(["Q00003"])],
-          ["F2000", ctx(["Q00706"])],
-        ]),
-      ],
-    ]);
-    const path = join(tempDir("explore-lists-dict-"), "d.pkl");
-    writeFileSync(path, dumpPickle(dict));
+    const path = dictFile();
     const d = await EvalDictFile.open(path);
     try {
       expect(await d.search("")).toEqual(["F0985", "F1098", "F2000"]);
@@ -126,6 +133,36 @@ describe("EvalDictFile.search", () => {
       expect(await d.search("Q09999", new Set(["Q09999"]))).toEqual([]);
     } finally {
       await d.close();
+    }
+  });
+});
+
+describe("evaldict/contexts sorted, evaldict/summary", () => {
+  it("sorts the whole filtered list by id or candidate count ('-': descending, ties in dict order); summary of candidates per entry", async () => {
+    const e = await Explorer.open({ evalDicts: [dictFile()] });
+    try {
+      const ids = async (q: string) =>
+        (
+          (await e.api("evaldict/contexts", new URLSearchParams(q))).body as { items: { id: string }[] }
+        ).items.map((c) => c.id);
+      expect(await ids("sort=-candidates")).toEqual(["F0985", "F1098", "F2000"]);
+      expect(await ids("sort=candidates")).toEqual(["F1098", "F2000", "F0985"]);
+      expect(await ids("sort=-id&limit=1&offset=1")).toEqual(["F1098"]);
+      expect(
+        (await e.api("evaldict/contexts", new URLSearchParams("sort=-candidates&limit=1"))).body,
+      ).toMatchObject({
+        items: [{ id: "F0985", candidates: 2 }],
+      });
+      expect((await e.api("evaldict/summary", new URLSearchParams())).body).toEqual({
+        entries: 3,
+        candidates: { 1: 2, 2: 1 },
+      });
+      expect((await e.api("evaldict/summary", new URLSearchParams("q=F20"))).body).toEqual({
+        entries: 1,
+        candidates: { 1: 1 },
+      });
+    } finally {
+      await e.close();
     }
   });
 });

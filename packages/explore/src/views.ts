@@ -86,8 +86,16 @@ const PLANS = {
       q: p.q ?? "",
       far: int(p.far),
       ...(p.far ? { metric: p.metric ?? "" } : {}),
+      ...(p.sort ? { sort: p.sort as ParamsOf<"evaldict/contexts">["sort"] } : {}),
       offset: int(p.offset),
       limit: PAGE.contexts,
+    }),
+    // Drawn after the list, when it comes (the list does not wait for it).
+    summary: req("evaldict/summary", {
+      file: fileOf(p),
+      q: p.q ?? "",
+      far: int(p.far),
+      ...(p.far ? { metric: p.metric ?? "" } : {}),
     }),
     ctx: opt(p.ctx !== undefined, () => req("evaldict/context", { file: fileOf(p), id: p.ctx ?? "" })),
   }),

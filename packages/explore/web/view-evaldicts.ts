@@ -4,7 +4,7 @@ import { PAGE, plan, type ViewParams, viewHash } from "../src/views.js";
 import { distribution } from "./charts.js";
 import { get, holds } from "./client.js";
 import { counts, fmt, h, listPane, pager, plural, safely, searchField, table } from "./dom.js";
-import { filterSelect } from "./list-tools.js";
+import { bars, filterSelect, laterSummaries, sortHeaders } from "./list-tools.js";
 import { fileSwitch } from "./view-dataset.js";
 import { questionLink } from "./view-question.js";
 
@@ -21,7 +21,11 @@ export async function evalDictsView(
   const left = await safely(async () => {
     const list = await get(r.list);
     // The filters every link of the list keeps (the metric: the filter's and the entry's).
-    const filters = { ...(p.far ? { far: p.far } : {}), ...(p.metric ? { metric: p.metric } : {}) };
+    const filters = {
+      ...(p.far ? { far: p.far } : {}),
+      ...(p.metric ? { metric: p.metric } : {}),
+      ...(p.sort ? { sort: p.sort } : {}),
+    };
     const keep = { ...base, ...filters, ...(p.q ? { q: p.q } : {}) };
     return h(
       "div",
@@ -40,12 +44,32 @@ export async function evalDictsView(
           ],
           p.far ?? "",
           (far) =>
-            go({ ...base, ...(p.q ? { q: p.q } : {}), ...(p.metric ? { metric: p.metric } : {}), far }),
+            go({
+              ...base,
+              ...(p.q ? { q: p.q } : {}),
+              ...(p.metric ? { metric: p.metric } : {}),
+              ...(p.sort ? { sort: p.sort } : {}),
+              far,
+            }),
           "far",
         ),
         p.far ? h("span", { class: "ids" }, `in ${p.metric || (d?.metrics[0] ?? "")}`) : null,
       ),
+      sortHeaders(
+        [
+          ["id", "id"],
+          ["candidates", "candidate questions"],
+        ],
+        p.sort ?? "id",
+        (sort) => go({ ...keep, ...(p.ctx ? { ctx: p.ctx } : {}), sort }),
+        "entries",
+      ),
       h("div", { class: "ids", "data-test": "entry-hits" }, `${fmt(list.total)} entries`),
+      laterSummaries(
+        get(r.summary),
+        (s) => plural(s.entries, "entries"),
+        (s) => [bars("candidate questions per entry", s.candidates, "summary-candidates")],
+      ),
       pager(
         list.total,
         list.offset,
@@ -54,7 +78,11 @@ export async function evalDictsView(
         "entries",
       ),
       listPane(list.items, {
-        label: (c) => [h("b", {}, c.id), c.label ? h("div", { class: "ids" }, c.label) : null],
+        label: (c) => [
+          h("b", {}, c.id),
+          c.label ? h("div", { class: "ids" }, c.label) : null,
+          c.candidates === undefined ? null : h("div", { class: "ids" }, plural(c.candidates, "candidates")),
+        ],
         href: (c) => viewHash("evaldicts", { ...keep, ...(p.offset ? { offset: p.offset } : {}), ctx: c.id }),
         held: (c) => holds(plan("evaldicts", { ...p, ctx: c.id }).ctx!),
         selected: (c) => c.id === p.ctx,
