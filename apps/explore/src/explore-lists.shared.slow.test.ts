@@ -227,6 +227,40 @@ requires("shared", "chromium", "python3").describe(
         expect(await entries()).toEqual(far);
         expect(await shown(page.locator("[data-test=entry-hits]"))).toBe(`${far.length} entries`);
       });
+
+      it("sorts the entries by candidate count (whole list, descending on a second click) and counts them per entry, as pickle reads the dict (../shared)", async () => {
+        const first = Object.values(dictByPython())[0]!;
+        const n = new Map(
+          Object.entries(first).map(([c, qs]) => [
+            c,
+            Object.keys(qs).filter((q) => q !== "MAX" && q !== "MIN").length,
+          ]),
+        );
+        const ids = [...n.keys()];
+        await open(page, base, "#/evaldicts");
+        await page.locator("[data-test=sort] [data-sort=candidates] button").click();
+        await ready(page, "#/evaldicts?sort=candidates");
+        await page.locator("[data-test=sort] [data-sort=candidates] button").click();
+        await ready(page, "#/evaldicts?sort=-candidates");
+        // Ties keep the dict's order (a stable sort), as the explorer's.
+        const desc = [...ids].sort((a, b) => n.get(b)! - n.get(a)!);
+        expect(await entries()).toEqual(desc.slice(0, 200));
+        expect(await page.locator("[data-sort=candidates]").getAttribute("aria-sort")).toBe("descending");
+        const hist = new Map<number, number>();
+        for (const v of n.values()) hist.set(v, (hist.get(v) ?? 0) + 1);
+        // More than one count, so the order says something (5, 6 and 7 candidates in the dev dict).
+        expect(hist.size).toBeGreaterThan(1);
+        await page.locator("[data-test=summary-candidates] .bar-row").first().waitFor({ state: "attached" });
+        expect(
+          Object.fromEntries(
+            await page
+              .locator("[data-test=summary-candidates] .bar-row")
+              .evaluateAll((els) =>
+                els.map((e) => [e.getAttribute("data-key"), Number(e.getAttribute("data-count"))]),
+              ),
+          ),
+        ).toEqual(Object.fromEntries([...hist].sort((a, b) => a[0] - b[0]).map(([k, v]) => [String(k), v])));
+      });
     });
 
     describe("Conversations: a search and a level filter", () => {
