@@ -483,18 +483,16 @@ requires("shared", "chromium", "python3").describe(
     it("at 1400 and 400 px the lists with their filters, sort and summaries fit the width; screenshots (../shared)", async () => {
       const views = [
         "#/dataset?q=dog&split=dev&sort=-need&topic=193",
-        "#/conversations?q=dog&level=2",
-        "#/evaldicts?q=Q00706&far=25",
+        "#/conversations?q=dog&level=2&sort=-contexts",
+        "#/evaldicts?q=Q00706&far=25&sort=-candidates",
       ];
       for (const width of [1400, 400]) {
         await page.setViewportSize({ width, height: 900 });
         for (const v of views) {
           await open(page, base, v);
-          // The summaries open, as a reader opens them.
-          if (v.startsWith("#/dataset")) {
-            await page.locator("[data-test=summary-need] .bar-row").first().waitFor({ state: "attached" });
-            await page.locator("[data-test=summaries] summary").click();
-          }
+          // The summaries open, as a reader opens them (every list has them).
+          await page.locator("[data-test=summaries] .bar-row").first().waitFor({ state: "attached" });
+          await page.locator("[data-test=summaries] summary").click();
           await page.screenshot({
             path: join(SHOTS, `lists-${v.slice(2).split("?")[0]}-${width}.png`),
             fullPage: false,
