@@ -33,7 +33,7 @@ export const TOPIC_SORT_KEYS = ["id", "request", "need", "facets", "rows"] as co
 /** The columns the Conversations list sorts by (over the whole filtered list). */
 export const CONV_SORT_KEYS = ["id", "request", "facets", "contexts", "records"] as const;
 /** The columns the Eval dicts list sorts by: the entry's id, its number of candidate questions. */
-export const EVAL_SORT_KEYS = ["id", "candidates"] as const;
+const EVAL_SORT_KEYS = ["id", "candidates"] as const;
 const sortChoice = (keys: readonly string[]) =>
   ({ kind: "choice", values: keys.flatMap((k) => [k, `-${k}`]) }) as const;
 /** The Runs list's orders (sorted over the whole list by the server): by |Δ|, by Δ (the default), by id. */
