@@ -3,7 +3,7 @@
 // route gives the same stdout as the file route.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { expectStdinLikeFile, REPO, runCliAsync } from "@convkit/test-helpers";
+import { bzip2, expectStdinLikeFile, REPO, runCliAsync } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 
 const FIXTURES = ["clariq", "clariq/runs", "qulac", "ikat", "touche"].flatMap((d) =>
@@ -31,6 +31,17 @@ describe("convkit-convert -", () => {
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/^<stdin>:2/);
   });
+
+  it("a long bzip2 input on stdin: its one summary line on stderr, nothing else (was a MaxListenersExceededWarning)", async () => {
+    const lines = Array.from({ length: 1_500_000 }, (_, i) => `${i % 5000} 0 doc${i} ${i % 3}\n`).join("");
+    const r = await runCliAsync(
+      "convert",
+      ["--format", "qrels", "-", "-o", "/dev/null"],
+      bzip2(Buffer.from(lines)),
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe("-: 1500000 qrels records -> /dev/null\n");
+  }, 60_000);
 });
 
 describe("convkit-trec-eval with the run on stdin", () => {

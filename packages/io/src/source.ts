@@ -258,27 +258,32 @@ export function openInput(path: string): Promise<ByteSource> {
   return decompressed(openRaw(path));
 }
 
+/**
+ * Room to write to `w` again, or its end: a reader that stops early (a format sniffed from the
+ * head) destroys the decompressor, and a feeder waiting for "drain" would wait for ever. Both
+ * listeners go once either fires (left, a long input piled up one "close" listener per wait).
+ */
+function writable(w: NodeJS.EventEmitter): Promise<void> {
+  return new Promise<void>((r) => {
+    const done = () => {
+      w.off("drain", done);
+      w.off("close", done);
+      r();
+    };
+    w.on("drain", done);
+    w.on("close", done);
+  });
+}
+
 async function* gunzip(name: string, chunks: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
   const z = createGunzip({ chunkSize: 1 << 20 });
   let fed = 0;
-  // Room to write again, or the end of z: a reader that stops early (a format sniffed from the
-  // head) destroys z, and a feeder waiting for "drain" would wait for ever.
-  const writable = () =>
-    new Promise<void>((r) => {
-      const done = () => {
-        z.off("drain", done);
-        z.off("close", done);
-        r();
-      };
-      z.on("drain", done);
-      z.on("close", done);
-    });
   const feeding = (async () => {
     try {
       for await (const c of chunks) {
         if (z.destroyed) return; // the reader stopped: stop reading the file too
         fed += c.length;
-        if (!z.write(c)) await writable();
+        if (!z.write(c)) await writable(z);
       }
       z.end();
     } catch (e) {
@@ -329,11 +334,7 @@ async function* bunzip2(name: string, chunks: AsyncIterable<Uint8Array>): AsyncI
     try {
       for await (const c of chunks) {
         if (child.stdin.destroyed) return; // the reader stopped (a format sniffed from the head)
-        if (!child.stdin.write(c))
-          await new Promise((r) => {
-            child.stdin.once("drain", r);
-            child.stdin.once("close", r);
-          });
+        if (!child.stdin.write(c)) await writable(child.stdin);
       }
     } finally {
       child.stdin.end();
