@@ -127,6 +127,19 @@ requires("shared", "chromium", "python3").describe(
       innerHeight: number;
       document: { querySelector(s: string): El | null; documentElement: { scrollWidth: number } };
     }
+    /** Waits until the list's selected item is inside the list's box and the window (a shared URL's item). */
+    const selectedInView = (p: Page) =>
+      p.waitForFunction(
+        () => {
+          const doc = (globalThis as unknown as G).document;
+          const item = doc.querySelector("[data-test=delta-topics] .item.sel")!.getBoundingClientRect();
+          const box = doc.querySelector("[data-test=delta-topics]")!.getBoundingClientRect();
+          const vh = (globalThis as unknown as G).innerHeight;
+          return item.top >= box.top && item.bottom <= box.bottom && item.top >= 0 && item.bottom <= vh;
+        },
+        undefined,
+        { timeout: 5000 },
+      );
 
     /** The rows of one run's ranking table, read in one go: [rank, item id, answer, eval, moved, duplicate?]. */
     function rows(run: string) {
@@ -255,17 +268,7 @@ requires("shared", "chromium", "python3").describe(
       await open(page, base, "#/runs?topic=F0836");
       const sel = page.locator("[data-test=delta-topics] .item.sel");
       expect(await shown(sel.locator("b"))).toBe("F0836");
-      await page.waitForFunction(
-        () => {
-          const d = (globalThis as unknown as G).document;
-          const item = d.querySelector("[data-test=delta-topics] .item.sel")!.getBoundingClientRect();
-          const box = d.querySelector("[data-test=delta-topics]")!.getBoundingClientRect();
-          const vh = (globalThis as unknown as G).innerHeight;
-          return item.top >= box.top && item.bottom <= box.bottom && item.top >= 0 && item.bottom <= vh;
-        },
-        undefined,
-        { timeout: 5000 },
-      );
+      await selectedInView(page);
       // The significance CSV: a header for every column.
       const href = (await page
         .locator("[data-test=significance]")
@@ -412,17 +415,7 @@ requires("shared", "chromium", "python3").describe(
         await open(page, mt.base, `#/runs?measure=NDCG1&topic=${x}`);
         expect(await ids()).toEqual(order.slice(2 * size, 3 * size));
         expect(await shown(page.locator("[data-test=delta-topics] .item.sel b"))).toBe(x);
-        await page.waitForFunction(
-          () => {
-            const doc = (globalThis as unknown as G).document;
-            const item = doc.querySelector("[data-test=delta-topics] .item.sel")!.getBoundingClientRect();
-            const box = doc.querySelector("[data-test=delta-topics]")!.getBoundingClientRect();
-            const vh = (globalThis as unknown as G).innerHeight;
-            return item.top >= box.top && item.bottom <= box.bottom && item.top >= 0 && item.bottom <= vh;
-          },
-          undefined,
-          { timeout: 5000 },
-        );
+        await selectedInView(page);
       } finally {
         await stopExplorer(mt.server);
       }
