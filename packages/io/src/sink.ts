@@ -4,7 +4,7 @@ import { access, mkdir, readdir, rename, rm, rmdir, stat, unlink } from "node:fs
 import { basename, dirname, join, resolve } from "node:path";
 import { Writable } from "node:stream";
 import { createGzip } from "node:zlib";
-import { OutputError } from "./errors.js";
+import { OutputError, UsageError } from "./errors.js";
 
 /**
  * A buffered writer; `write` resolves once the data is accepted (backpressure respected).
@@ -110,6 +110,9 @@ export async function checkOutputPath(target: string): Promise<void> {
 
 /** Checks, before any work, that folder `dir` exists or can be made, and can be written in. */
 export async function checkOutputDir(dir: string): Promise<void> {
+  // `-` is stdout where a command writes one file; taken as a folder it was made silently as ./-.
+  if (dir === "-")
+    throw new UsageError("the output here is a folder of several files, not stdout: give a folder, not -");
   await checkWritableFolder(dir, resolve(dir));
 }
 
