@@ -6,7 +6,9 @@ import { REPO } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 
 const readme = readFileSync(join(REPO, "README.md"), "utf8");
-const version: string = JSON.parse(readFileSync(join(REPO, "apps", "convkit", "package.json"), "utf8")).version;
+const version: string = JSON.parse(
+  readFileSync(join(REPO, "apps", "convkit", "package.json"), "utf8"),
+).version;
 
 /** The commands of the README's first shell block (under "## Install"), comments dropped. */
 function installCommands(): string[] {
