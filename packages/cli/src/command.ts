@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import {
   ConvkitError,
   DEFAULT_INPUT_LIMITS,
+  messageOf,
   OutputError,
   releaseStdin,
   removePendingTempFiles,
@@ -223,7 +224,7 @@ export function parseCommand(
   try {
     parsed = parseArgs({ args: argv, options: spec, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError(`${cmd.name}: ${(e as Error).message.split("\n")[0]}`);
+    throw new UsageError(`${cmd.name}: ${messageOf(e).split("\n")[0]}`);
   }
   const raw = parsed.values as Record<string, string | boolean | (string | boolean)[] | undefined>;
   const values: OptionValues = {};
@@ -331,7 +332,7 @@ export async function runMain(cmd: CommandSpec, argv: string[]): Promise<void> {
         ? `${cmd.name}: ${e.message}`
         : e instanceof ConvkitError
           ? e.message
-          : `${cmd.name}: ${(e as Error)?.stack ?? String(e)}`;
+          : `${cmd.name}: ${(e instanceof Error && e.stack) || String(e)}`;
     process.stderr.write(`${msg}\n`);
     if (e instanceof UsageError) process.stderr.write(`Try '${cmd.name} --help'.\n`);
     code = exitCodeOf(e);

@@ -1,6 +1,7 @@
 // Job kinds without Redis: payloads and results checked field by field, failures and envelopes as data, progress thinned on a fake clock.
+import { ConvkitError, InputError, OutputError, UsageError } from "@convkit/io";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { decodeFailure, encodeFailure, readEnvelope } from "./envelope.js";
+import { decodeFailure, encodeFailure, failureError, readEnvelope } from "./envelope.js";
 import { checkOutgoing, defineJobKind, defineRunKind, JobDataError } from "./kind.js";
 import { PROGRESS_MS, throttleProgress } from "./throttle.js";
 
@@ -65,11 +66,10 @@ describe("job kinds", () => {
     expect(() => readEnvelope({ runId: "r", units: 2 })).toThrow(
       "job data: expected one of run, unit at role, found nothing",
     );
-    const bad = { reason: "bad input: a.jsonl:3: expected valid JSON, found end of input", badInput: true };
-    expect(decodeFailure(encodeFailure(bad))).toEqual(bad);
-    expect(decodeFailure(encodeFailure({ reason: "bad input: disk full", badInput: false })).badInput).toBe(
-      false,
-    );
+    expect(
+      decodeFailure(encodeFailure(new InputError("a.jsonl", { line: 3 }, "valid JSON", "end of input"))),
+    ).toEqual({ reason: "a.jsonl:3: expected valid JSON, found end of input", badInput: true });
+    expect(decodeFailure(encodeFailure(new ConvkitError("bad input: disk full"))).badInput).toBe(false);
     // BullMQ's own reasons are plain text: failures, not bad input, whatever they say.
     expect(decodeFailure("bad input: job stalled more than allowable limit")).toEqual({
       reason: "bad input: job stalled more than allowable limit",
@@ -103,5 +103,33 @@ describe("progress throttling (fake timers)", () => {
     expect(sent).toEqual([1, 4, 254, 504, 754]);
     expect(t.flush()).toEqual({ items: 1000, bytes: 10_000 });
     expect(t.flush()).toBeUndefined();
+  });
+});
+
+describe("a failure across Redis (the envelope's record, io's error codec in JSON)", () => {
+  it("keeps the class, code, exit code and cause chain of each error", () => {
+    const input = new InputError("a.jsonl", { line: 3 }, "valid JSON", "end of input", {
+      cause: new SyntaxError("Unexpected end of JSON input"),
+    });
+    const cases: [Error, string, number][] = [
+      [input, "input", 2],
+      [new UsageError("segment: --batch takes an integer", { cause: input }), "usage", 2],
+      [new OutputError("out/a.jsonl", "no space left on device", "ENOSPC"), "output", 1],
+      [new JobDataError("job data: expected a string at runId, found 3"), "job-data", 1],
+      [new ConvkitError("a.jsonl: worker crashed", { cause: new RangeError("boom") }), "error", 1],
+    ];
+    for (const [e, code, exitCode] of cases) {
+      const back = failureError(encodeFailure(e));
+      expect(back).toBeInstanceOf(e.constructor === JobDataError ? ConvkitError : e.constructor);
+      expect(back).toMatchObject({ message: e.message, code, exitCode });
+      let [x, y]: unknown[] = [back.cause, e.cause];
+      while (y instanceof Error) {
+        expect(x).toBeInstanceOf(y instanceof ConvkitError ? y.constructor : Error);
+        expect(x).toMatchObject({ name: y.name, message: y.message });
+        [x, y] = [(x as Error).cause, y.cause];
+      }
+      expect(x).toBeUndefined();
+      expect(decodeFailure(encodeFailure(e)).badInput).toBe(exitCode === 2);
+    }
   });
 });

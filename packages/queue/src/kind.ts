@@ -6,6 +6,7 @@ import { ConvkitError, Fields, type Mismatch } from "@convkit/io";
 
 /** A job's data or result that is not what its kind says (exit 1: not the user's input). */
 export class JobDataError extends ConvkitError {
+  override readonly code = "job-data";
   constructor(message: string) {
     super(message);
     this.name = "JobDataError";

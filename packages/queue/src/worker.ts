@@ -1,7 +1,7 @@
 // A queue worker: takes jobs of any kind it was given and runs them. Kinds keep CPU work on
 // worker threads (their pools), so this thread stays free to renew BullMQ's locks; a worker
 // killed mid-job leaves a lock that expires, and another worker takes the job again.
-import { InputError, messageOf, UsageError } from "@convkit/io";
+import { ConvkitError, InputError, messageOf, UsageError } from "@convkit/io";
 import type { Job } from "bullmq";
 import { connectionOptions, loadBullmq, plainClient, QUEUE_NAME, type QueueAddress } from "./connection.js";
 import {
@@ -71,7 +71,7 @@ export async function runQueueWorker(
     const session = sessions.get(job.name);
     if (!session)
       throw new UnrecoverableError(
-        encodeFailure({ reason: `no handler for jobs of kind ${job.name} in this worker`, badInput: false }),
+        encodeFailure(new ConvkitError(`no handler for jobs of kind ${job.name} in this worker`)),
       );
     log(`start ${job.name} ${job.id}`);
     let envelope: JobEnvelope | undefined;
@@ -91,13 +91,11 @@ export async function runQueueWorker(
     } catch (e) {
       const message = messageOf(e);
       log(`failed ${job.name} ${job.id}: ${message}`);
-      if (e instanceof InputError || e instanceof UsageError)
-        throw new UnrecoverableError(encodeFailure({ reason: message, badInput: true }));
-      if (e instanceof JobDataError)
-        throw new UnrecoverableError(encodeFailure({ reason: message, badInput: false }));
+      if (e instanceof InputError || e instanceof UsageError || e instanceof JobDataError)
+        throw new UnrecoverableError(encodeFailure(e));
       // Anything else is retried; the last attempt's reason is what the run reports.
       const unit = envelope?.role === "unit" ? `${envelope.key}: ` : "";
-      throw new Error(encodeFailure({ reason: `${unit}${message.split("\n")[0]}`, badInput: false }));
+      throw new Error(encodeFailure(new ConvkitError(`${unit}${message.split("\n")[0]}`, { cause: e })));
     }
   };
   const connection = connectionOptions(a);
