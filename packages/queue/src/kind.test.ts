@@ -28,8 +28,10 @@ describe("job kinds", () => {
     expect(() => unit.payload([1])).toThrow("square payload: expected an object, found an array");
     expect(() => run.result({ total: null })).toThrow("sum result: expected a number at total, found null");
     const s = unit.start({ threads: 1 });
-    expect(await s.handle({ x: 4 }, { progress() {} }, { values: [], failed: [] })).toEqual({ y: 16 });
-    await expect(s.handle({ y: 4 }, { progress() {} }, { values: [], failed: [] })).rejects.toThrow(
+    expect(await s.handle({ x: 4 }, { progress() {}, say() {} }, { values: [], failed: [] })).toEqual({
+      y: 16,
+    });
+    await expect(s.handle({ y: 4 }, { progress() {}, say() {} }, { values: [], failed: [] })).rejects.toThrow(
       JobDataError,
     );
   });
@@ -37,9 +39,9 @@ describe("job kinds", () => {
   it("a run's parent gets its units' results checked by the unit's kind", async () => {
     const s = run.start({ threads: 1 });
     const units = { values: [{ y: 1 }, { y: 4 }], failed: [] };
-    expect(await s.handle({ out: "o" }, { progress() {} }, units)).toEqual({ total: 5 });
+    expect(await s.handle({ out: "o" }, { progress() {}, say() {} }, units)).toEqual({ total: 5 });
     await expect(
-      s.handle({ out: "o" }, { progress() {} }, { values: [{ y: "1" }], failed: [] }),
+      s.handle({ out: "o" }, { progress() {}, say() {} }, { values: [{ y: "1" }], failed: [] }),
     ).rejects.toThrow('square result: expected a number at y, found "1"');
   });
 

@@ -32,6 +32,8 @@ export interface UnitFailure {
 export interface JobContext {
   /** Reports progress (items and bytes so far in this job), shown by whoever awaits the run. */
   progress(items: number, bytes: number): void;
+  /** A line for whoever runs the worker (its stderr in convkit-worker): what a job redoes, and why. */
+  say(line: string): void;
 }
 
 /** What a worker gives the kinds it runs. */

@@ -27,6 +27,8 @@ export interface QueueWorkerOptions {
   stallSeconds?: number;
   /** One line per job started, done or failed (stderr in the CLI). */
   log?: (line: string) => void;
+  /** The lines jobs say ({@link JobContext.say}; stderr in the CLI, unprefixed). */
+  say?: (line: string) => void;
   /** Resolves when the worker should stop (SIGTERM): the job in hand is finished first. */
   stop?: Promise<void>;
 }
@@ -63,6 +65,7 @@ export async function runQueueWorker(
 ): Promise<{ jobs: number }> {
   const { Queue, UnrecoverableError, Worker } = await loadBullmq();
   const log = o.log ?? (() => {});
+  const say = o.say ?? (() => {});
   const stallMs = Math.round((o.stallSeconds ?? 30) * 1000);
   const env = { threads: o.threads ?? 1 };
   const sessions = new Map<string, KindSession>(kinds.map((k) => [k.name, k.start(env)]));
@@ -81,7 +84,7 @@ export async function runQueueWorker(
       envelope = readEnvelope(job.data);
       const units = envelope.role === "run" ? await unitOutcomes(job) : { values: [], failed: [] };
       const progress = throttleProgress((p) => void job.updateProgress(p).catch(() => {}));
-      const value = await session.handle(envelope.payload, { progress: progress.report }, units);
+      const value = await session.handle(envelope.payload, { progress: progress.report, say }, units);
       const heldBack = progress.flush();
       if (heldBack) await job.updateProgress(heldBack).catch(() => {});
       jobs++;
