@@ -344,7 +344,7 @@ export const sentencesCommand = defineCommand({
     const progress = startProgress("sentences", "texts");
     let last = 0;
     await runSentences({
-      input: positional[0]!,
+      input: positional[0],
       out: o.out,
       splitter,
       spacyModel,

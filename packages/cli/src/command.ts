@@ -72,33 +72,65 @@ export type OptionValuesOf<Os extends readonly OptionSpec[]> = {
   [O in Os[number] as O["name"]]: AlwaysSet<O> extends true ? ValueOf<O> : ValueOf<O> | undefined;
 };
 
+/** A command's arguments: at least `min` (default 0), at most `max` (default: any number). */
+export interface PositionalSpec {
+  readonly name: string;
+  readonly description: string;
+  readonly min?: number;
+  readonly max?: number;
+}
+
+/** `N` times `T`. */
+type Repeat<N extends number, T, Acc extends T[] = []> = Acc["length"] extends N
+  ? Acc
+  : Repeat<N, T, [...Acc, T]>;
+
+/** `Acc` and each longer tuple of strings up to `Max` items. */
+type UpTo<Max extends number, Acc extends string[]> = Acc["length"] extends Max
+  ? Acc
+  : Acc | UpTo<Max, [...Acc, string]>;
+
+/**
+ * The arguments `run` receives, typed from the declaration: the first `min` are strings, the
+ * optional ones up to `max` string | undefined, past them (no `max`) a rest: `[file]` needs no `!`.
+ */
+export type PositionalsOf<P> = P extends PositionalSpec
+  ? Repeat<P["min"] extends number ? P["min"] : 0, string> extends infer R extends string[]
+    ? P["max"] extends number
+      ? UpTo<P["max"], R>
+      : [...R, ...string[]]
+    : never
+  : [];
+
 /** A command: what it is called, its options and positionals, and what it runs. */
-export interface CommandSpec<Values = OptionValues> {
+export interface CommandSpec<Values = OptionValues, Positionals extends string[] = string[]> {
   readonly name: string;
   readonly summary: string;
   readonly usage?: string;
   readonly options: readonly OptionSpec[];
-  readonly positionals?: {
-    readonly name: string;
-    readonly description: string;
-    readonly min?: number;
-    readonly max?: number;
-  };
+  readonly positionals?: PositionalSpec;
   readonly examples?: readonly string[];
   /**
    * The command stops gracefully on SIGTERM / SIGINT itself (a queue worker finishing its job);
    * otherwise a signal removes pending temp files and exits at once.
    */
   readonly ownsSignals?: boolean;
-  run(options: Values, positionals: string[]): Promise<number | undefined> | number | undefined;
+  run(options: Values, positionals: Positionals): Promise<number | undefined> | number | undefined;
 }
 
 /**
  * Declares a command; `run` receives its option values typed from `options` (an integer option
- * gives a number, a flag a boolean, `choices` a union), so apps need no casts.
+ * gives a number, a flag a boolean, `choices` a union) and its arguments from `positionals`
+ * (parseCommand checks their count), so apps need no casts and no `!`.
  */
-export function defineCommand<const Os extends readonly OptionSpec[]>(
-  cmd: Omit<CommandSpec<OptionValuesOf<Os>>, "options"> & { readonly options: Os },
+export function defineCommand<
+  const Os extends readonly OptionSpec[],
+  const P extends PositionalSpec | undefined = undefined,
+>(
+  cmd: Omit<CommandSpec<OptionValuesOf<Os>, PositionalsOf<P>>, "options" | "positionals"> & {
+    readonly options: Os;
+    readonly positionals?: P;
+  },
 ): CommandSpec {
   return cmd as unknown as CommandSpec;
 }
