@@ -376,6 +376,9 @@ export async function runMain(cmd: CommandSpec, argv: string[]): Promise<void> {
   process.exitCode = code;
 }
 
+/** A subcommand's own name: its command name's last word (`eval-passages` of `convkit-ikat eval-passages`). */
+const subName = (s: CommandSpec): string => s.name.slice(s.name.lastIndexOf(" ") + 1);
+
 /** Runs `name <command> …`: dispatches to one of several commands (each with its own --help). */
 export async function runSubcommands(
   name: string,
@@ -387,16 +390,16 @@ export async function runSubcommands(
   const [first, ...rest] = argv;
   if (first === undefined || first === "-h" || first === "--help") {
     // Padded to the longest name (and two spaces more): a name as long as the padding ran into its summary.
-    const names = subs.map((s) => s.name.split(" ").at(-1)!);
-    const width = Math.max(10, ...names.map((n) => n.length)) + 2;
-    const list = subs.map((s, i) => `  ${names[i]!.padEnd(width)}${s.summary}`).join("\n");
+    const rows = subs.map((s) => ({ name: subName(s), summary: s.summary }));
+    const width = Math.max(10, ...rows.map((r) => r.name.length)) + 2;
+    const list = rows.map((r) => `  ${r.name.padEnd(width)}${r.summary}`).join("\n");
     await writeStdout(
       `usage: ${name} <command> [options]\n\n${summary}\n\ncommands:\n${list}\n\nRun '${name} <command> --help' for its options.\n`,
     );
     if (first === undefined) process.exitCode = 2;
     return;
   }
-  const sub = subs.find((s) => s.name.split(" ").at(-1) === first);
+  const sub = subs.find((s) => subName(s) === first);
   if (!sub) {
     process.stderr.write(`${name}: unknown command ${JSON.stringify(first)}; try '${name} --help'\n`);
     process.exitCode = 2;

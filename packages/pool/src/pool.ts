@@ -96,7 +96,9 @@ export async function* inOrder<T, R>(
   const pending: Promise<R>[] = [];
   const head = async () => {
     try {
-      return await pending.shift()!;
+      const next = pending.shift();
+      if (next === undefined) throw new Error("inOrder: a result awaited with no task pending");
+      return await next;
     } catch (e) {
       throw taskError(e);
     }
