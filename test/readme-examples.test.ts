@@ -18,15 +18,17 @@ const NOT_RUN: Record<string, string> = {
   explore: "serves until stopped (the explore tests run the server)",
   spacy: "needs a spaCy model folder",
   wasm: "imports a module its build generates",
-  pool: "two files (a worker and its main)",
-  "gen-synthetic": "needs ClariQ's full data folder",
-  "clariq-eval": "needs ClariQ's full data folder",
 };
 
 /** What a run example must print (a piece of its output), as its README says. */
 const PRINTS: Record<string, string> = {
   pynum: "Int32Array(4) [ 1, 3, 2, 0 ]\n0.12\n",
   cli: "hello, world\n",
+  pool: "[ 1, 4, 9 ]\n",
+  retrieval: "Float64Array(3) [ 0, 0.5108256237659907, 0 ] [ 1 ]\n",
+  pickle: "Map(2) { 'a' => 1, 'b' => 2.5 }\n",
+  parquet: "[ { id: 'd1-0', contents: 'text', start: 0 } ]\n",
+  "synthetic-plan": "1-2-3-4-1 { topic: 1, facet: 2, history: [ 3 ], question: 4, flag: 1 }\n",
   "trec-eval#0": "map                   \tall\t",
   "trec-eval#1": "map                   \tall\t",
 };
@@ -51,7 +53,22 @@ function exampleFolder(): string {
     else copyFileSync(join(REPO, from), join(dir, to));
   };
   put("data/question_bank.tsv", "data/clariq/question_bank.sample.tsv");
-  put("ClariQ/data/train.tsv", "data/clariq/train.sample.tsv");
+  for (const split of ["train", "dev", "test"])
+    put(`ClariQ/data/${split}.tsv`, `data/clariq/${split}.sample.tsv`);
+  put("ClariQ/data/question_bank.tsv", "data/clariq/question_bank.sample.tsv");
+  // The sample run's lines of the dev sample's topics (the run also ranks other splits' topics).
+  const dev = new Set(
+    readFileSync(join(REPO, "data/clariq/dev.sample.tsv"), "utf8")
+      .split("\n")
+      .slice(1)
+      .map((l) => l.split("\t")[0]),
+  );
+  const run = readFileSync(join(REPO, "data/clariq/runs/question_ranking.run"), "utf8").split("\n");
+  mkdirSync(join(dir, "ClariQ/sample_runs"), { recursive: true });
+  writeFileSync(
+    join(dir, "ClariQ/sample_runs/dev_bm25"),
+    `${run.filter((l) => dev.has(l.split(" ")[0])).join("\n")}\n`,
+  );
   put("qrels.txt", "test/fixtures/trec_eval/qrels.test");
   put("runs/bm25", "test/fixtures/trec_eval/results.test");
   put("runs/rm3", "test/fixtures/trec_eval/results.trunc");
@@ -62,7 +79,7 @@ function exampleFolder(): string {
 
 const written: string[] = [];
 afterAll(() => {
-  for (const f of written) rmSync(f, { force: true });
+  for (const f of written) rmSync(f, { recursive: true, force: true });
 });
 
 describe("package READMEs' examples", () => {
@@ -73,9 +90,19 @@ describe("package READMEs' examples", () => {
   it("run in one process and print what their READMEs say", () => {
     const run = examples.filter((e) => !(e.pkg in NOT_RUN));
     const modules = run.map((e, i) => {
-      const file = join(REPO, "packages", e.pkg, `.readme-example-${i}.mjs`);
-      writeFileSync(file, transformSync(e.code, { loader: "ts", format: "esm" }).code);
-      written.push(file);
+      // In a folder of the package's own (its name resolves to itself there), one per example.
+      const dir = join(REPO, "packages", e.pkg, ".readme-examples", String(i));
+      mkdirSync(dir, { recursive: true });
+      written.push(join(REPO, "packages", e.pkg, ".readme-examples"));
+      // A block of several files marks each with a `// name.ts` line (pool's worker and main).
+      const parts = e.code.split(/^\/\/ (\S+)\.ts\n/m);
+      const files = parts.length > 1 ? parts.slice(1) : ["main", e.code];
+      let file = "";
+      for (let k = 0; k < files.length; k += 2) {
+        file = join(dir, `${files[k]}.js`);
+        writeFileSync(file, transformSync(files[k + 1] ?? "", { loader: "ts", format: "esm" }).code);
+      }
+      // The last file is the program.
       return { name: e.name, file };
     });
     // Each example's output between markers, so that each is checked on its own.
