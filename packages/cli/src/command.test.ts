@@ -131,6 +131,23 @@ describe("typed options", () => {
   });
 });
 
+describe("help layout", () => {
+  it("an option wider than the column keeps two spaces before its description", () => {
+    const wide = defineCommand({
+      name: "convkit-w",
+      summary: "W.",
+      options: [
+        { name: "experiment_type", type: "string", description: "the split" },
+        { name: "n", type: "integer", description: "how many" },
+      ],
+      run: () => 0,
+    });
+    const rows = helpText(wide).split("\n");
+    expect(rows).toContain("  --experiment_type EXPERIMENT_TYPE  the split");
+    expect(rows).toContain(`  ${"--n N".padEnd(24)}  how many`);
+  });
+});
+
 describe("typed positionals", () => {
   it("required ones are strings, optional ones string | undefined, a rest string[]", async () => {
     const seen: unknown[] = [];
