@@ -128,7 +128,7 @@ describe("a failure across Redis (the envelope's record, io's error codec in JSO
       while (y instanceof Error) {
         expect(x).toBeInstanceOf(y instanceof ConvkitError ? y.constructor : Error);
         expect(x).toMatchObject({ name: y.name, message: y.message });
-        [x, y] = [(x as Error).cause, y.cause];
+        [x, y] = [x instanceof Error ? x.cause : undefined, y.cause];
       }
       expect(x).toBeUndefined();
       expect(decodeFailure(encodeFailure(e)).badInput).toBe(exitCode === 2);
