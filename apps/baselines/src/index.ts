@@ -155,11 +155,16 @@ export const clarificationNeedCommand = defineCommand({
             out.set(r.topic_id, needFeatures(index.scores(clariqTerms(r.initial_request))));
         return out;
       };
-      const tf = features(trainRows);
-      const model = fitCentroids(
-        [...tf.values()],
-        [...tf.keys()].map((t) => train.get(t)!),
-      );
+      const xs: number[][] = [];
+      const ys: number[] = [];
+      for (const [topic, f] of features(trainRows)) {
+        const label = train.get(topic);
+        // Both come from the train rows: a topic without a label is a bug here, not bad input.
+        if (label === undefined) throw new Error(`bm25-centroid: train topic ${topic} has no label`);
+        xs.push(f);
+        ys.push(label);
+      }
+      const model = fitCentroids(xs, ys);
       run = [...features(rows)].map(([topic_id, f]) => ({ topic_id, label: predictCentroid(model, f) }));
       name = "bm25-centroid";
     }

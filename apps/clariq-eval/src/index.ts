@@ -53,7 +53,8 @@ export const clariqEvalCommand = defineCommand({
     // The output file checked before the evaluation: a folder or read-only place is one line, no work lost.
     if (o.out_file !== "") await checkOutputPath(o.out_file);
     const result = await runClariqEval(o);
-    if (result.outFile !== undefined) await writeAtomic(o.out_file, (sink) => sink.write(result.outFile!));
+    const { outFile } = result;
+    if (outFile !== undefined) await writeAtomic(o.out_file, (sink) => sink.write(outFile));
     await writeStdout(result.stdout);
     return 0;
   },

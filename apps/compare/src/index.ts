@@ -179,8 +179,10 @@ export const compareCommand = defineCommand({
     if (o.qrels !== undefined) values = await trecPerTopic(o.qrels, runs, o.m, o.missing === "zero");
     else if (o["per-topic"]) values = await Promise.all(runs.map(readPerTopicFile));
     else {
+      if (o.clariq === undefined)
+        throw new UsageError("convkit-compare: give exactly one of --qrels, --per-topic, --clariq");
       if (o.data_dir === undefined) throw new UsageError("convkit-compare: --clariq needs --data_dir");
-      values = await clariqPerTopic(o.clariq!, o.data_dir, o.multi_turn, o.experiment_type, runs);
+      values = await clariqPerTopic(o.clariq, o.data_dir, o.multi_turn, o.experiment_type, runs);
     }
     const table = { runs: names.map((name, i) => ({ name, values: values[i]! })) };
     const comparison = await compareRuns(table, {

@@ -75,11 +75,14 @@ export const convertCommand = defineCommand({
       );
     if (inputs.length > 1 && o["out-dir"] === undefined)
       throw new UsageError("convkit-convert: several inputs need --out-dir");
-    const outs = inputs.map((input) =>
-      o["out-dir"] === undefined
-        ? o.out
-        : join(o["out-dir"], `${basename(input)}.${o.to}${o.gzip ? ".gz" : ""}`),
-    );
+    const jobs = inputs.map((input) => ({
+      input,
+      out:
+        o["out-dir"] === undefined
+          ? o.out
+          : join(o["out-dir"], `${basename(input)}.${o.to}${o.gzip ? ".gz" : ""}`),
+    }));
+    const outs = jobs.map((j) => j.out);
     const twice = outs.find((out, i) => out !== "-" && outs.indexOf(out) !== i);
     if (twice !== undefined)
       throw new UsageError(
@@ -88,8 +91,7 @@ export const convertCommand = defineCommand({
     // Every output checked before any input is read: a folder in the way is one line, not work lost.
     if (o["out-dir"] !== undefined) await checkOutputDir(o["out-dir"]);
     for (const out of outs) await checkOutputPath(out);
-    for (const [i, input] of inputs.entries()) {
-      const out = outs[i]!;
+    for (const { input, out } of jobs) {
       const own = o.format === undefined ? await readParquetTable(input) : undefined;
       const { format, batches }: { format: string; batches: AsyncIterable<unknown[]> } = own
         ? { format: own.schema.what, batches: own.batches }

@@ -52,11 +52,11 @@ export async function startExplorer(
   const stderr: string[] = [];
   const base = await new Promise<string>((resolve, reject) => {
     let err = "";
-    server.stderr!.on("data", (d) => {
+    server.stderr.on("data", (d) => {
       err += d;
       stderr.push(String(d));
       const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(err);
-      if (m) resolve(m[1]!);
+      if (m?.[1]) resolve(m[1]);
     });
     server.on("exit", (c) => reject(new Error(`convkit-explore exited ${c}: ${err}`)));
   });

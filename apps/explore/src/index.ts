@@ -139,7 +139,7 @@ export const exploreCommand = defineCommand({
       topics: o.topics,
       split: o.split,
       passages: o.passages,
-      ...(o.splitters.length === 2 ? { splitters: [o.splitters[0]!, o.splitters[1]!] as const } : {}),
+      ...splitterPair(o.splitters),
       spacyModel: o["spacy-model"],
     });
     try {
@@ -165,3 +165,9 @@ export const exploreCommand = defineCommand({
     }
   },
 });
+
+/** The two splitters of the Passages view, when two are given (the command checks there are 0 or 2). */
+function splitterPair<S>(list: readonly S[]): { splitters?: readonly [S, S] } {
+  const [a, b] = list;
+  return list.length === 2 && a !== undefined && b !== undefined ? { splitters: [a, b] } : {};
+}

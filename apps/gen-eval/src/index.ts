@@ -1,6 +1,6 @@
 // convkit-gen-eval: regenerate document-relevance eval dicts from synthetic contexts, documents and facet qrels.
 import { resolve } from "node:path";
-import { defineCommand, PARQUET_COMPRESSION_OPTION, startProgress } from "@convkit/cli";
+import { defineCommand, PARQUET_COMPRESSION_OPTION, startProgress, stderrReport } from "@convkit/cli";
 import {
   GEN_EVAL_RANGES,
   genEvalRunJob,
@@ -286,6 +286,7 @@ async function genEvalOnQueue(
     units: units.map((u) => ({ key: u.spools, payload: u })),
   };
   return runOnQueue(address, plan, {
+    report: stderrReport,
     detach,
     label: "gen:eval",
     items: "topics",

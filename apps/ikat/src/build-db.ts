@@ -21,7 +21,7 @@ export const buildDbCommand = defineCommand({
     const progress = startProgress("build-db", "rows");
     let last = 0;
     const t0 = performance.now();
-    const n = await buildPassageDb(file!, o.db, (rows) => {
+    const n = await buildPassageDb(file, o.db, (rows) => {
       progress.tick(rows - last);
       last = rows;
     });

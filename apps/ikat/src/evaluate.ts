@@ -124,12 +124,12 @@ export const evalPtkbCommand = defineCommand({
     const topics = await readIkatTopics(o.topics);
     let e: PtkbEvaluation;
     let runTurns: string[];
-    if (await is2025(file!)) {
-      const rankings = ikat25PtkbRankings(await ikat25Turns(file!));
+    if (await is2025(file)) {
+      const rankings = ikat25PtkbRankings(await ikat25Turns(file));
       runTurns = [...rankings.keys()];
       e = evaluatePtkbRankings(rankings, topics);
     } else {
-      const run = await readIkatRun(file!);
+      const run = await readIkatRun(file);
       runTurns = run.turns.map((t) => t.turn_id);
       e = evaluatePtkb(run, topics);
     }
@@ -186,17 +186,17 @@ export const evalPassagesCommand = defineCommand({
     let run: Map<string, Scored[]>;
     // runid as trec_eval prints it for the TREC file: the tag of its first line.
     let runid: string | undefined;
-    if (await isParquetRun(file!)) {
+    if (await isParquetRun(file)) {
       // The passage ranking already as a TREC run table (convkit's layout or ranx's), as
       // convkit-trec-eval reads it.
-      ({ run, tag: runid } = await loadRun(file!));
-    } else if (await is2025(file!)) {
-      const turns = await ikat25Turns(file!);
+      ({ run, tag: runid } = await loadRun(file));
+    } else if (await is2025(file)) {
+      const turns = await ikat25Turns(file);
       runid = turns.find((t) => t.references.length > 0)?.metadata.run_id;
       run = ikat25PassageRankings(turns);
     } else {
       run = new Map();
-      for (const l of runToTrec(await readIkatRun(file!))) {
+      for (const l of runToTrec(await readIkatRun(file))) {
         runid ??= l.tag;
         const t = run.get(l.qid) ?? [];
         t.push({ docno: l.docno, score: l.score });
@@ -223,7 +223,7 @@ export const evalCitationsCommand = defineCommand({
   options: [QRELS_OPTION, RELEVANCE_LEVEL_OPTION, PER_TURN_OPTION],
   async run(o, [file]) {
     const qrels = await loadQrels(o.qrels);
-    const turns = await ikat25Turns(file!);
+    const turns = await ikat25Turns(file);
     warnIfDisjoint(
       "convkit-ikat eval-citations",
       turns.map((t) => t.turn_id),

@@ -32,12 +32,12 @@ export const flattenCommand = defineCommand({
   async run(o, [file]) {
     if (o.format !== "parquet" && o.out.endsWith(".parquet"))
       throw new UsageError(`convkit-ikat flatten: ${o.out} names a Parquet file: add --format parquet`);
-    const turns = flattenTopics(await readIkatTopics(file!));
+    const turns = flattenTopics(await readIkatTopics(file));
     if (o.format === "parquet")
       await writeParquet(
         o.out,
         IKAT_TURN_SCHEMA,
-        [turns.map((t) => ikatTurnRow(file === "-" ? "<stdin>" : file!, t))],
+        [turns.map((t) => ikatTurnRow(file === "-" ? "<stdin>" : file, t))],
         {
           codec: o.compression,
         },

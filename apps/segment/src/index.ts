@@ -1,7 +1,7 @@
 // convkit-segment: passages the iKAT / MS MARCO way at collection scale, and splitter agreement.
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { defineCommand, PARQUET_COMPRESSION_OPTION, startProgress } from "@convkit/cli";
+import { defineCommand, PARQUET_COMPRESSION_OPTION, startProgress, stderrReport } from "@convkit/cli";
 import { collect, readJsonl } from "@convkit/formats";
 import { checkOutputDir, checkOutputPath, Fields, inputMismatch, UsageError, writeStdout } from "@convkit/io";
 import { checkRunId, deriveRunId, parseQueueUrl, runOnQueue } from "@convkit/queue";
@@ -255,6 +255,7 @@ async function segmentOnQueue(
     units: inputs.map((input) => ({ key: input.rel, payload: { ...unitData, input } })),
   };
   return runOnQueue(address, plan, {
+    report: stderrReport,
     detach,
     label: "segment",
     items: "docs",
@@ -343,7 +344,7 @@ export const sentencesCommand = defineCommand({
     const progress = startProgress("sentences", "texts");
     let last = 0;
     await runSentences({
-      input: positional[0]!,
+      input: positional[0],
       out: o.out,
       splitter,
       spacyModel,

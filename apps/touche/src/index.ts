@@ -88,7 +88,7 @@ export const evalCommand = defineCommand({
     },
   ],
   async run(o, [runFile]) {
-    const run = await collect(readRun(runFile!));
+    const run = await collect(readRun(runFile));
     const e = evaluateTouche(run, await loadQrels(o.relevance), await loadQrels(o.quality), {
       allTopics: o.c,
     });

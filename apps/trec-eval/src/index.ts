@@ -87,8 +87,8 @@ export const trecEvalCommand = defineCommand({
       throw new UsageError(`convkit-trec-eval: ${o.out} names a Parquet file: add --format parquet`);
     await checkOutputPath(o.out); // a folder in the way is one line before the evaluation, not after
     const specs = parseMeasureOptions("convkit-trec-eval", o.m);
-    const qrels = await loadByteQrels(qrelsPath!);
-    const ev = await evaluateRunFile(qrels, runPath!, specs, {
+    const qrels = await loadByteQrels(qrelsPath);
+    const ev = await evaluateRunFile(qrels, runPath, specs, {
       relevanceLevel: o.l,
       maxDocs: o.M,
       allTopics: o.c,
@@ -97,7 +97,7 @@ export const trecEvalCommand = defineCommand({
     });
     if (ev.topics.length === 0)
       throw new InputError(
-        runPath === "-" ? "<stdin>" : runPath!,
+        runPath === "-" ? "<stdin>" : runPath,
         {},
         `topics judged in ${qrelsPath}`,
         "none (trec_eval: No queries with both results and relevance info)",

@@ -69,6 +69,7 @@ export const workerCommand = defineCommand({
       exitWhenIdle: o["exit-when-idle"],
       stallSeconds: o["stall-seconds"],
       log: (line) => process.stderr.write(`convkit-worker: ${line}\n`),
+      say: (line) => process.stderr.write(`${line}\n`),
       stop: stopped,
     });
     process.stderr.write(`convkit-worker: ${r.jobs} jobs done\n`);

@@ -131,6 +131,77 @@ describe("typed options", () => {
   });
 });
 
+describe("help layout", () => {
+  it("an option wider than the column keeps two spaces before its description", () => {
+    const wide = defineCommand({
+      name: "convkit-w",
+      summary: "W.",
+      options: [
+        { name: "experiment_type", type: "string", description: "the split" },
+        { name: "n", type: "integer", description: "how many" },
+      ],
+      run: () => 0,
+    });
+    const rows = helpText(wide).split("\n");
+    expect(rows).toContain("  --experiment_type EXPERIMENT_TYPE  the split");
+    expect(rows).toContain(`  ${"--n N".padEnd(24)}  how many`);
+  });
+});
+
+describe("typed positionals", () => {
+  it("required ones are strings, optional ones string | undefined, a rest string[]", async () => {
+    const seen: unknown[] = [];
+    const one = defineCommand({
+      name: "convkit-one",
+      summary: "One.",
+      options: [],
+      positionals: { name: "FILE", description: "f", min: 1, max: 1 },
+      run(_o, [file]) {
+        // Compile-time: a required argument is a string (this line fails tsc with string[]).
+        const f: string = file;
+        seen.push(f);
+        return 0;
+      },
+    });
+    const pair = defineCommand({
+      name: "convkit-pair",
+      summary: "Pair.",
+      options: [],
+      positionals: { name: "QRELS [RUN]", description: "q", min: 1, max: 2 },
+      run(_o, [qrels, run]) {
+        const q: string = qrels;
+        const r: string | undefined = run;
+        seen.push(q, r);
+        return 0;
+      },
+    });
+    const many = defineCommand({
+      name: "convkit-many",
+      summary: "Many.",
+      options: [],
+      positionals: { name: "RUN...", description: "r", min: 2 },
+      run(_o, runs) {
+        const [a, b, ...rest] = runs;
+        const both: [string, string] = [a, b];
+        const more: string[] = rest;
+        seen.push(both, more);
+        return 0;
+      },
+    });
+    for (const [c, argv] of [
+      [one, ["a.json"]],
+      [pair, ["q"]],
+      [many, ["x", "y", "z"]],
+    ] as const) {
+      const p = parseCommand(c, [...argv]);
+      await c.run(p.options, p.positionals);
+    }
+    expect(seen).toEqual(["a.json", "q", undefined, ["x", "y"], ["z"]]);
+    expect(() => parseCommand(one, [])).toThrow("convkit-one: expected FILE");
+    expect(() => parseCommand(pair, ["q", "r", "s"])).toThrow('unexpected argument "s"');
+  });
+});
+
 describe("runMain as a process", () => {
   /** Runs a command built from `run` (source text) through the built runMain in a fresh node. */
   const runScript = (run: string) => {

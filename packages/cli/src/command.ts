@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import {
   ConvkitError,
   DEFAULT_INPUT_LIMITS,
+  messageOf,
   OutputError,
   releaseStdin,
   removePendingTempFiles,
@@ -71,33 +72,65 @@ export type OptionValuesOf<Os extends readonly OptionSpec[]> = {
   [O in Os[number] as O["name"]]: AlwaysSet<O> extends true ? ValueOf<O> : ValueOf<O> | undefined;
 };
 
+/** A command's arguments: at least `min` (default 0), at most `max` (default: any number). */
+export interface PositionalSpec {
+  readonly name: string;
+  readonly description: string;
+  readonly min?: number;
+  readonly max?: number;
+}
+
+/** `N` times `T`. */
+type Repeat<N extends number, T, Acc extends T[] = []> = Acc["length"] extends N
+  ? Acc
+  : Repeat<N, T, [...Acc, T]>;
+
+/** `Acc` and each longer tuple of strings up to `Max` items. */
+type UpTo<Max extends number, Acc extends string[]> = Acc["length"] extends Max
+  ? Acc
+  : Acc | UpTo<Max, [...Acc, string]>;
+
+/**
+ * The arguments `run` receives, typed from the declaration: the first `min` are strings, the
+ * optional ones up to `max` string | undefined, past them (no `max`) a rest: `[file]` needs no `!`.
+ */
+export type PositionalsOf<P> = P extends PositionalSpec
+  ? Repeat<P["min"] extends number ? P["min"] : 0, string> extends infer R extends string[]
+    ? P["max"] extends number
+      ? UpTo<P["max"], R>
+      : [...R, ...string[]]
+    : never
+  : [];
+
 /** A command: what it is called, its options and positionals, and what it runs. */
-export interface CommandSpec<Values = OptionValues> {
+export interface CommandSpec<Values = OptionValues, Positionals extends string[] = string[]> {
   readonly name: string;
   readonly summary: string;
   readonly usage?: string;
   readonly options: readonly OptionSpec[];
-  readonly positionals?: {
-    readonly name: string;
-    readonly description: string;
-    readonly min?: number;
-    readonly max?: number;
-  };
+  readonly positionals?: PositionalSpec;
   readonly examples?: readonly string[];
   /**
    * The command stops gracefully on SIGTERM / SIGINT itself (a queue worker finishing its job);
    * otherwise a signal removes pending temp files and exits at once.
    */
   readonly ownsSignals?: boolean;
-  run(options: Values, positionals: string[]): Promise<number | undefined> | number | undefined;
+  run(options: Values, positionals: Positionals): Promise<number | undefined> | number | undefined;
 }
 
 /**
  * Declares a command; `run` receives its option values typed from `options` (an integer option
- * gives a number, a flag a boolean, `choices` a union), so apps need no casts.
+ * gives a number, a flag a boolean, `choices` a union) and its arguments from `positionals`
+ * (parseCommand checks their count), so apps need no casts and no `!`.
  */
-export function defineCommand<const Os extends readonly OptionSpec[]>(
-  cmd: Omit<CommandSpec<OptionValuesOf<Os>>, "options"> & { readonly options: Os },
+export function defineCommand<
+  const Os extends readonly OptionSpec[],
+  const P extends PositionalSpec | undefined = undefined,
+>(
+  cmd: Omit<CommandSpec<OptionValuesOf<Os>, PositionalsOf<P>>, "options" | "positionals"> & {
+    readonly options: Os;
+    readonly positionals?: P;
+  },
 ): CommandSpec {
   return cmd as unknown as CommandSpec;
 }
@@ -223,7 +256,7 @@ export function parseCommand(
   try {
     parsed = parseArgs({ args: argv, options: spec, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError(`${cmd.name}: ${(e as Error).message.split("\n")[0]}`);
+    throw new UsageError(`${cmd.name}: ${messageOf(e).split("\n")[0]}`);
   }
   const raw = parsed.values as Record<string, string | boolean | (string | boolean)[] | undefined>;
   const values: OptionValues = {};
@@ -331,7 +364,7 @@ export async function runMain(cmd: CommandSpec, argv: string[]): Promise<void> {
         ? `${cmd.name}: ${e.message}`
         : e instanceof ConvkitError
           ? e.message
-          : `${cmd.name}: ${(e as Error)?.stack ?? String(e)}`;
+          : `${cmd.name}: ${(e instanceof Error && e.stack) || String(e)}`;
     process.stderr.write(`${msg}\n`);
     if (e instanceof UsageError) process.stderr.write(`Try '${cmd.name} --help'.\n`);
     code = exitCodeOf(e);
@@ -342,6 +375,9 @@ export async function runMain(cmd: CommandSpec, argv: string[]): Promise<void> {
   process.off("beforeExit", unfinished);
   process.exitCode = code;
 }
+
+/** A subcommand's own name: its command name's last word (`eval-passages` of `convkit-ikat eval-passages`). */
+const subName = (s: CommandSpec): string => s.name.slice(s.name.lastIndexOf(" ") + 1);
 
 /** Runs `name <command> …`: dispatches to one of several commands (each with its own --help). */
 export async function runSubcommands(
@@ -354,16 +390,16 @@ export async function runSubcommands(
   const [first, ...rest] = argv;
   if (first === undefined || first === "-h" || first === "--help") {
     // Padded to the longest name (and two spaces more): a name as long as the padding ran into its summary.
-    const names = subs.map((s) => s.name.split(" ").at(-1)!);
-    const width = Math.max(10, ...names.map((n) => n.length)) + 2;
-    const list = subs.map((s, i) => `  ${names[i]!.padEnd(width)}${s.summary}`).join("\n");
+    const rows = subs.map((s) => ({ name: subName(s), summary: s.summary }));
+    const width = Math.max(10, ...rows.map((r) => r.name.length)) + 2;
+    const list = rows.map((r) => `  ${r.name.padEnd(width)}${r.summary}`).join("\n");
     await writeStdout(
       `usage: ${name} <command> [options]\n\n${summary}\n\ncommands:\n${list}\n\nRun '${name} <command> --help' for its options.\n`,
     );
     if (first === undefined) process.exitCode = 2;
     return;
   }
-  const sub = subs.find((s) => s.name.split(" ").at(-1) === first);
+  const sub = subs.find((s) => subName(s) === first);
   if (!sub) {
     process.stderr.write(`${name}: unknown command ${JSON.stringify(first)}; try '${name} --help'\n`);
     process.exitCode = 2;

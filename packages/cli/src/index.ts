@@ -14,4 +14,4 @@ export {
   runMain,
   runSubcommands,
 } from "./command.js";
-export { type Progress, startProgress } from "./progress.js";
+export { type Progress, startProgress, stderrReport } from "./progress.js";

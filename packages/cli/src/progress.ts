@@ -9,6 +9,17 @@ export interface Progress {
   done(): void;
 }
 
+/**
+ * Lines and a progress line on stderr: what an app passes to a package that reports (packages
+ * never print; @convkit/queue's runOnQueue takes this as its report).
+ */
+export const stderrReport = {
+  line(text: string): void {
+    process.stderr.write(`${text}\n`);
+  },
+  progress: (label: string, unit: string): Progress => startProgress(label, unit),
+};
+
 /** Starts a progress line: count, rate and (with a total) percent and ETA. */
 export function startProgress(
   label: string,

@@ -1,7 +1,7 @@
 // ClueWeb22 `txt` files: one gzip member per JSON record, and `.offset` files for random access.
 import { open, readFile } from "node:fs/promises";
 import { gunzipSync, gzipSync } from "node:zlib";
-import { describeFound, InputError, type WriteOptions, writeAtomic } from "@convkit/io";
+import { describeFound, InputError, messageOf, type WriteOptions, writeAtomic } from "@convkit/io";
 import { isJsonObject } from "./fields.js";
 import { parseJsonText } from "./json-text.js";
 import { readJsonl } from "./jsonl.js";
@@ -85,7 +85,7 @@ export async function readClueWeb22Record(
     try {
       text = gunzipSync(buf).toString("utf8");
     } catch (e) {
-      throw new InputError(jsonGz, { offset: start }, "a complete gzip member", (e as Error).message);
+      throw new InputError(jsonGz, { offset: start }, "a complete gzip member", messageOf(e));
     }
     return checkRecord(jsonGz, parseJsonText(jsonGz, text), { offset: start });
   } finally {

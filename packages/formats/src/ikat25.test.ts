@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { InputError } from "@convkit/io";
+import { InputError, messageOf } from "@convkit/io";
 import { tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { detectFormat } from "./detect.js";
@@ -24,7 +24,7 @@ function errorOf(f: () => unknown): string {
     f();
   } catch (e) {
     expect(e).toBeInstanceOf(InputError);
-    return (e as Error).message;
+    return messageOf(e);
   }
   throw new Error("no error");
 }

@@ -2,7 +2,7 @@
 // RangeError from a recursive walk of the parsed value (issue 39, item 4). Inputs are built here.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { InputError } from "@convkit/io";
+import { InputError, messageOf } from "@convkit/io";
 import { rng, tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { readIkatRun, readIkatTopics } from "./ikat.js";
@@ -23,7 +23,7 @@ async function rejection(p: Promise<unknown>): Promise<Error> {
   try {
     await p;
   } catch (e) {
-    return e as Error;
+    return e instanceof Error ? e : new Error(messageOf(e));
   }
   throw new Error("expected a rejection");
 }
@@ -119,7 +119,7 @@ function outcome(f: () => void): string {
     f();
     return "ok";
   } catch (e) {
-    return (e as Error).message;
+    return messageOf(e);
   }
 }
 

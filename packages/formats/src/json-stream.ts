@@ -1,6 +1,6 @@
 // Streaming the elements of one huge JSON array or object (stream-json), handed on in batches.
 import { Readable } from "node:stream";
-import { type ByteSource, InputError } from "@convkit/io";
+import { type ByteSource, InputError, messageOf } from "@convkit/io";
 import { JsonDepthScanner, MAX_JSON_DEPTH } from "./json-depth.js";
 
 /** Options of {@link streamJsonItems}. */
@@ -60,7 +60,7 @@ export async function* streamJsonItems<T>(
       source.name,
       { offset: fed },
       "valid JSON",
-      (e as Error).message.split("\n")[0] ?? "an error",
+      messageOf(e).split("\n")[0] ?? "an error",
     );
   }
   if (batch.length > 0) yield batch;

@@ -1,5 +1,5 @@
 // JSON text as Python and pandas write it, and JSON parsing with located errors.
-import { InputError, throwIfParquet } from "@convkit/io";
+import { InputError, messageOf, throwIfParquet } from "@convkit/io";
 import { checkJsonDepth, jsonTextLocation, MAX_JSON_DEPTH } from "./json-depth.js";
 
 /**
@@ -12,7 +12,7 @@ export function parseJsonText(file: string, text: string, firstLine = 1, maxDept
     value = JSON.parse(text);
   } catch (e) {
     if (firstLine === 1) throwIfParquet(file, text);
-    const msg = (e as Error).message;
+    const msg = messageOf(e);
     const m = /position (\d+)/.exec(msg);
     const atEnd = /end of JSON input/i.test(msg);
     if (!m && !atEnd) throw new InputError(file, { line: firstLine }, "valid JSON", msg);

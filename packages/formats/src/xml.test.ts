@@ -1,5 +1,6 @@
 // Hostile XML (issue 39, item 4): entity names that are Object.prototype's, character references
 // XML 1.0 forbids, forbidden raw characters outside text, and nesting without end.
+import { messageOf } from "@convkit/io";
 import { describe, expect, it } from "vitest";
 import { MAX_XML_DEPTH, parseXml } from "./xml.js";
 
@@ -10,7 +11,7 @@ const errorOf = (text: string) => {
   try {
     parseXml("t.xml", text);
   } catch (e) {
-    return (e as Error).message;
+    return messageOf(e);
   }
   return "no error";
 };

@@ -8,11 +8,13 @@ import { writeAtomic } from "./sink.js";
 
 /** A download that did not succeed (HTTP status or network error). */
 export class DownloadError extends ConvkitError {
+  override readonly code = "download";
   constructor(
     readonly url: string,
-    reason: string,
+    readonly reason: string,
+    options?: ErrorOptions,
   ) {
-    super(`${url}: ${reason}`);
+    super(`${url}: ${reason}`, options);
     this.name = "DownloadError";
   }
 }

@@ -1,4 +1,14 @@
 // Typed errors shared by every package: bad input (exit 2), bad usage (exit 2), the rest (exit 1).
+//
+// Each class has a stable `code`, the name it crosses worker threads and Redis by (see
+// error-codec.ts) and that scripts may test; never reworded, one per class:
+//   "error"     ConvkitError, any failure of convkit's own that is not one below (exit 1)
+//   "input"     InputError: malformed input, `FILE:LINE[:COL]: expected …, found …` (exit 2)
+//   "usage"     UsageError: wrong flags or arguments (exit 2)
+//   "output"    OutputError: an output that cannot be written (exit 1)
+//   "download"  DownloadError (download.ts): an HTTP status or network failure (exit 1)
+//   "job-data"  JobDataError (@convkit/queue): a job's data not what its kind says (exit 1)
+// Every class takes ES2022's `{ cause }`: the error it stands for, kept through the codec.
 
 /** Where in an input a problem sits: a line (1-based, optional 1-based column) or a byte offset. */
 export type InputLocation =
@@ -7,21 +17,27 @@ export type InputLocation =
   | { row: number }
   | Record<string, never>;
 
-/** Base class of convkit's own errors; `exitCode` is what a CLI exits with. */
+/** Base class of convkit's own errors; `exitCode` is what a CLI exits with, `code` names the class. */
 export class ConvkitError extends Error {
+  readonly code: string = "error";
   readonly exitCode: number = 1;
 }
 
 /** Malformed input: renders as one line `FILE:LINE[:COL]: expected …, found …`. */
 export class InputError extends ConvkitError {
+  override readonly code = "input";
   override readonly exitCode = 2;
   constructor(
     readonly file: string,
     readonly location: InputLocation,
     readonly expected: string,
     readonly found: string,
+    options?: ErrorOptions,
   ) {
-    super(`${file}${formatLocation(location)}: expected ${oneLine(expected)}, found ${oneLine(found)}`);
+    super(
+      `${file}${formatLocation(location)}: expected ${oneLine(expected)}, found ${oneLine(found)}`,
+      options,
+    );
     this.name = "InputError";
   }
 }
@@ -46,9 +62,10 @@ export function throwIfParquet(file: string, head: Uint8Array | string): void {
 
 /** Wrong flags or arguments. */
 export class UsageError extends ConvkitError {
+  override readonly code = "usage";
   override readonly exitCode = 2;
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = "UsageError";
   }
 }
@@ -72,37 +89,14 @@ export function describeFound(value: string, max = 40): string {
   return JSON.stringify(shown);
 }
 
-/** A convkit error as plain data: what survives a worker thread's structured clone (which keeps an Error's message only). */
-interface ThreadError {
-  convkitError: "InputError" | "UsageError";
-  message: string;
-  input?: [file: string, location: InputLocation, expected: string, found: string];
-}
-
-/** Thrown in a worker thread: convkit's errors as plain data ({@link errorFromThread} restores them), anything else as it is. */
-export function errorForThread(e: unknown): unknown {
-  if (e instanceof InputError)
-    return {
-      convkitError: "InputError",
-      message: e.message,
-      input: [e.file, e.location, e.expected, e.found],
-    } satisfies ThreadError;
-  if (e instanceof UsageError)
-    return { convkitError: "UsageError", message: e.message } satisfies ThreadError;
-  return e;
-}
-
-/** On the main thread: the error a worker threw, its class restored (so it maps to the same exit code). */
-export function errorFromThread(e: unknown): unknown {
-  const t = e as Partial<ThreadError> | null;
-  if (typeof t !== "object" || t === null || typeof t.convkitError !== "string") return e;
-  if (t.convkitError === "InputError" && t.input) return new InputError(...t.input);
-  return new UsageError(t.message ?? "");
-}
-
 /** The message of anything thrown (an Error's, else the value as text): no cast on a catch's unknown. */
 export function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/** Anything thrown as an Error (a non-error as one with its text), for an API that takes only an Error. */
+export function asError(e: unknown): Error {
+  return e instanceof Error ? e : new Error(String(e));
 }
 
 /**
@@ -110,12 +104,15 @@ export function messageOf(e: unknown): string {
  * a stdout that fails): one line `cannot write PATH: no space left on device`, exit 1.
  */
 export class OutputError extends ConvkitError {
+  override readonly code = "output";
+  /** `errno`: the system's code (`ENOSPC`), when a system call failed. */
   constructor(
     readonly path: string,
     readonly reason: string,
-    readonly code?: string,
+    readonly errno?: string,
+    options?: ErrorOptions,
   ) {
-    super(`cannot write ${path}: ${reason}`);
+    super(`cannot write ${path}: ${reason}`, options);
     this.name = "OutputError";
   }
 
@@ -125,6 +122,6 @@ export class OutputError extends ConvkitError {
     const err = e as NodeJS.ErrnoException;
     // Node's message is `CODE: description, syscall 'path'`: the description is libuv's strerror.
     const reason = /^E[A-Z0-9]+: ([^,]+)/.exec(err?.message ?? "")?.[1] ?? messageOf(e);
-    return new OutputError(path === "-" ? "stdout" : path, reason, err?.code);
+    return new OutputError(path === "-" ? "stdout" : path, reason, err?.code, { cause: e });
   }
 }

@@ -8,11 +8,10 @@ export {
   type DownloadTimeouts,
   downloadFile,
 } from "./download.js";
+export { anyErrorToData, type ErrorData, errorFromData, errorToData } from "./error-codec.js";
 export {
   ConvkitError,
   describeFound,
-  errorForThread,
-  errorFromThread,
   InputError,
   type InputLocation,
   isParquetHead,

@@ -4,7 +4,7 @@ import { access, mkdir, readdir, rename, rm, rmdir, stat, unlink } from "node:fs
 import { basename, dirname, join, resolve } from "node:path";
 import { Writable } from "node:stream";
 import { createGzip } from "node:zlib";
-import { OutputError, UsageError } from "./errors.js";
+import { asError, OutputError, UsageError } from "./errors.js";
 
 /**
  * A buffered writer; `write` resolves once the data is accepted (backpressure respected).
@@ -371,7 +371,7 @@ function stdoutStream(): NodeJS.WritableStream {
         for (let at = 0; at < chunk.length; ) at += writeSync(1, chunk, at, chunk.length - at);
         done();
       } catch (e) {
-        done(e as Error);
+        done(asError(e));
       }
     },
   });

@@ -4,7 +4,7 @@ import { createReadStream, existsSync, statSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { createGunzip } from "node:zlib";
-import { InputError } from "./errors.js";
+import { asError, InputError, messageOf } from "./errors.js";
 import { inputLimits, inputTooLarge } from "./limits.js";
 
 /** A named stream of byte chunks. `name` is what error messages cite. */
@@ -287,14 +287,14 @@ async function* gunzip(name: string, chunks: AsyncIterable<Uint8Array>): AsyncIt
       }
       z.end();
     } catch (e) {
-      z.destroy(e as Error);
+      z.destroy(asError(e));
     }
   })();
   try {
     for await (const out of z) yield out as Uint8Array;
   } catch (e) {
     if (e instanceof InputError) throw e;
-    const msg = (e as Error).message;
+    const msg = messageOf(e);
     const truncated = /unexpected end/i.test(msg);
     throw new InputError(
       name,

@@ -3,7 +3,7 @@ import { createReadStream } from "node:fs";
 import { mkdir, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, normalize, relative, sep } from "node:path";
 import { Readable } from "node:stream";
-import { InputError } from "./errors.js";
+import { InputError, messageOf } from "./errors.js";
 import { inputLimits, inputTooLarge } from "./limits.js";
 import { writeAtomic } from "./sink.js";
 import { type ByteSource, looksLikeTar, openInput, peek } from "./source.js";
@@ -56,7 +56,7 @@ export async function* tarEntries(source: ByteSource): AsyncIterable<TarEntry> {
     }
   } catch (e) {
     if (e instanceof InputError) throw e;
-    throw new InputError(source.name, {}, "a valid tar archive", (e as Error).message);
+    throw new InputError(source.name, {}, "a valid tar archive", messageOf(e));
   } finally {
     input.destroy();
   }

@@ -6,7 +6,14 @@ import type { Compressors } from "hyparquet";
 import { compressors, decompressZstd } from "hyparquet-compressors";
 
 /** Thrown for a page that claims more than its row group may hold (reader.ts names the file). */
-export class PageTooLarge extends Error {}
+export class PageTooLarge extends Error {
+  constructor(
+    readonly expected: string,
+    readonly found: string,
+  ) {
+    super(`${expected}, found ${found}`);
+  }
+}
 
 const MAX_BLOCK = 128 << 10;
 
@@ -29,17 +36,17 @@ function zstdAllocBound(input: Uint8Array): { output: number; window: number } |
       continue;
     }
     if (magic !== 0xfd2fb528) return undefined;
-    const fhd = input[at + 4]!;
+    const fhd = v.getUint8(at + 4);
     at += 5;
     const single = (fhd & 0x20) !== 0;
     let ws = 0;
     if (!single) {
-      const wd = input[at++]!;
+      const wd = v.getUint8(at++);
       const base = 2 ** (10 + (wd >> 3));
       ws = base + (base / 8) * (wd & 7);
     }
-    at += [0, 1, 2, 4][fhd & 3]!;
-    const fcsBytes = [single ? 1 : 0, 2, 4, 8][fhd >> 6]!;
+    at += (1 << (fhd & 3)) >> 1; // the dictionary id: 0, 1, 2 or 4 bytes
+    const fcsBytes = fhd >> 6 === 0 ? (single ? 1 : 0) : 1 << (fhd >> 6); // 2, 4 or 8 bytes
     let fcs = 0;
     for (let i = fcsBytes - 1; i >= 0; i--) fcs = fcs * 256 + (input[at + i] ?? 0);
     if (fcsBytes === 2) fcs += 256;
@@ -47,7 +54,7 @@ function zstdAllocBound(input: Uint8Array): { output: number; window: number } |
     let blocks = 0;
     for (let last = false; !last; ) {
       if (at + 3 > input.length) return undefined;
-      const h = input[at]! | (input[at + 1]! << 8) | (input[at + 2]! << 16);
+      const h = v.getUint8(at) | (v.getUint8(at + 1) << 8) | (v.getUint8(at + 2) << 16);
       at += 3;
       last = (h & 1) === 1;
       const type = (h >> 1) & 3;
@@ -73,8 +80,7 @@ function zstdAllocBound(input: Uint8Array): { output: number; window: number } |
 export function boundedCompressors(cap: number): Compressors {
   const out: Compressors = {};
   const check = (n: number) => {
-    if (n > cap)
-      throw new PageTooLarge(`a page of at most ${cap} bytes uncompressed, found one claiming ${n}`);
+    if (n > cap) throw new PageTooLarge(`a page of at most ${cap} bytes uncompressed`, `one claiming ${n}`);
   };
   for (const [codec, inflate] of Object.entries(compressors) as [
     keyof Compressors,
@@ -91,7 +97,8 @@ export function boundedCompressors(cap: number): Compressors {
     const b = zstdAllocBound(input);
     if (b !== undefined && (b.output > n + MAX_BLOCK || b.window > Math.max(n, 8 << 20)))
       throw new PageTooLarge(
-        `zstd frames of at most ${n} bytes, found frames claiming ${Math.max(b.output, b.window)}`,
+        `zstd frames of at most ${n} bytes`,
+        `frames claiming ${Math.max(b.output, b.window)}`,
       );
     return decompressZstd(input);
   };

@@ -9,6 +9,13 @@ export type Row = Readonly<Record<string, unknown>>;
  */
 export type Columns = Record<string, unknown[]>;
 
+/** A column's values by name: one of the schema's missing from a batch is a bug (writeColumns checks each batch). */
+export function columnOf(columns: Readonly<Columns>, name: string): unknown[] {
+  const values = columns[name];
+  if (values === undefined) throw new Error(`no column ${name} in the batch`);
+  return values;
+}
+
 /** How a file's row groups and footer are encoded: the fast encoder, or its reference. */
 export interface FileEncoder {
   writeRowGroup(columns: Columns, rows: number): Promise<void>;

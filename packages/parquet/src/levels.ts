@@ -1,7 +1,7 @@
 // A row group's columns as Parquet leaves: each leaf's values (nulls left out) and its repetition
 // and definition levels (Dremel), computed straight from the row objects for the shapes convkit
 // declares (scalars, nullable scalars, list<scalar>, list<struct<scalar…>>).
-import type { Columns, Row } from "./file-encoding.js";
+import { type Columns, columnOf, type Row } from "./file-encoding.js";
 import type { ColumnSpec, ScalarColumn, ScalarType, TableSchema } from "./schema.js";
 
 /** One leaf column of a row group, ready to encode. */
@@ -208,7 +208,7 @@ function leafPath(name: string, key: string | undefined): string[] {
 /** The leaves of a row group, in schema order, one column at a time (the values of one held at once). */
 export function* leavesOf(schema: TableSchema, columns: Columns): Iterable<Leaf> {
   for (const c of schema.columns) {
-    const values = columns[c.name]!;
+    const values = columnOf(columns, c.name);
     if (c.type === "list") yield* listLeaves(schema, c, values);
     else yield flatLeaf(schema, c, values);
   }

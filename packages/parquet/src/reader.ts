@@ -60,8 +60,9 @@ function fileType(node: SchemaTree): string {
     const repeated = node.children[0];
     if (node.children.length !== 1 || repeated === undefined) return "group";
     // The standard three-level list, or the legacy two-level one (a repeated leaf or struct).
+    const [inner] = repeated.children;
     const element =
-      repeated.children.length === 1 && repeated.element.name === "list" ? repeated.children[0]! : repeated;
+      repeated.children.length === 1 && repeated.element.name === "list" && inner ? inner : repeated;
     return `list<${fileType(element)}>`;
   }
   return `struct<${node.children.map((c) => `${c.element.name}: ${fileType(c)}`).join(", ")}>`;
@@ -82,8 +83,7 @@ async function bufferOf(path: string, read?: Uint8Array): Promise<AsyncBuffer> {
 
 function notParquet(name: string, e: unknown): InputError {
   if (e instanceof PageTooLarge) {
-    const [expected, found] = e.message.split(", found ");
-    return new InputError(name, {}, expected!, found!);
+    return new InputError(name, {}, e.expected, e.found);
   }
   // hyparquet's own words name what broke inside the file; said as a damaged file, not a bug here.
   return new InputError(

@@ -2,7 +2,7 @@
 import { type ByteSink, UsageError, writeAtomic } from "@convkit/io";
 import type { Codec } from "./codec.js";
 import { openFileEncoder } from "./file-encoder.js";
-import type { Columns, FileEncoder, Row } from "./file-encoding.js";
+import { type Columns, columnOf, type FileEncoder, type Row } from "./file-encoding.js";
 import type { ColumnSpec, ScalarType, TableSchema } from "./schema.js";
 
 export interface ParquetWriteOptions {
@@ -91,7 +91,8 @@ export class ParquetTableWriter<R extends object> {
    */
   async writeColumns(batch: Readonly<Columns>): Promise<void> {
     const columns = this.schema.columns;
-    const n = batch[columns[0]!.name]?.length ?? 0;
+    const [first] = columns;
+    const n = first === undefined ? 0 : (batch[first.name]?.length ?? 0);
     for (const c of columns)
       if (batch[c.name]?.length !== n)
         throw new TypeError(
@@ -136,12 +137,13 @@ export class ParquetTableWriter<R extends object> {
     // write barrier per value.
     const columns: Columns = {};
     for (const c of this.schema.columns) {
-      const one = parts.length === 1 ? parts[0]! : undefined;
+      const [only] = parts;
+      const one = parts.length === 1 ? only : undefined;
       const all = one?.batch[c.name];
       columns[c.name] =
         one && all && one.from === 0 && one.to === all.length
           ? all
-          : joined(parts.map((p) => p.batch[c.name]!.slice(p.from, p.to)));
+          : joined(parts.map((p) => columnOf(p.batch, c.name).slice(p.from, p.to)));
     }
     await this.file.writeRowGroup(columns, rows);
   }

@@ -4,7 +4,7 @@
 // convkit's errors carried across the thread boundary both ways, and `inOrder`, the bounded
 // window that hands results back in submission order, which is what makes a job's bytes the
 // same for any thread count.
-import { errorForThread, errorFromThread } from "@convkit/io";
+import { errorFromData, errorToData } from "@convkit/io";
 
 /** How a job's pool is made. */
 export interface TaskPoolOptions {
@@ -57,7 +57,7 @@ export async function openTaskPool<Task, Result>(o: TaskPoolOptions): Promise<Ta
       try {
         return (await pool.run(task, transfer ? { transferList: transfer } : {})) as Result;
       } catch (e) {
-        throw errorFromThread(e);
+        throw errorFromData(e);
       }
     },
     destroy: () => pool.destroy(),
@@ -75,7 +75,7 @@ export function taskWorker<Task, Result>(
     try {
       return await handler(task);
     } catch (e) {
-      throw errorForThread(e);
+      throw errorToData(e);
     }
   };
 }
@@ -96,7 +96,9 @@ export async function* inOrder<T, R>(
   const pending: Promise<R>[] = [];
   const head = async () => {
     try {
-      return await pending.shift()!;
+      const next = pending.shift();
+      if (next === undefined) throw new Error("inOrder: a result awaited with no task pending");
+      return await next;
     } catch (e) {
       throw taskError(e);
     }

@@ -1,12 +1,28 @@
 // The command side of a run on the queue, shared by every `--queue` command: submit the planned
-// run, watch it with one progress line, print the failed units and the last line, exit as a
-// local run would.
-import { startProgress } from "@convkit/cli";
+// run, watch it with one progress line, report the failed units and the last line, exit as a
+// local run would. What is shown goes through the app's report (packages never print).
 import type { QueueAddress } from "./connection.js";
 import { type RunPlan, type RunResult, runExitCode, submitAndAwait } from "./run.js";
 
+/** A progress line as {@link RunReport.progress} starts it. */
+export interface RunProgressLine {
+  tick(n: number, bytes?: number): void;
+  note(text: string): void;
+  done(): void;
+}
+
+/** Where a run's lines go: the apps pass @convkit/cli's `stderrReport` (stderr and its progress line). */
+export interface RunReport {
+  /** One line for the user (no line break). */
+  line(text: string): void;
+  /** A progress line: `label` counting `items`. */
+  progress(label: string, items: string): RunProgressLine;
+}
+
 /** How a command shows its run. */
 export interface QueuedRunDisplay<R> {
+  /** Where its lines go. */
+  report: RunReport;
   /** With --detach: submit and return. */
   detach: boolean;
   /** The progress line's label (`segment`: shown as `segment RUN-ID`). */
@@ -23,7 +39,7 @@ export interface QueuedRunDisplay<R> {
 
 /**
  * Submits the run (unless it is on the queue already) and, unless detached, waits for its end;
- * failed units' reasons go to stderr, one line each, then `summary`. Returns the exit code: 0,
+ * failed units' reasons are reported, one line each, then `summary`. Returns the exit code: 0,
  * 2 when only bad input failed, 1 for any other failure.
  */
 export async function runOnQueue<P, R, UP, UR>(
@@ -32,12 +48,12 @@ export async function runOnQueue<P, R, UP, UR>(
   o: QueuedRunDisplay<R>,
 ): Promise<number> {
   const t0 = performance.now();
-  const progress = startProgress(`${o.label} ${plan.runId}`, o.items);
+  const progress = o.report.progress(`${o.label} ${plan.runId}`, o.items);
   let shown = { items: 0, bytes: 0 };
   const r = await submitAndAwait(address, plan, {
     detach: o.detach,
     what: o.what,
-    say: (line) => process.stderr.write(`${line}\n`),
+    say: (line) => o.report.line(line),
     onProgress: (p) => {
       progress.tick(p.items - shown.items, p.bytes - shown.bytes);
       progress.note(`${o.units} ${p.done}/${p.total}, failed ${p.failed}, workers ${p.workers}`);
@@ -46,7 +62,7 @@ export async function runOnQueue<P, R, UP, UR>(
   });
   if (!r) return 0;
   progress.done();
-  for (const f of r.failed) process.stderr.write(`${f.reason}\n`);
-  process.stderr.write(`${o.summary(r, (performance.now() - t0) / 1000)}\n`);
+  for (const f of r.failed) o.report.line(f.reason);
+  o.report.line(o.summary(r, (performance.now() - t0) / 1000));
   return runExitCode(r);
 }

@@ -1,6 +1,6 @@
 // What a job carries around its payload, and how a failure travels: told apart by data (a role
 // field, a failure record), never by the payload's shape or a message's wording.
-import { Fields } from "@convkit/io";
+import { anyErrorToData, ConvkitError, type ErrorData, errorFromData, Fields } from "@convkit/io";
 import { jobDataMismatch, type UnitFailure } from "./kind.js";
 
 /** A run's parent job: its run, how many units it has, its kind's payload. */
@@ -54,34 +54,39 @@ export function readUnitReturn(v: unknown): UnitReturn {
 }
 
 /**
- * BullMQ keeps a failure as a string (the error's message): a convkit failure is this record in
- * JSON there, so the run reads whether it was bad input without parsing prose.
+ * BullMQ keeps a failure as a string (the error's message): a convkit failure is the error as
+ * @convkit/io's codec gives it, in JSON there, so the run reads its class, code, exit code and
+ * causes without parsing prose.
  */
 interface FailureRecord {
-  convkitFailure: "bad-input" | "error";
-  reason: string;
+  convkitFailure: ErrorData;
 }
 
-export function encodeFailure(f: UnitFailure): string {
-  return JSON.stringify({
-    convkitFailure: f.badInput ? "bad-input" : "error",
-    reason: f.reason,
-  } satisfies FailureRecord);
+/** A job's failure as the string BullMQ keeps (see {@link failureError}). */
+export function encodeFailure(e: unknown): string {
+  return JSON.stringify({ convkitFailure: anyErrorToData(e) } satisfies FailureRecord);
 }
 
-/** A failed reason read back; one that is not a record (BullMQ's own: a job stalled too often) is an error. */
-export function decodeFailure(reason: string): UnitFailure {
+/**
+ * A failed reason read back as its error, class and causes restored; one that is not a record
+ * (BullMQ's own: a job stalled too often) is a ConvkitError (exit 1) with that reason.
+ */
+export function failureError(reason: string): Error {
   let v: unknown;
   try {
     v = JSON.parse(reason);
   } catch {
-    return { reason, badInput: false };
+    return new ConvkitError(reason);
   }
-  try {
-    const f = Fields.of(v, jobDataMismatch("failure"));
-    const kind = f.choice("convkitFailure", ["bad-input", "error"] as const);
-    return { reason: f.string("reason"), badInput: kind === "bad-input" };
-  } catch {
-    return { reason, badInput: false };
-  }
+  const e =
+    typeof v === "object" && v !== null && "convkitFailure" in v
+      ? errorFromData(v.convkitFailure)
+      : undefined;
+  return e instanceof Error ? e : new ConvkitError(reason);
+}
+
+/** What a run reports of a failed unit: its one line, and whether it was bad input (exit 2). */
+export function decodeFailure(reason: string): UnitFailure {
+  const e = failureError(reason);
+  return { reason: e.message, badInput: e instanceof ConvkitError && e.exitCode === 2 };
 }

@@ -1,5 +1,5 @@
 // @convkit/queue: convkit's jobs on many machines, through BullMQ on Redis (loaded on first use).
-export { type QueuedRunDisplay, runOnQueue } from "./command.js";
+export { type QueuedRunDisplay, type RunProgressLine, type RunReport, runOnQueue } from "./command.js";
 export { checkRedis, parseQueueUrl, type QueueAddress } from "./connection.js";
 export {
   defineJobKind,

@@ -1,6 +1,7 @@
 // Job kinds without Redis: payloads and results checked field by field, failures and envelopes as data, progress thinned on a fake clock.
+import { ConvkitError, InputError, OutputError, UsageError } from "@convkit/io";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { decodeFailure, encodeFailure, readEnvelope } from "./envelope.js";
+import { decodeFailure, encodeFailure, failureError, readEnvelope } from "./envelope.js";
 import { checkOutgoing, defineJobKind, defineRunKind, JobDataError } from "./kind.js";
 import { PROGRESS_MS, throttleProgress } from "./throttle.js";
 
@@ -27,8 +28,10 @@ describe("job kinds", () => {
     expect(() => unit.payload([1])).toThrow("square payload: expected an object, found an array");
     expect(() => run.result({ total: null })).toThrow("sum result: expected a number at total, found null");
     const s = unit.start({ threads: 1 });
-    expect(await s.handle({ x: 4 }, { progress() {} }, { values: [], failed: [] })).toEqual({ y: 16 });
-    await expect(s.handle({ y: 4 }, { progress() {} }, { values: [], failed: [] })).rejects.toThrow(
+    expect(await s.handle({ x: 4 }, { progress() {}, say() {} }, { values: [], failed: [] })).toEqual({
+      y: 16,
+    });
+    await expect(s.handle({ y: 4 }, { progress() {}, say() {} }, { values: [], failed: [] })).rejects.toThrow(
       JobDataError,
     );
   });
@@ -36,9 +39,9 @@ describe("job kinds", () => {
   it("a run's parent gets its units' results checked by the unit's kind", async () => {
     const s = run.start({ threads: 1 });
     const units = { values: [{ y: 1 }, { y: 4 }], failed: [] };
-    expect(await s.handle({ out: "o" }, { progress() {} }, units)).toEqual({ total: 5 });
+    expect(await s.handle({ out: "o" }, { progress() {}, say() {} }, units)).toEqual({ total: 5 });
     await expect(
-      s.handle({ out: "o" }, { progress() {} }, { values: [{ y: "1" }], failed: [] }),
+      s.handle({ out: "o" }, { progress() {}, say() {} }, { values: [{ y: "1" }], failed: [] }),
     ).rejects.toThrow('square result: expected a number at y, found "1"');
   });
 
@@ -65,11 +68,10 @@ describe("job kinds", () => {
     expect(() => readEnvelope({ runId: "r", units: 2 })).toThrow(
       "job data: expected one of run, unit at role, found nothing",
     );
-    const bad = { reason: "bad input: a.jsonl:3: expected valid JSON, found end of input", badInput: true };
-    expect(decodeFailure(encodeFailure(bad))).toEqual(bad);
-    expect(decodeFailure(encodeFailure({ reason: "bad input: disk full", badInput: false })).badInput).toBe(
-      false,
-    );
+    expect(
+      decodeFailure(encodeFailure(new InputError("a.jsonl", { line: 3 }, "valid JSON", "end of input"))),
+    ).toEqual({ reason: "a.jsonl:3: expected valid JSON, found end of input", badInput: true });
+    expect(decodeFailure(encodeFailure(new ConvkitError("bad input: disk full"))).badInput).toBe(false);
     // BullMQ's own reasons are plain text: failures, not bad input, whatever they say.
     expect(decodeFailure("bad input: job stalled more than allowable limit")).toEqual({
       reason: "bad input: job stalled more than allowable limit",
@@ -103,5 +105,33 @@ describe("progress throttling (fake timers)", () => {
     expect(sent).toEqual([1, 4, 254, 504, 754]);
     expect(t.flush()).toEqual({ items: 1000, bytes: 10_000 });
     expect(t.flush()).toBeUndefined();
+  });
+});
+
+describe("a failure across Redis (the envelope's record, io's error codec in JSON)", () => {
+  it("keeps the class, code, exit code and cause chain of each error", () => {
+    const input = new InputError("a.jsonl", { line: 3 }, "valid JSON", "end of input", {
+      cause: new SyntaxError("Unexpected end of JSON input"),
+    });
+    const cases: [Error, string, number][] = [
+      [input, "input", 2],
+      [new UsageError("segment: --batch takes an integer", { cause: input }), "usage", 2],
+      [new OutputError("out/a.jsonl", "no space left on device", "ENOSPC"), "output", 1],
+      [new JobDataError("job data: expected a string at runId, found 3"), "job-data", 1],
+      [new ConvkitError("a.jsonl: worker crashed", { cause: new RangeError("boom") }), "error", 1],
+    ];
+    for (const [e, code, exitCode] of cases) {
+      const back = failureError(encodeFailure(e));
+      expect(back).toBeInstanceOf(e.constructor === JobDataError ? ConvkitError : e.constructor);
+      expect(back).toMatchObject({ message: e.message, code, exitCode });
+      let [x, y]: unknown[] = [back.cause, e.cause];
+      while (y instanceof Error) {
+        expect(x).toBeInstanceOf(y instanceof ConvkitError ? y.constructor : Error);
+        expect(x).toMatchObject({ name: y.name, message: y.message });
+        [x, y] = [x instanceof Error ? x.cause : undefined, y.cause];
+      }
+      expect(x).toBeUndefined();
+      expect(decodeFailure(encodeFailure(e)).badInput).toBe(exitCode === 2);
+    }
   });
 });

@@ -6,6 +6,7 @@ import { ConvkitError, Fields, type Mismatch } from "@convkit/io";
 
 /** A job's data or result that is not what its kind says (exit 1: not the user's input). */
 export class JobDataError extends ConvkitError {
+  override readonly code = "job-data";
   constructor(message: string) {
     super(message);
     this.name = "JobDataError";
@@ -31,6 +32,8 @@ export interface UnitFailure {
 export interface JobContext {
   /** Reports progress (items and bytes so far in this job), shown by whoever awaits the run. */
   progress(items: number, bytes: number): void;
+  /** A line for whoever runs the worker (its stderr in convkit-worker): what a job redoes, and why. */
+  say(line: string): void;
 }
 
 /** What a worker gives the kinds it runs. */

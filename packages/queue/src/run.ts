@@ -83,7 +83,8 @@ const unitJobId = (runId: string, index: number, key: string) =>
 /** The run and role a job id of {@link parentJobId} or {@link unitJobId} names (for a job whose data cannot be read), else undefined. */
 export function runOfJobId(jobId: string): { runId: string; role: "run" | "unit" } | undefined {
   const m = /^(.+)\.(?:(run)|u\d{7}-[0-9a-f]{16})$/.exec(jobId);
-  return m ? { runId: m[1]!, role: m[2] ? "run" : "unit" } : undefined;
+  const runId = m?.[1];
+  return runId === undefined ? undefined : { runId, role: m?.[2] ? "run" : "unit" };
 }
 
 /** The Redis key that claims a run id for one submission (two submitters at once: one adds the flow). */

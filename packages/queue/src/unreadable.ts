@@ -54,7 +54,11 @@ export async function listJobs(
       if (job) out.push({ id, job });
     } catch (e) {
       const [name, ...hash] = await client.hmget(q.toKey(id), "name", ...JSON_FIELDS);
-      out.push({ id, name: name ?? "", unreadable: unreadableReason(hash) ?? messageOf(e).split("\n")[0]! });
+      out.push({
+        id,
+        name: name ?? "",
+        unreadable: unreadableReason(hash) ?? messageOf(e).replace(/\n[\s\S]*/, ""),
+      });
     }
   }
   return out;

@@ -1,7 +1,7 @@
 // A queue worker: takes jobs of any kind it was given and runs them. Kinds keep CPU work on
 // worker threads (their pools), so this thread stays free to renew BullMQ's locks; a worker
 // killed mid-job leaves a lock that expires, and another worker takes the job again.
-import { InputError, messageOf, UsageError } from "@convkit/io";
+import { ConvkitError, InputError, messageOf, UsageError } from "@convkit/io";
 import type { Job } from "bullmq";
 import { connectionOptions, loadBullmq, plainClient, QUEUE_NAME, type QueueAddress } from "./connection.js";
 import {
@@ -27,6 +27,8 @@ export interface QueueWorkerOptions {
   stallSeconds?: number;
   /** One line per job started, done or failed (stderr in the CLI). */
   log?: (line: string) => void;
+  /** The lines jobs say ({@link JobContext.say}; stderr in the CLI, unprefixed). */
+  say?: (line: string) => void;
   /** Resolves when the worker should stop (SIGTERM): the job in hand is finished first. */
   stop?: Promise<void>;
 }
@@ -63,6 +65,7 @@ export async function runQueueWorker(
 ): Promise<{ jobs: number }> {
   const { Queue, UnrecoverableError, Worker } = await loadBullmq();
   const log = o.log ?? (() => {});
+  const say = o.say ?? (() => {});
   const stallMs = Math.round((o.stallSeconds ?? 30) * 1000);
   const env = { threads: o.threads ?? 1 };
   const sessions = new Map<string, KindSession>(kinds.map((k) => [k.name, k.start(env)]));
@@ -71,7 +74,7 @@ export async function runQueueWorker(
     const session = sessions.get(job.name);
     if (!session)
       throw new UnrecoverableError(
-        encodeFailure({ reason: `no handler for jobs of kind ${job.name} in this worker`, badInput: false }),
+        encodeFailure(new ConvkitError(`no handler for jobs of kind ${job.name} in this worker`)),
       );
     log(`start ${job.name} ${job.id}`);
     let envelope: JobEnvelope | undefined;
@@ -81,7 +84,7 @@ export async function runQueueWorker(
       envelope = readEnvelope(job.data);
       const units = envelope.role === "run" ? await unitOutcomes(job) : { values: [], failed: [] };
       const progress = throttleProgress((p) => void job.updateProgress(p).catch(() => {}));
-      const value = await session.handle(envelope.payload, { progress: progress.report }, units);
+      const value = await session.handle(envelope.payload, { progress: progress.report, say }, units);
       const heldBack = progress.flush();
       if (heldBack) await job.updateProgress(heldBack).catch(() => {});
       jobs++;
@@ -91,13 +94,11 @@ export async function runQueueWorker(
     } catch (e) {
       const message = messageOf(e);
       log(`failed ${job.name} ${job.id}: ${message}`);
-      if (e instanceof InputError || e instanceof UsageError)
-        throw new UnrecoverableError(encodeFailure({ reason: message, badInput: true }));
-      if (e instanceof JobDataError)
-        throw new UnrecoverableError(encodeFailure({ reason: message, badInput: false }));
+      if (e instanceof InputError || e instanceof UsageError || e instanceof JobDataError)
+        throw new UnrecoverableError(encodeFailure(e));
       // Anything else is retried; the last attempt's reason is what the run reports.
       const unit = envelope?.role === "unit" ? `${envelope.key}: ` : "";
-      throw new Error(encodeFailure({ reason: `${unit}${message.split("\n")[0]}`, badInput: false }));
+      throw new Error(encodeFailure(new ConvkitError(`${unit}${message.split("\n")[0]}`, { cause: e })));
     }
   };
   const connection = connectionOptions(a);

@@ -56,7 +56,7 @@ export const segmentFileJob = defineJobKindWithState({
       data,
       pool,
       (docs, bytes) => ctx.progress(docs, bytes),
-      (line) => process.stderr.write(`${line}\n`),
+      (line) => ctx.say(line),
     ),
 });
 

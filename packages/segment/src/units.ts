@@ -1,7 +1,7 @@
 // Work units of an input file for the pool: whole lines of JSONL bytes, or parsed TrecWeb documents.
 import { stat } from "node:fs/promises";
 import { detectFormat, readTrecWeb } from "@convkit/formats";
-import { errorFromThread, InputError, readLineUnits } from "@convkit/io";
+import { errorFromData, InputError, readLineUnits } from "@convkit/io";
 import type { SegmentTask } from "./encode.js";
 
 // 512 KiB: few hand-offs (each costs both threads), while the units in flight stay small in memory.
@@ -45,7 +45,7 @@ export async function* units(file: string): AsyncIterable<Pick<SegmentTask, "doc
 
 /** A unit's error with its line renumbered from the unit's to the file's (`before` lines precede the unit). */
 export function inFile(e: unknown, before: number): unknown {
-  const err = errorFromThread(e);
+  const err = errorFromData(e);
   if (!(err instanceof InputError) || !("line" in err.location) || before === 0) return err;
   return new InputError(
     err.file,

@@ -3,7 +3,7 @@
 // `lexeme_norm` table and the senter's weights. Every problem is one InputError naming the file.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { InputError } from "@convkit/io";
+import { InputError, messageOf } from "@convkit/io";
 import { decode } from "@msgpack/msgpack";
 import type { U64 } from "./hashing.js";
 
@@ -91,7 +91,7 @@ export function loadPipelineFolder(dir: string): SpacyPipelineData {
       dir,
       {},
       "a spaCy pipeline folder convkit can read",
-      `one it cannot (${(e as Error).message})`,
+      `one it cannot (${messageOf(e)})`,
     );
   }
 }
@@ -233,7 +233,7 @@ function unpack(bytes: Uint8Array, path: string): unknown {
       path,
       {},
       "a complete msgpack file",
-      `a file that does not decode (${(e as Error).message})`,
+      `a file that does not decode (${messageOf(e)})`,
     );
   }
 }

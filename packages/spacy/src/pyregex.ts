@@ -1,7 +1,7 @@
 // Python `re` patterns (str patterns, Python 3) translated once into JavaScript RegExps that match
 // the same strings at the same places. spaCy stores its tokenizer rules as Python pattern source;
 // the escapes, classes and anchors below are where the two dialects differ.
-import { InputError } from "@convkit/io";
+import { InputError, messageOf } from "@convkit/io";
 import { isHighSurrogate, isLowSurrogate } from "./utf16.js";
 
 /** Python's `str.isspace()` set, which `\s` means in a Python str pattern (JS `\s` has U+FEFF and lacks U+001C–U+001F, U+0085). */
@@ -193,7 +193,7 @@ export function translatePythonRegex(pattern: string, where: string): Translated
   try {
     new RegExp(out, "u");
   } catch (e) {
-    fail(`a pattern JavaScript rejects (${(e as Error).message})`);
+    fail(`a pattern JavaScript rejects (${messageOf(e)})`);
   }
   return { source: out, flags: "u" };
 }
