@@ -1,6 +1,6 @@
 // convkit explore's single-page app: six views over the typed /api routes, a URL per state, errors kept to their pane.
-import type { Meta } from "../src/api.js";
-import { parseHash, urlProblem, type View, type ViewParams, viewHash } from "../src/views.js";
+import type { Meta } from "../src/shared/api.js";
+import { parseHash, urlProblem, type View, type ViewParams, viewHash } from "../src/shared/views.js";
 import { get, isStatic } from "./client.js";
 import { activeList, clearActiveList, errorBox, h } from "./dom.js";
 import { conversationsView, datasetView } from "./view-dataset.js";

@@ -1,6 +1,6 @@
 // The page's side of the API: typed requests (the route table in src/api.ts), a static export's inlined answers, readable errors.
-import { type Answers, type ApiError, apiUrl, type RoutePath } from "../src/api.js";
-import type { Req } from "../src/views.js";
+import { type Answers, type ApiError, apiUrl, type RoutePath } from "../src/shared/api.js";
+import type { Req } from "../src/shared/views.js";
 
 declare global {
   interface Window {

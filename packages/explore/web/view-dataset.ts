@@ -1,6 +1,6 @@
 // The Dataset and Conversations views: ClariQ/Qulac topics, facets and rows; synthetic context trees and records.
-import type { Answers, ContextNode, Meta } from "../src/api.js";
-import { PAGE, plan, type ViewParams, viewHash } from "../src/views.js";
+import type { Answers, ContextNode, Meta } from "../src/shared/api.js";
+import { PAGE, plan, type ViewParams, viewHash } from "../src/shared/views.js";
 import { get, holds } from "./client.js";
 import { counts, fmt, h, listPane, pager, plural, safely, searchField, table } from "./dom.js";
 import { bars, filterSelect, laterSummaries, lengthLine, sortHeaders } from "./list-tools.js";

@@ -1,6 +1,6 @@
 // The Eval-dicts view: a dict's entries (paged, searchable), one entry's candidates and values, the runs' picks.
-import type { Meta } from "../src/api.js";
-import { PAGE, plan, type ViewParams, viewHash } from "../src/views.js";
+import type { Meta } from "../src/shared/api.js";
+import { PAGE, plan, type ViewParams, viewHash } from "../src/shared/views.js";
 import { distribution } from "./charts.js";
 import { get, holds } from "./client.js";
 import { counts, fmt, h, listPane, pager, plural, safely, searchField, table } from "./dom.js";

@@ -1,6 +1,6 @@
 // The Passages view: a document under two splitters, its iKAT windows, and the official passages against them.
-import type { DocView, Meta } from "../src/api.js";
-import { PAGE, plan, type ViewParams, viewHash } from "../src/views.js";
+import type { DocView, Meta } from "../src/shared/api.js";
+import { PAGE, plan, type ViewParams, viewHash } from "../src/shared/views.js";
 import { get, holds } from "./client.js";
 import { fmt, h, listPane, pager, plural, safely, searchField } from "./dom.js";
 import { fileSwitch } from "./view-dataset.js";

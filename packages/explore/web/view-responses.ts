@@ -1,6 +1,6 @@
 // The Responses view: per iKAT 2025 turn, the utterances, the topics' gold response and each run's responses side by side.
-import type { CitationView, Meta, ResponseView, RunTurnView, TurnView } from "../src/api.js";
-import { PAGE, plan, type ViewParams, viewHash } from "../src/views.js";
+import type { CitationView, Meta, ResponseView, RunTurnView, TurnView } from "../src/shared/api.js";
+import { PAGE, plan, type ViewParams, viewHash } from "../src/shared/views.js";
 import { get, holds } from "./client.js";
 import { fmt, h, listPane, pager, plural, safely, searchField } from "./dom.js";
 

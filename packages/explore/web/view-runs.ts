@@ -1,6 +1,6 @@
 // The Runs view: convkit-compare's table, per-topic differences (chart and list), rankings side by side.
-import type { Meta } from "../src/api.js";
-import { PAGE, plan, type ViewParams, viewHash } from "../src/views.js";
+import type { Meta } from "../src/shared/api.js";
+import { PAGE, plan, type ViewParams, viewHash } from "../src/shared/views.js";
 import { deltaChart } from "./charts.js";
 import { get, holds } from "./client.js";
 import { fmt, h, listPane, pager, pfmt, safely, table } from "./dom.js";

@@ -6,7 +6,7 @@ import { readIkat25Run, readIkatTopics, readQuestionBank } from "@convkit/format
 import { InputError, openInput, peek, UsageError } from "@convkit/io";
 import { ABSENT_TOPICS } from "@convkit/synthetic-plan";
 import { loadQrels } from "@convkit/trec-eval";
-import type { Meta } from "./api.js";
+import type { Meta } from "../shared/api.js";
 import { IdDecoder } from "./clariq-ids.js";
 import { SyntheticSet } from "./conversations.js";
 import { Dataset } from "./dataset.js";

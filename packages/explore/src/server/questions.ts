@@ -1,9 +1,9 @@
 // The question page's data: where one clarifying question was asked or is a candidate, its values there and its ranks.
 // The index (question id → contexts) is built on the first request, so the explorer's start-up does not grow.
 import { basename } from "node:path";
+import type { QuestionContext, QuestionEval, QuestionView } from "../shared/question-answers.js";
 import type { SyntheticSet } from "./conversations.js";
 import type { Explorer } from "./explorer.js";
-import type { QuestionContext, QuestionEval, QuestionView } from "./question-answers.js";
 
 interface Place {
   kind: "conversation" | "dict";

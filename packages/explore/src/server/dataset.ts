@@ -8,8 +8,8 @@ import {
   readQuestionBank,
   readQulacJson,
 } from "@convkit/formats";
-import type { TOPIC_SORT_KEYS } from "./api.js";
-import { histogram, lengths, sorter, type TopicsSummary, yesNo } from "./list-summary.js";
+import type { TOPIC_SORT_KEYS } from "../shared/api.js";
+import { histogram, lengths, sorter, type TopicsSummary, yesNo } from "../shared/list-summary.js";
 import { type Page, page } from "./paging.js";
 import { QulacIds } from "./qulac-ids.js";
 

@@ -9,11 +9,11 @@ import {
   parseParams,
   ROUTES,
   type RoutePath,
-} from "./api.js";
+} from "../shared/api.js";
+import { histogram, sorter } from "../shared/list-summary.js";
 import type { ContextFilter, SyntheticSet } from "./conversations.js";
 import type { EvalDictFile } from "./eval-dicts.js";
 import type { Answer, Explorer } from "./explorer.js";
-import { histogram, sorter } from "./list-summary.js";
 import { page } from "./paging.js";
 import { questionView } from "./questions.js";
 

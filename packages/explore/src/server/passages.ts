@@ -14,7 +14,7 @@ import {
   unwrapPassage,
   windowPassages,
 } from "@convkit/segment";
-import type { DocSummary, DocView, OfficialPassage } from "./api.js";
+import type { DocSummary, DocView, OfficialPassage } from "../shared/api.js";
 import { LineFile, parseLine } from "./line-file.js";
 import { type Page, page } from "./paging.js";
 

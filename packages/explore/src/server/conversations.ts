@@ -7,10 +7,10 @@ import { finished, pipeline } from "node:stream/promises";
 import { syntheticRecords } from "@convkit/formats";
 import { capBytes, InputError, openPayload, peek } from "@convkit/io";
 import { readPickle } from "@convkit/pickle";
+import { type ConversationsSummary, histogram, lengths } from "../shared/list-summary.js";
 import type { IdDecoder } from "./clariq-ids.js";
 import type { Dataset } from "./dataset.js";
 import { LineFile, parseLine } from "./line-file.js";
-import { type ConversationsSummary, histogram, lengths } from "./list-summary.js";
 import { type Page, page } from "./paging.js";
 import { makeTempDir, removeTempDir } from "./temp-dirs.js";
 

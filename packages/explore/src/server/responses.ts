@@ -2,8 +2,14 @@
 import { open } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { type Ikat25Scored, type Ikat25Turn, type IkatTopic, rankIkat25References } from "@convkit/formats";
+import type {
+  CitationView,
+  ResponseView,
+  RunTurnView,
+  TurnSummary,
+  TurnView,
+} from "../shared/responses-answers.js";
 import { type Page, page } from "./paging.js";
-import type { CitationView, ResponseView, RunTurnView, TurnSummary, TurnView } from "./responses-answers.js";
 
 /** One turn of a 2025 run, as @convkit/formats' reader (readIkat25Run) gives it. */
 export type Run25Turn = Ikat25Turn;

@@ -5,7 +5,7 @@ import { basename, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { capBytes, InputError, openPayload } from "@convkit/io";
 import { indexDictTree, type PyValue, readDictBranch, UnsupportedShape } from "@convkit/pickle";
-import type { EvalContextView, EvalMetric } from "./api.js";
+import type { EvalContextView, EvalMetric } from "../shared/api.js";
 import { makeTempDir, removeTempDir } from "./temp-dirs.js";
 
 /** The most bytes one context's dict takes (a guard: ClariQ's take a few hundred). */
