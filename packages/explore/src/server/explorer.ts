@@ -12,6 +12,7 @@ import { SyntheticSet } from "./conversations.js";
 import { Dataset } from "./dataset.js";
 import { EvalDictFile } from "./eval-dicts.js";
 import { answer } from "./handlers.js";
+import type { Answer, Inputs } from "./inputs.js";
 import { PassageFile, Splitters } from "./passages.js";
 import { ResponseSet, shortNames } from "./responses.js";
 import { RunSet } from "./runs.js";
@@ -42,13 +43,7 @@ export interface ExploreOptions {
   spacyModel?: string;
 }
 
-/** What a request gets: a status and a JSON body (the route's answer, or an error). */
-export interface Answer {
-  status: number;
-  body: unknown;
-}
-
-export class Explorer {
+export class Explorer implements Inputs {
   private constructor(
     readonly options: ExploreOptions,
     readonly dataset: Dataset | undefined,

@@ -3,7 +3,7 @@
 import { basename } from "node:path";
 import type { QuestionContext, QuestionEval, QuestionView } from "../shared/question-answers.js";
 import type { SyntheticSet } from "./conversations.js";
-import type { Explorer } from "./explorer.js";
+import type { Inputs } from "./inputs.js";
 
 interface Place {
   kind: "conversation" | "dict";
@@ -17,9 +17,9 @@ interface Place {
 }
 
 /** Per explorer, its question index (a promise: concurrent first requests build it once). */
-const INDEX = new WeakMap<Explorer, Promise<Map<string, Place[]>>>();
+const INDEX = new WeakMap<Inputs, Promise<Map<string, Place[]>>>();
 
-function indexOf(e: Explorer): Promise<Map<string, Place[]>> {
+function indexOf(e: Inputs): Promise<Map<string, Place[]>> {
   let p = INDEX.get(e);
   if (!p) {
     p = build(e);
@@ -30,7 +30,7 @@ function indexOf(e: Explorer): Promise<Map<string, Place[]>> {
   return p;
 }
 
-async function build(e: Explorer): Promise<Map<string, Place[]>> {
+async function build(e: Inputs): Promise<Map<string, Place[]>> {
   const out = new Map<string, Place[]>();
   const add = (id: string | undefined, x: Place) => {
     if (id === undefined) return;
@@ -87,7 +87,7 @@ async function build(e: Explorer): Promise<Map<string, Place[]>> {
 }
 
 /** A question's eval values in one dict entry, beside the entry's MAX and MIN (both answer kinds). */
-async function evalIn(e: Explorer, file: number, key: string, id: string): Promise<QuestionEval> {
+async function evalIn(e: Inputs, file: number, key: string, id: string): Promise<QuestionEval> {
   const d = e.evalDicts[file]!;
   const leaves = await d.leaves(key);
   const pair = (l: Map<string, number> | undefined) => ({
@@ -104,7 +104,7 @@ async function evalIn(e: Explorer, file: number, key: string, id: string): Promi
 
 /** The question page's answer, or undefined when neither the bank nor ClariQ's rows know the id. */
 export async function questionView(
-  e: Explorer,
+  e: Inputs,
   id: string,
   offset: number,
   limit: number,
