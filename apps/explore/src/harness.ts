@@ -134,7 +134,7 @@ export async function csvOf(link: Locator): Promise<string[]> {
     .split("\n");
 }
 
-export async function launch(): Promise<Browser> {
+async function launch(): Promise<Browser> {
   mkdirSync(SHOTS, { recursive: true });
   return chromium.launch({ executablePath: chromiumPath(), args: ["--no-sandbox"] });
 }

@@ -162,16 +162,17 @@ export async function passagesView(
             : null,
         ],
         href: (d) => viewHash("passages", { ...keep, ...(p.offset ? { offset: p.offset } : {}), doc: d.id }),
-        held: (d) => holds(plan("passages", { ...p, doc: d.id }).doc!),
+        held: (d) => holds(plan("passages", { ...p, doc: d.id }).doc),
         selected: (d) => d.id === p.doc,
         test: "docs",
       }),
     );
   });
-  const right = !r.doc
+  const docReq = r.doc;
+  const right = !docReq
     ? h("p", { class: "ids" }, "Pick a document.")
     : await safely(async () => {
-        const d = await get(r.doc!);
+        const d = await get(docReq);
         return h(
           "div",
           {},

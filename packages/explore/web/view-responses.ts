@@ -236,14 +236,15 @@ export async function responsesView(
           t.utterance ? h("div", { class: "ids" }, t.utterance) : null,
         ],
         href: (t) => viewHash("responses", { ...keep, turn: t.id }),
-        held: (t) => holds(plan("responses", { ...p, turn: t.id }).turn!),
+        held: (t) => holds(plan("responses", { ...p, turn: t.id }).turn),
         selected: (t) => t.id === p.turn,
         test: "turns",
       }),
     );
   });
-  const right = !r.turn
+  const turnReq = r.turn;
+  const right = !turnReq
     ? h("p", { class: "ids" }, "Pick a turn (j/k and Enter, or click).")
-    : await safely(async () => turnPane(await get(r.turn!), keep));
+    : await safely(async () => turnPane(await get(turnReq), keep));
   return h("div", { class: "cols" }, left, right);
 }

@@ -1,4 +1,6 @@
 // The context page's records: a synthetic context's records, paged, with ClariQ's and Qulac's ids decoded.
+
+import { at } from "../shared/checked.js";
 import type { IdDecoder } from "./clariq-ids.js";
 import type { Dataset } from "./dataset.js";
 import type { Page } from "./paging.js";
@@ -24,9 +26,11 @@ interface ContextPlace {
 function qulacRecordId(turns: (string | undefined)[]): string | undefined {
   const parts = turns.map((x) => (x === undefined ? undefined : /^(\d+)-(\d+)-(\d+)$/.exec(x)));
   if (parts.some((p) => p === undefined || p === null)) return undefined;
-  const [, t, f] = parts[0]!;
-  if (!parts.every((p) => p![1] === t && p![2] === f)) return undefined;
-  return [t, f, ...parts.map((p) => p![3])].join("-");
+  const full = parts.filter((p) => p !== undefined && p !== null);
+  if (full.length < parts.length) return undefined;
+  const [, t, f] = at(full, 0);
+  if (!full.every((p) => p[1] === t && p[2] === f)) return undefined;
+  return [t, f, ...full.map((p) => p[3])].join("-");
 }
 
 /** The same texts in any order (ClariQ's histories are sets). */
@@ -50,13 +54,17 @@ export async function contextView(
   // facet's (question, answer) when exactly one row of the facet has them.
   const byText = (t: Turn) => qulac?.ofText(c.topic_id, c.facet_id, t.question, t.answer);
   const ctxParts = decoder?.contextParts(c.context_id);
-  const ctxAgrees =
+  // The context id's decoding, when it says what the context says (same topic, facet and depth).
+  const ctx =
+    decoder !== undefined &&
     ctxParts !== undefined &&
     ctxParts.topic_id === c.topic_id &&
-    decoder!.context(c.context_id)?.facet_id === c.facet_id &&
-    ctxParts.history.length === c.history.length;
+    decoder.context(c.context_id)?.facet_id === c.facet_id &&
+    ctxParts.history.length === c.history.length
+      ? { decoder, parts: ctxParts }
+      : undefined;
   const history = c.history.map((t, i) => {
-    const item = ctxAgrees ? decoder!.itemOf(ctxParts!, c.history, i) : undefined;
+    const item = ctx ? ctx.decoder.itemOf(ctx.parts, c.history, i) : undefined;
     const q = item === undefined ? byText(t) : qulac?.ofItem(c.topic_id, c.facet_id, item);
     return { ...t, ...(q ? { qulac_id: q } : {}) };
   });
@@ -67,15 +75,17 @@ export async function contextView(
     const answer = String(r.answer ?? "");
     const decoded = typeof r.record_id === "number" ? decoder?.record(r.record_id) : undefined;
     const agrees =
+      decoder !== undefined &&
       decoded !== undefined &&
       decoded.topic_id === c.topic_id &&
       decoded.facet_id === c.facet_id &&
-      decoder!.questionText(c.topic_id, c.facet_id, decoded.question!) === question &&
+      decoded.question !== undefined &&
+      decoder.questionText(c.topic_id, c.facet_id, decoded.question) === question &&
       sameTexts(
-        decoded.history.map((h) => decoder!.questionText(c.topic_id, c.facet_id, h) ?? ""),
+        decoded.history.map((h) => decoder.questionText(c.topic_id, c.facet_id, h) ?? ""),
         c.history.map((t) => t.question),
       );
-    const item = agrees ? decoder!.recordParts(r.record_id as number)?.question : undefined;
+    const item = agrees ? decoder.recordParts(r.record_id as number)?.question : undefined;
     const qulacId =
       item === undefined ? byText({ question, answer }) : qulac?.ofItem(c.topic_id, c.facet_id, item);
     // A level-0 record's Qulac record id is its question's id: not shown twice.

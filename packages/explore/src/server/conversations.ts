@@ -2,6 +2,7 @@
 import { open } from "node:fs/promises";
 import { basename } from "node:path";
 import { InputError } from "@convkit/io";
+import { at } from "../shared/checked.js";
 import { type ConversationsSummary, histogram, lengths } from "../shared/list-summary.js";
 import type { IdDecoder } from "./clariq-ids.js";
 import { contextView, type Turn } from "./context-view.js";
@@ -155,6 +156,7 @@ export class SyntheticSet {
     }
     const fill = new Int32Array(found.length);
     set.recordIds = new Int32Array(lines.count);
+    // Per line of the file: left with its `!` (indices in range by construction), as in the other hot loops.
     for (let i = 0; i < lines.count; i++) {
       const c = found[lineContext[i]!]!;
       set.recordIds[c.first + fill[lineContext[i]!]!++] = i;
@@ -175,8 +177,8 @@ export class SyntheticSet {
     const topics = new Set<number>();
     for (const c of this.contexts) {
       const l = Math.min(c.history.length, 3);
-      levels[l]!++;
-      recordsByLevel[l]! += c.records;
+      levels[l] = at(levels, l) + 1;
+      recordsByLevel[l] = at(recordsByLevel, l) + c.records;
       topics.add(c.topic_id);
     }
     return {

@@ -7,6 +7,7 @@ import { InputError, openInput, peek, UsageError } from "@convkit/io";
 import { ABSENT_TOPICS } from "@convkit/synthetic-plan";
 import { loadQrels } from "@convkit/trec-eval";
 import type { Meta } from "../shared/api.js";
+import { at } from "../shared/checked.js";
 import { IdDecoder } from "./clariq-ids.js";
 import { SyntheticSet } from "./conversations.js";
 import { Dataset } from "./dataset.js";
@@ -85,7 +86,7 @@ export class Explorer implements Inputs {
       const runPaths = all.filter((_, i) => !is25[i]);
       if (runs25.length > 0 && runPaths.length > 0)
         throw new UsageError(
-          `--run: iKAT 2025 runs (JSON Lines) and TREC or ClariQ runs cannot be mixed (${basename(runs25[0]!)} and ${basename(runPaths[0]!)})`,
+          `--run: iKAT 2025 runs (JSON Lines) and TREC or ClariQ runs cannot be mixed (${basename(at(runs25, 0))} and ${basename(at(runPaths, 0))})`,
         );
       const passages = await Promise.all((o.passages ?? []).map((p) => PassageFile.open(p)));
       let responses: ResponseSet | undefined;
@@ -93,17 +94,19 @@ export class Explorer implements Inputs {
         // With qrels and two runs or more, the references also go to the Runs view as TREC runs.
         const names = shortNames(runs25);
         const ranked = o.qrels !== undefined && runs25.length >= 2;
-        if (ranked) scoringDir = makeTempDir("convkit-explore-runs-");
-        const trecOut = ranked ? runs25.map((_, i) => join(scoringDir!, `run${i}.trec`)) : undefined;
+        const dir = ranked ? makeTempDir("convkit-explore-runs-") : undefined;
+        if (dir) scoringDir = dir;
+        const trecOut = dir ? runs25.map((_, i) => join(dir, `run${i}.trec`)) : undefined;
         responses = await ResponseSet.open({
           topics: o.topics === undefined ? [] : await readIkatTopics(o.topics),
-          runs: runs25.map((p, i) => ({ name: names[i]!, turns: readIkat25Run(p) })),
+          runs: runs25.map((p, i) => ({ name: at(names, i), turns: readIkat25Run(p) })),
           passages,
           ...(o.qrels !== undefined ? { qrels: await loadQrels(o.qrels) } : {}),
           ...(trecOut ? { trecOut } : {}),
           ranked: () => runs !== undefined,
         });
-        if (trecOut) runs = await RunSet.open(trecOut, { kind: "trec", qrels: o.qrels! }, names);
+        if (trecOut && o.qrels !== undefined)
+          runs = await RunSet.open(trecOut, { kind: "trec", qrels: o.qrels }, names);
       }
       if (runPaths.length > 0 && o.data === undefined && (runPaths.length < 2 || o.qrels === undefined))
         // Otherwise the runs would be left out of every view without a word.

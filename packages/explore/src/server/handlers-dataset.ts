@@ -1,5 +1,6 @@
 // The Dataset and Conversations views' routes: ClariQ/Qulac topics, synthetic sets' topics and contexts.
 import type { CONV_SORT_KEYS, ContextNode } from "../shared/api.js";
+import { at } from "../shared/checked.js";
 import { sorter } from "../shared/list-summary.js";
 import type { ContextFilter, SyntheticSet } from "./conversations.js";
 import { picksOf } from "./handlers-evaldicts.js";
@@ -88,7 +89,7 @@ export const DATASET_HANDLERS: Handlers<
     const r = e.dataset?.topicTexts(c.topic_id)?.initial_request;
     // The multi-turn runs' picks in this context, each scored by a dict keyed by context.
     const picks = eval_dicts
-      .filter((d) => !e.evalDicts[d.file]!.keyedByFacet)
+      .filter((d) => !at(e.evalDicts, d.file).keyedByFacet)
       .slice(0, 1)
       .flatMap((d) =>
         picksOf(e, false, d.key).map((k) => {

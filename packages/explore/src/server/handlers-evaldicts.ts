@@ -141,7 +141,8 @@ async function evalDictIds(
 ): Promise<string[]> {
   let ids = await d.search(p.q ?? "", e.dataset?.questionsMatching(p.q ?? "") ?? new Set());
   if (p.far > 0) {
-    const metric = p.metric || d.metrics[0]!;
+    // No metric asked: the first (a dict without metrics refuses every name below).
+    const metric = p.metric || (d.metrics[0] ?? "");
     if (!d.metrics.includes(metric))
       throw badParam(
         "metric",

@@ -1,5 +1,6 @@
 // The Runs view's routes: the comparison, the per-topic deltas and one topic's rankings side by side.
 import type { ParsedOf } from "../shared/api.js";
+import { at } from "../shared/checked.js";
 import { badParam, type Handlers, type Inputs, notFound } from "./inputs.js";
 import { page } from "./paging.js";
 
@@ -17,13 +18,15 @@ export const RUNS_HANDLERS: Handlers<"runs/summary" | "runs/deltas" | "runs/topi
         `b must be ${runs.names.length === 2 ? "1" : `1–${runs.names.length - 1}`} (a compared run; 0 is the baseline), not ${p.b}`,
       );
     const measures = runs.comparison.measures.map((m) => m.name);
-    const measure = p.measure || measures[0]!;
+    // No measure asked: the first (a comparison without measures refuses every name below).
+    const measure = p.measure || (measures[0] ?? "");
     if (!measures.includes(measure))
       throw badParam(
         "measure",
         `measure must be one of ${measures.join(", ")}, not ${JSON.stringify(measure)}`,
       );
-    const d = runs.deltas(measure, p.b)!;
+    const d = runs.deltas(measure, p.b);
+    if (!d) throw notFound(`measure ${measure} in run ${p.b}`);
     // The multi-turn tool scores every context of its dict (0 where no run picked): listed are
     // the contexts some run picked in, the others being 0 in every run.
     const multiTurn = runs.scoring.kind === "clariq" && runs.scoring.multiTurn === true;
@@ -107,7 +110,7 @@ async function entryItems(e: Inputs, id: string, byFacet: boolean, measure: stri
   const values = new Map<string, number>();
   const file = e.evalDicts.findIndex((d) => d.keyedByFacet === byFacet && d.has(id));
   if (file < 0) return { answers, values };
-  const d = e.evalDicts[file]!;
+  const d = at(e.evalDicts, file);
   const v = await d.context(id, []);
   const m = v.metrics.find((x) => x.metric === measure) ?? v.metrics[0];
   for (const q of m?.questions ?? []) values.set(q.question, q.with_answer);

@@ -1,6 +1,7 @@
 // The question page's data: where one clarifying question was asked or is a candidate, its values there and its ranks.
 // The index (question id → contexts) is built on the first request, so the explorer's start-up does not grow.
 import { basename } from "node:path";
+import { at } from "../shared/checked.js";
 import type { QuestionContext, QuestionEval, QuestionView } from "../shared/question-answers.js";
 import type { SyntheticSet } from "./conversations.js";
 import type { Inputs } from "./inputs.js";
@@ -88,12 +89,16 @@ async function build(e: Inputs): Promise<Map<string, Place[]>> {
 
 /** A question's eval values in one dict entry, beside the entry's MAX and MIN (both answer kinds). */
 async function evalIn(e: Inputs, file: number, key: string, id: string): Promise<QuestionEval> {
-  const d = e.evalDicts[file]!;
+  const d = at(e.evalDicts, file);
   const leaves = await d.leaves(key);
-  const pair = (l: Map<string, number> | undefined) => ({
-    ...(l?.has("no_answer") ? { no_answer: l.get("no_answer")! } : {}),
-    ...(l?.has("with_answer") ? { with_answer: l.get("with_answer")! } : {}),
-  });
+  const pair = (l: Map<string, number> | undefined) => {
+    const no_answer = l?.get("no_answer");
+    const with_answer = l?.get("with_answer");
+    return {
+      ...(no_answer !== undefined ? { no_answer } : {}),
+      ...(with_answer !== undefined ? { with_answer } : {}),
+    };
+  };
   let inDict = false;
   const metrics = [...leaves].map(([metric, m]) => {
     inDict ||= m.has(id);

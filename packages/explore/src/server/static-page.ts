@@ -66,7 +66,8 @@ export async function staticPage(explorer: Explorer, asked: string | undefined):
   };
   await fetchInto({ path: "meta", params: {} }, true);
   const [list, ...rest] = planRequests(view, params);
-  const listAnswer = await fetchInto(list!, true);
+  if (list === undefined) throw new Error(`${view}: a view without requests`);
+  const listAnswer = await fetchInto(list, true);
   for (const r of rest) await fetchInto(r, true);
   for (const r of linkedRequests(view, params)) await fetchInto(r, false);
   for (const p of itemParams(view, params, listAnswer as never).slice(0, MAX_ITEMS))
