@@ -1,4 +1,4 @@
-// What the route handlers read: the explorer's opened inputs, as an interface (handlers never import the Explorer class).
+// What the route handlers share: the explorer's opened inputs as an interface (handlers never import the Explorer class), their table's type and their refusals (404, 400).
 import type { Answers, ApiError, Meta, ParsedOf, RoutePath } from "../shared/api.js";
 import type { IdDecoder } from "./clariq-ids.js";
 import type { SyntheticSet } from "./conversations.js";
