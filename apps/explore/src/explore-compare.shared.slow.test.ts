@@ -1,19 +1,25 @@
 // Issue #42, runs compared diffir-style, in Chromium on ../shared: every value shown checked against the
 // raw run files, the upstream evaluator's .eval files, dev.tsv and the eval dict read by Python's pickle.
 
-import type { ChildProcess } from "node:child_process";
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { requires, shared, tempDir } from "@convkit/test-helpers";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { clariqRunArgs, launch, open, ready, SHOTS, shown, startExplorer, stopExplorer } from "./harness.js";
+import type { Page } from "playwright-core";
+import { expect, it } from "vitest";
+import {
+  clariqRunArgs,
+  csvOf,
+  ExplorerSession,
+  open,
+  ready,
+  SHOTS,
+  shown,
+  startExplorer,
+  stopExplorer,
+} from "./harness.js";
 
-let server: ChildProcess;
-let base: string;
-let browser: Browser;
-let page: Page;
+const app = new ExplorerSession();
 
 const runFile = (name: string) => shared("data", "clariq", "sample_runs", name);
 
@@ -103,16 +109,12 @@ const shownNum = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(4))
 requires("shared", "chromium", "python3").describe(
   "convkit-explore runs compared (issue #42) on ../shared in Chromium",
   () => {
-    beforeAll(async () => {
-      ({ server, base } = await startExplorer(["--data", shared("data", "clariq"), ...clariqRunArgs()]));
-      browser = await launch();
-      page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    }, 120_000);
-
-    afterAll(async () => {
-      await browser?.close();
-      await stopExplorer(server);
-    });
+    app.use(
+      async () => {
+        return ["--data", shared("data", "clariq"), ...clariqRunArgs()];
+      },
+      { timeout: 120_000 },
+    );
 
     /** What the page's functions read of the browser's globals (this file is typed without the DOM). */
     interface El {
@@ -143,7 +145,7 @@ requires("shared", "chromium", "python3").describe(
 
     /** The rows of one run's ranking table, read in one go: [rank, item id, answer, eval, moved, duplicate?]. */
     function rows(run: string) {
-      return page.locator(`[data-test=ranking][data-run="${run}"] tbody`).evaluate((tb) =>
+      return app.page.locator(`[data-test=ranking][data-run="${run}"] tbody`).evaluate((tb) =>
         [...(tb as unknown as El).querySelectorAll("tr")].map((tr) => {
           const td = [...tr.querySelectorAll("td")].map((c) => (c.textContent ?? "").trim());
           return {
@@ -161,10 +163,10 @@ requires("shared", "chromium", "python3").describe(
     it("a facet: both runs' values, both rankings to a changed depth with answers, eval values, moves and duplicates (../shared)", async () => {
       const facet = "F0985";
       const topic = "8";
-      await open(page, base, `#/runs?measure=MRR100&topic=${facet}`);
+      await open(app.page, app.base, `#/runs?measure=MRR100&topic=${facet}`);
       // Every measure's value of the facet in both runs, as the upstream evaluator wrote them.
       const ev = [evalFile("dev_no_q"), evalFile("dev_bm25")];
-      const vrows = page.locator("[data-test=facet-values] tbody tr");
+      const vrows = app.page.locator("[data-test=facet-values] tbody tr");
       expect(await vrows.count()).toBe(Object.keys(ev[0]!).length);
       for (let i = 0; i < (await vrows.count()); i++) {
         const m = (await vrows.nth(i).getAttribute("data-measure"))!;
@@ -180,9 +182,9 @@ requires("shared", "chromium", "python3").describe(
       expect(bm25.length).toBeGreaterThan(20);
       // Depth 20 by default, then 30 through the control (Enter), which goes into the URL.
       expect((await rows("dev_bm25")).map((r) => r.item)).toEqual(bm25.slice(0, 20));
-      await page.locator("[data-test=depth]").fill("30");
-      await page.locator("[data-test=depth]").press("Enter");
-      await ready(page, `#/runs?measure=MRR100&topic=${facet}&depth=30`);
+      await app.page.locator("[data-test=depth]").fill("30");
+      await app.page.locator("[data-test=depth]").press("Enter");
+      await ready(app.page, `#/runs?measure=MRR100&topic=${facet}&depth=30`);
       const got = await rows("dev_bm25");
       expect(got.map((r) => [r.rank, r.item])).toEqual(bm25.slice(0, 30).map((q, i) => [i + 1, q]));
       expect((await rows("dev_no_q")).map((r) => r.item)).toEqual(noq.slice(0, 30));
@@ -201,13 +203,9 @@ requires("shared", "chromium", "python3").describe(
       );
       expect(got.filter((r) => r.dup).map((r) => r.rank)).toEqual([12, 13, 14, 15]);
       // The ranking's CSV: the rows shown, the item's id and text apart, eval values in full.
-      const href = (await page
-        .locator("[data-test=ranking][data-run=dev_bm25] [data-test=csv]")
-        .first()
-        .getAttribute("href"))!;
-      const csv = decodeURIComponent(href.replace(/^data:text\/csv;charset=utf-8,/, ""))
-        .trimEnd()
-        .split("\n");
+      const csv = await csvOf(
+        app.page.locator("[data-test=ranking][data-run=dev_bm25] [data-test=csv]").first(),
+      );
       expect(csv[0]).toBe("rank,item id,item,answer,eval MRR100,score,moved");
       expect(csv.slice(1).map((l) => l.split(",")[1])).toEqual(bm25.slice(0, 30));
       const withValue = csv.slice(1).filter((l) => dict.has(l.split(",")[1]!));
@@ -231,19 +229,19 @@ requires("shared", "chromium", "python3").describe(
         expect([r.item, r.moved]).toEqual([r.item, o === 0 ? "dropped" : o > 30 ? `out → ${o}` : `→ ${o}`]);
       }
       // A depth the URL cannot mean is said, not mended to 20.
-      await open(page, base, `#/runs?topic=${facet}&depth=abc`);
-      expect(await shown(page.locator("[data-test=error]"))).toBe(
+      await open(app.page, app.base, `#/runs?topic=${facet}&depth=abc`);
+      expect(await shown(app.page.locator("[data-test=error]"))).toBe(
         'depth must be a whole number from 1 to 1000, not "abc"',
       );
-      await open(page, base, `#/runs?measure=MRR100&topic=${facet}&depth=30`);
+      await open(app.page, app.base, `#/runs?measure=MRR100&topic=${facet}&depth=30`);
       // Question ids link to their page.
       expect(
-        await page
+        await app.page
           .locator("[data-test=ranking][data-run=dev_bm25] [data-test=question-link]")
           .first()
           .getAttribute("href"),
       ).toBe(`#/question?id=${bm25[0]}`);
-      await page.screenshot({ path: join(SHOTS, "runs-compare-1400.png"), fullPage: true });
+      await app.page.screenshot({ path: join(SHOTS, "runs-compare-1400.png"), fullPage: true });
     }, 120_000);
 
     it("the facets ordered by how much the runs differ in the selected measure, |Δ| or Δ (../shared)", async () => {
@@ -251,40 +249,36 @@ requires("shared", "chromium", "python3").describe(
       const facets = Object.keys(a).filter((f) => f in b);
       const byId = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
       const d = (f: string) => b[f]! - a[f]!;
-      await open(page, base, "#/runs?measure=NDCG3");
+      await open(app.page, app.base, "#/runs?measure=NDCG3");
       const ids = async () =>
-        (await page.locator("[data-test=delta-topics] .item b").allInnerTexts()).map((s) => s.trim());
+        (await app.page.locator("[data-test=delta-topics] .item b").allInnerTexts()).map((s) => s.trim());
       expect(await ids()).toEqual([...facets].sort((x, y) => Math.abs(d(y)) - Math.abs(d(x)) || byId(x, y)));
-      await page.locator("[data-test=delta-sort]").selectOption("delta");
-      await ready(page, "#/runs?measure=NDCG3&sort=delta");
+      await app.page.locator("[data-test=delta-sort]").selectOption("delta");
+      await ready(app.page, "#/runs?measure=NDCG3&sort=delta");
       expect(await ids()).toEqual([...facets].sort((x, y) => d(y) - d(x) || byId(x, y)));
       // Each item shows its signed Δ.
       const first = (await ids())[0]!;
-      expect(await shown(page.locator("[data-test=delta-topics] .item").first())).toContain(f4(d(first)));
+      expect(await shown(app.page.locator("[data-test=delta-topics] .item").first())).toContain(f4(d(first)));
     }, 60_000);
 
     it("defects: a shared URL's facet in view and marked, a header on every CSV column, no hidden sideways scroll at 400 px (../shared)", async () => {
       // #/runs?topic=F0836 (the issue's): its item is selected and inside the list's visible box.
-      await open(page, base, "#/runs?topic=F0836");
-      const sel = page.locator("[data-test=delta-topics] .item.sel");
+      await open(app.page, app.base, "#/runs?topic=F0836");
+      const sel = app.page.locator("[data-test=delta-topics] .item.sel");
       expect(await shown(sel.locator("b"))).toBe("F0836");
-      await selectedInView(page);
+      await selectedInView(app.page);
       // The significance CSV: a header for every column.
-      const href = (await page
-        .locator("[data-test=significance]")
-        .locator("xpath=..")
-        .locator("[data-test=csv]")
-        .getAttribute("href"))!;
-      const header = decodeURIComponent(href.replace(/^data:text\/csv;charset=utf-8,/, ""))
-        .split("\n")[0]!
-        .split(",");
+      const [head = ""] = await csvOf(
+        app.page.locator("[data-test=significance]").locator("xpath=..").locator("[data-test=csv]"),
+      );
+      const header = head.split(",");
       expect(header.length).toBe(11);
       expect(header.filter((x) => x.trim() === "")).toEqual([]);
-      await page.screenshot({ path: join(SHOTS, "runs-shared-url-1400.png") });
+      await app.page.screenshot({ path: join(SHOTS, "runs-shared-url-1400.png") });
       // At 400 px the significance table shows mean, Δ, p and W/T/L without an inner sideways scroll.
-      await page.setViewportSize({ width: 400, height: 900 });
-      await open(page, base, "#/runs?topic=F0985&depth=16");
-      const sig = page.locator("[data-test=significance]");
+      await app.page.setViewportSize({ width: 400, height: 900 });
+      await open(app.page, app.base, "#/runs?topic=F0985&depth=16");
+      const sig = app.page.locator("[data-test=significance]");
       const wrap = sig.locator("xpath=..");
       const [sw, cw] = await wrap.evaluate((e) => [e.scrollWidth, e.clientWidth]);
       expect(sw).toBeLessThanOrEqual(cw);
@@ -294,15 +288,15 @@ requires("shared", "chromium", "python3").describe(
         expect([k, box.x >= 0 && box.x + box.width <= 400]).toEqual([k, true]);
       }
       for (const t of ["[data-test=facet-values]", "[data-test=ranking] table"]) {
-        const w = page.locator(t).first().locator("xpath=..");
+        const w = app.page.locator(t).first().locator("xpath=..");
         const [s, c] = await w.evaluate((e) => [e.scrollWidth, e.clientWidth]);
         expect([t, s <= c]).toEqual([t, true]);
       }
       expect(
-        await page.evaluate(() => (globalThis as unknown as G).document.documentElement.scrollWidth),
+        await app.page.evaluate(() => (globalThis as unknown as G).document.documentElement.scrollWidth),
       ).toBeLessThanOrEqual(400);
-      await page.screenshot({ path: join(SHOTS, "runs-compare-400.png"), fullPage: true });
-      await page.setViewportSize({ width: 1400, height: 900 });
+      await app.page.screenshot({ path: join(SHOTS, "runs-compare-400.png"), fullPage: true });
+      await app.page.setViewportSize({ width: 1400, height: 900 });
     }, 60_000);
 
     it("a multi-turn pair: each run's pick per context side by side, with the dict's values; contexts ordered by |Δ| (../shared)", async () => {
@@ -334,25 +328,25 @@ requires("shared", "chromium", "python3").describe(
       ]);
       try {
         // Contexts ordered by |Δ NDCG1|, largest first (ties by id), as the dict's values give them.
-        await open(page, mt.base, "#/runs?measure=NDCG1");
+        await open(app.page, mt.base, "#/runs?measure=NDCG1");
         const byId = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
         const d = (c: string) => vals[c]![1] - vals[c]![0];
         const order = Object.keys(vals).sort((x, y) => Math.abs(d(y)) - Math.abs(d(x)) || byId(x, y));
         expect(
-          (await page.locator("[data-test=delta-topics] .item b").allInnerTexts()).map((x) => x.trim()),
+          (await app.page.locator("[data-test=delta-topics] .item b").allInnerTexts()).map((x) => x.trim()),
         ).toEqual(order);
         // The context that differs most, whose picks differ: both picks side by side with their values.
         const ctx = order.find((c) => pa.get(c) && pb.get(c) && pa.get(c) !== pb.get(c))!;
-        await open(page, mt.base, `#/runs?measure=NDCG1&topic=${ctx}`);
-        expect(await shown(page.locator("[data-test=topic-rankings] h3"))).toBe(
+        await open(app.page, mt.base, `#/runs?measure=NDCG1&topic=${ctx}`);
+        expect(await shown(app.page.locator("[data-test=topic-rankings] h3"))).toBe(
           `Context ${ctx} · each run's pick`,
         );
         const [ra, rb] = [await rows("mt_bm25"), await rows("mt_best")];
         expect([ra.map((r) => r.item), rb.map((r) => r.item)]).toEqual([[pa.get(ctx)], [pb.get(ctx)]]);
         expect([ra[0]!.eval, rb[0]!.eval]).toEqual(vals[ctx]!.map(shownNum));
-        const row = page.locator("[data-test=facet-values] tr[data-measure=NDCG1] td");
+        const row = app.page.locator("[data-test=facet-values] tr[data-measure=NDCG1] td");
         expect([await shown(row.nth(1)), await shown(row.nth(2))]).toEqual(vals[ctx]!.map(shownNum));
-        await page.screenshot({ path: join(SHOTS, "runs-compare-multi-turn-1400.png") });
+        await app.page.screenshot({ path: join(SHOTS, "runs-compare-multi-turn-1400.png") });
       } finally {
         await stopExplorer(mt.server);
       }
@@ -386,15 +380,18 @@ requires("shared", "chromium", "python3").describe(
         b,
       ]);
       const ids = async () =>
-        (await page.locator("[data-test=delta-topics] .item b").allInnerTexts()).map((x) => x.trim());
-      const pager = page.locator("[data-test=delta-topics]").locator("xpath=..").locator("[data-test=pager]");
+        (await app.page.locator("[data-test=delta-topics] .item b").allInnerTexts()).map((x) => x.trim());
+      const pager = app.page
+        .locator("[data-test=delta-topics]")
+        .locator("xpath=..")
+        .locator("[data-test=pager]");
       try {
         // The first page: one page of rows (not all ~15,000), the whole list's first in its order.
         const t0 = Date.now();
-        await page.goto(`${mt.base}#/runs?measure=NDCG1`);
-        await ready(page, "#/runs?measure=NDCG1");
+        await app.page.goto(`${mt.base}#/runs?measure=NDCG1`);
+        await ready(app.page, "#/runs?measure=NDCG1");
         // Drawn: laid out and painted (the next frame after the page says it is ready).
-        await page.evaluate(
+        await app.page.evaluate(
           () =>
             new Promise((done) => {
               const raf = (globalThis as unknown as { requestAnimationFrame(f: () => void): void })
@@ -403,19 +400,19 @@ requires("shared", "chromium", "python3").describe(
             }),
         );
         console.log(`full multi-turn pair: first page of the Runs view drawn in ${Date.now() - t0} ms`);
-        expect(await page.locator("[data-test=delta-topics] .item").count()).toBeLessThanOrEqual(size);
+        expect(await app.page.locator("[data-test=delta-topics] .item").count()).toBeLessThanOrEqual(size);
         expect(await ids()).toEqual(order.slice(0, size));
         expect(await shown(pager)).toContain(`1–${size} of ${order.length.toLocaleString("en")} items`);
         // The second page continues it.
         await pager.locator("[data-test=next-page]").click();
-        await ready(page, `#/runs?measure=NDCG1&offset=${size}`);
+        await ready(app.page, `#/runs?measure=NDCG1&offset=${size}`);
         expect(await ids()).toEqual(order.slice(size, 2 * size));
         // A shared URL of a context deep in the list: its page, the context marked and in view.
         const x = order[2 * size + 57]!;
-        await open(page, mt.base, `#/runs?measure=NDCG1&topic=${x}`);
+        await open(app.page, mt.base, `#/runs?measure=NDCG1&topic=${x}`);
         expect(await ids()).toEqual(order.slice(2 * size, 3 * size));
-        expect(await shown(page.locator("[data-test=delta-topics] .item.sel b"))).toBe(x);
-        await selectedInView(page);
+        expect(await shown(app.page.locator("[data-test=delta-topics] .item.sel b"))).toBe(x);
+        await selectedInView(app.page);
       } finally {
         await stopExplorer(mt.server);
       }

@@ -1,30 +1,14 @@
-// Issue #42's listed defects in Chromium on ../shared, one test each (each failed before its fix), every
-// value checked against the raw files (ClariQ's TSVs, the dicts read by CPython's own pickle, the
-// synthetic JSONL, the passages JSONL), never against the explorer's API; and the 400 px layout.
-import type { ChildProcess } from "node:child_process";
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { requires, shared } from "@convkit/test-helpers";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import {
-  clariqRunArgs,
-  devSynthetic,
-  launch,
-  open,
-  raw,
-  shown,
-  startExplorer,
-  stopExplorer,
-} from "./harness.js";
+import { expect, it } from "vitest";
+import { clariqRunArgs, csvOf, devSynthetic, ExplorerSession, open, raw, shown } from "./harness.js";
 
-let server: ChildProcess;
-let base: string;
-let browser: Browser;
-let page: Page;
+const app = new ExplorerSession();
+
 let tmp: string;
 
 /** What CPython's pickle reads in the two dicts: the keys and values the checks need. */
@@ -77,11 +61,12 @@ const fmt4 = (n: number) => (Number.isInteger(n) ? n.toLocaleString("en-US") : n
 requires("shared", "chromium", "python3").describe(
   "convkit-explore: issue #42's defects on ../shared",
   () => {
-    beforeAll(async () => {
-      // CPython reads the dicts (5 s for the multi-turn one) while the set is made and the server starts.
+    app.use(async () => {
+      // CPython reads the dicts (5 s for the multi-turn one) while the set is made.
       const reading = readDicts();
       tmp = await devSynthetic("jsonl");
-      ({ server, base } = await startExplorer([
+      dicts = await reading;
+      return [
         "--data",
         shared("data", "clariq"),
         "--qulac",
@@ -95,15 +80,7 @@ requires("shared", "chromium", "python3").describe(
         shared("data", "ikat", "2023_train_topics_psg_text.jsonl"),
         "--spacy-model",
         shared("models", "en_core_web_sm-3.8.0"),
-      ]));
-      browser = await launch();
-      page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      dicts = await reading;
-    }, 240_000);
-
-    afterAll(async () => {
-      await browser?.close();
-      await stopExplorer(server);
+      ];
     });
 
     it("links a facet only to the dicts that hold it (topic 61's train facets: none; a dev facet: the single-turn dict)", async () => {
@@ -112,9 +89,9 @@ requires("shared", "chromium", "python3").describe(
       expect(facets.length).toBeGreaterThan(0);
       const inDict = new Set(dicts.singleFacets);
       for (const f of facets) expect(inDict.has(f)).toBe(false);
-      await open(page, base, "#/dataset?topic=61");
+      await open(app.page, app.base, "#/dataset?topic=61");
       for (const f of facets) {
-        const s = page.locator(`[data-test=facet][data-facet=${f}]`);
+        const s = app.page.locator(`[data-test=facet][data-facet=${f}]`);
         expect(await s.locator("a[href*=evaldicts]").count(), f).toBe(0);
         expect(await shown(s.locator("[data-test=facet-no-evaldict]"))).toContain(
           "single_turn_train_eval.pkl",
@@ -122,8 +99,10 @@ requires("shared", "chromium", "python3").describe(
       }
       // A dev facet the dict holds: its link opens its entry (file 1: the dicts in the order given).
       const dev = clariqRows("dev").find((r) => inDict.has(r.facet_id!))!;
-      await open(page, base, `#/dataset?topic=${dev.topic_id}`);
-      const link = page.locator(`[data-test=facet][data-facet=${dev.facet_id}] [data-test=facet-evaldict]`);
+      await open(app.page, app.base, `#/dataset?topic=${dev.topic_id}`);
+      const link = app.page.locator(
+        `[data-test=facet][data-facet=${dev.facet_id}] [data-test=facet-evaldict]`,
+      );
       expect(await link.getAttribute("href")).toBe(`#/evaldicts?file=1&ctx=${dev.facet_id}`);
     });
 
@@ -132,20 +111,15 @@ requires("shared", "chromium", "python3").describe(
       const questions = Object.keys(mrr).filter((q) => q !== "MAX" && q !== "MIN");
       const ndcg = Object.keys(dicts.f0985.NDCG1!).filter((q) => q !== "MAX" && q !== "MIN");
       expect(questions.length).not.toBe(ndcg.length); // the case the issue names: 6 and 7
-      await open(page, base, "#/evaldicts?file=1&ctx=F0985&metric=MRR100");
-      expect(await shown(page.locator("[data-test=eval-title]"))).toBe(
+      await open(app.page, app.base, "#/evaldicts?file=1&ctx=F0985&metric=MRR100");
+      expect(await shown(app.page.locator("[data-test=eval-title]"))).toBe(
         `F0985 · ${questions.length} candidate questions`,
       );
-      expect(await page.locator("[data-test=eval-questions] tbody tr").count()).toBe(questions.length);
+      expect(await app.page.locator("[data-test=eval-questions] tbody tr").count()).toBe(questions.length);
       // The CSV: header on every column, id and text apart, the values as CPython wrote them.
-      const href = (await page
-        .locator("[data-test=eval-questions]")
-        .locator("xpath=..")
-        .locator("[data-test=csv]")
-        .getAttribute("href"))!;
-      const csv = decodeURIComponent(href.replace(/^data:text\/csv;charset=utf-8,/, ""))
-        .trimEnd()
-        .split("\n");
+      const csv = await csvOf(
+        app.page.locator("[data-test=eval-questions]").locator("xpath=..").locator("[data-test=csv]"),
+      );
       expect(csv[0]).toBe("question id,question,no_answer,with_answer");
       expect(csv.length - 1).toBe(questions.length);
       for (const line of csv.slice(1)) {
@@ -159,21 +133,21 @@ requires("shared", "chromium", "python3").describe(
         expect(cells.at(-1)).toBe(String(Number(mrr[id]!.with_answer)));
       }
       // Context 968 of the multi-turn dict: MAX's no_answer (0.5) shown beside its with_answer.
-      await open(page, base, "#/evaldicts?ctx=968");
+      await open(app.page, app.base, "#/evaldicts?ctx=968");
       const { MAX, MIN } = dicts.c968;
-      expect(await shown(page.locator("[data-test=eval-max] b"))).toBe(fmt4(MAX.with_answer));
-      expect(await shown(page.locator("[data-test=eval-max-no] b"))).toBe(fmt4(MAX.no_answer));
-      expect(await shown(page.locator("[data-test=eval-min] b"))).toBe(fmt4(MIN.with_answer));
-      expect(await shown(page.locator("[data-test=eval-min-no] b"))).toBe(fmt4(MIN.no_answer));
+      expect(await shown(app.page.locator("[data-test=eval-max] b"))).toBe(fmt4(MAX.with_answer));
+      expect(await shown(app.page.locator("[data-test=eval-max-no] b"))).toBe(fmt4(MAX.no_answer));
+      expect(await shown(app.page.locator("[data-test=eval-min] b"))).toBe(fmt4(MIN.with_answer));
+      expect(await shown(app.page.locator("[data-test=eval-min-no] b"))).toBe(fmt4(MIN.no_answer));
     });
 
     it("draws two picks at one value side by side (F0716: both runs' picks score the same NDCG1)", async () => {
-      await open(page, base, "#/evaldicts?file=1&ctx=F0716");
-      const legend = await page.locator(".legend li").allInnerTexts();
+      await open(app.page, app.base, "#/evaldicts?file=1&ctx=F0716");
+      const legend = await app.page.locator(".legend li").allInnerTexts();
       expect(legend.length).toBe(2);
       const values = legend.map((t) => t.split(": ").at(-1));
       expect(values[0]).toBe(values[1]);
-      const xs = await page
+      const xs = await app.page
         .locator("[data-test=pick-mark]")
         .evaluateAll((ls) =>
           ls.map(
@@ -186,10 +160,10 @@ requires("shared", "chromium", "python3").describe(
 
     it("says what is wrong with a URL as the API does, never mending it silently", async () => {
       // topic=abc: the API's own sentence, not "not -1".
-      const api = JSON.parse((await raw(base, "/api/dataset/topic?id=abc")).body) as { error: string };
-      await open(page, base, "#/dataset?topic=abc");
-      expect(await shown(page.locator("[data-test=error]"))).toContain(api.error);
-      expect(await shown(page.locator("main"))).not.toContain("-1");
+      const api = JSON.parse((await raw(app.base, "/api/dataset/topic?id=abc")).body) as { error: string };
+      await open(app.page, app.base, "#/dataset?topic=abc");
+      expect(await shown(app.page.locator("[data-test=error]"))).toContain(api.error);
+      expect(await shown(app.page.locator("main"))).not.toContain("-1");
       // A topic and another topic's context: the context's topic from the synthetic file itself.
       const jsonl = readFileSync(join(tmp, "dev_synthetic.jsonl"), "utf8");
       const at = jsonl.indexOf('"context_id":968}');
@@ -198,23 +172,23 @@ requires("shared", "chromium", "python3").describe(
         topic_id: number;
       };
       expect(line.topic_id).not.toBe(18);
-      await open(page, base, "#/conversations?topic=18&ctx=968");
-      expect(await shown(page.locator("[data-test=error]"))).toContain(
+      await open(app.page, app.base, "#/conversations?topic=18&ctx=968");
+      expect(await shown(app.page.locator("[data-test=error]"))).toContain(
         `Context 968 is of topic ${line.topic_id}, not of topic 18`,
       );
-      expect(await page.locator("[data-test=context]").count()).toBe(0);
+      expect(await app.page.locator("[data-test=context]").count()).toBe(0);
       // An unknown metric: said, with the entry's metrics (the dict's own keys).
-      await open(page, base, "#/evaldicts?file=1&ctx=F0985&metric=BOGUS");
-      const msg = await shown(page.locator("[data-test=error]"));
+      await open(app.page, app.base, "#/evaldicts?file=1&ctx=F0985&metric=BOGUS");
+      const msg = await shown(app.page.locator("[data-test=error]"));
       expect(msg).toContain('no metric "BOGUS"');
       for (const m of Object.keys(dicts.f0985)) expect(msg).toContain(m);
-      expect(await page.locator("[data-test=eval-questions]").count()).toBe(0);
+      expect(await app.page.locator("[data-test=eval-questions]").count()).toBe(0);
       // An offset past the end: said, with a way back; no "299–298 of 298".
-      await open(page, base, "#/dataset?offset=100000");
-      expect(await shown(page.locator("[data-test=past-end]"))).toContain("past the end");
-      expect(await shown(page.locator("main"))).not.toMatch(/\d+–\d+ of/);
+      await open(app.page, app.base, "#/dataset?offset=100000");
+      expect(await shown(app.page.locator("[data-test=past-end]"))).toContain("past the end");
+      expect(await shown(app.page.locator("main"))).not.toMatch(/\d+–\d+ of/);
       // A 405 answers in JSON like every other error.
-      const r = await raw(base, "/api/meta", "POST");
+      const r = await raw(app.base, "/api/meta", "POST");
       expect(r.status).toBe(405);
       expect((JSON.parse(r.body) as { error: string }).error).toContain("GET and HEAD only");
     });
@@ -227,12 +201,14 @@ requires("shared", "chromium", "python3").describe(
         inSet.add(Number(m[1]));
       const missing = [...dev].filter((t) => !inSet.has(t));
       expect(missing).toEqual([166]);
-      await open(page, base, "#/conversations");
-      expect(await shown(page.locator("[data-test=absent-topics]"))).toContain(
+      await open(app.page, app.base, "#/conversations");
+      expect(await shown(app.page.locator("[data-test=absent-topics]"))).toContain(
         "Not here: dev topic 166: ClariQ's synthetic sets leave this topic out",
       );
-      await open(page, base, "#/conversations?topic=166");
-      expect(await shown(page.locator("[data-test=absent-topic]"))).toContain("dev topic 166 has no records");
+      await open(app.page, app.base, "#/conversations?topic=166");
+      expect(await shown(app.page.locator("[data-test=absent-topic]"))).toContain(
+        "dev topic 166 has no records",
+      );
     });
 
     it("writes plurals right and shows a level-0 record's Qulac id once", async () => {
@@ -242,13 +218,13 @@ requires("shared", "chromium", "python3").describe(
       const one = [...facets].filter(([, f]) => f.size === 1).map(([t]) => t);
       expect(one.length).toBeGreaterThan(0);
       const t = one[0]!;
-      await open(page, base, `#/dataset?q=${t}`);
-      const item = page.locator("[data-test=topics] a", { has: page.locator(`b:text-is("${t}")`) });
+      await open(app.page, app.base, `#/dataset?q=${t}`);
+      const item = app.page.locator("[data-test=topics] a", { has: app.page.locator(`b:text-is("${t}")`) });
       expect(await shown(item)).toContain("· 1 facet ·");
-      expect(await shown(page.locator("main"))).not.toMatch(/\b1 (facets|rows|topics)\b/);
+      expect(await shown(app.page.locator("main"))).not.toMatch(/\b1 (facets|rows|topics)\b/);
       // Context 968 is level 0: its records' Qulac cells hold the question's id, not it twice.
-      await open(page, base, "#/conversations?topic=8&ctx=968");
-      const cells = await page.locator("[data-test=record-qulac]").allInnerTexts();
+      await open(app.page, app.base, "#/conversations?topic=8&ctx=968");
+      const cells = await app.page.locator("[data-test=record-qulac]").allInnerTexts();
       expect(cells.length).toBeGreaterThan(0);
       for (const c of cells) expect(c).not.toContain("record");
       expect(cells.some((c) => /^8-\d+-\d+$/.test(c))).toBe(true);
@@ -260,8 +236,8 @@ requires("shared", "chromium", "python3").describe(
         .split("\n")
         .map((l) => JSON.parse(l) as { doc_id: string; passage_id: string; passage_text: string });
       const flat = recs.map((r) => r.passage_text.replace(/\s+/g, " "));
-      await open(page, base, "#/passages?q=netherlands");
-      const snippets = page.locator("[data-test=snippet]");
+      await open(app.page, app.base, "#/passages?q=netherlands");
+      const snippets = app.page.locator("[data-test=snippet]");
       expect(await snippets.count()).toBeGreaterThan(0);
       for (const s of await snippets.all()) {
         const t = (await shown(s)).replace(/^…|…$/g, "");
@@ -278,22 +254,22 @@ requires("shared", "chromium", "python3").describe(
       const doc = "clueweb22-en0016-21-09213";
       const p0 = recs.find((r) => r.doc_id === doc && r.passage_id === "0")!;
       const md5 = createHash("md5").update(p0.passage_text.slice(1, -1), "utf8").digest("hex");
-      await open(page, base, `#/passages?doc=${doc}`);
-      expect(await shown(page.locator("[data-test=official-passage]").first())).toContain(
+      await open(app.page, app.base, `#/passages?doc=${doc}`);
+      expect(await shown(app.page.locator("[data-test=official-passage]").first())).toContain(
         `md5 ${md5} (of its text without the file's wrapping newlines)`,
       );
     });
 
     it("at 400 px: tables stack, run names whole, the rank visible, nothing sideways", async () => {
-      await page.setViewportSize({ width: 400, height: 900 });
+      await app.page.setViewportSize({ width: 400, height: 900 });
       try {
         for (const hash of [
           "#/evaldicts?file=1&ctx=F0985",
           "#/dataset?topic=8",
           "#/conversations?topic=8&ctx=968",
         ]) {
-          await open(page, base, hash);
-          const wide = await page.evaluate(() => {
+          await open(app.page, app.base, hash);
+          const wide = await app.page.evaluate(() => {
             const d = (
               globalThis as unknown as {
                 document: {
@@ -310,8 +286,8 @@ requires("shared", "chromium", "python3").describe(
           expect(wide[0], hash).toBeLessThanOrEqual(400);
           for (const over of wide.slice(1)) expect(over, hash).toBeLessThanOrEqual(0);
         }
-        await open(page, base, "#/evaldicts?file=1&ctx=F0985");
-        const picks = page.locator("[data-test=picks] tbody tr");
+        await open(app.page, app.base, "#/evaldicts?file=1&ctx=F0985");
+        const picks = app.page.locator("[data-test=picks] tbody tr");
         expect(await picks.count()).toBe(2);
         for (const tr of await picks.all()) {
           // A run name on one line box (an inline element broken over lines has several).
@@ -330,7 +306,7 @@ requires("shared", "chromium", "python3").describe(
           expect(await rank.getAttribute("data-label")).toBe("rank among candidates");
         }
       } finally {
-        await page.setViewportSize({ width: 1400, height: 900 });
+        await app.page.setViewportSize({ width: 1400, height: 900 });
       }
     });
   },

@@ -1,27 +1,11 @@
-// Issue #42 (lists) in Chromium on ../shared: search, filters, sorting and column summaries of the lists, checked
-// against ClariQ's TSVs and qulac.json read here; the state that slipped (Escape, a deep click, a shared URL).
-import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { python, requires, shared } from "@convkit/test-helpers";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  clariqRunArgs,
-  devSynthetic,
-  launch,
-  open,
-  ready,
-  SHOTS,
-  shown,
-  startExplorer,
-  stopExplorer,
-} from "./harness.js";
+import { describe, expect, it } from "vitest";
+import { clariqRunArgs, devSynthetic, ExplorerSession, open, ready, SHOTS, shown } from "./harness.js";
 
-let server: ChildProcess;
-let base: string;
-let browser: Browser;
-let page: Page;
+const app = new ExplorerSession();
+
 /** gen:synthetic's dev set, as the explorer reads it. */
 let synthetic: string;
 
@@ -78,9 +62,9 @@ function picksOf(run: string): Map<string, string> {
 requires("shared", "chromium", "python3").describe(
   "convkit-explore lists (issue #42) on ../shared in Chromium",
   () => {
-    beforeAll(async () => {
+    app.use(async () => {
       synthetic = join(await devSynthetic("jsonl"), "dev_synthetic.jsonl");
-      ({ server, base } = await startExplorer([
+      return [
         "--data",
         shared("data", "clariq"),
         "--qulac",
@@ -89,21 +73,14 @@ requires("shared", "chromium", "python3").describe(
         synthetic,
         // The single-turn dict and two dev runs (their picks for the "far from MAX" filter).
         ...clariqRunArgs(),
-      ]));
-      browser = await launch();
-      page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    }, 240_000);
-
-    afterAll(async () => {
-      await browser?.close();
-      await stopExplorer(server);
+      ];
     });
 
     const all = () => [...rowsOf("train"), ...rowsOf("dev"), ...rowsOf("test")];
     const topicIds = (rows: Record<string, string>[]) =>
       [...new Set(rows.map((r) => Number(r.topic_id)))].sort((a, b) => a - b);
     const listIds = async () =>
-      (await page.locator("[data-test=topics] a b").allInnerTexts()).map((s) => Number(s));
+      (await app.page.locator("[data-test=topics] a b").allInnerTexts()).map((s) => Number(s));
 
     describe("Dataset: search, split, sort, column summaries", () => {
       it("finds a topic by a Qulac id (8-1-1) and by a question id, as qulac.json and the TSVs say (../shared)", async () => {
@@ -114,17 +91,17 @@ requires("shared", "chromium", "python3").describe(
         const key = Object.keys(cols.topic_facet_question_id!).find(
           (k) => cols.topic_facet_question_id![k] === "8-1-1",
         )!;
-        await open(page, base, "#/dataset?q=8-1-1");
+        await open(app.page, app.base, "#/dataset?q=8-1-1");
         expect(await listIds()).toEqual([Number(cols.topic_id![key])]);
         const withQ = topicIds(all().filter((r) => r.question_id === "Q00706"));
-        await open(page, base, "#/dataset?q=Q00706");
+        await open(app.page, app.base, "#/dataset?q=Q00706");
         expect(await listIds()).toEqual(withQ);
       });
 
       it("the split is a control; a word within dev: its topics, and the summaries over all of them (../shared)", async () => {
-        await open(page, base, "#/dataset?q=dog");
-        await page.locator("[data-test=split]").selectOption("dev");
-        await ready(page, "#/dataset?q=dog&split=dev");
+        await open(app.page, app.base, "#/dataset?q=dog");
+        await app.page.locator("[data-test=split]").selectOption("dev");
+        await ready(app.page, "#/dataset?q=dog&split=dev");
         const dev = rowsOf("dev");
         const text = (r: Record<string, string>) =>
           [r.initial_request, r.topic_desc, r.facet_id, r.facet_desc, r.question, r.answer, r.question_id]
@@ -141,10 +118,10 @@ requires("shared", "chromium", "python3").describe(
           need.set(n, (need.get(n) ?? 0) + 1);
         }
         // The summaries come after the list is drawn.
-        await page.locator("[data-test=summary-need] .bar-row").first().waitFor({ state: "attached" });
+        await app.page.locator("[data-test=summary-need] .bar-row").first().waitFor({ state: "attached" });
         const bar = async (test: string) =>
           Object.fromEntries(
-            await page
+            await app.page
               .locator(`[data-test=${test}] .bar-row`)
               .evaluateAll((els) =>
                 els.map((e) => [e.getAttribute("data-key"), Number(e.getAttribute("data-count"))]),
@@ -159,7 +136,7 @@ requires("shared", "chromium", "python3").describe(
         });
         const len = [...rows.map((r) => [...r.question!].length)].sort((a, b) => a - b);
         const mid = len.length >> 1;
-        const l = page.locator("[data-test=summary-question-length]");
+        const l = app.page.locator("[data-test=summary-question-length]");
         expect([
           await l.getAttribute("data-min"),
           await l.getAttribute("data-median"),
@@ -173,38 +150,38 @@ requires("shared", "chromium", "python3").describe(
         const rows = all();
         const need = new Map(rows.map((r) => [Number(r.topic_id), Number(r.clarification_need)]));
         const byNeed = topicIds(rows).sort((a, b) => need.get(a)! - need.get(b)! || a - b);
-        await open(page, base, "#/dataset");
-        await page.locator("[data-test=sort] [data-sort=need] button").click();
-        await ready(page, "#/dataset?sort=need");
+        await open(app.page, app.base, "#/dataset");
+        await app.page.locator("[data-test=sort] [data-sort=need] button").click();
+        await ready(app.page, "#/dataset?sort=need");
         expect(await listIds()).toEqual(byNeed.slice(0, 100));
-        expect(await page.locator("[data-sort=need]").getAttribute("aria-sort")).toBe("ascending");
-        await page.locator("[data-test=sort] [data-sort=need] button").focus();
-        await page.keyboard.press("Enter");
-        await ready(page, "#/dataset?sort=-need");
+        expect(await app.page.locator("[data-sort=need]").getAttribute("aria-sort")).toBe("ascending");
+        await app.page.locator("[data-test=sort] [data-sort=need] button").focus();
+        await app.page.keyboard.press("Enter");
+        await ready(app.page, "#/dataset?sort=-need");
         const desc = topicIds(rows).sort((a, b) => need.get(b)! - need.get(a)! || a - b);
         expect(await listIds()).toEqual(desc.slice(0, 100));
-        expect(await page.locator("[data-sort=need]").getAttribute("aria-sort")).toBe("descending");
+        expect(await app.page.locator("[data-sort=need]").getAttribute("aria-sort")).toBe("descending");
       });
     });
 
     describe("Eval dicts: search by id anywhere, by question id and text; a pick far from MAX", () => {
-      const entries = async () => page.locator("[data-test=eval-contexts] a b").allInnerTexts();
+      const entries = async () => app.page.locator("[data-test=eval-contexts] a b").allInnerTexts();
       it("q=985 and q=Q00706 and a question's words find the entries that hold them, as pickle reads the dict (../shared)", async () => {
         const dict = dictByPython();
         const first = Object.values(dict)[0]!;
         const ids = Object.keys(first);
-        await open(page, base, "#/evaldicts?q=985");
+        await open(app.page, app.base, "#/evaldicts?q=985");
         expect(await entries()).toEqual(ids.filter((c) => c.includes("985")));
         const withQ = ids.filter((c) => "Q00706" in first[c]!);
         expect(withQ.length).toBeGreaterThan(0);
-        await open(page, base, "#/evaldicts?q=Q00706");
+        await open(app.page, app.base, "#/evaldicts?q=Q00706");
         expect(await entries()).toEqual(withQ);
         // By text: the bank's questions holding the words, then the entries with any of them.
         const bank = tsv("question_bank.tsv").filter((r) => r.question?.toLowerCase().includes("appraisal"));
         expect(bank.length).toBeGreaterThan(0);
         const byText = ids.filter((c) => bank.some((b) => b.question_id! in first[c]!));
         expect(byText.length).toBeGreaterThan(0);
-        await open(page, base, "#/evaldicts?q=Appraisal");
+        await open(app.page, app.base, "#/evaldicts?q=Appraisal");
         expect(await entries()).toEqual(byText);
       });
 
@@ -221,11 +198,11 @@ requires("shared", "chromium", "python3").describe(
           return values.length > 0 && qs.MAX! - Math.min(...values) >= 0.5 - 1e-12 ? [c] : [];
         });
         expect(far.length).toBeGreaterThan(0);
-        await open(page, base, "#/evaldicts");
-        await page.locator("[data-test=far]").selectOption("50");
-        await ready(page, "#/evaldicts?far=50");
+        await open(app.page, app.base, "#/evaldicts");
+        await app.page.locator("[data-test=far]").selectOption("50");
+        await ready(app.page, "#/evaldicts?far=50");
         expect(await entries()).toEqual(far);
-        expect(await shown(page.locator("[data-test=entry-hits]"))).toBe(`${far.length} entries`);
+        expect(await shown(app.page.locator("[data-test=entry-hits]"))).toBe(`${far.length} entries`);
       });
 
       it("sorts the entries by candidate count (whole list, descending on a second click) and counts them per entry, as pickle reads the dict (../shared)", async () => {
@@ -237,23 +214,26 @@ requires("shared", "chromium", "python3").describe(
           ]),
         );
         const ids = [...n.keys()];
-        await open(page, base, "#/evaldicts");
-        await page.locator("[data-test=sort] [data-sort=candidates] button").click();
-        await ready(page, "#/evaldicts?sort=candidates");
-        await page.locator("[data-test=sort] [data-sort=candidates] button").click();
-        await ready(page, "#/evaldicts?sort=-candidates");
+        await open(app.page, app.base, "#/evaldicts");
+        await app.page.locator("[data-test=sort] [data-sort=candidates] button").click();
+        await ready(app.page, "#/evaldicts?sort=candidates");
+        await app.page.locator("[data-test=sort] [data-sort=candidates] button").click();
+        await ready(app.page, "#/evaldicts?sort=-candidates");
         // Ties keep the dict's order (a stable sort), as the explorer's.
         const desc = [...ids].sort((a, b) => n.get(b)! - n.get(a)!);
         expect(await entries()).toEqual(desc.slice(0, 200));
-        expect(await page.locator("[data-sort=candidates]").getAttribute("aria-sort")).toBe("descending");
+        expect(await app.page.locator("[data-sort=candidates]").getAttribute("aria-sort")).toBe("descending");
         const hist = new Map<number, number>();
         for (const v of n.values()) hist.set(v, (hist.get(v) ?? 0) + 1);
         // More than one count, so the order says something (5, 6 and 7 candidates in the dev dict).
         expect(hist.size).toBeGreaterThan(1);
-        await page.locator("[data-test=summary-candidates] .bar-row").first().waitFor({ state: "attached" });
+        await app.page
+          .locator("[data-test=summary-candidates] .bar-row")
+          .first()
+          .waitFor({ state: "attached" });
         expect(
           Object.fromEntries(
-            await page
+            await app.page
               .locator("[data-test=summary-candidates] .bar-row")
               .evaluateAll((els) =>
                 els.map((e) => [e.getAttribute("data-key"), Number(e.getAttribute("data-count"))]),
@@ -299,26 +279,26 @@ requires("shared", "chromium", "python3").describe(
           return [...n].sort((a, b) => a[0] - b[0]);
         };
         const got = async () =>
-          (await page.locator("[data-test=conv-topics] a").allInnerTexts()).map((t) => [
+          (await app.page.locator("[data-test=conv-topics] a").allInnerTexts()).map((t) => [
             Number(/^\d+/.exec(t)![0]),
             Number(/([\d,]+) contexts/.exec(t)![1]!.replace(/,/g, "")),
           ]);
-        await open(page, base, "#/conversations");
-        await page.locator("[data-test=level]").selectOption("2");
-        await ready(page, "#/conversations?level=2");
+        await open(app.page, app.base, "#/conversations");
+        await app.page.locator("[data-test=level]").selectOption("2");
+        await ready(app.page, "#/conversations?level=2");
         expect(await got()).toEqual(expected("").slice(0, 100));
-        await page.keyboard.press("/");
-        await page.keyboard.type("dog");
-        await page.keyboard.press("Enter");
-        await ready(page, "#/conversations?level=2&q=dog");
+        await app.page.keyboard.press("/");
+        await app.page.keyboard.type("dog");
+        await app.page.keyboard.press("Enter");
+        await ready(app.page, "#/conversations?level=2&q=dog");
         const dog = expected("dog");
         expect(dog.length).toBeGreaterThan(0);
         expect(await got()).toEqual(dog);
         // Opening a topic keeps the filters in the URL.
-        await page.keyboard.press("Escape");
-        await page.keyboard.press("j");
-        await page.keyboard.press("Enter");
-        await ready(page, `#/conversations?q=dog&level=2&topic=${dog[0]![0]}`);
+        await app.page.keyboard.press("Escape");
+        await app.page.keyboard.press("j");
+        await app.page.keyboard.press("Enter");
+        await ready(app.page, `#/conversations?q=dog&level=2&topic=${dog[0]![0]}`);
       });
     });
 
@@ -357,23 +337,23 @@ requires("shared", "chromium", "python3").describe(
         const perTopic = count([...ctx.values()].map((c) => c.topic));
         const ids = [...perTopic.keys()].sort((a, b) => a - b);
         const listed = async () =>
-          (await page.locator("[data-test=conv-topics] a b").allInnerTexts()).map((s) => Number(s));
-        await open(page, base, "#/conversations");
-        await page.locator("[data-test=sort] [data-sort=contexts] button").click();
-        await ready(page, "#/conversations?sort=contexts");
+          (await app.page.locator("[data-test=conv-topics] a b").allInnerTexts()).map((s) => Number(s));
+        await open(app.page, app.base, "#/conversations");
+        await app.page.locator("[data-test=sort] [data-sort=contexts] button").click();
+        await ready(app.page, "#/conversations?sort=contexts");
         const asc = [...ids].sort((a, b) => perTopic.get(a)! - perTopic.get(b)! || a - b);
         expect(await listed()).toEqual(asc.slice(0, 100));
-        await page.locator("[data-test=sort] [data-sort=contexts] button").focus();
-        await page.keyboard.press("Enter");
-        await ready(page, "#/conversations?sort=-contexts");
+        await app.page.locator("[data-test=sort] [data-sort=contexts] button").focus();
+        await app.page.keyboard.press("Enter");
+        await ready(app.page, "#/conversations?sort=-contexts");
         const desc = [...ids].sort((a, b) => perTopic.get(b)! - perTopic.get(a)! || a - b);
         expect(await listed()).toEqual(desc.slice(0, 100));
-        expect(await page.locator("[data-sort=contexts]").getAttribute("aria-sort")).toBe("descending");
+        expect(await app.page.locator("[data-sort=contexts]").getAttribute("aria-sort")).toBe("descending");
         // The whole set's summaries, counted from the JSONL.
         const bar = async (test: string) => {
-          await page.locator(`[data-test=${test}] .bar-row`).first().waitFor({ state: "attached" });
+          await app.page.locator(`[data-test=${test}] .bar-row`).first().waitFor({ state: "attached" });
           return Object.fromEntries(
-            await page
+            await app.page
               .locator(`[data-test=${test}] .bar-row`)
               .evaluateAll((els) =>
                 els.map((e) => [e.getAttribute("data-key"), Number(e.getAttribute("data-count"))]),
@@ -386,8 +366,8 @@ requires("shared", "chromium", "python3").describe(
         expect(await bar("summary-level")).toEqual(sorted(count(all.map((c) => c.level))));
         expect(await bar("summary-records")).toEqual(sorted(count(all.map((c) => c.records))));
         // A level keeps the sort; the summaries follow the filter.
-        await page.locator("[data-test=level]").selectOption("1");
-        await ready(page, "#/conversations?sort=-contexts&level=1");
+        await app.page.locator("[data-test=level]").selectOption("1");
+        await ready(app.page, "#/conversations?sort=-contexts&level=1");
         const one = all.filter((c) => c.level === 1);
         expect(await bar("summary-level")).toEqual({ 1: one.length });
         expect(await bar("summary-records")).toEqual(sorted(count(one.map((c) => c.records))));
@@ -395,7 +375,7 @@ requires("shared", "chromium", "python3").describe(
           .map((t) => [...requests.get(t)!].length)
           .sort((a, b) => a - b);
         const mid = len.length >> 1;
-        const l = page.locator("[data-test=summary-request-length]");
+        const l = app.page.locator("[data-test=summary-request-length]");
         expect([
           await l.getAttribute("data-min"),
           await l.getAttribute("data-median"),
@@ -409,8 +389,8 @@ requires("shared", "chromium", "python3").describe(
           (a, b) => perTopic1.get(b)! - perTopic1.get(a)! || a - b,
         )[0]!;
         expect((await listed())[0]).toBe(first);
-        await page.locator("[data-test=conv-topics] a").first().click();
-        await ready(page, `#/conversations?level=1&sort=-contexts&topic=${first}`);
+        await app.page.locator("[data-test=conv-topics] a").first().click();
+        await ready(app.page, `#/conversations?level=1&sort=-contexts&topic=${first}`);
       });
     });
 
@@ -421,56 +401,56 @@ requires("shared", "chromium", "python3").describe(
         );
         expect(worm.length).toBeGreaterThan(0);
         // Typed, and then from a shared URL: the field is focused either way when Escape comes.
-        await open(page, base, "#/dataset");
-        await page.keyboard.press("/");
-        await page.keyboard.type("worm");
-        await page.keyboard.press("Enter");
-        await ready(page, "#/dataset?q=worm");
+        await open(app.page, app.base, "#/dataset");
+        await app.page.keyboard.press("/");
+        await app.page.keyboard.type("worm");
+        await app.page.keyboard.press("Enter");
+        await ready(app.page, "#/dataset?q=worm");
         expect(await listIds()).toEqual(worm);
-        await page.keyboard.press("Escape");
-        await page.keyboard.press("j");
-        await page.keyboard.press("Enter");
-        await ready(page, `#/dataset?q=worm&topic=${worm[0]}&offset=0`);
+        await app.page.keyboard.press("Escape");
+        await app.page.keyboard.press("j");
+        await app.page.keyboard.press("Enter");
+        await ready(app.page, `#/dataset?q=worm&topic=${worm[0]}&offset=0`);
         expect(await listIds()).toEqual(worm);
-        await open(page, base, "#/dataset?q=worm");
-        await page.locator("[data-test=search]").click();
-        await page.keyboard.press("Escape");
-        await page.keyboard.press("j");
-        await page.keyboard.press("Enter");
-        await ready(page, `#/dataset?q=worm&topic=${worm[0]}&offset=0`);
+        await open(app.page, app.base, "#/dataset?q=worm");
+        await app.page.locator("[data-test=search]").click();
+        await app.page.keyboard.press("Escape");
+        await app.page.keyboard.press("j");
+        await app.page.keyboard.press("Enter");
+        await ready(app.page, `#/dataset?q=worm&topic=${worm[0]}&offset=0`);
         expect(await listIds()).toEqual(worm);
-        expect(await page.locator("[data-test=search]").inputValue()).toBe("worm");
+        expect(await app.page.locator("[data-test=search]").inputValue()).toBe("worm");
       });
 
       it("a click deep in a list keeps the list where it was, the clicked item in view and marked (../shared)", async () => {
-        await open(page, base, "#/dataset");
+        await open(app.page, app.base, "#/dataset");
         const ids = await listIds();
         const deep = ids[80]!;
-        await page.locator("[data-test=topics] a").nth(80).scrollIntoViewIfNeeded();
-        const before = await page.evaluate(
+        await app.page.locator("[data-test=topics] a").nth(80).scrollIntoViewIfNeeded();
+        const before = await app.page.evaluate(
           () => (globalThis as unknown as G).document.querySelector("[data-test=topics]")!.scrollTop,
         );
         expect(before).toBeGreaterThan(0);
-        await page.locator("[data-test=topics] a").nth(80).click();
-        await ready(page, `#/dataset?topic=${deep}&offset=0`);
-        const after = await page.evaluate(() => {
+        await app.page.locator("[data-test=topics] a").nth(80).click();
+        await ready(app.page, `#/dataset?topic=${deep}&offset=0`);
+        const after = await app.page.evaluate(() => {
           const l = (globalThis as unknown as G).document.querySelector("[data-test=topics]")!;
           const s = l.querySelector("a.sel")!.getBoundingClientRect();
           const box = l.getBoundingClientRect();
           return { top: l.scrollTop, inView: s.top >= box.top && s.bottom <= box.bottom };
         });
         expect(after).toEqual({ top: before, inView: true });
-        expect(await shown(page.locator("[data-test=topics] a.sel b"))).toBe(String(deep));
+        expect(await shown(app.page.locator("[data-test=topics] a.sel b"))).toBe(String(deep));
       });
 
       it("a shared URL of a topic on page 3 opens that page with the topic marked and in view (../shared)", async () => {
         const ids = topicIds(all());
         const at = ids.indexOf(250);
         expect(at).toBeGreaterThanOrEqual(200);
-        await open(page, base, "#/dataset?topic=250");
-        expect(await shown(page.locator("[data-test=pager] span").first())).toMatch(/^201–/);
-        expect(await shown(page.locator("[data-test=topics] a.sel b"))).toBe("250");
-        const inView = await page.evaluate(() => {
+        await open(app.page, app.base, "#/dataset?topic=250");
+        expect(await shown(app.page.locator("[data-test=pager] span").first())).toMatch(/^201–/);
+        expect(await shown(app.page.locator("[data-test=topics] a.sel b"))).toBe("250");
+        const inView = await app.page.evaluate(() => {
           const l = (globalThis as unknown as G).document.querySelector("[data-test=topics]")!;
           const s = l.querySelector("a.sel")!.getBoundingClientRect();
           const box = l.getBoundingClientRect();
@@ -487,26 +467,26 @@ requires("shared", "chromium", "python3").describe(
         "#/evaldicts?q=Q00706&far=25&sort=-candidates",
       ];
       for (const width of [1400, 400]) {
-        await page.setViewportSize({ width, height: 900 });
+        await app.page.setViewportSize({ width, height: 900 });
         for (const v of views) {
-          await open(page, base, v);
+          await open(app.page, app.base, v);
           // The summaries open, as a reader opens them (every list has them).
-          await page.locator("[data-test=summaries] .bar-row").first().waitFor({ state: "attached" });
-          await page.locator("[data-test=summaries] summary").click();
-          await page.screenshot({
+          await app.page.locator("[data-test=summaries] .bar-row").first().waitFor({ state: "attached" });
+          await app.page.locator("[data-test=summaries] summary").click();
+          await app.page.screenshot({
             path: join(SHOTS, `lists-${v.slice(2).split("?")[0]}-${width}.png`),
             fullPage: false,
           });
           expect([
             v,
-            await page.evaluate(() => (globalThis as unknown as G).document.documentElement.scrollWidth),
+            await app.page.evaluate(() => (globalThis as unknown as G).document.documentElement.scrollWidth),
           ]).toEqual([v, expect.any(Number)]);
           expect(
-            await page.evaluate(() => (globalThis as unknown as G).document.documentElement.scrollWidth),
+            await app.page.evaluate(() => (globalThis as unknown as G).document.documentElement.scrollWidth),
           ).toBeLessThanOrEqual(width);
         }
       }
-      await page.setViewportSize({ width: 1400, height: 900 });
+      await app.page.setViewportSize({ width: 1400, height: 900 });
     });
   },
 );

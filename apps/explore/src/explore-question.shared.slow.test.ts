@@ -1,29 +1,12 @@
-// Issue #42, the page per question, in Chromium on ../shared: question → its contexts → eval values → both runs' ranks →
-// back, every value checked against the raw files (ClariQ's TSVs, the pickle, the runs as text), never the explorer's API.
-import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readPickleFile } from "@convkit/pickle";
 import { requires, shared } from "@convkit/test-helpers";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import {
-  clariqRunArgs,
-  devSynthetic,
-  launch,
-  open,
-  raw,
-  ready,
-  SHOTS,
-  shown,
-  startExplorer,
-  stopExplorer,
-} from "./harness.js";
+import { expect, it } from "vitest";
+import { clariqRunArgs, devSynthetic, ExplorerSession, open, raw, ready, SHOTS, shown } from "./harness.js";
 
-let server: ChildProcess;
-let base: string;
-let browser: Browser;
-let page: Page;
+const app = new ExplorerSession();
+
 let tmp: string;
 
 interface Row {
@@ -101,22 +84,15 @@ type Dict = Map<unknown, Map<unknown, Map<unknown, Map<unknown, unknown>>>>;
 requires("shared", "chromium").describe(
   "convkit-explore: the page per question (issue #42) on ../shared",
   () => {
-    beforeAll(async () => {
+    app.use(async () => {
       tmp = await devSynthetic("jsonl");
-      ({ server, base } = await startExplorer([
+      return [
         "--data",
         shared("data", "clariq"),
         "--synthetic",
         join(tmp, "dev_synthetic.jsonl"),
         ...clariqRunArgs(),
-      ]));
-      browser = await launch();
-      page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    }, 240_000);
-
-    afterAll(async () => {
-      await browser?.close();
-      await stopExplorer(server);
+      ];
     });
 
     it("walks question → contexts → eval values → both runs' ranks → back, each value as the raw files have it", async () => {
@@ -211,7 +187,7 @@ requires("shared", "chromium").describe(
           }
 
       const rowTexts = (sel: string) =>
-        page.$$eval(`${sel} tbody tr`, (trs) =>
+        app.page.$$eval(`${sel} tbody tr`, (trs) =>
           trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => (td.textContent ?? "").trim())),
         );
       for (const [n, q] of picked.entries()) {
@@ -219,16 +195,16 @@ requires("shared", "chromium").describe(
         const devTopic = mine.find((r) => r.split === "dev")!.topic;
         const qHash = `#/question?id=${q}`;
         // From the Dataset's row of the question, by keyboard: its id is a link.
-        await open(page, base, `#/dataset?topic=${devTopic}`);
-        const link = page.locator(`[data-test=qa] a[data-question-id=${q}]`).first();
+        await open(app.page, app.base, `#/dataset?topic=${devTopic}`);
+        const link = app.page.locator(`[data-test=qa] a[data-question-id=${q}]`).first();
         await link.focus();
-        await page.keyboard.press("Enter");
-        await ready(page, qHash);
-        if (n === 0) await page.screenshot({ path: join(SHOTS, "question-1400.png"), fullPage: false });
+        await app.page.keyboard.press("Enter");
+        await ready(app.page, qHash);
+        if (n === 0) await app.page.screenshot({ path: join(SHOTS, "question-1400.png"), fullPage: false });
 
         // The question's text and its answer per facet (every row of ClariQ's three files).
-        expect(await shown(page.locator("[data-test=question-id]"))).toBe(q);
-        expect((await shown(page.locator("[data-test=question-text]"))).trim()).toBe(bank.get(q)!.trim());
+        expect(await shown(app.page.locator("[data-test=question-id]"))).toBe(q);
+        expect((await shown(app.page.locator("[data-test=question-text]"))).trim()).toBe(bank.get(q)!.trim());
         const answers = await rowTexts("[data-test=question-answers]");
         expect(answers.map((r) => r.join("|")).sort()).toEqual(
           mine
@@ -240,27 +216,27 @@ requires("shared", "chromium").describe(
 
         // Its contexts: how many, and each shown one (its id, topic, facet, level, role) as the files have it.
         const want = expected.get(q)!;
-        expect(await shown(page.locator("[data-test=question-contexts-count] b"))).toBe(
+        expect(await shown(app.page.locator("[data-test=question-contexts-count] b"))).toBe(
           want.size.toLocaleString("en-US"),
         );
         const ctxRows = await rowTexts("[data-test=question-contexts]");
         expect(ctxRows.length).toBe(Math.min(100, want.size));
         // One cell per column (no multi-turn run loaded: no picks column).
-        const ctxHead = await page.$$eval("[data-test=question-contexts] thead th", (ths) => ths.length);
+        const ctxHead = await app.page.$$eval("[data-test=question-contexts] thead th", (ths) => ths.length);
         expect(ctxHead).toBe(6);
         for (const r of ctxRows) expect(r.length).toBe(ctxHead);
         for (const r of ctxRows)
           expect(want, r.join("|")).toContain([r[0]!.replace(/^context /, ""), ...r.slice(1, 5)].join("|"));
 
         // Its eval-dict values in each facet's entry, beside MAX and MIN, per metric: shown to 4 decimals, held in full.
-        const sections = page.locator("[data-test=question-eval]");
+        const sections = app.page.locator("[data-test=question-eval]");
         const facetsInDict = [...(inDict.get(q) ?? [])];
         // Every facet entry that lists it has its values on the first page (level-0 contexts come first).
         const keys = await sections.evaluateAll((s) => s.map((x) => x.getAttribute("data-key")!));
         expect([...keys].sort()).toEqual([...facetsInDict].sort());
         for (const key of keys) {
           expect(facetsInDict).toContain(key);
-          const table = page.locator(
+          const table = app.page.locator(
             `[data-test=question-eval][data-key=${key}] [data-test=question-eval-table]`,
           );
           const cells = await table.locator("tbody tr").evaluateAll((trs) =>
@@ -315,46 +291,48 @@ requires("shared", "chromium").describe(
             }),
           ]);
         expect(rankRows.map((r) => [r[0], r[2], r[3]])).toEqual(wantRanks);
-        expect(await shown(page.locator("[data-test=question-ranks] thead"))).toMatch(/dev_no_q\s+dev_bm25/);
+        expect(await shown(app.page.locator("[data-test=question-ranks] thead"))).toMatch(
+          /dev_no_q\s+dev_bm25/,
+        );
 
         // A context's page and back; the dev topic's rankings (where the id links back here) and back.
-        const ctx = page.locator("[data-test=context-link]").first();
+        const ctx = app.page.locator("[data-test=context-link]").first();
         const ctxHash = `#${(await ctx.getAttribute("href"))!.replace(/^#/, "")}`;
         await ctx.click();
-        await ready(page, ctxHash);
-        expect(await page.locator(`a[data-question-id=${q}]`).count()).toBeGreaterThan(0);
-        await page.goBack();
-        await ready(page, qHash);
+        await ready(app.page, ctxHash);
+        expect(await app.page.locator(`a[data-question-id=${q}]`).count()).toBeGreaterThan(0);
+        await app.page.goBack();
+        await ready(app.page, qHash);
         const runsHash = `#/runs?topic=${devTopic}`;
-        await page
+        await app.page
           .locator(`[data-test=question-ranks] tr[data-topic="${devTopic}"] a[data-test=ranking-topic]`)
           .click();
-        await ready(page, runsHash);
-        await page.locator(`[data-test=ranking] a[data-question-id=${q}]`).first().click();
-        await ready(page, qHash);
-        await page.goBack();
-        await ready(page, runsHash);
-        await page.goBack();
-        await ready(page, qHash);
-        await page.goBack();
-        await ready(page, `#/dataset?topic=${devTopic}`);
+        await ready(app.page, runsHash);
+        await app.page.locator(`[data-test=ranking] a[data-question-id=${q}]`).first().click();
+        await ready(app.page, qHash);
+        await app.page.goBack();
+        await ready(app.page, runsHash);
+        await app.page.goBack();
+        await ready(app.page, qHash);
+        await app.page.goBack();
+        await ready(app.page, `#/dataset?topic=${devTopic}`);
       }
 
       // At 400 px: the tables stack, nothing scrolls sideways.
-      await page.setViewportSize({ width: 400, height: 800 });
-      await open(page, base, `#/question?id=${picked[0]}`);
-      await page.evaluate(() =>
+      await app.page.setViewportSize({ width: 400, height: 800 });
+      await open(app.page, app.base, `#/question?id=${picked[0]}`);
+      await app.page.evaluate(() =>
         (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0),
       );
-      await page.screenshot({ path: join(SHOTS, "question-400.png"), fullPage: false });
+      await app.page.screenshot({ path: join(SHOTS, "question-400.png"), fullPage: false });
       expect(
-        await page.evaluate(
+        await app.page.evaluate(
           () =>
             (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document
               .documentElement.scrollWidth,
         ),
       ).toBeLessThanOrEqual(400);
-      await page.setViewportSize({ width: 1400, height: 900 });
+      await app.page.setViewportSize({ width: 1400, height: 900 });
     }, 120_000);
 
     it("answers a malformed or unknown id with a message naming the parameter, in JSON and on the page", async () => {
@@ -362,14 +340,14 @@ requires("shared", "chromium").describe(
         ["abc", 400, 'id must be a question id (Q and digits, as Q00706), not "abc"'],
         ["Q99999", 404, "no question Q99999 in question_bank.tsv or ClariQ's rows"],
       ] as const) {
-        const r = await raw(base, `/api/question?id=${id}`);
+        const r = await raw(app.base, `/api/question?id=${id}`);
         expect(r.status).toBe(status);
         expect(JSON.parse(r.body)).toEqual({ error: text, parameter: "id" });
-        await open(page, base, `#/question?id=${id}`);
-        expect(await shown(page.locator("[data-test=error]"))).toBe(`${text} (${status}, parameter id)`);
+        await open(app.page, app.base, `#/question?id=${id}`);
+        expect(await shown(app.page.locator("[data-test=error]"))).toBe(`${text} (${status}, parameter id)`);
       }
-      await open(page, base, "#/question");
-      expect(await shown(page.locator("[data-test=error]"))).toBe("id is required (400, parameter id)");
+      await open(app.page, app.base, "#/question");
+      expect(await shown(app.page.locator("[data-test=error]"))).toBe("id is required (400, parameter id)");
     });
   },
 );

@@ -1,14 +1,12 @@
-// Issue #40's Responses view in Chromium on real iKAT 2025 turns (the topics and two golden runs the
-// official validator passes): utterances, gold, both runs' responses, a cited passage's text and grade,
-// by keyboard, at 1400 and 400 px, served and as a --static page; the link to the references' ranking.
-import type { ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { requires, runCli, shared, tempDir } from "@convkit/test-helpers";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launch, open, ready, SHOTS, shown, startExplorer, stopExplorer } from "./harness.js";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { ExplorerSession, open, ready, SHOTS, shown } from "./harness.js";
+
+const app = new ExplorerSession();
 
 interface RunLine {
   turn_id: string;
@@ -39,10 +37,6 @@ const topicsPath = () => shared("data", "ikat", "2025_test_topics.json");
 /** Two runs of the 188 turns that the official validator passes (validate.rc 0). */
 const runPaths = () => ["000", "006"].map((c) => shared("golden", "ikat25", c, "run.jsonl.gz"));
 
-let server: ChildProcess;
-let base: string;
-let browser: Browser;
-let page: Page;
 let tmp: string;
 let args: string[];
 /** The turn shown: the first of the topics where both runs cite, its texts and the passages made for it. */
@@ -67,7 +61,7 @@ const readRun = (p: string): RunLine[] =>
 requires("shared", "chromium").describe(
   "convkit-explore's Responses view (issue #40) on ../shared in Chromium",
   () => {
-    beforeAll(async () => {
+    app.use(async () => {
       tmp = tempDir("explore-responses-");
       const topics = JSON.parse(readFileSync(topicsPath(), "utf8")) as {
         number: string;
@@ -133,14 +127,7 @@ requires("shared", "chromium").describe(
         "--qrels",
         join(tmp, "qrels.txt"),
       ];
-      ({ server, base } = await startExplorer(args));
-      browser = await launch();
-      page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    }, 240_000);
-
-    afterAll(async () => {
-      await browser?.close();
-      await stopExplorer(server);
+      return args;
     });
 
     /** The turn's page as a reader sees it: utterances, gold, both runs' responses, citations and grades. */
@@ -215,17 +202,17 @@ requires("shared", "chromium").describe(
     describe("the Responses view", () => {
       it("at 1400 and 400 px: a turn's utterances, gold and both runs' responses; citations opened by keyboard with text and grade; nothing wider than the screen (../shared)", async () => {
         for (const width of [1400, 400]) {
-          await page.setViewportSize({ width, height: 900 });
+          await app.page.setViewportSize({ width, height: 900 });
           // Reached by keys: 6 opens the view, / the search, j and Enter the turn.
-          await open(page, base, "#/dataset");
-          await page.keyboard.press("6");
-          await ready(page, "#/responses");
-          await page.keyboard.press("/");
-          await page.keyboard.type(turn.id);
-          await page.keyboard.press("Enter");
-          await ready(page, `#/responses?q=${turn.id}`);
-          await page.keyboard.press("Escape");
-          const ids = await page.locator("[data-test=turns] a b").allInnerTexts();
+          await open(app.page, app.base, "#/dataset");
+          await app.page.keyboard.press("6");
+          await ready(app.page, "#/responses");
+          await app.page.keyboard.press("/");
+          await app.page.keyboard.type(turn.id);
+          await app.page.keyboard.press("Enter");
+          await ready(app.page, `#/responses?q=${turn.id}`);
+          await app.page.keyboard.press("Escape");
+          const ids = await app.page.locator("[data-test=turns] a b").allInnerTexts();
           // The list names per run its responses and its citations judged relevant here.
           const relevant = turn.runs.map((r) =>
             r.responses.reduce(
@@ -233,34 +220,34 @@ requires("shared", "chromium").describe(
               0,
             ),
           );
-          expect(await shown(page.locator("[data-test=turns] a").nth(ids.indexOf(turn.id)))).toContain(
+          expect(await shown(app.page.locator("[data-test=turns] a").nth(ids.indexOf(turn.id)))).toContain(
             `${turn.runs.map((r) => r.responses.length).join(" / ")} · relevant ${relevant.join(" / ")}`,
           );
-          await page.keyboard.press("j");
-          for (let i = 0; ids[i] !== turn.id; i++) await page.keyboard.press("j");
-          await page.keyboard.press("Enter");
-          await ready(page, `#/responses?q=${turn.id}&turn=${turn.id}`);
-          await expectTurnShown(page);
-          await expectPassagesByKeyboard(page, width, "responses");
+          await app.page.keyboard.press("j");
+          for (let i = 0; ids[i] !== turn.id; i++) await app.page.keyboard.press("j");
+          await app.page.keyboard.press("Enter");
+          await ready(app.page, `#/responses?q=${turn.id}&turn=${turn.id}`);
+          await expectTurnShown(app.page);
+          await expectPassagesByKeyboard(app.page, width, "responses");
         }
-        await page.setViewportSize({ width: 1400, height: 900 });
+        await app.page.setViewportSize({ width: 1400, height: 900 });
       }, 180_000);
 
       it("a turn links to its references' rankings in the Runs view, graded by the qrels (../shared)", async () => {
-        await open(page, base, `#/responses?turn=${turn.id}`);
-        await page.locator("[data-test=to-ranking]").click();
-        await ready(page, `#/runs?topic=${turn.id}`);
-        const rankings = page.locator("[data-test=ranking]");
+        await open(app.page, app.base, `#/responses?turn=${turn.id}`);
+        await app.page.locator("[data-test=to-ranking]").click();
+        await ready(app.page, `#/runs?topic=${turn.id}`);
+        const rankings = app.page.locator("[data-test=ranking]");
         expect(await rankings.count()).toBe(2);
         for (let r = 0; r < 2; r++)
           expect(await rankings.nth(r).locator("tbody tr").count()).toBe(
             Math.min(20, Object.keys(turn.runs[r]!.references).length),
           );
-        expect(await page.locator("[data-test=ranking] tbody tr.rel-pos").count()).toBeGreaterThan(0);
+        expect(await app.page.locator("[data-test=ranking] tbody tr.rel-pos").count()).toBeGreaterThan(0);
         // One judged turn: no p-value, said as a dash (not a broken table).
-        expect(await page.locator("[data-test=error]").count()).toBe(0);
-        expect(await shown(page.locator("[data-test=significance] [data-test=p]").first())).toBe("–");
-        await page.screenshot({ path: join(SHOTS, "responses-to-ranking-1400.png") });
+        expect(await app.page.locator("[data-test=error]").count()).toBe(0);
+        expect(await shown(app.page.locator("[data-test=significance] [data-test=p]").first())).toBe("–");
+        await app.page.screenshot({ path: join(SHOTS, "responses-to-ranking-1400.png") });
       }, 120_000);
 
       it("--static: the same turn, texts and grades, by keyboard at 400 px, and its rankings, from one file (../shared)", async () => {
@@ -269,7 +256,7 @@ requires("shared", "chromium").describe(
         expect(r.code, r.stderr).toBe(0);
         const html = readFileSync(out, "utf8");
         for (const p of [tmp, shared(), "/work/"]) expect([p, html.includes(p)]).toEqual([p, false]);
-        const p = await browser.newPage({ viewport: { width: 400, height: 900 } });
+        const p = await app.browser.newPage({ viewport: { width: 400, height: 900 } });
         try {
           await p.goto(`file://${out}`);
           await ready(p, `#/responses?turn=${turn.id}`);

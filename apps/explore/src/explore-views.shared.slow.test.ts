@@ -1,17 +1,13 @@
-// Issue #29 in Chromium on ../shared: every Qulac id shown checked against qulac.json, runs by facet and topic,
-// the chart's click-through, a 400 per kind of bad parameter, the 400 px layout, the static export; screenshots of every view.
-import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO, requires, runCli, SHARED, shared } from "@convkit/test-helpers";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   clariqRunArgs,
   devSynthetic,
+  ExplorerSession,
   json,
-  launch,
   open,
   raw,
   ready,
@@ -21,16 +17,14 @@ import {
   stopExplorer,
 } from "./harness.js";
 
-let server: ChildProcess;
-let base: string;
-let browser: Browser;
-let page: Page;
+const app = new ExplorerSession();
+
 let tmp: string;
 
 requires("shared", "chromium").describe("convkit-explore views (issue #29) on ../shared in Chromium", () => {
-  beforeAll(async () => {
+  app.use(async () => {
     tmp = await devSynthetic("jsonl");
-    ({ server, base } = await startExplorer([
+    return [
       "--data",
       shared("data", "clariq"),
       "--qulac",
@@ -44,14 +38,7 @@ requires("shared", "chromium").describe("convkit-explore views (issue #29) on ..
       shared("data", "ikat", "2023_train_topics_psg_text.jsonl"),
       "--spacy-model",
       shared("models", "en_core_web_sm-3.8.0"),
-    ]));
-    browser = await launch();
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  }, 240_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await stopExplorer(server);
+    ];
   });
 
   /** What the page's functions read of the browser's globals (this file is typed without the DOM). */
@@ -128,7 +115,7 @@ requires("shared", "chromium").describe("convkit-explore views (issue #29) on ..
       const q = qulacById();
       const bad: string[] = [];
       let rows = 0;
-      const topics = await json<{ items: { topic_id: number }[] }>(base, "/api/dataset/topics?limit=500");
+      const topics = await json<{ items: { topic_id: number }[] }>(app.base, "/api/dataset/topics?limit=500");
       expect(topics.items.length).toBeGreaterThan(250);
       const facetDesc = new Map<string, string>();
       await pool(topics.items, 4, async ({ topic_id }) => {
@@ -139,7 +126,7 @@ requires("shared", "chromium").describe("convkit-explore views (issue #29) on ..
             qulac_facet?: number;
             qa: { question_id: string; question: string; qulac_id?: string }[];
           }[];
-        }>(base, `/api/dataset/topic?id=${topic_id}`);
+        }>(app.base, `/api/dataset/topic?id=${topic_id}`);
         for (const f of t.facets) {
           facetDesc.set(f.facet_id, f.facet_desc);
           const seen = new Set<string>();
@@ -167,7 +154,10 @@ requires("shared", "chromium").describe("convkit-explore views (issue #29) on ..
       // Every ClariQ row of topics <= 200 has its id (Qulac covers them all).
       expect(rows).toBeGreaterThan(10_900);
       // Conversations: every record and history turn of every context of the dev set.
-      const conv = await json<{ items: { topic_id: number }[] }>(base, "/api/conversations/topics?limit=500");
+      const conv = await json<{ items: { topic_id: number }[] }>(
+        app.base,
+        "/api/conversations/topics?limit=500",
+      );
       const contexts: number[] = [];
       const collect = (n: { context_id: number; children?: unknown[] }) => {
         contexts.push(n.context_id);
@@ -175,7 +165,7 @@ requires("shared", "chromium").describe("convkit-explore views (issue #29) on ..
       };
       for (const t of conv.items)
         for (const f of await json<{ tree: { context_id: number }[] }[]>(
-          base,
+          app.base,
           `/api/conversations/topic?id=${t.topic_id}`,
         ))
           f.tree.forEach(collect);
@@ -187,7 +177,7 @@ requires("shared", "chromium").describe("convkit-explore views (issue #29) on ..
           facet_id: string;
           history: { question: string; qulac_id?: string }[];
           records: { items: { question: string; qulac_id?: string }[] };
-        }>(base, `/api/conversations/context?id=${id}&limit=500`);
+        }>(app.base, `/api/conversations/context?id=${id}&limit=500`);
         const desc = facetDesc.get(c.facet_id) ?? "";
         for (const x of [...c.history, ...c.records.items]) {
           if (x.qulac_id === undefined) continue;
@@ -199,8 +189,8 @@ requires("shared", "chromium").describe("convkit-explore views (issue #29) on ..
       expect(bad.slice(0, 10)).toEqual([]);
       expect(shownIds).toBeGreaterThan(100_000);
       // The case of the issue, as the page shows it: topic 8's F0985 row Q03340 is 8-1-10 there.
-      await open(page, base, "#/dataset?topic=8", "dataset-topic-8");
-      const f0985 = page.locator("[data-test=facet][data-facet=F0985]");
+      await open(app.page, app.base, "#/dataset?topic=8", "dataset-topic-8");
+      const f0985 = app.page.locator("[data-test=facet][data-facet=F0985]");
       const row = f0985.locator("tr", { hasText: "Q03340" });
       expect(await shown(row.locator("td").nth(3))).toMatch(/^8-\d+-\d+$/);
       const id = await shown(row.locator("td").nth(3));
@@ -208,36 +198,36 @@ requires("shared", "chromium").describe("convkit-explore views (issue #29) on ..
     }, 300_000);
 
     it("Runs: a facet of the list and a bar of the chart open non-empty rankings of its topic (../shared)", async () => {
-      await open(page, base, "#/runs", "runs-1400");
-      await page.locator("[data-test=delta-topics] a").first().click();
-      await page.waitForFunction(() => (globalThis as unknown as G).location.hash.includes("topic="));
-      await ready(page, await page.evaluate(() => (globalThis as unknown as G).location.hash));
-      const first = page.locator("[data-test=ranking]");
+      await open(app.page, app.base, "#/runs", "runs-1400");
+      await app.page.locator("[data-test=delta-topics] a").first().click();
+      await app.page.waitForFunction(() => (globalThis as unknown as G).location.hash.includes("topic="));
+      await ready(app.page, await app.page.evaluate(() => (globalThis as unknown as G).location.hash));
+      const first = app.page.locator("[data-test=ranking]");
       expect(await first.count()).toBe(2);
       for (let i = 0; i < 2; i++) expect(await first.nth(i).locator("tbody tr").count()).toBeGreaterThan(0);
-      expect(await shown(page.locator("[data-test=topic-rankings] h3"))).toMatch(
+      expect(await shown(app.page.locator("[data-test=topic-rankings] h3"))).toMatch(
         /^F\d+ of topic \d+ · \d+ judged$/,
       );
       expect(await shown(first.nth(0).locator("h4"))).toBe("baseline: dev_no_q");
       expect(await shown(first.nth(1).locator("h4"))).toBe("compared: dev_bm25");
-      expect(await shown(page.locator("[data-test=delta-title]"))).toContain(
+      expect(await shown(app.page.locator("[data-test=delta-title]"))).toContain(
         "dev_bm25 (compared) − dev_no_q (baseline)",
       );
       // The chart: the 10th bar, by click, opens its own facet.
-      await open(page, base, "#/runs?measure=NDCG3", "runs-chart");
-      const bar = page.locator("[data-test=delta-chart] a.bar-link").nth(9);
+      await open(app.page, app.base, "#/runs?measure=NDCG3", "runs-chart");
+      const bar = app.page.locator("[data-test=delta-chart] a.bar-link").nth(9);
       const topic = await bar.getAttribute("data-topic");
       expect(await bar.locator("title").textContent()).toMatch(
         /dev_bm25: [\d.]+ · dev_no_q: [\d.]+ · Δ -?[\d.]+/,
       );
       await bar.click();
-      await page.waitForFunction(
+      await app.page.waitForFunction(
         (t) => (globalThis as unknown as G).location.hash.endsWith(`topic=${t}`),
         topic,
       );
-      await ready(page, `#/runs?measure=NDCG3&topic=${topic}`);
-      expect(await page.locator("[data-test=ranking] tbody tr").count()).toBeGreaterThan(0);
-      await page.screenshot({ path: join(SHOTS, "runs-topic-1400.png") });
+      await ready(app.page, `#/runs?measure=NDCG3&topic=${topic}`);
+      expect(await app.page.locator("[data-test=ranking] tbody tr").count()).toBeGreaterThan(0);
+      await app.page.screenshot({ path: join(SHOTS, "runs-topic-1400.png") });
     }, 180_000);
 
     it("Conversations: a context tree node's history shows each question's id, text and answer, as the data has them (../shared)", async () => {
@@ -257,12 +247,12 @@ requires("shared", "chromium").describe("convkit-explore views (issue #29) on ..
         conversation_context: { question: string; answer: string }[];
       };
       await open(
-        page,
-        base,
+        app.page,
+        app.base,
         `#/conversations?topic=${r.topic_id}&ctx=${r.context_id}`,
         "conversations-tree-1400",
       );
-      const turns = page.locator(`[data-test=context-tree] li[data-ctx="${r.context_id}"] > ol > li`);
+      const turns = app.page.locator(`[data-test=context-tree] li[data-ctx="${r.context_id}"] > ol > li`);
       expect(await turns.count()).toBe(2);
       for (let i = 0; i < 2; i++) {
         const t = r.conversation_context[i]!;
@@ -274,7 +264,7 @@ requires("shared", "chromium").describe("convkit-explore views (issue #29) on ..
         expect(text).toBe(`${id} ${t.question} → ${t.answer}`);
       }
       // The context pane's history names the same ids.
-      expect(await page.locator("[data-test=history-question-id]").allInnerTexts()).toEqual(
+      expect(await app.page.locator("[data-test=history-question-id]").allInnerTexts()).toEqual(
         await Promise.all([0, 1].map(async (i) => (await turns.nth(i).getAttribute("data-question-id"))!)),
       );
     }, 180_000);
@@ -309,28 +299,28 @@ requires("shared", "chromium").describe("convkit-explore views (issue #29) on ..
         expect(conv.history.length).toBeGreaterThan(0);
         const pick = entry.metrics[0]!.picks[0]!;
         expect(pick.run).toBe("dev_bm25_multi_turn");
-        await open(page, mt.base, `#/evaldicts?ctx=${ctx}`, "evaldicts-multi-turn-pick-1400");
-        const link = page.locator("[data-test=picks] [data-test=pick-conversation]").first();
+        await open(app.page, mt.base, `#/evaldicts?ctx=${ctx}`, "evaldicts-multi-turn-pick-1400");
+        const link = app.page.locator("[data-test=picks] [data-test=pick-conversation]").first();
         await link.click();
-        await page.waitForFunction(() =>
+        await app.page.waitForFunction(() =>
           (globalThis as unknown as G).location.hash.startsWith("#/conversations"),
         );
-        const hash = await page.evaluate(() => (globalThis as unknown as G).location.hash);
+        const hash = await app.page.evaluate(() => (globalThis as unknown as G).location.hash);
         expect(hash).toMatch(new RegExp(`[?&]ctx=${ctx}(&|$)`));
-        await ready(page, hash);
+        await ready(app.page, hash);
         // That context, selected in its tree, with its history and records: not an empty pane.
-        expect(await shown(page.locator("[data-test=context] h2"))).toBe(`Context ${ctx}`);
-        expect(await page.locator("[data-test=context-tree] li.sel").getAttribute("data-ctx")).toBe(ctx);
-        expect(await page.locator("[data-test=history-turn]").count()).toBe(conv.history.length);
-        expect(await page.locator("[data-test=records] tbody tr").count()).toBeGreaterThan(0);
+        expect(await shown(app.page.locator("[data-test=context] h2"))).toBe(`Context ${ctx}`);
+        expect(await app.page.locator("[data-test=context-tree] li.sel").getAttribute("data-ctx")).toBe(ctx);
+        expect(await app.page.locator("[data-test=history-turn]").count()).toBe(conv.history.length);
+        expect(await app.page.locator("[data-test=records] tbody tr").count()).toBeGreaterThan(0);
         // And back: the run's pick in this context, linked to the eval-dict entry that scores it.
-        const picks = await shown(page.locator("[data-test=context-picks]"));
+        const picks = await shown(app.page.locator("[data-test=context-picks]"));
         expect(picks).toContain("dev_bm25_multi_turn");
         if (pick.question) expect(picks).toContain(pick.question);
-        await page.screenshot({ path: join(SHOTS, "conversations-pick-context-1400.png") });
-        await page.locator("[data-test=pick-to-evaldict]").first().click();
-        await ready(page, `#/evaldicts?file=0&ctx=${ctx}`);
-        expect(await shown(page.locator("[data-test=eval-entry] h2"))).toContain(ctx);
+        await app.page.screenshot({ path: join(SHOTS, "conversations-pick-context-1400.png") });
+        await app.page.locator("[data-test=pick-to-evaldict]").first().click();
+        await ready(app.page, `#/evaldicts?file=0&ctx=${ctx}`);
+        expect(await shown(app.page.locator("[data-test=eval-entry] h2"))).toContain(ctx);
       } finally {
         await stopExplorer(mt.server);
       }
@@ -338,14 +328,14 @@ requires("shared", "chromium").describe("convkit-explore views (issue #29) on ..
 
     it("Runs: the difference chart's topic labels never overlap nor leave the chart, first and last named, at 400 and 1400 px (../shared)", async () => {
       for (const width of [400, 1400]) {
-        await page.setViewportSize({ width, height: 900 });
+        await app.page.setViewportSize({ width, height: 900 });
         // A fresh load: the chart is drawn for the width it opens at.
-        await page.goto("about:blank");
-        await open(page, base, "#/runs?measure=NDCG3");
-        await page
+        await app.page.goto("about:blank");
+        await open(app.page, app.base, "#/runs?measure=NDCG3");
+        await app.page
           .locator("[data-test=delta-chart]")
           .screenshot({ path: join(SHOTS, `runs-chart-labels-${width}.png`) });
-        const got = await page.evaluate(() => {
+        const got = await app.page.evaluate(() => {
           type Box = { left: number; right: number; top: number; bottom: number };
           const d = (
             globalThis as unknown as {
@@ -389,7 +379,7 @@ requires("shared", "chromium").describe("convkit-explore views (issue #29) on ..
         }
         expect(overlaps).toEqual([]);
       }
-      await page.setViewportSize({ width: 1400, height: 900 });
+      await app.page.setViewportSize({ width: 1400, height: 900 });
     }, 180_000);
 
     it("a 400 in JSON naming the parameter for each kind of bad parameter; the page shows it in its pane (../shared)", async () => {
@@ -405,7 +395,7 @@ requires("shared", "chromium").describe("convkit-explore views (issue #29) on ..
         ["/api/passages/docs?colour=red", "colour"],
       ];
       for (const [path, parameter] of cases) {
-        const r = await raw(base, path);
+        const r = await raw(app.base, path);
         expect([path, r.status]).toEqual([path, 400]);
         expect(JSON.parse(r.body)).toMatchObject({ parameter });
       }
@@ -415,33 +405,33 @@ requires("shared", "chromium").describe("convkit-explore views (issue #29) on ..
         "/api/runs/topic?id=nope",
         "/api/evaldict/context?id=nope",
       ])
-        expect([path, (await raw(base, path)).status]).toEqual([path, 404]);
-      const long = await raw(base, `/api/passages/docs?q=${"x".repeat(70_000)}`);
+        expect([path, (await raw(app.base, path)).status]).toEqual([path, 404]);
+      const long = await raw(app.base, `/api/passages/docs?q=${"x".repeat(70_000)}`);
       expect(long.status).toBe(414);
       expect(JSON.parse(long.body).error).toContain("at most");
       // The page: a readable line where the part failed, the rest of the view still there.
-      await open(page, base, "#/conversations?file=5", "error-conversations-file5");
-      expect(await shown(page.locator("main"))).not.toMatch(/Cannot read|undefined|TypeError/);
-      expect(await shown(page.locator("[data-test=error]").first())).toContain("no synthetic set 5");
-      await open(page, base, "#/runs?b=7", "error-runs-b7");
-      expect(await page.locator("[data-test=significance] tbody tr").count()).toBeGreaterThan(0);
-      expect(await shown(page.locator("[data-test=error]").first())).toMatch(/b must be 1 .*parameter b/);
-      await open(page, base, `#/passages?q=${"x".repeat(9000)}`, "error-passages-long");
-      expect(await shown(page.locator("[data-test=error]").first())).toContain("at most");
+      await open(app.page, app.base, "#/conversations?file=5", "error-conversations-file5");
+      expect(await shown(app.page.locator("main"))).not.toMatch(/Cannot read|undefined|TypeError/);
+      expect(await shown(app.page.locator("[data-test=error]").first())).toContain("no synthetic set 5");
+      await open(app.page, app.base, "#/runs?b=7", "error-runs-b7");
+      expect(await app.page.locator("[data-test=significance] tbody tr").count()).toBeGreaterThan(0);
+      expect(await shown(app.page.locator("[data-test=error]").first())).toMatch(/b must be 1 .*parameter b/);
+      await open(app.page, app.base, `#/passages?q=${"x".repeat(9000)}`, "error-passages-long");
+      expect(await shown(app.page.locator("[data-test=error]").first())).toContain("at most");
     }, 180_000);
 
     it("keyboard: Enter in the search keeps the focus there (digits are typed), Escape leaves it (../shared)", async () => {
-      await open(page, base, "#/dataset", undefined);
-      await page.keyboard.press("/");
-      await page.keyboard.type("dinosaur");
-      await page.keyboard.press("Enter");
-      await ready(page, "#/dataset?q=dinosaur");
-      await page.keyboard.type("2");
-      expect(page.url()).toMatch(/#\/dataset\?q=dinosaur$/);
-      expect(await page.locator("[data-test=search]").inputValue()).toBe("dinosaur2");
-      await page.keyboard.press("Escape");
-      await page.keyboard.press("4");
-      await ready(page, "#/runs");
+      await open(app.page, app.base, "#/dataset", undefined);
+      await app.page.keyboard.press("/");
+      await app.page.keyboard.type("dinosaur");
+      await app.page.keyboard.press("Enter");
+      await ready(app.page, "#/dataset?q=dinosaur");
+      await app.page.keyboard.type("2");
+      expect(app.page.url()).toMatch(/#\/dataset\?q=dinosaur$/);
+      expect(await app.page.locator("[data-test=search]").inputValue()).toBe("dinosaur2");
+      await app.page.keyboard.press("Escape");
+      await app.page.keyboard.press("4");
+      await ready(app.page, "#/runs");
     });
 
     it("at 400 and 1400 px every view fits its width; screenshots of each (../shared)", async () => {
@@ -452,24 +442,27 @@ requires("shared", "chromium").describe("convkit-explore views (issue #29) on ..
         "#/runs?topic=F0800",
         "#/passages?q=the",
       ];
-      const ev = await json<{ items: { id: string }[] }>(base, "/api/evaldict/contexts?limit=1&offset=100");
+      const ev = await json<{ items: { id: string }[] }>(
+        app.base,
+        "/api/evaldict/contexts?limit=1&offset=100",
+      );
       views[2] = `#/evaldicts?ctx=${ev.items[0]!.id}`;
       for (const width of [1400, 400]) {
-        await page.setViewportSize({ width, height: 900 });
+        await app.page.setViewportSize({ width, height: 900 });
         for (const v of views) {
-          await open(page, base, v);
+          await open(app.page, app.base, v);
           const name = `${v.slice(2).split("?")[0]}-${width}`;
-          await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: width === 400 });
+          await app.page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: width === 400 });
           expect([
             v,
-            await page.evaluate(() => (globalThis as unknown as G).document.documentElement.scrollWidth),
+            await app.page.evaluate(() => (globalThis as unknown as G).document.documentElement.scrollWidth),
           ]).toEqual([v, expect.any(Number)]);
           expect(
-            await page.evaluate(() => (globalThis as unknown as G).document.documentElement.scrollWidth),
+            await app.page.evaluate(() => (globalThis as unknown as G).document.documentElement.scrollWidth),
           ).toBeLessThanOrEqual(width);
           if (width === 400)
             expect(
-              await page.evaluate(
+              await app.page.evaluate(
                 () =>
                   (globalThis as unknown as G).document.querySelector("header")!.getBoundingClientRect()
                     .height,
@@ -477,27 +470,27 @@ requires("shared", "chromium").describe("convkit-explore views (issue #29) on ..
             ).toBeLessThan(90);
         }
       }
-      await page.setViewportSize({ width: 1400, height: 900 });
+      await app.page.setViewportSize({ width: 1400, height: 900 });
     }, 120_000);
 
     it("Passages: a recomputed passage that differs says where, and the loaded model is named against 3.4.1 (../shared)", async () => {
-      const docs = await json<{ items: { id: string }[] }>(base, "/api/passages/docs?limit=500");
+      const docs = await json<{ items: { id: string }[] }>(app.base, "/api/passages/docs?limit=500");
       let found: string | undefined;
       for (const d of docs.items) {
         const v = await json<{
           official: { vs: { same: boolean | null; diff?: { note: string } }[] }[] | null;
-        }>(base, `/api/passages/doc?id=${encodeURIComponent(d.id)}`);
+        }>(app.base, `/api/passages/doc?id=${encodeURIComponent(d.id)}`);
         if (v.official?.some((o) => o.vs.some((x) => x.same === false && x.diff))) {
           found = d.id;
           break;
         }
       }
       expect(found).toBeDefined();
-      await open(page, base, `#/passages?doc=${encodeURIComponent(found!)}`, "passages-diff-1400");
-      expect(await shown(page.locator("[data-test=model-note]"))).toContain(
+      await open(app.page, app.base, `#/passages?doc=${encodeURIComponent(found!)}`, "passages-diff-1400");
+      expect(await shown(app.page.locator("[data-test=model-note]"))).toContain(
         "en_core_web_sm 3.4.1; this page loaded en_core_web_sm 3.8.0",
       );
-      expect(await shown(page.locator("[data-test=passage-diff]").first())).toMatch(/boundary|sentence/);
+      expect(await shown(app.page.locator("[data-test=passage-diff]").first())).toMatch(/boundary|sentence/);
     }, 120_000);
 
     it("--static: no path of this machine inside, its items open, the rest marked as needing the server (../shared)", async () => {
@@ -515,7 +508,7 @@ requires("shared", "chromium").describe("convkit-explore views (issue #29) on ..
       const html = readFileSync(out, "utf8");
       for (const p of [REPO, SHARED, tmpdir(), tmp, "/work/", "/home/", "/tmp/"])
         expect([p, html.includes(p)]).toEqual([p, false]);
-      const p = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      const p = await app.browser.newPage({ viewport: { width: 1400, height: 900 } });
       await p.goto(`file://${out}`);
       await ready(p, "#/runs?measure=P1&b=1");
       expect(await shown(p.locator("[data-test=static-hint]"))).toContain("#/runs?measure=P1&b=1");

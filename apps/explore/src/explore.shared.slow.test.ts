@@ -1,28 +1,21 @@
-import type { ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scanEvalDict } from "@convkit/formats";
 import { clariqDataWithDicts, requires, runCli, shared, tempDir } from "@convkit/test-helpers";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   clariqRunArgs,
   devSynthetic,
-  launch,
+  ExplorerSession,
   open as openHash,
   raw as rawAt,
   SHOTS,
   shown,
-  startExplorer,
-  stopExplorer,
 } from "./harness.js";
 
-let server: ChildProcess;
-let base: string;
-let browser: Browser;
-let page: Page;
+const app = new ExplorerSession();
+
 let tmp: string;
-let startupStderr: string[] = [];
 /**
  * The explorer's temporary folders (unpacked dicts), in a TMPDIR of its own (other test files'
  * explorers run at the same time): none may be left once it stops.
@@ -30,19 +23,15 @@ let startupStderr: string[] = [];
 const serverTmp = tempDir("explore-tmpdir-");
 const explorerTemps = () => readdirSync(serverTmp).filter((f) => f.startsWith("convkit-explore-"));
 
-const raw = (path: string, method = "GET") => rawAt(base, path, method);
-const open = (hash: string, shot: string) => openHash(page, base, hash, `old-${shot}`);
-const text = (sel: string) => shown(page.locator(sel).first());
+const raw = (path: string, method = "GET") => rawAt(app.base, path, method);
+const open = (hash: string, shot: string) => openHash(app.page, app.base, hash, `old-${shot}`);
+const text = (sel: string) => shown(app.page.locator(sel).first());
 
 requires("shared", "chromium").describe("convkit-explore on ../shared in Chromium", () => {
-  beforeAll(async () => {
-    tmp = await devSynthetic();
-    ({
-      server,
-      base,
-      stderr: startupStderr,
-    } = await startExplorer(
-      [
+  app.use(
+    async () => {
+      tmp = await devSynthetic();
+      return [
         "--data",
         shared("data", "clariq"),
         "--qulac",
@@ -58,29 +47,23 @@ requires("shared", "chromium").describe("convkit-explore on ../shared in Chromiu
         shared("data", "ikat", "2023_train_topics_psg_text.jsonl"),
         "--spacy-model",
         shared("models", "en_core_web_sm-3.8.0"),
-      ],
-      { ...process.env, TMPDIR: serverTmp },
-    ));
+      ];
+    },
+    { env: { ...process.env, TMPDIR: serverTmp }, stopped: () => expect(explorerTemps()).toEqual([]) },
+  );
+  beforeAll(async () => {
     // Its own TMPDIR is where it unpacks (or the check after it stops would see nothing).
     expect(explorerTemps().length).toBeGreaterThan(0);
-    browser = await launch();
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     // Nothing from the network: every request the page makes goes to the explorer itself.
-    page.on("request", (r) => {
-      if (!r.url().startsWith(base) && !r.url().startsWith("data:"))
+    app.page.on("request", (r) => {
+      if (!r.url().startsWith(app.base) && !r.url().startsWith("data:"))
         throw new Error(`the page asked for ${r.url()}`);
     });
-  }, 240_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await stopExplorer(server);
-    expect(explorerTemps()).toEqual([]);
   });
 
   describe("convkit-explore on ../shared in Chromium", () => {
     it("binds loopback only and serves nothing but its assets and API (../shared)", async () => {
-      expect(base).toMatch(/^http:\/\/127\.0\.0\.1:/);
+      expect(app.base).toMatch(/^http:\/\/127\.0\.0\.1:/);
       for (const path of [
         "/../../etc/passwd",
         "/%2e%2e/%2e%2e/etc/passwd",
@@ -131,12 +114,12 @@ requires("shared", "chromium").describe("convkit-explore on ../shared in Chromiu
         )!;
       const r = JSON.parse(line);
       await open(`#/conversations?topic=${r.topic_id}&ctx=${r.context_id}`, "conversations-context");
-      const turns = page.locator("[data-test=history-turn]");
+      const turns = app.page.locator("[data-test=history-turn]");
       expect(await turns.count()).toBe(2);
       expect(await shown(turns.nth(0))).toContain(r.conversation_context[0].question);
       expect(await shown(turns.nth(1))).toContain(r.conversation_context[1].answer);
       // Every record's ClariQ id, decoded by gen:synthetic's numbering, says what the record says.
-      const decoded = await page.locator("[data-test=decoded]").allInnerTexts();
+      const decoded = await app.page.locator("[data-test=decoded]").allInnerTexts();
       expect(decoded.length).toBeGreaterThan(0);
       for (const d of decoded) expect(d).toMatch(new RegExp(`^✓ ${r.facet_id} · Q\\d+ → Q\\d+ → Q\\d+$`));
       expect(await text("[data-test=context-decoded]")).toContain(
@@ -145,7 +128,7 @@ requires("shared", "chromium").describe("convkit-explore on ../shared in Chromiu
       const records = await text("[data-test=records]");
       expect(records).toContain(r.question);
       expect(records).toContain(r.answer);
-      expect(await shown(page.locator("[data-test=context-tree]"))).toContain(`context ${r.context_id}`);
+      expect(await shown(app.page.locator("[data-test=context-tree]"))).toContain(`context ${r.context_id}`);
       // The same set as gen:synthetic's pickle (ClariQ's published layout), read into the same view.
       await open(`#/conversations?file=1&topic=${r.topic_id}&ctx=${r.context_id}`, "conversations-pickle");
       expect(await text("[data-test=synthetic-records]")).toContain("182,435");
@@ -177,7 +160,7 @@ requires("shared", "chromium").describe("convkit-explore on ../shared in Chromiu
       }
       await open(`#/evaldicts?file=0&ctx=${ctx}`, "evaldicts");
       expect(await text("[data-test=eval-max]")).toContain(got.metrics[0].max.toFixed(4));
-      expect(await page.locator(".chart svg").count()).toBeGreaterThan(0);
+      expect(await app.page.locator(".chart svg").count()).toBeGreaterThan(0);
       // The single-turn dict: facets, with the runs' picks for the facet's topic.
       const facets = JSON.parse((await raw("/api/evaldict/contexts?file=1&q=F0&limit=500")).body);
       const withPick = [];
@@ -209,7 +192,7 @@ requires("shared", "chromium").describe("convkit-explore on ../shared in Chromiu
       const summary = JSON.parse((await raw("/api/runs/summary")).body);
       expect(summary.comparison).toEqual(expected);
       await open("#/runs", "runs");
-      const rows = page.locator("[data-test=significance] tr[data-measure]");
+      const rows = app.page.locator("[data-test=significance] tr[data-measure]");
       expect(await rows.count()).toBe(expected.pairs.length);
       for (let i = 0; i < expected.pairs.length; i++) {
         const p = expected.pairs[i].p as number;
@@ -246,7 +229,7 @@ requires("shared", "chromium").describe("convkit-explore on ../shared in Chromiu
         `#/runs?measure=NDCG3&b=1&topic=${JSON.parse((await raw("/api/runs/deltas?measure=NDCG3&b=1")).body).rows[0].topic}`,
         "runs-topic",
       );
-      expect(await page.locator(".chart svg").count()).toBeGreaterThan(0);
+      expect(await app.page.locator(".chart svg").count()).toBeGreaterThan(0);
     }, 60_000);
 
     it("Passages: a document's iKAT windows with the five-sentence overlap, ids and md5, two splitters side by side (../shared)", async () => {
@@ -268,7 +251,7 @@ requires("shared", "chromium").describe("convkit-explore on ../shared in Chromiu
         }
       expect(run.length).toBeGreaterThanOrEqual(3);
       await open(`#/passages?file=0&doc=${encodeURIComponent(doc)}`, "passages");
-      const side = page.locator("[data-test=side-0]");
+      const side = app.page.locator("[data-test=side-0]");
       const windows = side.locator("[data-test=window]");
       // One window per official passage of the run, numbered as the document's passages.
       expect(await windows.count()).toBe(run.length);
@@ -280,39 +263,39 @@ requires("shared", "chromium").describe("convkit-explore on ../shared in Chromiu
       const overlap = trimmed(await windows.nth(1).locator(".sent.overlap").allInnerTexts());
       expect(overlap).toHaveLength(5);
       expect(overlap).toEqual(first.slice(5, 10));
-      expect(await page.locator("[data-test=official-passage]").count()).toBe(byDoc.get(doc)!.size);
-      expect(await shown(page.locator("[data-test=side-1] h3"))).toContain("heuristic");
-      expect(await shown(page.locator("[data-test=side-0] h3"))).toContain("spacy");
+      expect(await app.page.locator("[data-test=official-passage]").count()).toBe(byDoc.get(doc)!.size);
+      expect(await shown(app.page.locator("[data-test=side-1] h3"))).toContain("heuristic");
+      expect(await shown(app.page.locator("[data-test=side-0] h3"))).toContain("spacy");
     }, 60_000);
 
     it("keyboard: 1–5 switch views, j/k move in the list, Enter opens, the URL follows (../shared)", async () => {
       await open("#/dataset", "keys");
       const first = await text("[data-test=topics] .item");
-      await page.keyboard.press("j");
-      await page.keyboard.press("j");
-      await page.keyboard.press("k");
-      await page.keyboard.press("Enter");
-      await page.waitForFunction(() =>
+      await app.page.keyboard.press("j");
+      await app.page.keyboard.press("j");
+      await app.page.keyboard.press("k");
+      await app.page.keyboard.press("Enter");
+      await app.page.waitForFunction(() =>
         (globalThis as { location?: { hash: string } }).location?.hash.startsWith("#/dataset?topic="),
       );
-      expect(page.url()).toContain(`topic=${first.split(" ")[0]}`);
-      await page.keyboard.press("4");
-      await page.waitForFunction(
+      expect(app.page.url()).toContain(`topic=${first.split(" ")[0]}`);
+      await app.page.keyboard.press("4");
+      await app.page.waitForFunction(
         () => (globalThis as { location?: { hash: string } }).location?.hash === "#/runs",
       );
-      await page.waitForFunction(
+      await app.page.waitForFunction(
         () => (globalThis as { __CONVKIT_READY__?: string }).__CONVKIT_READY__ === "#/runs",
       );
-      expect(await page.locator("[data-test=significance]").count()).toBe(1);
+      expect(await app.page.locator("[data-test=significance]").count()).toBe(1);
       // "/" goes to the search field; typing there is not a view switch.
-      await page.keyboard.press("1");
-      await page.waitForFunction(
+      await app.page.keyboard.press("1");
+      await app.page.waitForFunction(
         () => (globalThis as { __CONVKIT_READY__?: string }).__CONVKIT_READY__ === "#/dataset",
       );
-      await page.keyboard.press("/");
-      await page.keyboard.type("2");
-      expect(page.url()).toMatch(/#\/dataset$/);
-      expect(await page.locator("[data-test=search]").inputValue()).toBe("2");
+      await app.page.keyboard.press("/");
+      await app.page.keyboard.type("2");
+      expect(app.page.url()).toMatch(/#\/dataset$/);
+      expect(await app.page.locator("[data-test=search]").inputValue()).toBe("2");
     });
 
     it("--static writes one page of a view that opens from disk with its data (../shared)", async () => {
@@ -329,7 +312,7 @@ requires("shared", "chromium").describe("convkit-explore on ../shared in Chromiu
       expect(r.code, r.stderr).toBe(0);
       const html = readFileSync(out, "utf8");
       expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=/);
-      const p = await browser.newPage();
+      const p = await app.browser.newPage();
       const asked: string[] = [];
       p.on("request", (q) => {
         if (!q.url().startsWith("file:")) asked.push(q.url());
@@ -346,7 +329,7 @@ requires("shared", "chromium").describe("convkit-explore on ../shared in Chromiu
       expect(asked).toEqual([]);
       await p.screenshot({ path: join(SHOTS, "static-runs.png") });
       await p.close();
-      writeFileSync(join(SHOTS, "startup.txt"), startupStderr.join(""));
+      writeFileSync(join(SHOTS, "startup.txt"), app.stderr.join(""));
     }, 60_000);
   });
 });

@@ -5,7 +5,7 @@ import { request } from "node:http";
 import { join } from "node:path";
 import { chromiumPath, cliBin, REPO, runCliAsync, shared, tempDir } from "@convkit/test-helpers";
 import { type Browser, chromium, type Locator, type Page } from "playwright-core";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 
 /** Screenshots of every view at 1400 and 400 px, for a reviewer (CI keeps test-output/). */
 export const SHOTS = join(REPO, "test-output", "screenshots");
@@ -71,7 +71,70 @@ export async function stopExplorer(server: ChildProcess | undefined): Promise<vo
   expect(await exited).toBe(0);
 }
 
-export async function launch(): Promise<Browser> {
+/**
+ * A test file's explorer and browser: `convkit-explore` started on the file's arguments, Chromium
+ * launched and one page opened at 1400 × 900 before its tests, both closed after them. Made at the
+ * top of the file (its helpers read `s.page`, `s.base`), started by {@link use} inside its describe.
+ */
+export class ExplorerSession {
+  #server: ChildProcess | undefined;
+  #base: string | undefined;
+  #browser: Browser | undefined;
+  #page: Page | undefined;
+  /** What the server printed while starting (its URL, what it opened). */
+  stderr: string[] = [];
+
+  /**
+   * Registers the describe's beforeAll and afterAll: `args()` (which may first make the inputs)
+   * gives the command line; `stopped` runs once the server has exited (a check of what it left).
+   */
+  use(
+    args: () => string[] | Promise<string[]>,
+    options: { env?: NodeJS.ProcessEnv; timeout?: number; stopped?: () => void } = {},
+  ): void {
+    beforeAll(async () => {
+      ({
+        server: this.#server,
+        base: this.#base,
+        stderr: this.stderr,
+      } = await startExplorer(await args(), options.env));
+      this.#browser = await launch();
+      this.#page = await this.#browser.newPage({ viewport: { width: 1400, height: 900 } });
+    }, options.timeout ?? 240_000);
+    afterAll(async () => {
+      await this.#browser?.close();
+      await stopExplorer(this.#server);
+      options.stopped?.();
+    });
+  }
+
+  get page(): Page {
+    return started(this.#page);
+  }
+  get base(): string {
+    return started(this.#base);
+  }
+  get browser(): Browser {
+    return started(this.#browser);
+  }
+}
+
+function started<T>(x: T | undefined): T {
+  if (x === undefined)
+    throw new Error("the explorer session has not started (ExplorerSession.use in the describe)");
+  return x;
+}
+
+/** The rows of a CSV download link (`[data-test=csv]`: a data: URL), its trailing newline dropped. */
+export async function csvOf(link: Locator): Promise<string[]> {
+  const href = await link.getAttribute("href");
+  if (href === null) throw new Error("the CSV link has no href");
+  return decodeURIComponent(href.replace(/^data:text\/csv;charset=utf-8,/, ""))
+    .trimEnd()
+    .split("\n");
+}
+
+async function launch(): Promise<Browser> {
   mkdirSync(SHOTS, { recursive: true });
   return chromium.launch({ executablePath: chromiumPath(), args: ["--no-sandbox"] });
 }

@@ -1,8 +1,9 @@
 // convkit explore's single-page app: six views over the typed /api routes, a URL per state, errors kept to their pane.
-import type { Meta } from "../src/api.js";
-import { parseHash, urlProblem, type View, type ViewParams, viewHash } from "../src/views.js";
+import type { Meta } from "../src/shared/api.js";
+import { at } from "../src/shared/checked.js";
+import { parseHash, urlProblem, type View, type ViewParams, viewHash } from "../src/shared/views.js";
 import { get, isStatic } from "./client.js";
-import { activeList, clearActiveList, errorBox, h } from "./dom.js";
+import { activeList, clearActiveList, elementById, errorBox, h } from "./dom.js";
 import { conversationsView, datasetView } from "./view-dataset.js";
 import { evalDictsView } from "./view-evaldicts.js";
 import { passagesView } from "./view-passages.js";
@@ -46,7 +47,7 @@ async function render(): Promise<void> {
   // The search field keeps the focus across the redraw its own Enter causes (until Escape).
   const searching =
     document.activeElement instanceof HTMLInputElement && document.activeElement.dataset.test === "search";
-  document.getElementById("nav")!.replaceChildren(
+  elementById("nav").replaceChildren(
     ...VIEWS.map(([k, label, has], i) =>
       h(
         "a",
@@ -60,7 +61,7 @@ async function render(): Promise<void> {
       ),
     ),
   );
-  const main = document.getElementById("main")!;
+  const main = elementById("main");
   clearActiveList();
   let el: HTMLElement;
   // A bad value in the URL is said as the API says it (not read as a default or as -1).
@@ -131,7 +132,7 @@ document.addEventListener("keydown", (e) => {
     return;
   const n = Number(e.key);
   if (n >= 1 && n <= VIEWS.length) {
-    go(VIEWS[n - 1]![0]);
+    go(at(VIEWS, n - 1)[0]);
     return;
   }
   if (e.key === "/") {
@@ -155,7 +156,7 @@ document.addEventListener("keydown", (e) => {
     l.links[i]?.scrollIntoView({ block: "nearest" });
   } else if (e.key === "Enter" && l.selected >= 0 && !["A", "SUMMARY", "BUTTON"].includes(t.tagName)) {
     e.preventDefault();
-    l.links[l.selected]!.click();
+    at(l.links, l.selected).click();
   }
 });
 
@@ -164,7 +165,7 @@ window.addEventListener("hashchange", () => void render());
   try {
     meta = await get({ path: "meta", params: {} });
   } catch (e) {
-    document.getElementById("main")!.replaceChildren(errorBox(e));
+    elementById("main").replaceChildren(errorBox(e));
     window.__CONVKIT_READY__ = "error";
     return;
   }

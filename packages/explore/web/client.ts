@@ -1,6 +1,6 @@
 // The page's side of the API: typed requests (the route table in src/api.ts), a static export's inlined answers, readable errors.
-import { type Answers, type ApiError, apiUrl, type RoutePath } from "../src/api.js";
-import type { Req } from "../src/views.js";
+import { type Answers, type ApiError, apiUrl, type RoutePath } from "../src/shared/api.js";
+import type { Req } from "../src/shared/views.js";
 
 declare global {
   interface Window {
@@ -28,7 +28,9 @@ export class NeedsServer extends Error {}
 export const isStatic = (): boolean => window.__CONVKIT_DATA__ !== undefined;
 
 /** Whether a static page holds this request's answer (always true when served). */
-export function holds(r: Req): boolean {
+export function holds(r: Req | undefined): boolean {
+  // A plan without this request (an item the view cannot open) holds nothing.
+  if (r === undefined) return false;
   const d = window.__CONVKIT_DATA__;
   return d === undefined || apiUrl(r.path, r.params) in d;
 }

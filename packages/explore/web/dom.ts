@@ -4,6 +4,13 @@ import { ApiFailure, NeedsServer } from "./client.js";
 type Child = Node | string | number | null | undefined | false | Child[];
 type Attrs = Record<string, string | number | boolean | null | undefined | EventListener>;
 
+/** The page's element of this id (index.html has it: a missing one is a broken page, said as such). */
+export function elementById(id: string): HTMLElement {
+  const x = document.getElementById(id);
+  if (!x) throw new Error(`the page has no #${id}`);
+  return x;
+}
+
 export function h(tag: string, attrs: Attrs = {}, ...children: Child[]): HTMLElement {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {

@@ -1,5 +1,5 @@
 // Filters, sortable column headers and column summaries of the lists (issue #42): all their state lives in the URL.
-import type { LengthSummary } from "../src/list-summary.js";
+import type { LengthSummary } from "../src/shared/list-summary.js";
 import { fmt, h } from "./dom.js";
 
 /** A choice filter (`split`, `level`): changing it puts the value into the URL (empty: all). */

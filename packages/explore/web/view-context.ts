@@ -1,6 +1,6 @@
 // One synthetic context: its topic and facet, history, records (paged), and links to its eval-dict entries and the runs.
-import type { Meta } from "../src/api.js";
-import { type Req, type ViewParams, viewHash } from "../src/views.js";
+import type { Meta } from "../src/shared/api.js";
+import { type Req, type ViewParams, viewHash } from "../src/shared/views.js";
 import { get } from "./client.js";
 import { h, pager, plural, table } from "./dom.js";
 import { questionLink } from "./view-question.js";

@@ -1,6 +1,6 @@
 // The Dataset and Conversations views: ClariQ/Qulac topics, facets and rows; synthetic context trees and records.
-import type { Answers, ContextNode, Meta } from "../src/api.js";
-import { PAGE, plan, type ViewParams, viewHash } from "../src/views.js";
+import type { Answers, ContextNode, Meta } from "../src/shared/api.js";
+import { PAGE, plan, type ViewParams, viewHash } from "../src/shared/views.js";
 import { get, holds } from "./client.js";
 import { counts, fmt, h, listPane, pager, plural, safely, searchField, table } from "./dom.js";
 import { bars, filterSelect, laterSummaries, lengthLine, sortHeaders } from "./list-tools.js";
@@ -99,17 +99,18 @@ export async function datasetView(
         // The page's offset given (0 too): a topic opened from the list keeps this page and its
         // request (a static page holds it), where a URL of a topic alone asks for its page.
         href: (t) => viewHash("dataset", { ...p, topic: String(t.topic_id), offset: String(topics.offset) }),
-        held: (t) => holds(plan("dataset", { ...p, topic: String(t.topic_id) }).topic!),
+        held: (t) => holds(plan("dataset", { ...p, topic: String(t.topic_id) }).topic),
         selected: (t) => String(t.topic_id) === p.topic,
         test: "topics",
       }),
     );
   });
+  const topicReq = r.topic;
   const right =
-    p.topic === undefined
+    topicReq === undefined
       ? h("p", { class: "ids" }, "Pick a topic (j/k, Enter).")
       : await safely(async () => {
-          const t = await get(r.topic!);
+          const t = await get(topicReq);
           const dicts = meta.evalDicts.map((x, i) => ({ ...x, i })).filter((x) => x.keyedBy === "facet");
           return h(
             "div",
@@ -318,7 +319,7 @@ export async function conversationsView(
             ...(p.offset ? { offset: p.offset } : {}),
             topic: String(t.topic_id),
           }),
-        held: (t) => holds(plan("conversations", { ...base, topic: String(t.topic_id) }).topic!),
+        held: (t) => holds(plan("conversations", { ...base, topic: String(t.topic_id) }).topic),
         selected: (t) => String(t.topic_id) === p.topic,
         test: "conv-topics",
       }),
@@ -336,10 +337,11 @@ export async function conversationsView(
         `${absent.split} topic ${absent.topic_id} has no records in ${s!.file}: ${absent.why}.`,
       ),
     );
-  else if (p.topic !== undefined)
+  else if (r.topic !== undefined) {
+    const topicReq = r.topic;
     right.append(
       await safely(async () => {
-        const facets = await get(r.topic!);
+        const facets = await get(topicReq);
         const node = (c: ContextNode): HTMLElement =>
           h(
             "li",
@@ -391,6 +393,8 @@ export async function conversationsView(
         );
       }),
     );
-  if (r.ctx) right.append(await safely(() => contextPane(r.ctx!, keep, meta)));
+  }
+  const ctxReq = r.ctx;
+  if (ctxReq) right.append(await safely(() => contextPane(ctxReq, keep, meta)));
   return h("div", {}, head, h("div", { class: "cols" }, left, right));
 }

@@ -1,6 +1,6 @@
 // The Eval-dicts view: a dict's entries (paged, searchable), one entry's candidates and values, the runs' picks.
-import type { Meta } from "../src/api.js";
-import { PAGE, plan, type ViewParams, viewHash } from "../src/views.js";
+import type { Meta } from "../src/shared/api.js";
+import { PAGE, plan, type ViewParams, viewHash } from "../src/shared/views.js";
 import { distribution } from "./charts.js";
 import { get, holds } from "./client.js";
 import { counts, fmt, h, listPane, pager, plural, safely, searchField, table } from "./dom.js";
@@ -84,16 +84,17 @@ export async function evalDictsView(
           c.candidates === undefined ? null : h("div", { class: "ids" }, plural(c.candidates, "candidates")),
         ],
         href: (c) => viewHash("evaldicts", { ...keep, ...(p.offset ? { offset: p.offset } : {}), ctx: c.id }),
-        held: (c) => holds(plan("evaldicts", { ...p, ctx: c.id }).ctx!),
+        held: (c) => holds(plan("evaldicts", { ...p, ctx: c.id }).ctx),
         selected: (c) => c.id === p.ctx,
         test: "eval-contexts",
       }),
     );
   });
-  const right = !r.ctx
+  const ctxReq = r.ctx;
+  const right = !ctxReq
     ? h("p", { class: "ids" }, "Pick an entry (j/k, Enter).")
     : await safely(async () => {
-        const c = await get(r.ctx!);
+        const c = await get(ctxReq);
         const m = p.metric === undefined ? c.metrics[0] : c.metrics.find((x) => x.metric === p.metric);
         // A metric the entry lacks is said, with the ones it has (not silently another one).
         if (!m && p.metric !== undefined)

@@ -1,6 +1,6 @@
 // The Passages view: a document under two splitters, its iKAT windows, and the official passages against them.
-import type { DocView, Meta } from "../src/api.js";
-import { PAGE, plan, type ViewParams, viewHash } from "../src/views.js";
+import type { DocView, Meta } from "../src/shared/api.js";
+import { PAGE, plan, type ViewParams, viewHash } from "../src/shared/views.js";
 import { get, holds } from "./client.js";
 import { fmt, h, listPane, pager, plural, safely, searchField } from "./dom.js";
 import { fileSwitch } from "./view-dataset.js";
@@ -162,16 +162,17 @@ export async function passagesView(
             : null,
         ],
         href: (d) => viewHash("passages", { ...keep, ...(p.offset ? { offset: p.offset } : {}), doc: d.id }),
-        held: (d) => holds(plan("passages", { ...p, doc: d.id }).doc!),
+        held: (d) => holds(plan("passages", { ...p, doc: d.id }).doc),
         selected: (d) => d.id === p.doc,
         test: "docs",
       }),
     );
   });
-  const right = !r.doc
+  const docReq = r.doc;
+  const right = !docReq
     ? h("p", { class: "ids" }, "Pick a document.")
     : await safely(async () => {
-        const d = await get(r.doc!);
+        const d = await get(docReq);
         return h(
           "div",
           {},

@@ -1,6 +1,6 @@
 // The page of one clarifying question (#/question?id=Q…): its text, answers per facet, contexts, eval values, runs' ranks.
-import type { QuestionContext, QuestionView } from "../src/api.js";
-import { viewHash } from "../src/views.js";
+import type { QuestionContext, QuestionView } from "../src/shared/api.js";
+import { viewHash } from "../src/shared/views.js";
 import { get } from "./client.js";
 import { counts, fmt, h, pager, table } from "./dom.js";
 

@@ -1,6 +1,6 @@
 // The Responses view: per iKAT 2025 turn, the utterances, the topics' gold response and each run's responses side by side.
-import type { CitationView, Meta, ResponseView, RunTurnView, TurnView } from "../src/api.js";
-import { PAGE, plan, type ViewParams, viewHash } from "../src/views.js";
+import type { CitationView, Meta, ResponseView, RunTurnView, TurnView } from "../src/shared/api.js";
+import { PAGE, plan, type ViewParams, viewHash } from "../src/shared/views.js";
 import { get, holds } from "./client.js";
 import { fmt, h, listPane, pager, plural, safely, searchField } from "./dom.js";
 
@@ -236,14 +236,15 @@ export async function responsesView(
           t.utterance ? h("div", { class: "ids" }, t.utterance) : null,
         ],
         href: (t) => viewHash("responses", { ...keep, turn: t.id }),
-        held: (t) => holds(plan("responses", { ...p, turn: t.id }).turn!),
+        held: (t) => holds(plan("responses", { ...p, turn: t.id }).turn),
         selected: (t) => t.id === p.turn,
         test: "turns",
       }),
     );
   });
-  const right = !r.turn
+  const turnReq = r.turn;
+  const right = !turnReq
     ? h("p", { class: "ids" }, "Pick a turn (j/k and Enter, or click).")
-    : await safely(async () => turnPane(await get(r.turn!), keep));
+    : await safely(async () => turnPane(await get(turnReq), keep));
   return h("div", { class: "cols" }, left, right);
 }

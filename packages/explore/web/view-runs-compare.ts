@@ -1,7 +1,7 @@
 // The Runs view's right pane, diffir-style: one facet's (or topic's) values in both runs, the two
 // rankings side by side to a chosen depth with each item's answer and eval value, what moved, duplicates.
-import type { Answers } from "../src/api.js";
-import { RUN_DEPTH, type ViewParams, viewHash } from "../src/views.js";
+import type { Answers } from "../src/shared/api.js";
+import { RUN_DEPTH, type ViewParams, viewHash } from "../src/shared/views.js";
 import { h, table } from "./dom.js";
 import { questionLink } from "./view-question.js";
 

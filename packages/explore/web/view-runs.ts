@@ -1,6 +1,6 @@
 // The Runs view: convkit-compare's table, per-topic differences (chart and list), rankings side by side.
-import type { Meta } from "../src/api.js";
-import { PAGE, plan, type ViewParams, viewHash } from "../src/views.js";
+import type { Meta } from "../src/shared/api.js";
+import { PAGE, plan, type ViewParams, viewHash } from "../src/shared/views.js";
 import { deltaChart } from "./charts.js";
 import { get, holds } from "./client.js";
 import { fmt, h, listPane, pager, pfmt, safely, table } from "./dom.js";
@@ -165,7 +165,7 @@ export async function runsView(p: ViewParams, meta: Meta): Promise<HTMLElement> 
         x.label ? h("div", { class: "ids" }, x.label) : null,
       ],
       href: (x) => href(x.topic),
-      held: (x) => holds(plan("runs", { ...p, topic: x.topic }).topic!),
+      held: (x) => holds(plan("runs", { ...p, topic: x.topic }).topic),
       selected: (x) => x.topic === p.topic,
       test: "delta-topics",
     });
@@ -209,11 +209,12 @@ export async function runsView(p: ViewParams, meta: Meta): Promise<HTMLElement> 
       : !SORTS.some(([v]) => v === sort)
         ? `sort must be one of ${SORTS.map(([v]) => v).join(", ")}, not ${JSON.stringify(sort)}`
         : undefined;
+  const topicReq = r.topic;
   const right = bad
     ? h("p", { class: "error", "data-test": "error", role: "alert" }, bad)
-    : !r.topic
+    : !topicReq
       ? h("p", { class: "ids" }, "Pick a topic in the chart or the list.")
-      : await safely(async () => comparePane(await get(r.topic!), p, names, b, p.measure ?? ""));
+      : await safely(async () => comparePane(await get(topicReq), p, names, b, p.measure ?? ""));
   if (p.topic) whenInPage(list, () => list.querySelector(".item.sel")?.scrollIntoView({ block: "nearest" }));
   return h("div", {}, top, chart, h("div", { class: "cols" }, list, right));
 }

@@ -1,23 +1,16 @@
 // The Conversations view's data: gen:synthetic's (or ClariQ's) multi-turn records, indexed on disk.
-import { once } from "node:events";
-import { createWriteStream } from "node:fs";
 import { open } from "node:fs/promises";
-import { basename, join } from "node:path";
-import { finished, pipeline } from "node:stream/promises";
-import { syntheticRecords } from "@convkit/formats";
-import { capBytes, InputError, openPayload, peek } from "@convkit/io";
-import { readPickle } from "@convkit/pickle";
+import { basename } from "node:path";
+import { InputError } from "@convkit/io";
+import { at } from "../shared/checked.js";
+import { type ConversationsSummary, histogram, lengths } from "../shared/list-summary.js";
 import type { IdDecoder } from "./clariq-ids.js";
+import { contextView, type Turn } from "./context-view.js";
 import type { Dataset } from "./dataset.js";
 import { LineFile, parseLine } from "./line-file.js";
-import { type ConversationsSummary, histogram, lengths } from "./list-summary.js";
-import { type Page, page } from "./paging.js";
+import { page } from "./paging.js";
+import { plainJsonl } from "./synthetic-jsonl.js";
 import { makeTempDir, removeTempDir } from "./temp-dirs.js";
-
-interface Turn {
-  question: string;
-  answer: string;
-}
 
 /** A conversation context: a facet and the questions already asked (its history). */
 interface ContextEntry {
@@ -44,23 +37,6 @@ function contextIdOf(line: Buffer): number | undefined {
   let digits = 0;
   for (; line[i]! >= 48 && line[i]! <= 57; i++, digits++) v = v * 10 + line[i]! - 48;
   return digits > 0 && digits < 16 ? v : undefined;
-}
-
-/**
- * Qulac's record id (`topic-facet[-h1][-h2]-q`, as in qulac_hist012_dict) of a conversation whose
- * every turn has a full `topic-facet-question` id of the same facet; undefined otherwise.
- */
-function qulacRecordId(turns: (string | undefined)[]): string | undefined {
-  const parts = turns.map((x) => (x === undefined ? undefined : /^(\d+)-(\d+)-(\d+)$/.exec(x)));
-  if (parts.some((p) => p === undefined || p === null)) return undefined;
-  const [, t, f] = parts[0]!;
-  if (!parts.every((p) => p![1] === t && p![2] === f)) return undefined;
-  return [t, f, ...parts.map((p) => p![3])].join("-");
-}
-
-/** The same texts in any order (ClariQ's histories are sets). */
-function sameTexts(a: string[], b: string[]): boolean {
-  return a.length === b.length && [...a].sort().join("\u0000") === [...b].sort().join("\u0000");
 }
 
 /** Which contexts a filtered list keeps (a search, a level). */
@@ -106,26 +82,8 @@ export class SyntheticSet {
     if (head[0] === 0x7b) return SyntheticSet.index(path, path);
     const dir = makeTempDir("convkit-explore-synthetic-");
     try {
-      const plain = join(
-        dir,
-        `${basename(path).replace(/(\.pkl|\.jsonl)?(\.tar)?(\.gz|\.bz2)?$/, "")}.jsonl`,
-      );
-      const src = await openPayload(path);
-      const { head: first, rest } = await peek(src.chunks, 1);
-      if (first[0] === 0x80) {
-        // Unpacked to memory or disk: no more than the whole-input cap (a bomb stops there).
-        const records = syntheticRecords(
-          src.name,
-          await readPickle({ name: src.name, chunks: capBytes(src.name, rest) }),
-        );
-        const out = createWriteStream(plain);
-        for (const r of records) {
-          if (!out.write(`${JSON.stringify(r)}\n`)) await once(out, "drain");
-        }
-        out.end();
-        await finished(out);
-      } else await pipeline(capBytes(src.name, rest), createWriteStream(plain));
-      const set = await SyntheticSet.index(plain, src.name);
+      const { plain, name } = await plainJsonl(path, dir);
+      const set = await SyntheticSet.index(plain, name);
       set.temp = dir;
       return set;
     } catch (e) {
@@ -198,6 +156,7 @@ export class SyntheticSet {
     }
     const fill = new Int32Array(found.length);
     set.recordIds = new Int32Array(lines.count);
+    // Per line of the file: left with its `!` (indices in range by construction), as in the other hot loops.
     for (let i = 0; i < lines.count; i++) {
       const c = found[lineContext[i]!]!;
       set.recordIds[c.first + fill[lineContext[i]!]!++] = i;
@@ -218,8 +177,8 @@ export class SyntheticSet {
     const topics = new Set<number>();
     for (const c of this.contexts) {
       const l = Math.min(c.history.length, 3);
-      levels[l]!++;
-      recordsByLevel[l]! += c.records;
+      levels[l] = at(levels, l) + 1;
+      recordsByLevel[l] = at(recordsByLevel, l) + c.records;
       topics.add(c.topic_id);
     }
     return {
@@ -358,7 +317,7 @@ export class SyntheticSet {
 
   private readonly requests = new Map<number, string>();
 
-  /** A context's records, paged, with ClariQ's and Qulac's ids decoded. */
+  /** A context's records, paged, with ClariQ's and Qulac's ids decoded (context-view.ts). */
   async context(
     id: number,
     offset: number,
@@ -369,77 +328,12 @@ export class SyntheticSet {
     const c = this.byContext.get(id);
     if (!c) return undefined;
     const ids = Array.from(this.recordIds.subarray(c.first, c.first + c.records));
-    const slice: Page<number> = page(ids, offset, limit, (i) => i);
-    const qulac = dataset?.qulac;
-    // Qulac ids by the item a ClariQ id decodes to (unique by construction); without one, by the
-    // facet's (question, answer) when exactly one row of the facet has them.
-    const byText = (t: Turn) => qulac?.ofText(c.topic_id, c.facet_id, t.question, t.answer);
-    const ctxParts = decoder?.contextParts(c.context_id);
-    const ctxAgrees =
-      ctxParts !== undefined &&
-      ctxParts.topic_id === c.topic_id &&
-      decoder!.context(c.context_id)?.facet_id === c.facet_id &&
-      ctxParts.history.length === c.history.length;
-    const history = c.history.map((t, i) => {
-      const item = ctxAgrees ? decoder!.itemOf(ctxParts!, c.history, i) : undefined;
-      const q = item === undefined ? byText(t) : qulac?.ofItem(c.topic_id, c.facet_id, item);
-      return { ...t, ...(q ? { qulac_id: q } : {}) };
-    });
-    const records = [];
-    for (const i of slice.items) {
-      const r = (await this.lines.json(i)) as Record<string, unknown>;
-      const question = String(r.question ?? "");
-      const answer = String(r.answer ?? "");
-      const decoded = typeof r.record_id === "number" ? decoder?.record(r.record_id) : undefined;
-      const agrees =
-        decoded !== undefined &&
-        decoded.topic_id === c.topic_id &&
-        decoded.facet_id === c.facet_id &&
-        decoder!.questionText(c.topic_id, c.facet_id, decoded.question!) === question &&
-        sameTexts(
-          decoded.history.map((h) => decoder!.questionText(c.topic_id, c.facet_id, h) ?? ""),
-          c.history.map((t) => t.question),
-        );
-      const item = agrees ? decoder!.recordParts(r.record_id as number)?.question : undefined;
-      const qulacId =
-        item === undefined ? byText({ question, answer }) : qulac?.ofItem(c.topic_id, c.facet_id, item);
-      // A level-0 record's Qulac record id is its question's id: not shown twice.
-      const qulacRecord =
-        history.length === 0 ? undefined : qulacRecordId([...history.map((t) => t.qulac_id), qulacId]);
-      records.push({
-        line: i + 1,
-        record_id:
-          typeof r.record_id === "number" || typeof r.record_id === "string" ? r.record_id : undefined,
-        question,
-        answer,
-        ...(qulacId ? { qulac_id: qulacId } : {}),
-        ...(qulacRecord ? { qulac_record: qulacRecord } : {}),
-        ...(decoded
-          ? {
-              clariq: {
-                ...decoded,
-                // The id says what the record says: same facet, history and current question.
-                agrees,
-              },
-            }
-          : {}),
-      });
-    }
-    const facetNumber = Number(c.facet_id.replace(/^F/, ""));
-    return {
-      context_id: c.context_id,
-      topic_id: c.topic_id,
-      facet_id: c.facet_id,
-      facet_desc: dataset?.facetDesc(c.facet_id),
-      level: c.history.length,
-      // ClariQ numbers single-turn contexts by their facet (F0985 → 985); multi-turn ones from 2000 on.
-      id_kind:
-        c.history.length === 0 && c.context_id === facetNumber
-          ? ("facet number" as const)
-          : ("multi-turn context" as const),
-      history,
-      ...(decoder ? { clariq_context: decoder.context(c.context_id) ?? null } : {}),
-      records: { total: slice.total, offset: slice.offset, items: records },
-    };
+    return contextView(
+      c,
+      page(ids, offset, limit, (i) => i),
+      (i) => this.lines.json(i),
+      dataset,
+      decoder,
+    );
   }
 }

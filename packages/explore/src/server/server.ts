@@ -1,16 +1,13 @@
 // The HTTP side: GET only, exact routes (the app's assets and /api/…), nothing read from paths.
-import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { ConvkitError } from "@convkit/io";
 import type { Explorer } from "./explorer.js";
+import { webFile } from "./web-files.js";
 
 /** The app's files, built by web/build.mjs into dist/web (read once; served from memory). */
 function appAssets(): Map<string, { type: string; body: Buffer }> {
-  const dir = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "web");
-  const file = (name: string) => readFileSync(join(dir, name));
+  const file = webFile;
   return new Map([
     ["/", { type: "text/html; charset=utf-8", body: file("index.html") }],
     ["/app.js", { type: "text/javascript; charset=utf-8", body: file("app.js") }],

@@ -159,7 +159,9 @@ export function urlProblem(view: View, p: ViewParams): { error: string; paramete
   for (const [k, [route, name]] of Object.entries(URL_PARAMS[view])) {
     const raw = p[k];
     if (raw === undefined || raw === "") continue;
-    const spec = (ROUTES[route] as Record<string, ParamSpec>)[name]!;
+    const spec = (ROUTES[route] as Record<string, ParamSpec>)[name];
+    if (spec === undefined)
+      throw new Error(`URL_PARAMS names ${route}'s ${name}, which the route does not have`);
     const v = parseValue(name, spec, raw);
     if (typeof v === "object") return { error: v.error, parameter: k };
   }

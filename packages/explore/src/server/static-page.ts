@@ -1,10 +1,6 @@
 // One self-contained HTML file of a view: the app's script and styles inlined with the answers it asks for.
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { UsageError } from "@convkit/io";
-import { type ApiError, apiUrl } from "./api.js";
-import type { Explorer } from "./explorer.js";
+import { type ApiError, apiUrl } from "../shared/api.js";
 import {
   itemParams,
   linkedRequests,
@@ -13,7 +9,9 @@ import {
   type Req,
   VIEW_NAMES,
   viewHash,
-} from "./views.js";
+} from "../shared/views.js";
+import type { Explorer } from "./explorer.js";
+import { webFile } from "./web-files.js";
 
 /** At most this many of the list's items get their own answers inlined (the rest need the server). */
 const MAX_ITEMS = 60;
@@ -68,14 +66,14 @@ export async function staticPage(explorer: Explorer, asked: string | undefined):
   };
   await fetchInto({ path: "meta", params: {} }, true);
   const [list, ...rest] = planRequests(view, params);
-  const listAnswer = await fetchInto(list!, true);
+  if (list === undefined) throw new Error(`${view}: a view without requests`);
+  const listAnswer = await fetchInto(list, true);
   for (const r of rest) await fetchInto(r, true);
   for (const r of linkedRequests(view, params)) await fetchInto(r, false);
   for (const p of itemParams(view, params, listAnswer as never).slice(0, MAX_ITEMS))
     for (const r of [...planRequests(view, p), ...linkedRequests(view, p)]) await fetchInto(r, false);
-  const dir = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "web");
-  const css = readFileSync(join(dir, "app.css"), "utf8");
-  const js = readFileSync(join(dir, "app.js"), "utf8");
+  const css = webFile("app.css").toString("utf8");
+  const js = webFile("app.js").toString("utf8");
   const target = viewHash(view, params);
   return `<!doctype html>
 <html lang="en">

@@ -3,12 +3,12 @@ import { join } from "node:path";
 import { dumpPickle } from "@convkit/pickle";
 import { tempDir } from "@convkit/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiUrl, parseParams } from "./api.js";
+import { apiUrl, parseParams } from "../shared/api.js";
+import { histogram, lengths, sorter, yesNo } from "../shared/list-summary.js";
+import { plan } from "../shared/views.js";
 import { Dataset } from "./dataset.js";
 import { EvalDictFile } from "./eval-dicts.js";
 import { Explorer } from "./explorer.js";
-import { histogram, lengths, sorter, yesNo } from "./list-summary.js";
-import { plan } from "./views.js";
 
 const HEAD =
   "topic_id\tinitial_request\ttopic_desc\tclarification_need\tfacet_id\tfacet_desc\tquestion_id\tquestion\tanswer";

@@ -1,9 +1,10 @@
 // The question page's data: where one clarifying question was asked or is a candidate, its values there and its ranks.
 // The index (question id → contexts) is built on the first request, so the explorer's start-up does not grow.
 import { basename } from "node:path";
+import { at } from "../shared/checked.js";
+import type { QuestionContext, QuestionEval, QuestionView } from "../shared/question-answers.js";
 import type { SyntheticSet } from "./conversations.js";
-import type { Explorer } from "./explorer.js";
-import type { QuestionContext, QuestionEval, QuestionView } from "./question-answers.js";
+import type { Inputs } from "./inputs.js";
 
 interface Place {
   kind: "conversation" | "dict";
@@ -17,9 +18,9 @@ interface Place {
 }
 
 /** Per explorer, its question index (a promise: concurrent first requests build it once). */
-const INDEX = new WeakMap<Explorer, Promise<Map<string, Place[]>>>();
+const INDEX = new WeakMap<Inputs, Promise<Map<string, Place[]>>>();
 
-function indexOf(e: Explorer): Promise<Map<string, Place[]>> {
+function indexOf(e: Inputs): Promise<Map<string, Place[]>> {
   let p = INDEX.get(e);
   if (!p) {
     p = build(e);
@@ -30,7 +31,7 @@ function indexOf(e: Explorer): Promise<Map<string, Place[]>> {
   return p;
 }
 
-async function build(e: Explorer): Promise<Map<string, Place[]>> {
+async function build(e: Inputs): Promise<Map<string, Place[]>> {
   const out = new Map<string, Place[]>();
   const add = (id: string | undefined, x: Place) => {
     if (id === undefined) return;
@@ -87,13 +88,17 @@ async function build(e: Explorer): Promise<Map<string, Place[]>> {
 }
 
 /** A question's eval values in one dict entry, beside the entry's MAX and MIN (both answer kinds). */
-async function evalIn(e: Explorer, file: number, key: string, id: string): Promise<QuestionEval> {
-  const d = e.evalDicts[file]!;
+async function evalIn(e: Inputs, file: number, key: string, id: string): Promise<QuestionEval> {
+  const d = at(e.evalDicts, file);
   const leaves = await d.leaves(key);
-  const pair = (l: Map<string, number> | undefined) => ({
-    ...(l?.has("no_answer") ? { no_answer: l.get("no_answer")! } : {}),
-    ...(l?.has("with_answer") ? { with_answer: l.get("with_answer")! } : {}),
-  });
+  const pair = (l: Map<string, number> | undefined) => {
+    const no_answer = l?.get("no_answer");
+    const with_answer = l?.get("with_answer");
+    return {
+      ...(no_answer !== undefined ? { no_answer } : {}),
+      ...(with_answer !== undefined ? { with_answer } : {}),
+    };
+  };
   let inDict = false;
   const metrics = [...leaves].map(([metric, m]) => {
     inDict ||= m.has(id);
@@ -104,7 +109,7 @@ async function evalIn(e: Explorer, file: number, key: string, id: string): Promi
 
 /** The question page's answer, or undefined when neither the bank nor ClariQ's rows know the id. */
 export async function questionView(
-  e: Explorer,
+  e: Inputs,
   id: string,
   offset: number,
   limit: number,

@@ -1,6 +1,7 @@
 // ClariQ's int record and context ids read back as what they stand for, with gen:synthetic's own planner.
 import { planClariqSets } from "@convkit/gen-synthetic";
 import { type ClariqIdParts, ClariqIds, type TopicPlan } from "@convkit/synthetic-plan";
+import { at, got } from "../shared/checked.js";
 
 /** What a record or context id stands for, by ids (facet id, question ids). */
 export interface DecodedId {
@@ -31,11 +32,12 @@ export class IdDecoder {
   }
 
   private named(parts: { topic_id: number; facet: number; history: number[]; question?: number }): DecodedId {
-    const plan = this.plans.get(parts.topic_id)!;
-    const item = (i: number) => plan.answers[parts.facet]![i]!.question_id;
+    const plan = got(this.plans, parts.topic_id);
+    const answers = at(plan.answers, parts.facet);
+    const item = (i: number) => at(answers, i).question_id;
     return {
       topic_id: parts.topic_id,
-      facet_id: plan.facets[parts.facet]!,
+      facet_id: at(plan.facets, parts.facet),
       history: parts.history.map(item),
       ...(parts.question === undefined ? {} : { question: item(parts.question) }),
     };
@@ -98,6 +100,8 @@ export class IdDecoder {
   questionText(topic: number, facet: string, questionId: string): string | undefined {
     const plan = this.plans.get(topic);
     const f = plan?.facets.indexOf(facet) ?? -1;
-    return f < 0 ? undefined : plan!.answers[f]!.find((x) => x.question_id === questionId)?.question;
+    return plan === undefined || f < 0
+      ? undefined
+      : at(plan.answers, f).find((x) => x.question_id === questionId)?.question;
   }
 }

@@ -1,4 +1,5 @@
 // Column summaries of a filtered list, as the Hugging Face dataset viewer shows them: lengths, shares, histograms.
+import { at } from "./checked.js";
 
 /** A text column's lengths in characters (Unicode code points) over every row of the filtered list. */
 export interface LengthSummary {
@@ -29,13 +30,15 @@ export function lengths(texts: Iterable<string>): LengthSummary {
   const n: number[] = [];
   for (const t of texts) n.push(codePoints(t));
   n.sort((a, b) => a - b);
-  if (n.length === 0) return { count: 0, min: 0, median: 0, max: 0 };
+  const min = n[0];
+  const max = n.at(-1);
+  if (min === undefined || max === undefined) return { count: 0, min: 0, median: 0, max: 0 };
   const mid = n.length >> 1;
   return {
     count: n.length,
-    min: n[0]!,
-    median: n.length % 2 ? n[mid]! : (n[mid - 1]! + n[mid]!) / 2,
-    max: n.at(-1)!,
+    min,
+    median: n.length % 2 ? at(n, mid) : (at(n, mid - 1) + at(n, mid)) / 2,
+    max,
   };
 }
 

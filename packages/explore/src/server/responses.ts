@@ -2,8 +2,15 @@
 import { open } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { type Ikat25Scored, type Ikat25Turn, type IkatTopic, rankIkat25References } from "@convkit/formats";
+import { at } from "../shared/checked.js";
+import type {
+  CitationView,
+  ResponseView,
+  RunTurnView,
+  TurnSummary,
+  TurnView,
+} from "../shared/responses-answers.js";
 import { type Page, page } from "./paging.js";
-import type { CitationView, ResponseView, RunTurnView, TurnSummary, TurnView } from "./responses-answers.js";
 
 /** One turn of a 2025 run, as @convkit/formats' reader (readIkat25Run) gives it. */
 export type Run25Turn = Ikat25Turn;
@@ -87,7 +94,8 @@ export class ResponseSet {
     const kept: Map<string, KeptTurn>[] = [];
     for (const [r, run] of o.runs.entries()) {
       const m = new Map<string, KeptTurn>();
-      const out = o.trecOut?.[r] === undefined ? undefined : await open(o.trecOut[r]!, "w");
+      const trecPath = o.trecOut?.[r];
+      const out = trecPath === undefined ? undefined : await open(trecPath, "w");
       try {
         for await (const batch of run.turns) {
           let lines = "";
@@ -156,8 +164,8 @@ export class ResponseSet {
 
   /** A turn: the topics' utterances and gold, each run's responses with citations resolved. */
   async turn(id: string): Promise<TurnView | undefined> {
-    const at = this.order.indexOf(id);
-    if (at < 0) return undefined;
+    const place = this.order.indexOf(id);
+    if (place < 0) return undefined;
     const g = this.gold.get(id);
     const ptkbText = new Map(g?.topic.ptkb.map((p) => [p.id, p.text]) ?? []);
     const runs: RunTurnView[] = [];
@@ -174,7 +182,7 @@ export class ResponseSet {
         : null;
       const any = t ?? [...m.values()][0];
       runs.push({
-        name: this.names[r]!,
+        name: at(this.names, r),
         team_id: any?.metadata.team_id ?? "",
         run_id: any?.metadata.run_id ?? "",
         run_type: any?.metadata.run_type ?? "",
@@ -199,8 +207,8 @@ export class ResponseSet {
           }
         : null,
       runs,
-      prev: this.order[at - 1] ?? null,
-      next: this.order[at + 1] ?? null,
+      prev: this.order[place - 1] ?? null,
+      next: this.order[place + 1] ?? null,
       ranking: this.ranked(),
       passages: this.passages.length > 0,
       qrels: this.qrels !== undefined,
@@ -241,7 +249,8 @@ function goldPtkbs(t: IkatTopic, u: IkatTopic["turns"][number]): { id: string | 
 /** `1-1_3` → ["1-1", 3] (a turn id of another shape: itself and 0). */
 function splitTurnId(id: string): [string, number] {
   const m = /^(.*)_(\d+)$/.exec(id);
-  return m ? [m[1]!, Number(m[2])] : [id, 0];
+  const [, turn, n] = m ?? [];
+  return turn !== undefined && n !== undefined ? [turn, Number(n)] : [id, 0];
 }
 
 /**
@@ -263,8 +272,9 @@ function trecLines(t: Run25Turn): string {
  */
 export function shortNames(paths: readonly string[]): string[] {
   const base = paths.map((p) => basename(p));
-  const named = base.map((b, i) =>
-    base.indexOf(b) === base.lastIndexOf(b) ? b : `${basename(dirname(paths[i]!))}/${b}`,
-  );
+  const named = paths.map((p, i) => {
+    const b = at(base, i);
+    return base.indexOf(b) === base.lastIndexOf(b) ? b : `${basename(dirname(p))}/${b}`;
+  });
   return named.map((n, i) => (named.indexOf(n) === i ? n : `${n} (${i + 1})`));
 }

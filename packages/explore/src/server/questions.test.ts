@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { dumpPickle, PyFloat, type PyValue } from "@convkit/pickle";
 import { tempDir } from "@convkit/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { QuestionView } from "../shared/question-answers.js";
 import { Explorer } from "./explorer.js";
-import type { QuestionView } from "./question-answers.js";
 
 let explorer: Explorer;
 

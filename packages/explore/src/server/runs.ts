@@ -14,6 +14,7 @@ import {
 import { readClariqRows, readQuestionBank } from "@convkit/formats";
 import { trecOrder } from "@convkit/io";
 import { loadQrels, loadRun } from "@convkit/trec-eval";
+import { at, got } from "../shared/checked.js";
 
 /** How the runs are scored: TREC runs against qrels, or ClariQ runs as clariq_eval_tool.py does. */
 export type RunScoring =
@@ -91,26 +92,24 @@ export class RunSet {
       ({ rankings, judged } = await clariqRankings(paths, scoring));
     }
     const comparison = await compareRuns(
-      { runs: names.map((name, i) => ({ name, values: values[i]! })) },
-      compareOptions(names[0]!),
+      { runs: names.map((name, i) => ({ name, values: at(values, i) })) },
+      compareOptions(at(names, 0)),
     );
     return new RunSet(names, scoring, comparison, values, rankings, judged);
   }
 
   /** Per measure and run pair (first run → other), each topic's difference, largest first. */
   deltas(measure: string, b: number) {
-    const va = this.values[0]!.get(measure);
+    const va = this.values[0]?.get(measure);
     const vb = this.values[b]?.get(measure);
     if (!va || !vb) return undefined;
-    const topics = [...va.keys()].filter((t) => vb.has(t));
-    const rows = topics.map((t) => ({
-      topic: t,
-      a: va.get(t)!,
-      b: vb.get(t)!,
-      delta: vb.get(t)! - va.get(t)!,
-    }));
+    const rows = [];
+    for (const [topic, a] of va) {
+      const y = vb.get(topic);
+      if (y !== undefined) rows.push({ topic, a, b: y, delta: y - a });
+    }
     rows.sort((x, y) => y.delta - x.delta || (x.topic < y.topic ? -1 : x.topic > y.topic ? 1 : 0));
-    return { measure, a: this.names[0]!, b: this.names[b]!, b_index: b, rows };
+    return { measure, a: at(this.names, 0), b: at(this.names, b), b_index: b, rows };
   }
 
   /** Whether any run ranks for this id. */
@@ -145,7 +144,7 @@ export class RunSet {
       const l = m.get(topic) ?? [];
       const ranks: number[] = [];
       for (const [i, e] of l.entries()) if (e.doc === doc) ranks.push(i + 1);
-      return { run: this.names[r]!, ranks, of: l.length };
+      return { run: at(this.names, r), ranks, of: l.length };
     });
   }
 
@@ -186,11 +185,11 @@ export class RunSet {
         return {
           name,
           role: r === 0 ? ("baseline" as const) : ("compared" as const),
-          length: full[r]!.length,
-          entries: lists[r]!.map((e, i) => {
+          length: at(full, r).length,
+          entries: at(lists, r).map((e, i) => {
             const others = rankOf.map((m, k) => (k === r ? undefined : m.get(e.doc)));
             const otherRank = fullRankOf[other]?.get(e.doc) ?? null;
-            const dups = ranksOf[r]!.get(e.doc)!;
+            const dups = got(at(ranksOf, r), e.doc);
             return {
               rank: i + 1,
               doc: e.doc,

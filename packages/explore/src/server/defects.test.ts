@@ -5,11 +5,11 @@ import { request } from "node:http";
 import { join } from "node:path";
 import { tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { parseParams } from "./api.js";
+import { parseParams } from "../shared/api.js";
+import { urlProblem } from "../shared/views.js";
 import { Explorer } from "./explorer.js";
 import { snippetOf } from "./passages.js";
 import { serveExplorer } from "./server.js";
-import { urlProblem } from "./views.js";
 
 describe("a view's URL values are checked as the API checks them", () => {
   it("says what the API says for topic=abc (not 'not -1')", () => {

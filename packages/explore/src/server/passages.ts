@@ -14,7 +14,8 @@ import {
   unwrapPassage,
   windowPassages,
 } from "@convkit/segment";
-import type { DocSummary, DocView, OfficialPassage } from "./api.js";
+import type { DocSummary, DocView, OfficialPassage } from "../shared/api.js";
+import { at, got } from "../shared/checked.js";
 import { LineFile, parseLine } from "./line-file.js";
 import { type Page, page } from "./paging.js";
 
@@ -118,10 +119,10 @@ export class PassageFile {
    */
   async passage(id: string): Promise<string | undefined> {
     if (this.kind === "documents") {
-      const d = this.byId.get(id);
-      return d
-        ? jsonDocument(this.name, await this.lines.json(d.lines[0]!), d.lines[0]! + 1).text
-        : undefined;
+      const line = this.byId.get(id)?.lines[0];
+      return line === undefined
+        ? undefined
+        : jsonDocument(this.name, await this.lines.json(line), line + 1).text;
     }
     const colon = id.lastIndexOf(":");
     const d = colon < 0 ? undefined : this.byId.get(id.slice(0, colon));
@@ -165,7 +166,7 @@ export class PassageFile {
     if (!d) return undefined;
     const values = await Promise.all(d.lines.map((i) => this.lines.json(i)));
     if (this.kind === "documents")
-      return { text: jsonDocument(this.name, values[0], d.lines[0]! + 1).text, firstPassage: 0 };
+      return { text: jsonDocument(this.name, values[0], at(d.lines, 0) + 1).text, firstPassage: 0 };
     const records = values.map((v) => v as { doc_id: string; passage_id: string; passage_text: string });
     const byK = new Map<number, string>();
     for (const r of records) {
@@ -175,15 +176,15 @@ export class PassageFile {
     const boundary = new Map(passagePairs(records).map((p) => [p.k, p.boundary]));
     // The longest run k, k+1, … whose every pair has a boundary (the first such run on ties).
     const ks = [...byK.keys()].sort((a, b) => a - b);
-    let best = [ks[0] ?? 0, ks[0] ?? 0];
+    let first = ks[0] ?? 0;
+    let last = first;
     for (const k of ks) {
       let e = k;
       while (boundary.has(e) && byK.has(e + 1)) e++;
-      if (e - k > best[1]! - best[0]!) best = [k, e];
+      if (e - k > last - first) [first, last] = [k, e];
     }
-    const [first, last] = best as [number, number];
     let text = byK.get(first) ?? "";
-    for (let k = first; k < last; k++) text += byK.get(k + 1)!.slice(byK.get(k)!.length - boundary.get(k)!);
+    for (let k = first; k < last; k++) text += got(byK, k + 1).slice(got(byK, k).length - got(boundary, k));
     return {
       text,
       firstPassage: first,

@@ -8,8 +8,8 @@ import {
   readQuestionBank,
   readQulacJson,
 } from "@convkit/formats";
-import type { TOPIC_SORT_KEYS } from "./api.js";
-import { histogram, lengths, sorter, type TopicsSummary, yesNo } from "./list-summary.js";
+import type { TOPIC_SORT_KEYS } from "../shared/api.js";
+import { histogram, lengths, sorter, type TopicsSummary, yesNo } from "../shared/list-summary.js";
 import { type Page, page } from "./paging.js";
 import { QulacIds } from "./qulac-ids.js";
 
@@ -223,20 +223,11 @@ export class Dataset {
 
   /**
    * The column summaries of the topics {@link matching} `q` in `split`: over the whole filtered
-   * list, not a page. Asked apart from the list (the page draws the list first), kept by filter.
+   * list, not a page (the route keeps it per filter: summaries.ts).
    */
   summarizeTopics(q: string, split: string | undefined): TopicsSummary {
-    const key = `${split ?? ""}\t${q.trim().toLowerCase()}`;
-    let s = this.summaries.get(key);
-    if (!s) {
-      if (this.summaries.size >= 64) this.summaries.clear();
-      s = summarize(this.matching(q, split));
-      this.summaries.set(key, s);
-    }
-    return s;
+    return summarize(this.matching(q, split));
   }
-
-  private readonly summaries = new Map<string, TopicsSummary>();
 
   /** Every topic's id and split, in id order. */
   topicSplits(): { topic_id: number; split: string }[] {

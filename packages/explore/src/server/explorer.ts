@@ -6,12 +6,14 @@ import { readIkat25Run, readIkatTopics, readQuestionBank } from "@convkit/format
 import { InputError, openInput, peek, UsageError } from "@convkit/io";
 import { ABSENT_TOPICS } from "@convkit/synthetic-plan";
 import { loadQrels } from "@convkit/trec-eval";
-import type { Meta } from "./api.js";
+import type { Meta } from "../shared/api.js";
+import { at } from "../shared/checked.js";
 import { IdDecoder } from "./clariq-ids.js";
 import { SyntheticSet } from "./conversations.js";
 import { Dataset } from "./dataset.js";
 import { EvalDictFile } from "./eval-dicts.js";
 import { answer } from "./handlers.js";
+import type { Answer, Inputs } from "./inputs.js";
 import { PassageFile, Splitters } from "./passages.js";
 import { ResponseSet, shortNames } from "./responses.js";
 import { RunSet } from "./runs.js";
@@ -42,13 +44,7 @@ export interface ExploreOptions {
   spacyModel?: string;
 }
 
-/** What a request gets: a status and a JSON body (the route's answer, or an error). */
-export interface Answer {
-  status: number;
-  body: unknown;
-}
-
-export class Explorer {
+export class Explorer implements Inputs {
   private constructor(
     readonly options: ExploreOptions,
     readonly dataset: Dataset | undefined,
@@ -90,7 +86,7 @@ export class Explorer {
       const runPaths = all.filter((_, i) => !is25[i]);
       if (runs25.length > 0 && runPaths.length > 0)
         throw new UsageError(
-          `--run: iKAT 2025 runs (JSON Lines) and TREC or ClariQ runs cannot be mixed (${basename(runs25[0]!)} and ${basename(runPaths[0]!)})`,
+          `--run: iKAT 2025 runs (JSON Lines) and TREC or ClariQ runs cannot be mixed (${basename(at(runs25, 0))} and ${basename(at(runPaths, 0))})`,
         );
       const passages = await Promise.all((o.passages ?? []).map((p) => PassageFile.open(p)));
       let responses: ResponseSet | undefined;
@@ -98,17 +94,19 @@ export class Explorer {
         // With qrels and two runs or more, the references also go to the Runs view as TREC runs.
         const names = shortNames(runs25);
         const ranked = o.qrels !== undefined && runs25.length >= 2;
-        if (ranked) scoringDir = makeTempDir("convkit-explore-runs-");
-        const trecOut = ranked ? runs25.map((_, i) => join(scoringDir!, `run${i}.trec`)) : undefined;
+        const dir = ranked ? makeTempDir("convkit-explore-runs-") : undefined;
+        if (dir) scoringDir = dir;
+        const trecOut = dir ? runs25.map((_, i) => join(dir, `run${i}.trec`)) : undefined;
         responses = await ResponseSet.open({
           topics: o.topics === undefined ? [] : await readIkatTopics(o.topics),
-          runs: runs25.map((p, i) => ({ name: names[i]!, turns: readIkat25Run(p) })),
+          runs: runs25.map((p, i) => ({ name: at(names, i), turns: readIkat25Run(p) })),
           passages,
           ...(o.qrels !== undefined ? { qrels: await loadQrels(o.qrels) } : {}),
           ...(trecOut ? { trecOut } : {}),
           ranked: () => runs !== undefined,
         });
-        if (trecOut) runs = await RunSet.open(trecOut, { kind: "trec", qrels: o.qrels! }, names);
+        if (trecOut && o.qrels !== undefined)
+          runs = await RunSet.open(trecOut, { kind: "trec", qrels: o.qrels }, names);
       }
       if (runPaths.length > 0 && o.data === undefined && (runPaths.length < 2 || o.qrels === undefined))
         // Otherwise the runs would be left out of every view without a word.

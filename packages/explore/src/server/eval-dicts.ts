@@ -5,7 +5,8 @@ import { basename, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { capBytes, InputError, openPayload } from "@convkit/io";
 import { indexDictTree, type PyValue, readDictBranch, UnsupportedShape } from "@convkit/pickle";
-import type { EvalContextView, EvalMetric } from "./api.js";
+import type { EvalContextView, EvalMetric } from "../shared/api.js";
+import { at } from "../shared/checked.js";
 import { makeTempDir, removeTempDir } from "./temp-dirs.js";
 
 /** The most bytes one context's dict takes (a guard: ClariQ's take a few hundred). */
@@ -62,8 +63,10 @@ export class EvalDictFile {
       const where = new Map<string, Map<string, [number, number, number]>>();
       const contextIds: PyValue[] = [];
       const n = index.paths.length;
-      for (let i = 0; i < n; i++) {
-        const [metric, ctx] = index.paths[i]!;
+      for (const [i, path] of index.paths.entries()) {
+        // Depth 2: every path is [metric, context].
+        const metric = at(path, 0);
+        const ctx = at(path, 1);
         const m = String(metric);
         if (metrics.at(-1) !== m && !metrics.includes(m)) metrics.push(m);
         const key = String(ctx);
@@ -71,11 +74,11 @@ export class EvalDictFile {
         if (!byMetric) {
           byMetric = new Map();
           where.set(key, byMetric);
-          contextIds.push(ctx!);
+          contextIds.push(ctx);
         }
-        const start = index.offsets[i]!;
-        const end = i + 1 < n ? index.offsets[i + 1]! : Number.POSITIVE_INFINITY;
-        byMetric.set(m, [start, end, index.memoLengths[i]!]);
+        const start = at(index.offsets, i);
+        const end = i + 1 < n ? at(index.offsets, i + 1) : Number.POSITIVE_INFINITY;
+        byMetric.set(m, [start, end, at(index.memoLengths, i)]);
       }
       return new EvalDictFile(path, plain, temp, metrics, where, contextIds, index.memo);
     } catch (e) {
