@@ -2,8 +2,8 @@
 import { open, readFile } from "node:fs/promises";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { describeFound, InputError, type WriteOptions, writeAtomic } from "@convkit/io";
+import { parseJsonText } from "@convkit/json";
 import { isJsonObject } from "./fields.js";
-import { parseJsonText } from "./json-text.js";
 import { readJsonl } from "./jsonl.js";
 import type { ClueWeb22Record } from "./records.js";
 import { displayName } from "./table.js";

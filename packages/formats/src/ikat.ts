@@ -7,8 +7,8 @@ import {
   type WriteOptions,
   writeAtomic,
 } from "@convkit/io";
+import { parseJsonText } from "@convkit/json";
 import { expectWidth, intField, isJsonObject } from "./fields.js";
-import { parseJsonText } from "./json-text.js";
 import { readJsonl } from "./jsonl.js";
 import { writeLines } from "./lines.js";
 import { type PyLiteral, PyLiteralError, parsePyLiteral } from "./py-literal.js";

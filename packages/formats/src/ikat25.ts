@@ -9,9 +9,8 @@ import {
   readLineBatches,
   type WriteOptions,
 } from "@convkit/io";
+import { checkJsonDepth, parseJsonText } from "@convkit/json";
 import { isJsonObject } from "./fields.js";
-import { checkJsonDepth } from "./json-depth.js";
-import { parseJsonText } from "./json-text.js";
 import { writeLines } from "./lines.js";
 import { pySortedOrder } from "./python-json-sort.js";
 import type { Ikat25Metadata, Ikat25Response, Ikat25Scored, Ikat25Turn } from "./records.js";

@@ -63,9 +63,7 @@ export {
   readIkat25Run,
   writeIkat25Run,
 } from "./ikat25.js";
-export { checkJsonDepth, JsonDepthScanner, MAX_JSON_DEPTH } from "./json-depth.js";
 export { streamJsonItems } from "./json-stream.js";
-export { parseJsonText } from "./json-text.js";
 export { readJsonl } from "./jsonl.js";
 export { mapBatches, writeLines } from "./lines.js";
 export {

@@ -3,10 +3,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "@convkit/io";
+import { checkJsonDepth, JsonDepthScanner, MAX_JSON_DEPTH } from "@convkit/json";
 import { rng, tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { readIkatRun, readIkatTopics } from "./ikat.js";
-import { checkJsonDepth, JsonDepthScanner, MAX_JSON_DEPTH } from "./json-depth.js";
 import { readJsonl } from "./jsonl.js";
 import { QULAC_COLUMNS, readQulacJson } from "./qulac.js";
 import { collect } from "./table.js";

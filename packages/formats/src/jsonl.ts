@@ -1,6 +1,6 @@
 // JSON Lines input: one JSON value per line, parse errors located by line.
 import { openInput, readLineBatches } from "@convkit/io";
-import { parseJsonText } from "./json-text.js";
+import { parseJsonText } from "@convkit/json";
 import { displayName } from "./table.js";
 
 /** Values of a JSONL file (any compression), in batches; blank lines are skipped. */

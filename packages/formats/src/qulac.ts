@@ -1,6 +1,6 @@
 // Qulac: `qulac.json` (pandas column-oriented JSON) and the hist012 dict layouts.
 import { describeFound, InputError, readText, type WriteOptions, writeAtomic } from "@convkit/io";
-import { parseJsonText } from "./json-text.js";
+import { parseJsonText } from "@convkit/json";
 import type { QulacRow } from "./records.js";
 import { displayName } from "./table.js";
 

@@ -6,7 +6,6 @@ import {
   collect,
   detectFormat,
   jsonDocument,
-  parseJsonText,
   readClueWeb22,
   readJsonl,
   readQrels,
@@ -14,6 +13,7 @@ import {
   readTrecWeb,
 } from "@convkit/formats";
 import { InputError, inputLimits, lineTooLong, sniffCompression, trecOrder } from "@convkit/io";
+import { parseJsonText } from "@convkit/json";
 import { PyTuple, type PyValue, readPickleFile } from "@convkit/pickle";
 
 /**

@@ -1,6 +1,6 @@
 // What a job carries around its payload, and how a failure travels: told apart by data (a role
 // field, a failure record), never by the payload's shape or a message's wording.
-import { Fields } from "@convkit/io";
+import { Fields } from "@convkit/json";
 import { jobDataMismatch, type UnitFailure } from "./kind.js";
 
 /** A run's parent job: its run, how many units it has, its kind's payload. */

@@ -2,7 +2,8 @@
 // field (what comes from Redis is untrusted data: another version of convkit may have written
 // it), and its handler. The command that submits a run and the worker that runs it use the same
 // declaration, so neither side casts.
-import { ConvkitError, Fields, type Mismatch } from "@convkit/io";
+import { ConvkitError } from "@convkit/io";
+import { Fields, type Mismatch } from "@convkit/json";
 
 /** A job's data or result that is not what its kind says (exit 1: not the user's input). */
 export class JobDataError extends ConvkitError {
