@@ -9,7 +9,7 @@ import {
   readLineBatches,
   type WriteOptions,
 } from "@convkit/io";
-import { checkJsonDepth, parseJsonText } from "@convkit/json";
+import { checkJsonDepth, parseJsonText, tryParseJson } from "@convkit/json";
 import { isJsonObject } from "./fields.js";
 import { writeLines } from "./lines.js";
 import { pySortedOrder } from "./python-json-sort.js";
@@ -60,11 +60,11 @@ export function parseIkat25Line(file: string, text: string, line: number): Ikat2
   } catch (e) {
     const alt = e instanceof InputError ? withPySpecials(text) : undefined;
     if (alt === undefined) throw e;
-    try {
-      v = JSON.parse(alt, (_, x: unknown) => (typeof x === "string" ? (SPECIALS.get(x) ?? x) : x));
-    } catch {
-      throw e;
-    }
+    const special = tryParseJson(alt, (_, x: unknown) =>
+      typeof x === "string" ? (SPECIALS.get(x) ?? x) : x,
+    );
+    if (!special.ok) throw e;
+    v = special.value;
     checkJsonDepth(file, alt, line);
     parsed = alt;
   }
@@ -193,7 +193,8 @@ function keyOrders(
   const needed =
     hasDigitKey(v.references) || responses.some((r: unknown) => isJsonObject(r) && hasDigitKey(r.citations));
   if (!needed) return undefined;
-  const p: unknown = JSON.parse(prefixKeys(text));
+  const prefixed = tryParseJson(prefixKeys(text));
+  const p = prefixed.ok ? prefixed.value : undefined;
   if (!isJsonObject(p)) return undefined;
   const keys = (x: unknown) => (isJsonObject(x) ? Object.keys(x).map((k) => k.slice(1)) : undefined);
   const pr = Array.isArray(p._responses) ? p._responses : [];

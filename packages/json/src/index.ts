@@ -2,4 +2,4 @@
 
 export { describeValue, Fields, inputMismatch, type Mismatch } from "./fields.js";
 export { checkJsonDepth, JsonDepthScanner, MAX_JSON_DEPTH } from "./json-depth.js";
-export { parseJsonText } from "./json-text.js";
+export { type JsonParsed, parseJsonText, tryParseJson } from "./json-text.js";
