@@ -73,7 +73,9 @@ describe("JSON depth", () => {
       const e = await rejection(read(write(name, nested(MILLION))));
       expect(e.message).toMatch(new RegExp(`/${name.replace(".", "\\.")}:1:${MAX_JSON_DEPTH + 1}: `));
     }
-    const e = await rejection(collect(readJsonl(write("p.jsonl", `{}\n\n{"a": ${nested(MILLION)}}\n`))));
+    const e = await rejection(
+      collect(readJsonl(write("p.jsonl", `{}\n\n{"a": ${nested(MILLION)}}\n`), (v) => v)),
+    );
     expect(e.message).toMatch(new RegExp(`/p\\.jsonl:3:${7 + MAX_JSON_DEPTH - 1}: `));
     expect(e.message).toMatch(TOO_DEEP);
   });

@@ -7,9 +7,9 @@ import {
   clariqFile,
   collect,
   detectFormat,
-  readJsonl,
   readQuestionBank,
   readQulacJson,
+  readSyntheticJsonl,
   type SyntheticRecord,
   syntheticRecords,
 } from "@convkit/formats";
@@ -477,7 +477,7 @@ async function recordUnits(path: string, data: string): Promise<TopicUnit[]> {
   if (["pickle", "tar"].includes((await detectFormat(path)) ?? "")) {
     for (const r of syntheticRecords(path, await readPickleFile(path))) records.push(r);
   } else {
-    for await (const b of readJsonl<SyntheticRecord>(path)) records.push(...b);
+    for await (const b of readSyntheticJsonl(path)) records.push(...b);
   }
   const topics = new Map<
     number,

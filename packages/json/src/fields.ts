@@ -49,6 +49,11 @@ export class Fields {
     return this.fields.get(key);
   }
 
+  /** The keys present, in the object's order (JSON.parse's: integer-like keys first, ascending). */
+  keys(): string[] {
+    return [...this.fields.keys()];
+  }
+
   has(key: string): boolean {
     return this.fields.get(key) !== undefined;
   }
