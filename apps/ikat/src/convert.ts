@@ -5,6 +5,7 @@ import { ProtoParseError, readProtoRun, trecRunText, trecToRun } from "@convkit/
 import { InputError, writeAtomic } from "@convkit/io";
 import { convert2025, is2025Jsonl, readRunBytes } from "./convert-2025.js";
 import { FROM_TREC_2025_OPTIONS, fromTrec2025 } from "./from-trec-2025.js";
+import { onePositional } from "./positional.js";
 
 /** `convkit-ikat convert`. */
 export const convertCommand = defineCommand({
@@ -33,15 +34,16 @@ export const convertCommand = defineCommand({
     { name: "out", short: "o", type: "string", default: "-", description: "output file (- for stdout)" },
     ...FROM_TREC_2025_OPTIONS,
   ],
-  async run(o, [input]) {
+  async run(o, args) {
+    const input = onePositional(args, "INPUT");
     if (o["from-trec"]) {
       if (o.year === "2025")
-        return fromTrec2025(input!, o.out, {
+        return fromTrec2025(input, o.out, {
           teamId: o["team-id"],
           runId: o["run-name"],
           runType: o["run-type"],
         });
-      const lines = await collect(readRun(input!));
+      const lines = await collect(readRun(input));
       const run = trecToRun(lines, {
         runName: o["run-name"],
         runType: o["run-type"],
@@ -50,24 +52,24 @@ export const convertCommand = defineCommand({
       await writeAtomic(o.out, (s) => s.write(`${JSON.stringify(run, null, 2)}\n`));
       return 0;
     }
-    const bytes = await readRunBytes(input!);
+    const bytes = await readRunBytes(input);
     const jsonl2025 = is2025Jsonl(bytes);
     if (o.year === "2025" && !jsonl2025)
       // generate_run.py would write an empty file and exit 0: a silent success for a 2023/2024 run.
       throw new InputError(
-        input!,
+        input,
         { line: 1 },
         "a 2025 run (JSON Lines, a turn a line) for --year 2025",
         "a 2023/2024 run (run_name, turns): leave out --year 2025",
       );
     if (jsonl2025 && o.year !== undefined && o.year !== "2025")
       throw new InputError(
-        input!,
+        input,
         { line: 1 },
         `a ${o.year} run (one JSON object with run_name and turns) for --year ${o.year}`,
         "a 2025 run (JSON Lines, a turn a line): leave out --year or give 2025",
       );
-    if (jsonl2025) return convert2025(input!, bytes, o.out);
+    if (jsonl2025) return convert2025(input, bytes, o.out);
     let text: string;
     try {
       text = trecRunText(
@@ -75,9 +77,9 @@ export const convertCommand = defineCommand({
       );
     } catch (e) {
       // Python's exceptions of json.load: a decode error, not UTF-8, nested too deep, an over-long int.
-      if (e instanceof PyException) throw pyJsonInputError(input!, e, "JSON (as Python's json reads it)");
+      if (e instanceof PyException) throw pyJsonInputError(input, e, "JSON (as Python's json reads it)");
       if (e instanceof ProtoParseError)
-        throw new InputError(input!, { line: e.line }, "a run generate_run.py reads", e.message);
+        throw new InputError(input, { line: e.line }, "a run generate_run.py reads", e.message);
       throw e;
     }
     await writeAtomic(o.out, (s) => s.write(text));

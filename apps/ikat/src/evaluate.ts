@@ -33,6 +33,7 @@ import {
   type Scored,
   trecEval,
 } from "@convkit/trec-eval";
+import { onePositional } from "./positional.js";
 
 // The options the evaluation commands share, each defined once.
 const QRELS_OPTION = {
@@ -120,16 +121,17 @@ export const evalPtkbCommand = defineCommand({
     },
     PER_TURN_OPTION,
   ],
-  async run(o, [file]) {
+  async run(o, args) {
+    const file = onePositional(args, "RUN");
     const topics = await readIkatTopics(o.topics);
     let e: PtkbEvaluation;
     let runTurns: string[];
-    if (await is2025(file!)) {
-      const rankings = ikat25PtkbRankings(await ikat25Turns(file!));
+    if (await is2025(file)) {
+      const rankings = ikat25PtkbRankings(await ikat25Turns(file));
       runTurns = [...rankings.keys()];
       e = evaluatePtkbRankings(rankings, topics);
     } else {
-      const run = await readIkatRun(file!);
+      const run = await readIkatRun(file);
       runTurns = run.turns.map((t) => t.turn_id);
       e = evaluatePtkb(run, topics);
     }
@@ -177,7 +179,8 @@ export const evalPassagesCommand = defineCommand({
     RELEVANCE_LEVEL_OPTION,
     PER_TURN_OPTION,
   ],
-  async run(o, [file]) {
+  async run(o, args) {
+    const file = onePositional(args, "RUN");
     // Checked before the run is read: a measure misspelt is a usage line at once.
     const specs = parseMeasureOptions(
       "convkit-ikat eval-passages",
@@ -186,17 +189,17 @@ export const evalPassagesCommand = defineCommand({
     let run: Map<string, Scored[]>;
     // runid as trec_eval prints it for the TREC file: the tag of its first line.
     let runid: string | undefined;
-    if (await isParquetRun(file!)) {
+    if (await isParquetRun(file)) {
       // The passage ranking already as a TREC run table (convkit's layout or ranx's), as
       // convkit-trec-eval reads it.
-      ({ run, tag: runid } = await loadRun(file!));
-    } else if (await is2025(file!)) {
-      const turns = await ikat25Turns(file!);
+      ({ run, tag: runid } = await loadRun(file));
+    } else if (await is2025(file)) {
+      const turns = await ikat25Turns(file);
       runid = turns.find((t) => t.references.length > 0)?.metadata.run_id;
       run = ikat25PassageRankings(turns);
     } else {
       run = new Map();
-      for (const l of runToTrec(await readIkatRun(file!))) {
+      for (const l of runToTrec(await readIkatRun(file))) {
         runid ??= l.tag;
         const t = run.get(l.qid) ?? [];
         t.push({ docno: l.docno, score: l.score });
@@ -221,9 +224,10 @@ export const evalCitationsCommand = defineCommand({
     "A 2025 run's citations and references against passage qrels (convkit's own measures, see the README): per turn (-q) and over the turns judged, the share of cited passages judged relevant (cit_rel, grade >= -l; cit_rel_2, grade >= 2), of responses citing a relevant passage (resp_supported), and the relevant passages the references reach (num_rel_ref, ref_recall). Lines as trec_eval prints them: convkit compare --per-topic reads them.",
   positionals: { name: "RUN.jsonl", description: "a 2025 run (JSON Lines)", min: 1, max: 1 },
   options: [QRELS_OPTION, RELEVANCE_LEVEL_OPTION, PER_TURN_OPTION],
-  async run(o, [file]) {
+  async run(o, args) {
+    const file = onePositional(args, "RUN.jsonl");
     const qrels = await loadQrels(o.qrels);
-    const turns = await ikat25Turns(file!);
+    const turns = await ikat25Turns(file);
     warnIfDisjoint(
       "convkit-ikat eval-citations",
       turns.map((t) => t.turn_id),

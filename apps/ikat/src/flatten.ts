@@ -4,6 +4,7 @@ import { IKAT_TURN_SCHEMA, readIkatTopics } from "@convkit/formats";
 import { flattenTopics, ikatTurnRow } from "@convkit/ikat";
 import { UsageError, writeJsonl } from "@convkit/io";
 import { writeParquet } from "@convkit/parquet";
+import { onePositional } from "./positional.js";
 
 /** `convkit-ikat flatten`. */
 export const flattenCommand = defineCommand({
@@ -29,15 +30,16 @@ export const flattenCommand = defineCommand({
     },
     PARQUET_COMPRESSION_OPTION,
   ],
-  async run(o, [file]) {
+  async run(o, args) {
+    const file = onePositional(args, "TOPICS.json");
     if (o.format !== "parquet" && o.out.endsWith(".parquet"))
       throw new UsageError(`convkit-ikat flatten: ${o.out} names a Parquet file: add --format parquet`);
-    const turns = flattenTopics(await readIkatTopics(file!));
+    const turns = flattenTopics(await readIkatTopics(file));
     if (o.format === "parquet")
       await writeParquet(
         o.out,
         IKAT_TURN_SCHEMA,
-        [turns.map((t) => ikatTurnRow(file === "-" ? "<stdin>" : file!, t))],
+        [turns.map((t) => ikatTurnRow(file === "-" ? "<stdin>" : file, t))],
         {
           codec: o.compression,
         },

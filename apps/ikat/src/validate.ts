@@ -6,6 +6,7 @@ import { readIkatTopics } from "@convkit/formats";
 import { type Finding, type IkatYear, judgeRun, PassageDb } from "@convkit/ikat";
 import { InputError, openInput, readAll, UsageError } from "@convkit/io";
 import { printFindings } from "./findings.js";
+import { onePositional } from "./positional.js";
 import { validate2025 } from "./validate-2025.js";
 
 /** --year's choices as the guidelines' years. */
@@ -68,7 +69,8 @@ export const validateCommand = defineCommand({
         "2025: write the official validator's .fixed file (its trimmed responses and references, byte for byte) to FILE; nothing is written where it writes none",
     },
   ],
-  async run(o, [runFile]) {
+  async run(o, args) {
+    const runFile = onePositional(args, "RUN.json");
     // An option the year's checker has no use for is a mistake to say, not to ignore.
     if (o.year !== "2025" && o.fix !== undefined)
       throw new UsageError(
@@ -78,13 +80,13 @@ export const validateCommand = defineCommand({
       throw new UsageError(
         `convkit-ikat validate: ${o.strict ? "--strict" : "--passages-db"} is for --year 2023/2024 (the 2025 validator has neither)`,
       );
-    if (o.fix !== undefined && o.fix !== "-" && resolve(o.fix) === resolve(runFile!))
+    if (o.fix !== undefined && o.fix !== "-" && resolve(o.fix) === resolve(runFile))
       throw new UsageError(
         "convkit-ikat validate: --fix would overwrite the run it checks; give another file",
       );
-    if (o.year === "2025") return validate2025(runFile!, o);
+    if (o.year === "2025") return validate2025(runFile, o);
     const topics = await readIkatTopics(o.topics);
-    const bytes = await readAll(await openInput(runFile!));
+    const bytes = await readAll(await openInput(runFile));
     let findings: Finding[];
     let valid: boolean;
     const db = typeof o["passages-db"] === "string" ? new PassageDb(o["passages-db"]) : undefined;
@@ -106,14 +108,14 @@ export const validateCommand = defineCommand({
       // A run the checker cannot read (not JSON, a field of the wrong type): one line, exit 2
       // (jsonl prints it as its record).
       throw new InputError(
-        runFile!,
+        runFile,
         first.line ? { line: first.line } : {},
         "a run the official checker reads",
         first.message,
       );
     }
     const errors = findings.filter((f) => f.level === "error").length;
-    await printFindings(runFile!, findings, {
+    await printFindings(runFile, findings, {
       format: o.format,
       verdict: `${valid ? "valid" : "INVALID"} (${errors} errors, ${findings.length - errors} warnings)`,
     });

@@ -10,6 +10,17 @@ function columnOf(row: Row, k: number, delimiterLength = 1): number {
 
 const INT = /^[-+]?\d+$/;
 
+/**
+ * Field `k` of a row as text: checked access for a row whose width the reader checked, so that a
+ * missing field is an InputError at its line and never an undefined taken for a string.
+ */
+export function textField(file: string, row: Row, k: number): string {
+  const v = row.fields[k];
+  if (v === undefined)
+    throw new InputError(file, { line: row.line }, `at least ${k + 1} fields`, `${row.fields.length}`);
+  return v;
+}
+
 /** An integer field (as pandas/int() accept: optional sign, digits, surrounding spaces). */
 export function intField(file: string, row: Row, k: number, what = "an integer"): number {
   const raw = row.fields[k] ?? "";

@@ -8,7 +8,7 @@ import {
   writeAtomic,
 } from "@convkit/io";
 import { parseJsonText } from "@convkit/json";
-import { expectWidth, intField, isJsonObject } from "./fields.js";
+import { expectWidth, intField, isJsonObject, textField } from "./fields.js";
 import { readJsonl } from "./jsonl.js";
 import { writeLines } from "./lines.js";
 import { type PyLiteral, PyLiteralError, parsePyLiteral } from "./py-literal.js";
@@ -335,10 +335,14 @@ export function readPassageHashes(path: string): AsyncIterable<PassageHash[]> {
   const file = displayName(path);
   return mapRows(rowsOf(path, { quoting: false }), (row) => {
     expectWidth(file, row, 3);
-    const md5 = row.fields[2]!;
+    const md5 = textField(file, row, 2);
     if (!/^[0-9a-f]{32}$/.test(md5))
       throw new InputError(file, { line: row.line }, "an md5 hex digest", describeFound(md5));
-    return { doc_id: row.fields[0]!, passage_no: intField(file, row, 1, "an integer passage number"), md5 };
+    return {
+      doc_id: textField(file, row, 0),
+      passage_no: intField(file, row, 1, "an integer passage number"),
+      md5,
+    };
   });
 }
 

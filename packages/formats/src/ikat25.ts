@@ -28,10 +28,10 @@ export async function* readIkat25Run(path: string): AsyncIterable<Ikat25Turn[]> 
   const file = displayName(path);
   for await (const b of readLineBatches(src)) {
     const out: Ikat25Turn[] = [];
-    for (let i = 0; i < b.lines.length; i++) {
+    for (const [i, line] of b.lines.entries()) {
       // Python's line.strip(), as the official scripts read each line: a line of its whitespace
       // (U+001C, U+0085, U+00A0, …) is skipped, and around JSON it is not an error.
-      const l = pyStrip(b.lines[i]!);
+      const l = pyStrip(line);
       if (l.length > 0) out.push(parseIkat25Line(file, l, b.firstLine + i));
     }
     if (out.length > 0) yield out;

@@ -15,8 +15,7 @@ export async function* readJsonl<T>(
   const file = displayName(path);
   for await (const b of readLineBatches(src)) {
     const out: T[] = [];
-    for (let i = 0; i < b.lines.length; i++) {
-      const l = b.lines[i]!;
+    for (const [i, l] of b.lines.entries()) {
       if (l.trim().length === 0) continue;
       const v = parseJsonText(file, l, b.firstLine + i);
       out.push(check(v, b.firstLine + i));

@@ -160,7 +160,16 @@ export function topicContextTasks(
   };
   const out: ContextTask[] = [];
   for (const c of topicContexts(plan, nums, singleTurn ? 0 : maxHistory)) {
-    const row = plan.answers[c.facet]!;
+    const row = plan.answers[c.facet];
+    const facet = plan.facets[c.facet];
+    // topicContexts numbers the plan's own facets and their answers: anything else is a bug.
+    if (row === undefined || facet === undefined)
+      throw new RangeError(`no facet ${c.facet} in topic ${plan.topic_id}`);
+    const turnTerms = (h: number) => {
+      const turn = row[h];
+      if (turn === undefined) throw new RangeError(`no answer ${h} of facet ${facet}`);
+      return [...t(turn.question), ...t(turn.answer)];
+    };
     const asked = new Set(c.history);
     const candidates: Candidate[] = [{ question_id: NO_QUESTION, question: [], answer: [] }];
     row.forEach((it, i) => {
@@ -169,9 +178,9 @@ export function topicContextTasks(
     });
     candidates.sort((a, b) => (a.question_id < b.question_id ? -1 : a.question_id > b.question_id ? 1 : 0));
     out.push({
-      key: singleTurn ? plan.facets[c.facet]! : c.context_id,
-      facet: plan.facets[c.facet]!,
-      history: c.history.map((h) => [...t(row[h]!.question), ...t(row[h]!.answer)]),
+      key: singleTurn ? facet : c.context_id,
+      facet,
+      history: c.history.map(turnTerms),
       candidates,
     });
   }
