@@ -4,7 +4,7 @@ import { describeFound, InputError, type Row } from "@convkit/io";
 /** 1-based character column of field `k` in an unquoted row (good enough to point at it). */
 function columnOf(row: Row, k: number, delimiterLength = 1): number {
   let col = 1;
-  for (let i = 0; i < k; i++) col += row.fields[i]!.length + delimiterLength;
+  for (const f of row.fields.slice(0, k)) col += f.length + delimiterLength;
   return col;
 }
 

@@ -89,7 +89,7 @@ function withPySpecials(text: string): string | undefined {
   let last = 0;
   let found = false;
   for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
+    const c = text.charAt(i);
     if (c === '"') {
       for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
       continue;
@@ -213,7 +213,7 @@ function prefixKeys(text: string): string {
     const start = i;
     for (i++; text[i] !== '"'; i++) if (text[i] === "\\") i++;
     let j = i + 1;
-    while (j < text.length && /\s/.test(text[j]!)) j++;
+    while (j < text.length && /\s/.test(text.charAt(j))) j++;
     if (text[j] === ":") {
       out.push(text.slice(last, start + 1), "_");
       last = start + 1;

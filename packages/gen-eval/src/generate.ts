@@ -429,7 +429,7 @@ export async function evaluateQueuedTopics(
     const queries = await evaluateToSpools(o, plans, tmp, pool);
     await tmp.close();
     const final = new MetricSpools(data.spools);
-    for (let m = 0; m < tmp.files.length; m++) await rename(tmp.files[m]!, final.files[m]!);
+    for (const [m, from] of tmp.files.entries()) await rename(from, final.files[m]!);
     return { topics: plans.length, contexts: tmp.contexts, queries };
   } finally {
     await tmp.close().catch(() => {});
