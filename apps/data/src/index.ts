@@ -2,16 +2,14 @@
 import { readFile } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { defineCommand, startProgress } from "@convkit/cli";
-import { parseJsonText } from "@convkit/formats";
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_IDLE_TIMEOUT_MS,
   downloadFile,
-  Fields,
   InputError,
-  inputMismatch,
   UsageError,
 } from "@convkit/io";
+import { Fields, inputMismatch, parseJsonText } from "@convkit/json";
 import { sampleData } from "@convkit/sample-data";
 
 /** One file of the download manifest. */

@@ -1,6 +1,7 @@
 // convkit-ikat build-db: the SQLite passage-id database from the organizers' hash TSV.
 import { defineCommand, startProgress } from "@convkit/cli";
 import { buildPassageDb } from "@convkit/ikat";
+import { onePositional } from "./positional.js";
 
 /** `convkit-ikat build-db`. */
 export const buildDbCommand = defineCommand({
@@ -17,7 +18,8 @@ export const buildDbCommand = defineCommand({
       description: "database file (created or extended)",
     },
   ],
-  async run(o, [file]) {
+  async run(o, args) {
+    const file = onePositional(args, "HASHES.tsv");
     const progress = startProgress("build-db", "rows");
     let last = 0;
     const t0 = performance.now();

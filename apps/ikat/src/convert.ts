@@ -5,6 +5,7 @@ import { ProtoParseError, readProtoRun, trecRunText, trecToRun } from "@convkit/
 import { InputError, writeAtomic } from "@convkit/io";
 import { convert2025, is2025Jsonl, readRunBytes } from "./convert-2025.js";
 import { FROM_TREC_2025_OPTIONS, fromTrec2025 } from "./from-trec-2025.js";
+import { onePositional } from "./positional.js";
 
 /** `convkit-ikat convert`. */
 export const convertCommand = defineCommand({
@@ -33,7 +34,8 @@ export const convertCommand = defineCommand({
     { name: "out", short: "o", type: "string", default: "-", description: "output file (- for stdout)" },
     ...FROM_TREC_2025_OPTIONS,
   ],
-  async run(o, [input]) {
+  async run(o, args) {
+    const input = onePositional(args, "INPUT");
     if (o["from-trec"]) {
       if (o.year === "2025")
         return fromTrec2025(input, o.out, {

@@ -33,6 +33,7 @@ import {
   type Scored,
   trecEval,
 } from "@convkit/trec-eval";
+import { onePositional } from "./positional.js";
 
 // The options the evaluation commands share, each defined once.
 const QRELS_OPTION = {
@@ -120,7 +121,8 @@ export const evalPtkbCommand = defineCommand({
     },
     PER_TURN_OPTION,
   ],
-  async run(o, [file]) {
+  async run(o, args) {
+    const file = onePositional(args, "RUN");
     const topics = await readIkatTopics(o.topics);
     let e: PtkbEvaluation;
     let runTurns: string[];
@@ -177,7 +179,8 @@ export const evalPassagesCommand = defineCommand({
     RELEVANCE_LEVEL_OPTION,
     PER_TURN_OPTION,
   ],
-  async run(o, [file]) {
+  async run(o, args) {
+    const file = onePositional(args, "RUN");
     // Checked before the run is read: a measure misspelt is a usage line at once.
     const specs = parseMeasureOptions(
       "convkit-ikat eval-passages",
@@ -221,7 +224,8 @@ export const evalCitationsCommand = defineCommand({
     "A 2025 run's citations and references against passage qrels (convkit's own measures, see the README): per turn (-q) and over the turns judged, the share of cited passages judged relevant (cit_rel, grade >= -l; cit_rel_2, grade >= 2), of responses citing a relevant passage (resp_supported), and the relevant passages the references reach (num_rel_ref, ref_recall). Lines as trec_eval prints them: convkit compare --per-topic reads them.",
   positionals: { name: "RUN.jsonl", description: "a 2025 run (JSON Lines)", min: 1, max: 1 },
   options: [QRELS_OPTION, RELEVANCE_LEVEL_OPTION, PER_TURN_OPTION],
-  async run(o, [file]) {
+  async run(o, args) {
+    const file = onePositional(args, "RUN.jsonl");
     const qrels = await loadQrels(o.qrels);
     const turns = await ikat25Turns(file);
     warnIfDisjoint(

@@ -4,6 +4,7 @@ import { IKAT_TURN_SCHEMA, readIkatTopics } from "@convkit/formats";
 import { flattenTopics, ikatTurnRow } from "@convkit/ikat";
 import { UsageError, writeJsonl } from "@convkit/io";
 import { writeParquet } from "@convkit/parquet";
+import { onePositional } from "./positional.js";
 
 /** `convkit-ikat flatten`. */
 export const flattenCommand = defineCommand({
@@ -29,7 +30,8 @@ export const flattenCommand = defineCommand({
     },
     PARQUET_COMPRESSION_OPTION,
   ],
-  async run(o, [file]) {
+  async run(o, args) {
+    const file = onePositional(args, "TOPICS.json");
     if (o.format !== "parquet" && o.out.endsWith(".parquet"))
       throw new UsageError(`convkit-ikat flatten: ${o.out} names a Parquet file: add --format parquet`);
     const turns = flattenTopics(await readIkatTopics(file));

@@ -6,6 +6,7 @@ import { readIkatTopics } from "@convkit/formats";
 import { type Finding, type IkatYear, judgeRun, PassageDb } from "@convkit/ikat";
 import { InputError, openInput, readAll, UsageError } from "@convkit/io";
 import { printFindings } from "./findings.js";
+import { onePositional } from "./positional.js";
 import { validate2025 } from "./validate-2025.js";
 
 /** --year's choices as the guidelines' years. */
@@ -68,7 +69,8 @@ export const validateCommand = defineCommand({
         "2025: write the official validator's .fixed file (its trimmed responses and references, byte for byte) to FILE; nothing is written where it writes none",
     },
   ],
-  async run(o, [runFile]) {
+  async run(o, args) {
+    const runFile = onePositional(args, "RUN.json");
     // An option the year's checker has no use for is a mistake to say, not to ignore.
     if (o.year !== "2025" && o.fix !== undefined)
       throw new UsageError(

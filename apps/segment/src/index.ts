@@ -3,7 +3,8 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { defineCommand, PARQUET_COMPRESSION_OPTION, startProgress, stderrReport } from "@convkit/cli";
 import { collect, readJsonl } from "@convkit/formats";
-import { checkOutputDir, checkOutputPath, Fields, inputMismatch, UsageError, writeStdout } from "@convkit/io";
+import { checkOutputDir, checkOutputPath, UsageError, writeStdout } from "@convkit/io";
+import { Fields, inputMismatch } from "@convkit/json";
 import { checkRunId, deriveRunId, parseQueueUrl, runOnQueue } from "@convkit/queue";
 import {
   agreeingPairs,

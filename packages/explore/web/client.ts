@@ -50,13 +50,9 @@ export async function get<P extends RoutePath>(r: Req<P>): Promise<Answers[P]> {
   } catch {
     throw new ApiFailure(0, "The explorer's server does not answer (stopped?).");
   }
-  const text = await res.text();
-  let body: unknown;
-  try {
-    body = text === "" ? undefined : JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
+  // The browser's own parse (the JSON boundary, @convkit/json, reaches node: through @convkit/io);
+  // an empty or non-JSON body is none.
+  const body: unknown = await res.json().catch(() => undefined);
   if (!res.ok) {
     const e = body as Partial<ApiError> | undefined;
     throw new ApiFailure(

@@ -8,7 +8,7 @@ import {
   type WriteOptions,
   writeDelimited,
 } from "@convkit/io";
-import { expectHeader, expectWidth, floatField, intField } from "./fields.js";
+import { expectHeader, expectWidth, floatField, intField, textField } from "./fields.js";
 import { mapBatches, writeLines } from "./lines.js";
 import type {
   ClarificationNeedEntry,
@@ -38,7 +38,7 @@ const FACET = /^F\d+$/;
 const QID = /^Q\d+$/;
 
 function idField(file: string, row: Row, k: number, re: RegExp, what: string): string {
-  const v = row.fields[k]!;
+  const v = textField(file, row, k);
   if (!re.test(v)) throw new InputError(file, { line: row.line }, what, describeFound(v));
   return v;
 }
@@ -59,17 +59,16 @@ export function readClariqRows(path: string): AsyncIterable<ClariqRow[]> {
     rowsOf(path),
     (row) => {
       expectWidth(file, row, 9);
-      const f = row.fields;
       return {
         topic_id: intField(file, row, 0, "an integer topic_id"),
-        initial_request: f[1]!,
-        topic_desc: f[2]!,
+        initial_request: textField(file, row, 1),
+        topic_desc: textField(file, row, 2),
         clarification_need: intField(file, row, 3, "an integer clarification_need"),
         facet_id: idField(file, row, 4, FACET, "a facet id like F0001"),
-        facet_desc: f[5]!,
+        facet_desc: textField(file, row, 5),
         question_id: idField(file, row, 6, QID, "a question id like Q00001"),
-        question: f[7]!,
-        answer: f[8]!,
+        question: textField(file, row, 7),
+        answer: textField(file, row, 8),
       };
     },
     (h) => expectHeader(file, h, CLARIQ_COLUMNS),
@@ -97,7 +96,10 @@ export function readClariqTestTopics(path: string): AsyncIterable<ClariqTestTopi
     rowsOf(path),
     (row) => {
       expectWidth(file, row, 2);
-      return { topic_id: intField(file, row, 0, "an integer topic_id"), initial_request: row.fields[1]! };
+      return {
+        topic_id: intField(file, row, 0, "an integer topic_id"),
+        initial_request: textField(file, row, 1),
+      };
     },
     (h) => expectHeader(file, h, ["topic_id", "initial request"]),
   );
@@ -112,7 +114,7 @@ export function readQuestionBank(path: string): AsyncIterable<QuestionBankEntry[
       expectWidth(file, row, 2);
       return {
         question_id: idField(file, row, 0, QID, "a question id like Q00001"),
-        question: row.fields[1]!,
+        question: textField(file, row, 1),
       };
     },
     (h) => expectHeader(file, h, ["question_id", "question"]),
@@ -154,19 +156,18 @@ export function readHumanMultiTurn(path: string): AsyncIterable<HumanMultiTurnRo
     rowsOf(path),
     (row) => {
       expectWidth(file, row, 12);
-      const f = row.fields;
       const turns = [];
       for (let t = 0; t < 3; t++) {
-        const q = f[6 + 2 * t]!;
-        if (q !== "") turns.push({ question: q, answer: f[7 + 2 * t]! });
+        const q = textField(file, row, 6 + 2 * t);
+        if (q !== "") turns.push({ question: q, answer: textField(file, row, 7 + 2 * t) });
       }
       return {
-        index: f[0]!,
-        unnamed_0: f[1]!,
+        index: textField(file, row, 0),
+        unnamed_0: textField(file, row, 1),
         topic_id: intField(file, row, 2, "an integer topic_id"),
-        facet_id: f[3]!,
-        facet: f[4]!,
-        initial_request: f[5]!,
+        facet_id: textField(file, row, 3),
+        facet: textField(file, row, 4),
+        initial_request: textField(file, row, 5),
         turns,
       };
     },
@@ -208,11 +209,11 @@ export function readMultiTurnRun(path: string): AsyncIterable<MultiTurnRunEntry[
     }
     return {
       context_id: intField(file, r, 0, "an integer context id"),
-      q0: fields[1]!,
-      question: fields[2]!,
+      q0: textField(file, r, 1),
+      question: textField(file, r, 2),
       rank: intField(file, r, 3, "an integer rank"),
       score: floatField(file, r, 4, "a numeric score"),
-      run: fields[5]!,
+      run: textField(file, r, 5),
     };
   });
 }

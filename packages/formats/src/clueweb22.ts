@@ -2,22 +2,22 @@
 import { open, readFile } from "node:fs/promises";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { describeFound, InputError, messageOf, type WriteOptions, writeAtomic } from "@convkit/io";
-import { isJsonObject } from "./fields.js";
-import { parseJsonText } from "./json-text.js";
+import { Fields, inputMismatch, parseJsonText } from "@convkit/json";
 import { readJsonl } from "./jsonl.js";
 import type { ClueWeb22Record } from "./records.js";
 import { displayName } from "./table.js";
 
 const FIELDS = ["ClueWeb22-ID", "URL", "URL-hash", "Language", "Clean-Text"] as const;
 
+/** A record checked through Fields; its message says which record field was not a string. */
 function checkRecord(
   file: string,
   v: unknown,
   where: { line: number } | { offset: number },
 ): ClueWeb22Record {
-  const o = isJsonObject(v) ? v : {};
+  const o = Fields.of(v, inputMismatch(file, where));
   const field = (f: (typeof FIELDS)[number]): string => {
-    const x = o[f];
+    const x = o.get(f);
     if (typeof x !== "string")
       throw new InputError(
         file,

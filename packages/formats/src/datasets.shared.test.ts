@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { Fields, inputMismatch } from "@convkit/json";
 import { readPickleFile } from "@convkit/pickle";
 import { requires, shared, tempDir } from "@convkit/test-helpers";
 import { expect, it } from "vitest";
@@ -49,7 +50,9 @@ requires("shared").describe("iKAT from ../shared/data", () => {
     expect(run.turns.length).toBe(218);
     expect(run.turns[0]!.responses[0]!.passage_provenance[0]!.id).toBe("clueweb22-en0025-76-08262:14");
     const psg = await collect(
-      readJsonl<{ doc_id: string }>(shared("data", "ikat", "2023_train_topics_psg_text.jsonl")),
+      readJsonl(shared("data", "ikat", "2023_train_topics_psg_text.jsonl"), (v, line) =>
+        Fields.of(v, inputMismatch("psg_text.jsonl", { line })).string("doc_id"),
+      ),
     );
     expect(psg.length).toBe(
       readFileSync(shared("data", "ikat", "2023_train_topics_psg_text.jsonl"), "utf8")

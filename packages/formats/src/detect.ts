@@ -73,6 +73,6 @@ export function detectFromText(lines: string[]): FormatName | undefined {
   const ws = first.trim().split(/\s+/);
   if (ws.length === 6) return "run";
   if (ws.length === 4) return "qrels";
-  if (ws.length === 2 && /^\d+$/.test(ws[0]!) && /^\d+$/.test(ws[1]!)) return "clarification-need-run";
+  if (/^\d+\s+\d+$/.test(first.trim())) return "clarification-need-run";
   return undefined;
 }

@@ -37,8 +37,9 @@ export const EVAL_METRICS = [
   "MRR100",
 ] as const;
 
-function shapeError(file: string, path: string, expected: string, v: PyValue): never {
-  throw new InputError(file, {}, `${expected} at ${path}`, pyTypeName(v));
+/** `v` undefined: a dict's key that is not there. */
+function shapeError(file: string, path: string, expected: string, v: PyValue | undefined): never {
+  throw new InputError(file, {}, `${expected} at ${path}`, v === undefined ? "nothing" : pyTypeName(v));
 }
 
 /** Python's name for the type of a value read from a pickle. */
@@ -56,7 +57,7 @@ export function pyTypeName(v: PyValue): string {
   return "tuple";
 }
 
-function str(file: string, v: PyValue, path: string): string {
+function str(file: string, v: PyValue | undefined, path: string): string {
   if (typeof v !== "string") shapeError(file, path, "a str", v);
   return v;
 }
@@ -74,8 +75,8 @@ function turns(file: string, v: PyValue, path: string): QaTurn[] {
   return v.map((t, i) => {
     const d = dict(file, t, `${path}[${i}]`);
     return {
-      question: str(file, d.get("question")!, `${path}[${i}]['question']`),
-      answer: str(file, d.get("answer")!, `${path}[${i}]['answer']`),
+      question: str(file, d.get("question"), `${path}[${i}]['question']`),
+      answer: str(file, d.get("answer"), `${path}[${i}]['answer']`),
     };
   });
 }

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import { parseJsonText } from "@convkit/json";
 import { requires, shared } from "@convkit/test-helpers";
 import { expect, it } from "vitest";
 import type { FormatName } from "./detect.js";
-import { parseJsonText } from "./json-text.js";
 import { readAny } from "./read-any.js";
 
 /** The format every file of ../shared/data must be recognized as, by content. */

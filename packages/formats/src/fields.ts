@@ -4,11 +4,22 @@ import { describeFound, InputError, type Row } from "@convkit/io";
 /** 1-based character column of field `k` in an unquoted row (good enough to point at it). */
 function columnOf(row: Row, k: number, delimiterLength = 1): number {
   let col = 1;
-  for (let i = 0; i < k; i++) col += row.fields[i]!.length + delimiterLength;
+  for (const f of row.fields.slice(0, k)) col += f.length + delimiterLength;
   return col;
 }
 
 const INT = /^[-+]?\d+$/;
+
+/**
+ * Field `k` of a row as text: checked access for a row whose width the reader checked, so that a
+ * missing field is an InputError at its line and never an undefined taken for a string.
+ */
+export function textField(file: string, row: Row, k: number): string {
+  const v = row.fields[k];
+  if (v === undefined)
+    throw new InputError(file, { line: row.line }, `at least ${k + 1} fields`, `${row.fields.length}`);
+  return v;
+}
 
 /** An integer field (as pandas/int() accept: optional sign, digits, surrounding spaces). */
 export function intField(file: string, row: Row, k: number, what = "an integer"): number {

@@ -7,8 +7,8 @@ import {
   type WriteOptions,
   writeAtomic,
 } from "@convkit/io";
-import { expectWidth, intField, isJsonObject } from "./fields.js";
-import { parseJsonText } from "./json-text.js";
+import { Fields, type Mismatch, parseJsonText } from "@convkit/json";
+import { expectWidth, intField, isJsonObject, textField } from "./fields.js";
 import { readJsonl } from "./jsonl.js";
 import { writeLines } from "./lines.js";
 import { type PyLiteral, PyLiteralError, parsePyLiteral } from "./py-literal.js";
@@ -23,8 +23,6 @@ import type {
   PassageRecord,
 } from "./records.js";
 import { displayName, mapRows, rowsOf } from "./table.js";
-
-type Obj = Record<string, unknown>;
 
 const isObj = isJsonObject;
 
@@ -167,82 +165,52 @@ export async function readIkatRun(path: string): Promise<IkatRun> {
   return parseIkatRun(file, parseJsonText(file, await readText(path)));
 }
 
-/** An iKAT run from parsed JSON, each field checked; a mismatch is an InputError naming its path. */
+/** An iKAT run from parsed JSON, each field checked (Fields); a mismatch is an InputError naming its path. */
 export function parseIkatRun(file: string, doc: unknown): IkatRun {
-  const bad = (path: string, expected: string, v: unknown) =>
-    new InputError(file, {}, `${expected} at ${path}`, describeFound(JSON.stringify(v) ?? String(v)));
-  const obj = (v: unknown, path: string): Obj => {
-    if (!isObj(v)) throw bad(path, "an object", v);
-    return v;
-  };
-  const arr = (v: unknown, path: string): unknown[] => {
-    if (!Array.isArray(v)) throw bad(path, "a list", v);
-    return v;
-  };
-  const str = (o: Obj, k: string, path: string): string => {
-    const v = o[k];
-    if (typeof v !== "string") throw bad(`${path}.${k}`, "a string", v);
-    return v;
-  };
-  const num = (o: Obj, k: string, path: string): number => {
-    const v = o[k];
-    if (typeof v !== "number" || !Number.isFinite(v)) throw bad(`${path}.${k}`, "a number", v);
-    return v;
-  };
-  const run = obj(doc, "the top level");
+  const mismatch: Mismatch = (path, expected, found) =>
+    new InputError(file, {}, `${expected} at ${path === "" ? "the top level" : `run.${path}`}`, found);
+  const run = Fields.of(doc, mismatch);
   const out: IkatRun = {
-    run_name: str(run, "run_name", "run"),
-    run_type: str(run, "run_type", "run"),
-    turns: arr(run.turns, "run.turns").map((t, ti) => {
-      const tp = `run.turns[${ti}]`;
-      const turn = obj(t, tp);
-      return {
-        turn_id: str(turn, "turn_id", tp),
-        responses: arr(turn.responses, `${tp}.responses`).map((r, ri) => {
-          const rp = `${tp}.responses[${ri}]`;
-          const resp = obj(r, rp);
-          const response: IkatResponse = {
-            rank: num(resp, "rank", rp),
-            text: str(resp, "text", rp),
-            passage_provenance: arr(resp.passage_provenance ?? [], `${rp}.passage_provenance`).map(
-              (p, pi) => {
-                const pp = `${rp}.passage_provenance[${pi}]`;
-                const prov = obj(p, pp);
-                const provenance: IkatProvenance = { id: str(prov, "id", pp) };
-                if (prov.text !== undefined) provenance.text = str(prov, "text", pp);
-                if (prov.score !== undefined) provenance.score = num(prov, "score", pp);
-                if (prov.used !== undefined) {
-                  if (typeof prov.used !== "boolean") throw bad(`${pp}.used`, "true or false", prov.used);
-                  provenance.used = prov.used;
-                }
-                return provenance;
-              },
-            ),
-          };
-          if (resp.ptkb_provenance !== undefined)
-            response.ptkb_provenance = list(file, resp.ptkb_provenance, `${rp}.ptkb_provenance`).map(
-              (x, xi) => {
-                if (typeof x === "string" || typeof x === "number") return x;
-                const xp = `${rp}.ptkb_provenance[${xi}]`;
-                const o = obj(x, xp);
-                if (typeof o.id !== "string" && typeof o.id !== "number")
-                  throw bad(`${xp}.id`, "a PTKB id", o.id);
-                const statement: IkatPtkbProvenance = { id: String(o.id) };
-                if (o.text !== undefined) statement.text = str(o, "text", xp);
-                if (o.score !== undefined) statement.score = num(o, "score", xp);
-                return statement;
-              },
-            );
-          return response;
-        }),
-      };
-    }),
+    run_name: run.string("run_name"),
+    run_type: run.string("run_type"),
+    turns: run.objects("turns").map((turn) => ({
+      turn_id: turn.string("turn_id"),
+      responses: turn.objects("responses").map((resp) => {
+        const response: IkatResponse = {
+          rank: resp.number("rank"),
+          text: resp.string("text"),
+          passage_provenance: (resp.has("passage_provenance") ? resp.objects("passage_provenance") : []).map(
+            (prov) => {
+              const provenance: IkatProvenance = { id: prov.string("id") };
+              const text = prov.optionalString("text");
+              if (text !== undefined) provenance.text = text;
+              const score = prov.optionalNumber("score");
+              if (score !== undefined) provenance.score = score;
+              const used = prov.optionalBoolean("used");
+              if (used !== undefined) provenance.used = used;
+              return provenance;
+            },
+          ),
+        };
+        if (resp.has("ptkb_provenance"))
+          response.ptkb_provenance = resp.list("ptkb_provenance", (x, path) => {
+            if (typeof x === "string" || typeof x === "number") return x;
+            const o = Fields.of(x, mismatch, path);
+            const id = o.get("id");
+            if (typeof id !== "string" && typeof id !== "number") throw o.fail("id", "a PTKB id", id);
+            const statement: IkatPtkbProvenance = { id: String(id) };
+            const text = o.optionalString("text");
+            if (text !== undefined) statement.text = text;
+            const score = o.optionalNumber("score");
+            if (score !== undefined) statement.score = score;
+            return statement;
+          });
+        return response;
+      }),
+    })),
   };
-  if (run.eval_response !== undefined) {
-    if (typeof run.eval_response !== "boolean")
-      throw bad("run.eval_response", "true or false", run.eval_response);
-    out.eval_response = run.eval_response;
-  }
+  const evalResponse = run.optionalBoolean("eval_response");
+  if (evalResponse !== undefined) out.eval_response = evalResponse;
   return out;
 }
 
@@ -335,10 +303,14 @@ export function readPassageHashes(path: string): AsyncIterable<PassageHash[]> {
   const file = displayName(path);
   return mapRows(rowsOf(path, { quoting: false }), (row) => {
     expectWidth(file, row, 3);
-    const md5 = row.fields[2]!;
+    const md5 = textField(file, row, 2);
     if (!/^[0-9a-f]{32}$/.test(md5))
       throw new InputError(file, { line: row.line }, "an md5 hex digest", describeFound(md5));
-    return { doc_id: row.fields[0]!, passage_no: intField(file, row, 1, "an integer passage number"), md5 };
+    return {
+      doc_id: textField(file, row, 0),
+      passage_no: intField(file, row, 1, "an integer passage number"),
+      md5,
+    };
   });
 }
 

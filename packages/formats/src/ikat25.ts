@@ -9,9 +9,8 @@ import {
   readLineBatches,
   type WriteOptions,
 } from "@convkit/io";
+import { checkJsonDepth, parseJsonText, tryParseJson } from "@convkit/json";
 import { isJsonObject } from "./fields.js";
-import { checkJsonDepth } from "./json-depth.js";
-import { parseJsonText } from "./json-text.js";
 import { writeLines } from "./lines.js";
 import { pySortedOrder } from "./python-json-sort.js";
 import type { Ikat25Metadata, Ikat25Response, Ikat25Scored, Ikat25Turn } from "./records.js";
@@ -29,10 +28,10 @@ export async function* readIkat25Run(path: string): AsyncIterable<Ikat25Turn[]> 
   const file = displayName(path);
   for await (const b of readLineBatches(src)) {
     const out: Ikat25Turn[] = [];
-    for (let i = 0; i < b.lines.length; i++) {
+    for (const [i, line] of b.lines.entries()) {
       // Python's line.strip(), as the official scripts read each line: a line of its whitespace
       // (U+001C, U+0085, U+00A0, …) is skipped, and around JSON it is not an error.
-      const l = pyStrip(b.lines[i]!);
+      const l = pyStrip(line);
       if (l.length > 0) out.push(parseIkat25Line(file, l, b.firstLine + i));
     }
     if (out.length > 0) yield out;
@@ -61,11 +60,11 @@ export function parseIkat25Line(file: string, text: string, line: number): Ikat2
   } catch (e) {
     const alt = e instanceof InputError ? withPySpecials(text) : undefined;
     if (alt === undefined) throw e;
-    try {
-      v = JSON.parse(alt, (_, x: unknown) => (typeof x === "string" ? (SPECIALS.get(x) ?? x) : x));
-    } catch {
-      throw e;
-    }
+    const special = tryParseJson(alt, (_, x: unknown) =>
+      typeof x === "string" ? (SPECIALS.get(x) ?? x) : x,
+    );
+    if (!special.ok) throw e;
+    v = special.value;
     checkJsonDepth(file, alt, line);
     parsed = alt;
   }
@@ -90,7 +89,7 @@ function withPySpecials(text: string): string | undefined {
   let last = 0;
   let found = false;
   for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
+    const c = text.charAt(i);
     if (c === '"') {
       for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
       continue;
@@ -194,7 +193,8 @@ function keyOrders(
   const needed =
     hasDigitKey(v.references) || responses.some((r: unknown) => isJsonObject(r) && hasDigitKey(r.citations));
   if (!needed) return undefined;
-  const p: unknown = JSON.parse(prefixKeys(text));
+  const prefixed = tryParseJson(prefixKeys(text));
+  const p = prefixed.ok ? prefixed.value : undefined;
   if (!isJsonObject(p)) return undefined;
   const keys = (x: unknown) => (isJsonObject(x) ? Object.keys(x).map((k) => k.slice(1)) : undefined);
   const pr = Array.isArray(p._responses) ? p._responses : [];
@@ -213,7 +213,7 @@ function prefixKeys(text: string): string {
     const start = i;
     for (i++; text[i] !== '"'; i++) if (text[i] === "\\") i++;
     let j = i + 1;
-    while (j < text.length && /\s/.test(text[j]!)) j++;
+    while (j < text.length && /\s/.test(text.charAt(j))) j++;
     if (text[j] === ":") {
       out.push(text.slice(last, start + 1), "_");
       last = start + 1;

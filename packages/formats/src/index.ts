@@ -63,9 +63,7 @@ export {
   readIkat25Run,
   writeIkat25Run,
 } from "./ikat25.js";
-export { checkJsonDepth, JsonDepthScanner, MAX_JSON_DEPTH } from "./json-depth.js";
 export { streamJsonItems } from "./json-stream.js";
-export { parseJsonText } from "./json-text.js";
 export { readJsonl } from "./jsonl.js";
 export { mapBatches, writeLines } from "./lines.js";
 export {
@@ -129,6 +127,7 @@ export {
 export { formatQulacJson, QULAC_COLUMNS, readQulacJson, writeQulacJson } from "./qulac.js";
 export { readAny, toJsonValue } from "./read-any.js";
 export type * from "./records.js";
+export { readSyntheticJsonl } from "./synthetic-jsonl.js";
 export { collect, rowsOf, whitespaceRowsOf } from "./table.js";
 export { joinToucheQrels, readArgsMe, readToucheTopics, toucheGain } from "./touche.js";
 export {

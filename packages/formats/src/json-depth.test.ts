@@ -3,10 +3,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { InputError, messageOf } from "@convkit/io";
+import { checkJsonDepth, JsonDepthScanner, MAX_JSON_DEPTH } from "@convkit/json";
 import { rng, tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { readIkatRun, readIkatTopics } from "./ikat.js";
-import { checkJsonDepth, JsonDepthScanner, MAX_JSON_DEPTH } from "./json-depth.js";
 import { readJsonl } from "./jsonl.js";
 import { QULAC_COLUMNS, readQulacJson } from "./qulac.js";
 import { collect } from "./table.js";
@@ -73,7 +73,9 @@ describe("JSON depth", () => {
       const e = await rejection(read(write(name, nested(MILLION))));
       expect(e.message).toMatch(new RegExp(`/${name.replace(".", "\\.")}:1:${MAX_JSON_DEPTH + 1}: `));
     }
-    const e = await rejection(collect(readJsonl(write("p.jsonl", `{}\n\n{"a": ${nested(MILLION)}}\n`))));
+    const e = await rejection(
+      collect(readJsonl(write("p.jsonl", `{}\n\n{"a": ${nested(MILLION)}}\n`), (v) => v)),
+    );
     expect(e.message).toMatch(new RegExp(`/p\\.jsonl:3:${7 + MAX_JSON_DEPTH - 1}: `));
     expect(e.message).toMatch(TOO_DEEP);
   });

@@ -1,7 +1,7 @@
 // Streaming the elements of one huge JSON array or object (stream-json), handed on in batches.
 import { Readable } from "node:stream";
 import { type ByteSource, InputError, messageOf } from "@convkit/io";
-import { JsonDepthScanner, MAX_JSON_DEPTH } from "./json-depth.js";
+import { JsonDepthScanner, MAX_JSON_DEPTH } from "@convkit/json";
 
 /** Options of {@link streamJsonItems}. */
 export interface JsonItemsOptions {

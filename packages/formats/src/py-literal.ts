@@ -37,7 +37,7 @@ class Parser {
 
   skip(): void {
     const ws = this.depth > 0 ? /[ \t\f\r\n]/ : /[ \t\f]/;
-    while (this.i < this.s.length && ws.test(this.s[this.i]!)) this.i++;
+    while (this.i < this.s.length && ws.test(this.s.charAt(this.i))) this.i++;
   }
 
   value(): PyLiteral {
@@ -104,11 +104,11 @@ class Parser {
 
   private string(): string {
     let raw = false;
-    if (/[rRuU]/.test(this.s[this.i]!)) {
-      raw = /[rR]/.test(this.s[this.i]!);
+    if (/[rRuU]/.test(this.s.charAt(this.i))) {
+      raw = /[rR]/.test(this.s.charAt(this.i));
       this.i++;
     }
-    const q = this.s[this.i]!;
+    const q = this.s.charAt(this.i);
     const triple = this.s.startsWith(q.repeat(3), this.i);
     const end = triple ? q.repeat(3) : q;
     this.i += end.length;
@@ -119,7 +119,7 @@ class Parser {
         this.i += end.length;
         return out;
       }
-      const c = this.s[this.i]!;
+      const c = this.s.charAt(this.i);
       if ((c === "\n" || c === "\r") && !triple) this.fail(`the closing ${end} before the line break`);
       if (c !== "\\") {
         out += c;

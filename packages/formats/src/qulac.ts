@@ -1,6 +1,6 @@
 // Qulac: `qulac.json` (pandas column-oriented JSON) and the hist012 dict layouts.
 import { describeFound, InputError, readText, type WriteOptions, writeAtomic } from "@convkit/io";
-import { parseJsonText } from "./json-text.js";
+import { Fields, parseJsonText } from "@convkit/json";
 import type { QulacRow } from "./records.js";
 import { displayName } from "./table.js";
 
@@ -19,8 +19,6 @@ export const QULAC_COLUMNS = [
   "answer",
 ] as const satisfies readonly (keyof QulacRow)[];
 
-const INT_COLUMNS = new Set(["topic_id", "facet_id"]);
-
 /**
  * Rows of `qulac.json` (`{column: {row_index: value}}`) in row-index order. Strings are exactly as
  * JSON decodes them: the published `\'` stays a backslash and a quote.
@@ -28,39 +26,51 @@ const INT_COLUMNS = new Set(["topic_id", "facet_id"]);
 export async function readQulacJson(path: string): Promise<QulacRow[]> {
   const file = displayName(path);
   const text = await readText(path);
-  const doc = parseJsonText(file, text);
-  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
-    throw new InputError(
-      file,
-      { line: 1 },
-      "a JSON object of columns",
-      Array.isArray(doc) ? "an array" : typeof doc,
-    );
-  }
-  const cols = doc as Record<string, Record<string, unknown>>;
-  for (const c of QULAC_COLUMNS) {
-    if (typeof cols[c] !== "object" || cols[c] === null)
-      throw new InputError(file, {}, `a column "${c}"`, "none");
-  }
-  const index = Object.keys(cols.topic_id!).sort((a, b) => Number(a) - Number(b));
-  return index.map((i) => {
-    const row: Record<string, unknown> = {};
-    for (const c of QULAC_COLUMNS) {
-      const v = cols[c]![i];
-      const ok = INT_COLUMNS.has(c) ? Number.isInteger(v) : typeof v === "string";
-      if (!ok) {
-        throw new InputError(
-          file,
-          {},
-          `${INT_COLUMNS.has(c) ? "an integer" : "a string"} at ${c}[${i}]`,
-          // Shortened: a cell may hold megabytes.
-          describeFound(JSON.stringify(v) ?? "nothing"),
-        );
-      }
-      row[c] = v;
-    }
-    return row as unknown as QulacRow;
-  });
+  const doc = Fields.of(
+    parseJsonText(file, text),
+    (_path, _expected, found) => new InputError(file, { line: 1 }, "a JSON object of columns", found),
+  );
+  const columns = new Map(
+    QULAC_COLUMNS.map((c) => [
+      c,
+      Fields.of(doc.get(c), () => new InputError(file, {}, `a column "${c}"`, "none"), c),
+    ]),
+  );
+  const column = (c: (typeof QULAC_COLUMNS)[number]): Fields => {
+    const col = columns.get(c);
+    if (col === undefined) throw new InputError(file, {}, `a column "${c}"`, "none");
+    return col;
+  };
+  // Shortened: a cell may hold megabytes.
+  const bad = (c: string, i: string, expected: string, v: unknown) =>
+    new InputError(file, {}, `${expected} at ${c}[${i}]`, describeFound(JSON.stringify(v) ?? "nothing"));
+  const int = (c: (typeof QULAC_COLUMNS)[number], i: string): number => {
+    const v = column(c).get(i);
+    if (typeof v !== "number" || !Number.isInteger(v)) throw bad(c, i, "an integer", v);
+    return v;
+  };
+  const str = (c: (typeof QULAC_COLUMNS)[number], i: string): string => {
+    const v = column(c).get(i);
+    if (typeof v !== "string") throw bad(c, i, "a string", v);
+    return v;
+  };
+  const index = column("topic_id")
+    .keys()
+    .sort((a, b) => Number(a) - Number(b));
+  // Built in QULAC_COLUMNS' order: the record's keys and the first bad cell as before.
+  return index.map((i) => ({
+    topic_id: int("topic_id", i),
+    facet_id: int("facet_id", i),
+    topic_facet_id: str("topic_facet_id", i),
+    topic_facet_question_id: str("topic_facet_question_id", i),
+    topic: str("topic", i),
+    topic_type: str("topic_type", i),
+    facet_type: str("facet_type", i),
+    topic_desc: str("topic_desc", i),
+    facet_desc: str("facet_desc", i),
+    question: str("question", i),
+    answer: str("answer", i),
+  }));
 }
 
 /** pandas `DataFrame.to_json()` text of the rows (column-oriented, `/` escaped, non-ASCII as `\uXXXX`). */

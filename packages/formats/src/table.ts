@@ -26,9 +26,9 @@ export async function* whitespaceRowsOf(
   const src = options.source ?? (await openInput(path));
   for await (const b of readLineBatches(src)) {
     const rows: Row[] = [];
-    for (let i = 0; i < b.lines.length; i++) {
-      if (options.comments && b.lines[i]!.charCodeAt(0) === 0x23) continue;
-      const t = b.lines[i]!.trim();
+    for (const [i, l] of b.lines.entries()) {
+      if (options.comments && l.charCodeAt(0) === 0x23) continue;
+      const t = l.trim();
       if (t.length === 0) continue;
       rows.push({ line: b.firstLine + i, fields: t.split(/[ \t]+/) });
     }

@@ -1,6 +1,6 @@
 // TREC run and qrels files, read as trec_eval reads them and written in trec_eval's own order.
 import { type ByteSource, formatPyFloat, type Row, trecOrder, type WriteOptions } from "@convkit/io";
-import { expectWidth, floatField, intField } from "./fields.js";
+import { expectWidth, floatField, intField, textField } from "./fields.js";
 import { writeLines } from "./lines.js";
 import type { QrelsEntry, RunEntry } from "./records.js";
 import { displayName, mapRows, whitespaceRowsOf } from "./table.js";
@@ -29,11 +29,10 @@ export async function* readQrels(path: string, options: TrecReadOptions = {}): A
 /** One qrels row as {@link readQrels} reads it (an InputError naming `file` when it is not one). */
 export function qrelsEntryOf(file: string, row: Row): QrelsEntry {
   expectWidth(file, row, 4, "whitespace-separated fields (qid iter docno rel)");
-  const f = row.fields;
   return {
-    qid: f[0]!,
-    iter: f[1]!,
-    docno: f[2]!,
+    qid: textField(file, row, 0),
+    iter: textField(file, row, 1),
+    docno: textField(file, row, 2),
     rel: intField(file, row, 3, "an integer relevance grade"),
   };
 }
@@ -55,14 +54,13 @@ export async function* readRun(path: string, options: TrecReadOptions = {}): Asy
 export function runEntryOf(file: string, row: Row, options: TrecReadOptions = {}): RunEntry {
   if (!options.trecEval || row.fields.length < 6)
     expectWidth(file, row, 6, "whitespace-separated fields (qid Q0 docno rank score tag)");
-  const f = row.fields;
   return {
-    qid: f[0]!,
-    q0: f[1]!,
-    docno: f[2]!,
+    qid: textField(file, row, 0),
+    q0: textField(file, row, 1),
+    docno: textField(file, row, 2),
     rank: intField(file, row, 3, "an integer rank"),
     score: floatField(file, row, 4, "a numeric score"),
-    tag: f[5]!,
+    tag: textField(file, row, 5),
   };
 }
 

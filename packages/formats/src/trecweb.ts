@@ -74,8 +74,7 @@ export async function* readTrecWeb(path: string, batchSize = 256): AsyncIterable
   let start = 0;
   let out: TrecWebDoc[] = [];
   for await (const b of readLineBatches(src)) {
-    for (let i = 0; i < b.lines.length; i++) {
-      const l = b.lines[i]!;
+    for (const [i, l] of b.lines.entries()) {
       if (cur === undefined) {
         if (l.trim() === "<DOC>") {
           cur = [];

@@ -46,6 +46,16 @@ describe("ClueWeb22 txt files", () => {
       `${o}:byte 11: expected a 10-digit offset and a newline`,
     );
   });
+
+  it("a line that is not JSON, or not an object: one InputError at its line (the object check was a missing field)", async () => {
+    const f = join(tempDir(), "en0000-00.json");
+    writeFileSync(f, `${JSON.stringify(rec(1))}\n[1, 2]\n`);
+    await expect(collect(readClueWeb22(f))).rejects.toThrow(`${f}:2: expected an object, found an array`);
+    writeFileSync(f, `${JSON.stringify(rec(1))}\n{"ClueWeb22-ID": \n`);
+    await expect(collect(readClueWeb22(f))).rejects.toThrow(
+      `${f}:2:18: expected valid JSON, found end of input`,
+    );
+  });
 });
 
 describe("TrecWeb", () => {

@@ -60,7 +60,8 @@ export function parseXml(file: string, text: string): XmlElement {
     }
     return { line: lo + 1, col: pos - lineStarts[lo]! + 1 };
   };
-  const fail = (pos: number, expected: string, found?: string): never => {
+  // Typed as a whole (not just its return): so that TypeScript narrows after a call (`if (!m) fail(…)`).
+  const fail: (pos: number, expected: string, found?: string) => never = (pos, expected, found) => {
     throw new InputError(
       file,
       where(pos),
@@ -114,33 +115,36 @@ export function parseXml(file: string, text: string): XmlElement {
       const c = closeOf("]]>", "]]> closing the CDATA section");
       const top = stack[stack.length - 1];
       if (!top) fail(lt, "CDATA inside an element");
-      top!.text += text.slice(lt + 9, c - 3);
+      top.text += text.slice(lt + 9, c - 3);
       i = c;
     } else if (text.startsWith("<!DOCTYPE", lt) && !root) i = closeOf(">", "> closing the DOCTYPE");
     else if (text.startsWith("</", lt)) {
       const m = CLOSE_TAG.exec(text.slice(lt, lt + 256));
       const top = stack[stack.length - 1];
       if (!m) fail(lt, top ? `</${top.name}>` : "a closing tag");
-      if (!top || m![1] !== top.name) fail(lt, top ? `</${top.name}>` : "no closing tag after the root");
+      if (!top || m[1] !== top.name) fail(lt, top ? `</${top.name}>` : "no closing tag after the root");
       stack.pop();
-      i = lt + m![0].length;
+      i = lt + m[0].length;
     } else {
       const m = OPEN_TAG.exec(text.slice(lt, lt + 4096));
       if (!m) fail(lt, "a tag (<name …>)");
-      if (!stack.length && root) fail(lt, "one root element", `a second one, <${m![1]}>`);
-      const el: XmlElement = { name: m![1]!, ...where(lt), children: [], text: "" };
+      const [tag, name, , selfClosing] = m;
+      if (name === undefined) fail(lt, "a tag (<name …>)");
+      if (!stack.length && root) fail(lt, "one root element", `a second one, <${name}>`);
+      const el: XmlElement = { name, ...where(lt), children: [], text: "" };
       const top = stack[stack.length - 1];
       if (top) top.children.push(el);
       else root = el;
-      if (m![3] !== "/") {
+      if (selfClosing !== "/") {
         if (stack.length >= MAX_XML_DEPTH)
           fail(lt, `elements nested at most ${MAX_XML_DEPTH} deep`, `<${el.name}> nested deeper`);
         stack.push(el);
       }
-      i = lt + m![0].length;
+      i = lt + tag.length;
     }
   }
-  if (stack.length) fail(text.length, `</${stack[stack.length - 1]!.name}>`);
+  const open = stack.at(-1);
+  if (open) fail(text.length, `</${open.name}>`);
   if (!root) fail(text.length, "a root element");
-  return root!;
+  return root;
 }

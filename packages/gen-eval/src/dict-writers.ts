@@ -192,8 +192,8 @@ function decodeSpooled(b: Buffer, at: number): [Spooled, number] | undefined {
 export async function writeJsonDict(target: string, spools: SpoolReader): Promise<void> {
   await writeAtomic(target, async (sink) => {
     await sink.write("{");
-    for (let m = 0; m < DICT_METRICS.length; m++) {
-      await sink.write(`${m ? ", " : ""}${pythonJsonString(DICT_METRICS[m]![0])}: {`);
+    for (const [m, [name]] of DICT_METRICS.entries()) {
+      await sink.write(`${m ? ", " : ""}${pythonJsonString(name)}: {`);
       let first = true;
       let buf = "";
       for await (const [key, values] of spools.read(m)) {
@@ -223,8 +223,8 @@ export async function writeJsonDict(target: string, spools: SpoolReader): Promis
 export async function writeQulacDict(target: string, spools: SpoolReader): Promise<void> {
   await writeAtomic(target, async (sink) => {
     await sink.write("{");
-    for (let m = 0; m < DICT_METRICS.length; m++) {
-      await sink.write(`${m ? ", " : ""}${pythonJsonString(DICT_METRICS[m]![0])}: {`);
+    for (const [m, [name]] of DICT_METRICS.entries()) {
+      await sink.write(`${m ? ", " : ""}${pythonJsonString(name)}: {`);
       let first = true;
       for await (const [key, values] of spools.read(m)) {
         let buf = "";
@@ -264,8 +264,7 @@ export async function writeParquetDict(
   const schema = o.stringContexts ? EVAL_ENTRY_SCHEMA : MULTI_TURN_EVAL_ENTRY_SCHEMA;
   await writeAtomic(target, async (sink) => {
     const w = await ParquetTableWriter.open<EvalRow>(sink, schema, { codec: o.codec });
-    for (let m = 0; m < DICT_METRICS.length; m++) {
-      const metric = DICT_METRICS[m]![0];
+    for (const [m, [metric]] of DICT_METRICS.entries()) {
       for await (const [context, values] of spools.read(m))
         await w.write(
           values.map(([question, [no_answer, with_answer]]) => ({
@@ -302,8 +301,8 @@ async function pickleTo(sink: ByteSink, spools: SpoolReader): Promise<void> {
   };
   w.beginDict();
   w.op("MARK");
-  for (let m = 0; m < DICT_METRICS.length; m++) {
-    w.str(DICT_METRICS[m]![0]);
+  for (const [m, [name]] of DICT_METRICS.entries()) {
+    w.str(name);
     w.op("EMPTY_DICT");
     w.memoize();
     let n = 0;

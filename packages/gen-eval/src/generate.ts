@@ -7,9 +7,9 @@ import {
   clariqFile,
   collect,
   detectFormat,
-  readJsonl,
   readQuestionBank,
   readQulacJson,
+  readSyntheticJsonl,
   type SyntheticRecord,
   syntheticRecords,
 } from "@convkit/formats";
@@ -160,7 +160,16 @@ export function topicContextTasks(
   };
   const out: ContextTask[] = [];
   for (const c of topicContexts(plan, nums, singleTurn ? 0 : maxHistory)) {
-    const row = plan.answers[c.facet]!;
+    const row = plan.answers[c.facet];
+    const facet = plan.facets[c.facet];
+    // topicContexts numbers the plan's own facets and their answers: anything else is a bug.
+    if (row === undefined || facet === undefined)
+      throw new RangeError(`no facet ${c.facet} in topic ${plan.topic_id}`);
+    const turnTerms = (h: number) => {
+      const turn = row[h];
+      if (turn === undefined) throw new RangeError(`no answer ${h} of facet ${facet}`);
+      return [...t(turn.question), ...t(turn.answer)];
+    };
     const asked = new Set(c.history);
     const candidates: Candidate[] = [{ question_id: NO_QUESTION, question: [], answer: [] }];
     row.forEach((it, i) => {
@@ -169,9 +178,9 @@ export function topicContextTasks(
     });
     candidates.sort((a, b) => (a.question_id < b.question_id ? -1 : a.question_id > b.question_id ? 1 : 0));
     out.push({
-      key: singleTurn ? plan.facets[c.facet]! : c.context_id,
-      facet: plan.facets[c.facet]!,
-      history: c.history.map((h) => [...t(row[h]!.question), ...t(row[h]!.answer)]),
+      key: singleTurn ? facet : c.context_id,
+      facet,
+      history: c.history.map(turnTerms),
       candidates,
     });
   }
@@ -420,7 +429,7 @@ export async function evaluateQueuedTopics(
     const queries = await evaluateToSpools(o, plans, tmp, pool);
     await tmp.close();
     const final = new MetricSpools(data.spools);
-    for (let m = 0; m < tmp.files.length; m++) await rename(tmp.files[m]!, final.files[m]!);
+    for (const [m, from] of tmp.files.entries()) await rename(from, final.files[m]!);
     return { topics: plans.length, contexts: tmp.contexts, queries };
   } finally {
     await tmp.close().catch(() => {});
@@ -477,7 +486,7 @@ async function recordUnits(path: string, data: string): Promise<TopicUnit[]> {
   if (["pickle", "tar"].includes((await detectFormat(path)) ?? "")) {
     for (const r of syntheticRecords(path, await readPickleFile(path))) records.push(r);
   } else {
-    for await (const b of readJsonl<SyntheticRecord>(path)) records.push(...b);
+    for await (const b of readSyntheticJsonl(path)) records.push(...b);
   }
   const topics = new Map<
     number,

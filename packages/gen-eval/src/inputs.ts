@@ -6,7 +6,6 @@ import {
   collect,
   detectFormat,
   jsonDocument,
-  parseJsonText,
   readClueWeb22,
   readJsonl,
   readQrels,
@@ -14,6 +13,7 @@ import {
   readTrecWeb,
 } from "@convkit/formats";
 import { InputError, inputLimits, lineTooLong, sniffCompression, trecOrder } from "@convkit/io";
+import { parseJsonText, tryParseJson } from "@convkit/json";
 import { PyTuple, type PyValue, readPickleFile } from "@convkit/pickle";
 
 /**
@@ -163,9 +163,12 @@ async function indexJsonl(path: string, wanted: ReadonlySet<string>, store: Docu
   const take = (buf: Buffer, start: number, end: number, fileStart: number) => {
     line++;
     const head = buf.toString("utf8", start, Math.min(end, start + 512));
-    const m = LEADING_ID.exec(head);
+    const lead = LEADING_ID.exec(head)?.[1];
+    const decoded = lead === undefined ? undefined : tryParseJson(`"${lead}"`);
     let id: string;
-    if (m) id = JSON.parse(`"${m[1]}"`) as string;
+    // An id that is no JSON string (a bad escape, a raw tab) goes with its line through the
+    // parse, which names the line and column.
+    if (decoded?.ok && typeof decoded.value === "string") id = decoded.value;
     else {
       const text = buf.toString("utf8", start, end);
       if (text.trim() === "") return;

@@ -1,7 +1,7 @@
 // gen:eval's job kinds on the queue, declared once for the command that submits a run and the
 // worker that runs it: one unit per group of topics (spooled beside the output), and the run's
 // end writing the dicts.
-import type { Fields } from "@convkit/io";
+import type { Fields } from "@convkit/json";
 import { CODECS } from "@convkit/parquet";
 import { defineJobKindWithState, defineRunKind } from "@convkit/queue";
 import {

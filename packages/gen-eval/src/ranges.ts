@@ -1,7 +1,7 @@
 // gen:eval's numeric settings and their ranges, declared once: `convkit-gen-eval` checks its
 // options against them, and a queue worker checks a job's options against the same (a job in
 // Redis may come from anyone, not only from the CLI).
-import type { Fields } from "@convkit/io";
+import type { Fields } from "@convkit/json";
 
 /** A setting's range: its option, the bounds, and how a message says it. */
 interface Range {

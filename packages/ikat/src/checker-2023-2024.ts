@@ -58,7 +58,8 @@ export function officialCheck(
   const out: OfficialVerdict = { findings: [], valid: true };
   const log = (level: Finding["level"], message: string, turn?: string, line?: number) =>
     out.findings.push({ ...(line ? { line } : {}), level, ...(turn !== undefined ? { turn } : {}), message });
-  const fatal = (message: string, turn?: string, line?: number): never => {
+  // Typed as a whole: TypeScript narrows after a call.
+  const fatal: (message: string, turn?: string, line?: number) => never = (message, turn, line) => {
     log("error", message, turn, line);
     throw new Fatal();
   };
@@ -148,14 +149,19 @@ function checkRun(
   if (run.turns.length !== expected.turns)
     fatal(`The run contains ${run.turns.length} turns, but the test topics contain ${expected.turns} turns`);
   // Turn ids split into topic and turn number; 2024 reads the topic as an int too.
-  const byTopic = new Map<string, { turn: ProtoRun["turns"][number]; n: bigint }[]>();
+  const byTopic = new Map<string, { turn: ProtoRun["turns"][number]; n: bigint; topic: string }[]>();
   for (const turn of run.turns) {
-    const { topic, n, error } = splitTurnId(turn.turn_id, year);
-    if (error !== undefined)
-      fatal(`Failed to parse turn ID "${turn.turn_id}", exception was ${error}`, turn.turn_id, turn.line);
-    const list = byTopic.get(topic!) ?? [];
-    list.push({ turn, n: n! });
-    byTopic.set(topic!, list);
+    const split = splitTurnId(turn.turn_id, year);
+    if (split.error !== undefined)
+      fatal(
+        `Failed to parse turn ID "${turn.turn_id}", exception was ${split.error}`,
+        turn.turn_id,
+        turn.line,
+      );
+    const { topic, n } = split;
+    const list = byTopic.get(topic) ?? [];
+    list.push({ turn, n, topic });
+    byTopic.set(topic, list);
   }
   if (byTopic.size !== expected.topics)
     fatal(`The run contains ${byTopic.size} topics, the expected number is ${expected.topics}`);
@@ -167,8 +173,8 @@ function checkRun(
       fatal(`The topic ${t.number} should have ${t.turns.length} turns but actually has ${got.length} turns`);
   }
   for (const list of byTopic.values())
-    for (const { turn, n } of list) {
-      const topic = topicOf.get(splitTurnId(turn.turn_id, year).topic!)!;
+    for (const { turn, n, topic: key } of list) {
+      const topic = topicOf.get(key)!;
       const max = topic.turns.length;
       if (n < 1n || n > BigInt(max))
         fatal(
@@ -189,7 +195,10 @@ function checkRun(
 }
 
 /** `turn_id.split('_')` then int(): the topic key (2024: the int's text) and the turn number, or Python's exception. */
-function splitTurnId(id: string, year: 2023 | 2024): { topic?: string; n?: bigint; error?: string } {
+function splitTurnId(
+  id: string,
+  year: 2023 | 2024,
+): { topic: string; n: bigint; error?: undefined } | { error: string } {
   const parts = id.split("_");
   if (year === 2024) {
     const ints: bigint[] = [];
@@ -198,13 +207,17 @@ function splitTurnId(id: string, year: 2023 | 2024): { topic?: string; n?: bigin
       if (v === undefined) return { error: `invalid literal for int() with base 10: ${pyStrRepr(p)}` };
       ints.push(v);
     }
-    if (ints.length !== 2) return { error: unpackError(ints.length) };
-    return { topic: String(ints[0]), n: ints[1]! };
+    const [topic, n] = ints;
+    if (ints.length !== 2 || topic === undefined || n === undefined)
+      return { error: unpackError(ints.length) };
+    return { topic: String(topic), n };
   }
-  if (parts.length !== 2) return { error: unpackError(parts.length) };
-  const v = pyInt(parts[1]!);
-  if (v === undefined) return { error: `invalid literal for int() with base 10: ${pyStrRepr(parts[1]!)}` };
-  return { topic: parts[0]!, n: v };
+  const [topic, num] = parts;
+  if (parts.length !== 2 || topic === undefined || num === undefined)
+    return { error: unpackError(parts.length) };
+  const v = pyInt(num);
+  if (v === undefined) return { error: `invalid literal for int() with base 10: ${pyStrRepr(num)}` };
+  return { topic, n: v };
 }
 
 function unpackError(n: number): string {

@@ -119,8 +119,7 @@ export class PassageDb {
     const isMissing = new Uint8Array(ids.length);
     const pairs: [string, number][] = [];
     const at: number[] = [];
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i]!;
+    for (const [i, id] of ids.entries()) {
       const c = id.lastIndexOf(":");
       const k = Number(id.slice(c + 1));
       if (c < 0 || !Number.isInteger(k)) isMissing[i] = 1;

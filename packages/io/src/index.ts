@@ -20,7 +20,6 @@ export {
   throwIfParquet,
   UsageError,
 } from "./errors.js";
-export { describeValue, Fields, inputMismatch, type Mismatch } from "./fields.js";
 export {
   capBytes,
   DEFAULT_INPUT_LIMITS,

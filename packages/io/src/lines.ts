@@ -299,13 +299,14 @@ async function* streamUnits(
   let size = 0;
   let first = true;
   const cut = (final: boolean): Uint8Array => {
-    const last = parts[parts.length - 1]!;
+    const last = parts.pop();
+    if (last === undefined) return new Uint8Array(0);
     const lastEnd = final ? last.length : last.lastIndexOf(10) + 1;
     const data = new Uint8Array(size - last.length + lastEnd);
     let at = 0;
-    for (let i = 0; i < parts.length - 1; i++) {
-      data.set(parts[i]!, at);
-      at += parts[i]!.length;
+    for (const p of parts) {
+      data.set(p, at);
+      at += p.length;
     }
     data.set(last.subarray(0, lastEnd), at);
     const rest = last.subarray(lastEnd);

@@ -81,8 +81,9 @@ export async function removeStaleTemps(target: string): Promise<void> {
       (names) => {
         const m = new Map<string, string[]>();
         for (const n of names) {
-          const t = TEMP.exec(n);
-          if (t && !alive(Number(t[2]))) m.set(t[1]!, [...(m.get(t[1]!) ?? []), join(dir, n)]);
+          const [, target, pid] = TEMP.exec(n) ?? [];
+          if (target !== undefined && !alive(Number(pid)))
+            m.set(target, [...(m.get(target) ?? []), join(dir, n)]);
         }
         return m;
       },
@@ -246,8 +247,7 @@ class StreamSink implements ByteSink {
       run = [];
       runReleases = [];
     };
-    for (let i = 0; i < parts.length; i++) {
-      const p = parts[i]!;
+    for (const [i, p] of parts.entries()) {
       const release = releases[i];
       if (p.length >= LARGE_PART) {
         writeRun();

@@ -211,7 +211,8 @@ export async function peek(
     got.push(r.value);
     size += r.value.length;
   }
-  const head = got.length === 1 ? got[0]! : Buffer.concat(got);
+  const [only] = got;
+  const head = got.length === 1 && only !== undefined ? only : Buffer.concat(got);
   const close = async () => {
     if (done) return;
     done = true;

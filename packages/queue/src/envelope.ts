@@ -1,6 +1,7 @@
 // What a job carries around its payload, and how a failure travels: told apart by data (a role
 // field, a failure record), never by the payload's shape or a message's wording.
-import { anyErrorToData, ConvkitError, type ErrorData, errorFromData, Fields } from "@convkit/io";
+import { anyErrorToData, ConvkitError, type ErrorData, errorFromData } from "@convkit/io";
+import { Fields, tryParseJson } from "@convkit/json";
 import { jobDataMismatch, type UnitFailure } from "./kind.js";
 
 /** A run's parent job: its run, how many units it has, its kind's payload. */
@@ -72,12 +73,9 @@ export function encodeFailure(e: unknown): string {
  * (BullMQ's own: a job stalled too often) is a ConvkitError (exit 1) with that reason.
  */
 export function failureError(reason: string): Error {
-  let v: unknown;
-  try {
-    v = JSON.parse(reason);
-  } catch {
-    return new ConvkitError(reason);
-  }
+  const parsed = tryParseJson(reason);
+  if (!parsed.ok) return new ConvkitError(reason);
+  const v = parsed.value;
   const e =
     typeof v === "object" && v !== null && "convkitFailure" in v
       ? errorFromData(v.convkitFailure)

@@ -2,7 +2,8 @@
 // field (what comes from Redis is untrusted data: another version of convkit may have written
 // it), and its handler. The command that submits a run and the worker that runs it use the same
 // declaration, so neither side casts.
-import { ConvkitError, Fields, type Mismatch } from "@convkit/io";
+import { ConvkitError } from "@convkit/io";
+import { Fields, type Mismatch, tryParseJson } from "@convkit/json";
 
 /** A job's data or result that is not what its kind says (exit 1: not the user's input). */
 export class JobDataError extends ConvkitError {
@@ -161,7 +162,9 @@ export function defineRunKind<P, R, UP, UR>(spec: RunKindSpec<P, R, UP, UR>): Ru
 
 /** A payload as the worker will read it (JSON, as BullMQ stores it) and checked: a submitter's mistake fails here, not on a worker. */
 export function checkOutgoing<P>(kind: JobKind<P, unknown>, payload: P): unknown {
-  const data: unknown = JSON.parse(JSON.stringify(payload));
+  const stored = tryParseJson(JSON.stringify(payload));
+  // Nothing survives (an undefined payload): the payload check says what is missing.
+  const data = stored.ok ? stored.value : undefined;
   kind.payload(data);
   return data;
 }

@@ -2,7 +2,8 @@
 // submitted under ids derived from the run id and each unit's key, so that submitting the same
 // run twice adds nothing; then watched to its end from any machine.
 import { createHash } from "node:crypto";
-import { ConvkitError, Fields, messageOf, UsageError } from "@convkit/io";
+import { ConvkitError, messageOf, UsageError } from "@convkit/io";
+import { Fields } from "@convkit/json";
 import type { Queue } from "bullmq";
 import {
   checkRedis,

@@ -4,6 +4,7 @@
 // named with its reason, and (on a worker) rewritten so that BullMQ can read it and the worker
 // fails it once, as any job with data its kind refuses.
 import { messageOf } from "@convkit/io";
+import { tryParseJson } from "@convkit/json";
 import type { Job, Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { loadBullmq } from "./connection.js";
@@ -17,12 +18,8 @@ export const UNREADABLE_FIELD = "convkitUnreadable";
 /** Why a raw field is not JSON, or undefined when it is (or absent: BullMQ reads that as none). */
 function parseError(raw: string | null | undefined): string | undefined {
   if (raw === null || raw === undefined || raw === "") return undefined;
-  try {
-    JSON.parse(raw);
-    return undefined;
-  } catch (e) {
-    return messageOf(e);
-  }
+  const parsed = tryParseJson(raw);
+  return parsed.ok ? undefined : parsed.reason;
 }
 
 /** What is wrong with a job's raw {@link JSON_FIELDS} (`data is not JSON (…)`), or undefined when BullMQ can read them. */

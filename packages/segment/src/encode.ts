@@ -6,10 +6,10 @@ import {
   formatPassageLine,
   jsonDocument,
   type PassageRecord,
-  parseJsonText,
   type WebDocument,
 } from "@convkit/formats";
 import { ByteBuilder, InputError } from "@convkit/io";
+import { parseJsonText } from "@convkit/json";
 import {
   IKAT,
   MSMARCO,

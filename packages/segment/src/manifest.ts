@@ -5,6 +5,7 @@ import { createReadStream, readFileSync } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { writeAtomic } from "@convkit/io";
+import { tryParseJson } from "@convkit/json";
 import type { Codec } from "@convkit/parquet";
 import type { PassageFormat } from "./encode.js";
 import { IKAT, MSMARCO } from "./passages.js";
@@ -36,7 +37,8 @@ let writerName: string | undefined;
  */
 export function manifestWriter(): string {
   if (writerName === undefined) {
-    const pkg: unknown = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+    const own = tryParseJson(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+    const pkg = own.ok ? own.value : undefined;
     const field = (k: string) =>
       typeof pkg === "object" && pkg !== null && k in pkg ? String((pkg as Record<string, unknown>)[k]) : "?";
     writerName = `${field("name")} ${field("version")}`;
@@ -120,12 +122,15 @@ const FORMATS = ["jsonl", "hashes", "trecweb", "parquet"] as const;
 
 /** A manifest read back, checked field by field; anything else (absent, cut, an older layout) is undefined. */
 export async function readManifest(path: string): Promise<OutputManifest | undefined> {
-  let v: unknown;
+  let text: string;
   try {
-    v = JSON.parse(await readFile(path, "utf8"));
+    text = await readFile(path, "utf8");
   } catch {
     return undefined;
   }
+  const parsed = tryParseJson(text);
+  if (!parsed.ok) return undefined;
+  const v = parsed.value;
   const obj = (x: unknown): Record<string, unknown> | undefined =>
     typeof x === "object" && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : undefined;
   const m = obj(v);

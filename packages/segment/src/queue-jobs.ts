@@ -1,6 +1,6 @@
 // Segmentation's job kinds on the queue, declared once for the command that submits a run and
 // the worker that runs it: one unit per input file, and the run's end writing the manifest.
-import type { Fields } from "@convkit/io";
+import type { Fields } from "@convkit/json";
 import { CODECS } from "@convkit/parquet";
 import { defineJobKindWithState, defineRunKind } from "@convkit/queue";
 import type { PassageFormat } from "./encode.js";

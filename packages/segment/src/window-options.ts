@@ -1,7 +1,7 @@
 // The passage window's settings a user may change, declared once: the CLI's options are these
 // declarations, and a queue worker checks a unit's overrides against the same ranges (a job in
 // Redis may come from anyone: a stride of 0 would loop on one window until memory ran out).
-import type { Fields } from "@convkit/io";
+import type { Fields } from "@convkit/json";
 import type { SegmentOptions } from "./passages.js";
 
 /** The window's integer settings as `convkit-segment run` options (`--window`, `--stride`, `--max-length`). */

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { InputError, messageOf } from "@convkit/io";
+import { Fields, inputMismatch, parseJsonText, tryParseJson } from "@convkit/json";
 import { decode } from "@msgpack/msgpack";
 import type { U64 } from "./hashing.js";
 
@@ -116,16 +117,14 @@ function readPipelineFolder(dir: string): SpacyPipelineData {
   let name = dir.replace(/\/+$/, "").split("/").at(-1) ?? dir;
   const metaPath = join(dir, "meta.json");
   if (existsSync(metaPath)) {
-    try {
-      const meta = JSON.parse(readFileSync(metaPath, "utf8")) as {
-        lang?: string;
-        name?: string;
-        version?: string;
-      };
-      if (meta.name && meta.version) name = `${meta.lang ? `${meta.lang}_` : ""}${meta.name}-${meta.version}`;
-    } catch {
-      throw new InputError(metaPath, {}, "JSON", "a file that does not parse");
-    }
+    const meta = Fields.of(
+      parseJsonText(metaPath, readRequired(metaPath).toString("utf8")),
+      inputMismatch(metaPath),
+    );
+    const lang = meta.optionalString("lang");
+    const model = meta.optionalString("name");
+    const version = meta.optionalString("version");
+    if (model && version) name = `${lang ? `${lang}_` : ""}${model}-${version}`;
   }
   return { path: dir, name, tokenizer, lexemeNorm, senter };
 }
@@ -172,12 +171,9 @@ function parseConfig(text: string, path: string): Config {
       );
     }
     const raw = kv[2]!.trim();
-    let value: ConfigValue = raw;
-    try {
-      value = JSON.parse(raw) as ConfigValue;
-    } catch {
-      // References (${...}) and bare words stay strings.
-    }
+    // References (${...}) and bare words stay strings.
+    const parsed = tryParseJson(raw);
+    const value = parsed.ok ? (parsed.value as ConfigValue) : raw;
     section[kv[1]!] = value;
   }
   return out;

@@ -198,8 +198,13 @@ export async function retrieveTouche(
   m: ToucheModel,
   o: { depth?: number; tag?: string; onPass?: (pass: 1 | 2, docs: number) => void } = {},
 ): Promise<RunEntry[]> {
-  const queries = topics.map((t) => toucheTerms(t.title));
-  const wanted = new Set(queries.flat());
+  // Each topic with its query terms and its top list (filled in pass 2).
+  const searches = topics.map((topic) => ({
+    topic,
+    terms: toucheTerms(topic.title),
+    top: new TopK(o.depth ?? 1000),
+  }));
+  const wanted = new Set(searches.flatMap((s) => s.terms));
   const stats: QueryTermStats = { docs: 0, tokens: 0, cf: new Map(), df: new Map() };
   for await (const batch of allArguments(files)) {
     for (const a of batch) {
@@ -213,27 +218,22 @@ export async function retrieveTouche(
     }
     o.onPass?.(1, stats.docs);
   }
-  const depth = o.depth ?? 1000;
-  const tops = topics.map(() => new TopK(depth));
   let seen = 0;
   for await (const batch of allArguments(files)) {
     for (const a of batch) {
       const doc = countTerms(toucheTerms(argumentText(a)), wanted);
       if (doc.tf.size === 0) continue;
-      queries.forEach((q, i) => {
-        if (q.some((t) => doc.tf.has(t))) {
-          const s = scoreDocument(q, doc, stats, m);
-          tops[i]!.add(a.id, s); // a match scoring 0 is still a hit, as in Lucene
-        }
-      });
+      // A match scoring 0 is still a hit, as in Lucene.
+      for (const { terms, top } of searches)
+        if (terms.some((t) => doc.tf.has(t))) top.add(a.id, scoreDocument(terms, doc, stats, m));
     }
     seen += batch.length;
     o.onPass?.(2, seen);
   }
   const tag = o.tag ?? `convkit-${m.kind}`;
-  return topics.flatMap((t, i) =>
-    tops[i]!.sorted().map((d, r) => ({
-      qid: String(t.number),
+  return searches.flatMap(({ topic, top }) =>
+    top.sorted().map((d, r) => ({
+      qid: String(topic.number),
       q0: "Q0",
       docno: d.docno,
       rank: r + 1,

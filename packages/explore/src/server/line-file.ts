@@ -2,6 +2,7 @@
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
 import { InputError, inputLimits, lineTooLong, throwIfParquet } from "@convkit/io";
+import { tryParseJson } from "@convkit/json";
 
 /**
  * The byte offsets of every line of a file (the last may lack its newline), built by one
@@ -101,10 +102,8 @@ export class LineFile {
 }
 
 export function parseLine(path: string, index: number, text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    if (index === 0) throwIfParquet(path, text);
-    throw new InputError(path, { line: index + 1 }, "a JSON object per line", text.slice(0, 40));
-  }
+  const parsed = tryParseJson(text);
+  if (parsed.ok) return parsed.value;
+  if (index === 0) throwIfParquet(path, text);
+  throw new InputError(path, { line: index + 1 }, "a JSON object per line", text.slice(0, 40));
 }

@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { jsonDocument } from "@convkit/formats";
 import { InputError } from "@convkit/io";
+import { Fields, inputMismatch, parseJsonText } from "@convkit/json";
 import {
   IKAT,
   loadSplitter,
@@ -293,12 +294,10 @@ export class Splitters {
 /** A spaCy pipeline's `lang_name` and version from its meta.json (unknown when unreadable). */
 function modelMeta(dir: string): { name: string; version: string } {
   try {
-    const m = JSON.parse(readFileSync(join(dir, "meta.json"), "utf8")) as {
-      lang?: string;
-      name?: string;
-      version?: string;
-    };
-    return { name: `${m.lang ?? "?"}_${m.name ?? "?"}`, version: m.version ?? "?" };
+    const path = join(dir, "meta.json");
+    const m = Fields.of(parseJsonText(path, readFileSync(path, "utf8")), inputMismatch(path));
+    const [lang, name, version] = ["lang", "name", "version"].map((k) => m.optionalString(k) ?? "?");
+    return { name: `${lang}_${name}`, version: version ?? "?" };
   } catch {
     return { name: basename(dir), version: "unknown" };
   }

@@ -1,7 +1,7 @@
 // JSON from outside (a user's file, a job's data back from Redis) read field by field: each field
 // checked as it is taken, a mismatch one error naming the field's path. No cast: what comes in is
 // untrusted until a check has said what it is.
-import { describeFound, InputError, type InputLocation } from "./errors.js";
+import { describeFound, InputError, type InputLocation } from "@convkit/io";
 
 /** Makes the error for a field that is not what was expected (`path`: `files[2].to`, "" for the whole value). */
 export type Mismatch = (path: string, expected: string, found: string) => Error;
@@ -47,6 +47,11 @@ export class Fields {
   /** A field as it is (for a value checked elsewhere); undefined when absent. */
   get(key: string): unknown {
     return this.fields.get(key);
+  }
+
+  /** The keys present, in the object's order (JSON.parse's: integer-like keys first, ascending). */
+  keys(): string[] {
+    return [...this.fields.keys()];
   }
 
   has(key: string): boolean {
