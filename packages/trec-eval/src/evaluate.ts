@@ -87,7 +87,11 @@ function summarize(
   const template = topics[0]?.values ?? emptyTemplate(specs, level);
   const summary = summaryValues(template, topics.length, positiveJudgments, (i) => {
     let sum = 0;
-    for (const t of topics) sum += t.values[i]!.value;
+    for (const t of topics) {
+      const v = t.values[i];
+      if (v === undefined) throw new RangeError(`${t.qid}: value ${i} of ${t.values.length}`);
+      sum += v.value;
+    }
     return sum;
   });
   return { topics, summary, runid: specs.some((m) => m.name === "runid") };
@@ -133,12 +137,12 @@ export function trecEval(
   const level = options.relevanceLevel ?? 1;
   // -c: every qrels topic; one the run lacks is scored, as trec_eval does, on a ranking of one
   // unjudged document, its num_ret then set back to 0.
-  const qids = (options.allTopics ? [...qrels.keys()] : [...run.keys()].filter((q) => qrels.has(q))).sort(
-    strcmpOrder,
-  );
-  const topics = qids.map((qid) => {
+  const judged = [...qrels]
+    .filter(([qid]) => options.allTopics || run.has(qid))
+    .sort(([a], [b]) => strcmpOrder(a, b));
+  const topics = judged.map(([qid, judgments]) => {
     const results = run.get(qid);
-    const ranking = judgeRanking(results ?? MISSING_TOPIC_RANKING, qrels.get(qid)!, {
+    const ranking = judgeRanking(results ?? MISSING_TOPIC_RANKING, judgments, {
       relevanceLevel: level,
       maxDocs: options.maxDocs,
       file: options.runFile,
