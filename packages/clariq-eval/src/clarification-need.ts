@@ -6,26 +6,31 @@ export function weightedPrf(
   yPred: readonly number[],
 ): { precision: number; recall: number; f1: number } {
   const labels = [...new Set([...yTrue, ...yPred])].sort((a, b) => a - b);
-  const tp = labels.map(() => 0);
-  const pred = labels.map(() => 0);
-  const truth = labels.map(() => 0);
-  const index = new Map(labels.map((l, i) => [l, i]));
+  // Per label in sorted order: true positives, predictions and true occurrences.
+  const counts = new Map(labels.map((l) => [l, { tp: 0, pred: 0, truth: 0 }]));
+  const countsOf = (label: number) => {
+    const c = counts.get(label);
+    if (c === undefined) throw new Error(`label ${label} not counted`);
+    return c;
+  };
   yTrue.forEach((t, i) => {
-    const p = yPred[i]!;
-    truth[index.get(t)!]!++;
-    pred[index.get(p)!]!++;
-    if (t === p) tp[index.get(t)!]!++;
+    const p = yPred[i];
+    if (p === undefined) throw new Error(`${yTrue.length} labels, ${yPred.length} predictions`);
+    countsOf(t).truth++;
+    countsOf(p).pred++;
+    if (t === p) countsOf(t).tp++;
   });
-  const precision = labels.map((_, i) => (pred[i] === 0 ? 0 : tp[i]! / pred[i]!));
-  const recall = labels.map((_, i) => (truth[i] === 0 ? 0 : tp[i]! / truth[i]!));
-  const f1 = labels.map((_, i) => {
-    const denom = precision[i]! + recall[i]!;
-    return (2 * precision[i]! * recall[i]!) / (denom === 0 ? 1 : denom);
+  const perLabel = [...counts.values()].map(({ tp, pred, truth }) => {
+    const precision = pred === 0 ? 0 : tp / pred;
+    const recall = truth === 0 ? 0 : tp / truth;
+    const denom = precision + recall;
+    return { precision, recall, f1: (2 * precision * recall) / (denom === 0 ? 1 : denom), truth };
   });
-  const weight = truth.reduce((a, b) => a + b, 0);
+  const weight = perLabel.reduce((a, l) => a + l.truth, 0);
   // np.average: sum(a * w) / sum(w), summed in label order.
-  const avg = (xs: number[]) => (weight === 0 ? 0 : xs.reduce((s, x, i) => s + x * truth[i]!, 0) / weight);
-  return { precision: avg(precision), recall: avg(recall), f1: avg(f1) };
+  const avg = (of: (l: (typeof perLabel)[number]) => number) =>
+    weight === 0 ? 0 : perLabel.reduce((s, l) => s + of(l) * l.truth, 0) / weight;
+  return { precision: avg((l) => l.precision), recall: avg((l) => l.recall), f1: avg((l) => l.f1) };
 }
 
 /**

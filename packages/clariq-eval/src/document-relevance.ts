@@ -13,7 +13,8 @@ export function topQuestions(run: readonly RankedLine[]): Map<number, string> {
   const order = numpyArgsort(run.map((r) => r.score));
   const top = new Map<number, string>();
   for (const i of order) {
-    const r = run[i]!;
+    const r = run[i];
+    if (r === undefined) throw new Error(`argsort gave ${i} of ${run.length}`);
     top.set(r.id, r.item); // drop_duplicates(keep='last'): the last in sorted order wins
   }
   return top;
@@ -31,8 +32,7 @@ export function evaluateDocumentRelevance(
   select: (context: string | number) => string | null | undefined,
 ): Map<string, Map<string | number, number>> {
   const out = new Map<string, Map<string | number, number>>();
-  for (const metric of evalDict.keys()) {
-    const m = evalDict.get(metric)!;
+  for (const [metric, m] of evalDict) {
     const values = new Map<string | number, number>();
     for (const ctx of contexts(metric)) {
       const q = select(ctx);
@@ -40,8 +40,10 @@ export function evaluateDocumentRelevance(
         values.set(ctx, 0);
         continue;
       }
-      const byQ = m.get(ctx)!;
-      const pair = (q !== null && q !== "MAX" ? byQ.get(q) : undefined) ?? byQ.get("MIN")!;
+      const byQ = m.get(ctx);
+      const pair = byQ && ((q !== null && q !== "MAX" ? byQ.get(q) : undefined) ?? byQ.get("MIN"));
+      // The callers check that the dict covers every context and holds its MIN (checkCoversFacets).
+      if (pair === undefined) throw new Error(`no MIN entry for ${metric} ${ctx}`);
       values.set(ctx, evalPair(pair).with_answer);
     }
     out.set(metric, values);

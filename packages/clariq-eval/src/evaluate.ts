@@ -106,7 +106,7 @@ function report(perf: Performance, o: ClariqEvalOptions, board: string[], source
       `no ${missing.join(", ")}`,
     );
   const stdout = o.leaderboard
-    ? leaderboardLine(board.map((m) => mean.get(m)!))
+    ? leaderboardLine(board.flatMap((m) => mean.get(m) ?? [])) // every one there: checked above
     : [...mean].map(([m, v]) => `${m}: ${formatPyFloat(v)}\n`).join("");
   return o.out_file === "" ? { stdout } : { stdout, outFile: performanceJson(perf) };
 }
@@ -311,10 +311,7 @@ export async function clariqScorer(
   const evalDict = await loadEvalDict(evalPath);
   // Only facets of the topic file count, in the dict's order.
   const facets = new Map(
-    [...evalDict.keys()].map((m) => [
-      m,
-      [...evalDict.get(m)!.keys()].filter((f) => facetTopic.has(f as string)),
-    ]),
+    [...evalDict].map(([m, byFacet]) => [m, [...byFacet.keys()].filter((f) => facetTopic.has(f as string))]),
   );
   checkCoversFacets(evalPath, topicPath, [...facetTopic.keys()], facets);
   return async (runFile) => {

@@ -25,12 +25,11 @@ export function evaluateQuestionRelevance(
     if (l) l.push(r.item);
     else ranked.set(r.id, [r.item]);
   }
-  const topics = [...relevant.keys()].sort((a, b) => a - b);
+  const topics = [...relevant].sort((a, b) => a[0] - b[0]);
   const out = new Map<string, Map<number, number>>();
   for (const k of RECALL_CUTOFFS) {
     const m = new Map<number, number>();
-    for (const t of topics) {
-      const rel = relevant.get(t)!;
+    for (const [t, rel] of topics) {
       const list = ranked.get(t);
       if (!list) {
         m.set(t, 0);

@@ -141,13 +141,13 @@ async function rows<T>(
 }
 
 function intAt(file: string, row: Row, k: number, what: string): number {
-  const v = row.fields[k]!;
+  const v = row.fields[k] ?? "";
   if (!INT.test(v)) throw new InputError(file, { line: row.line }, what, describeFound(v));
   return Number(v);
 }
 
 function numberAt(file: string, row: Row, k: number, what: string): number {
-  const v = row.fields[k]!;
+  const v = row.fields[k] ?? "";
   if (!FLOAT.test(v)) throw new InputError(file, { line: row.line }, what, describeFound(v));
   return Number(v);
 }

@@ -77,9 +77,17 @@ export interface Comparison {
   pairs: PairResult[];
 }
 
+/** A run's values of a measure (chooseMeasures checked that every run has it). */
+function valuesOf(run: PerTopicTable["runs"][number], measure: string): Map<string, number> {
+  const m = run.values.get(measure);
+  if (m === undefined) throw new Error(`${run.name} has no ${measure}`);
+  return m;
+}
+
 /** The measures to compare: asked for (each run must have it), or those all runs have. */
 function chooseMeasures(table: PerTopicTable, asked: readonly string[] | undefined): string[] {
-  const first = table.runs[0]!;
+  const [first] = table.runs;
+  if (first === undefined) throw new UsageError("convkit-compare needs at least two runs");
   if (asked && asked.length > 0) {
     for (const m of asked)
       for (const r of table.runs)
@@ -102,9 +110,9 @@ function chooseMeasures(table: PerTopicTable, asked: readonly string[] | undefin
 
 /** The topics a measure is compared on, in the first run's order (then the others' new ones). */
 function topicsOf(table: PerTopicTable, measure: string, missing: "drop" | "zero"): string[] {
-  const maps = table.runs.map((r) => r.values.get(measure)!);
+  const maps = table.runs.map((r) => valuesOf(r, measure));
   if (missing === "drop") {
-    const common = [...maps[0]!.keys()].filter((t) => maps.every((m) => m.has(t)));
+    const common = [...(maps[0]?.keys() ?? [])].filter((t) => maps.every((m) => m.has(t)));
     if (common.length === 0)
       throw new InputError(
         table.runs.map((r) => r.name).join(", "),
@@ -136,7 +144,7 @@ export function comparedValues(table: PerTopicTable, c: Comparison): ComparedVal
   for (const { name: measure } of c.measures) {
     const topics = topicsOf(table, measure, c.missing);
     for (const r of table.runs) {
-      const m = r.values.get(measure)!;
+      const m = valuesOf(r, measure);
       for (const topic of topics) out.push({ run: r.name, measure, topic, value: m.get(topic) ?? 0 });
     }
   }
@@ -187,14 +195,22 @@ export async function compareRuns(table: PerTopicTable, o: CompareOptions): Prom
     for (const measure of measures) {
       const topics = topicsOf(table, measure, o.missing);
       const vectors = table.runs.map((r) => {
-        const m = r.values.get(measure)!;
+        const m = valuesOf(r, measure);
         return Float64Array.from(topics, (t) => m.get(t) ?? 0);
       });
       out.measures.push({ name: measure, topics: topics.length, means: vectors.map((v) => numpyMean(v)) });
+      const side = (k: number): [string, Float64Array] => {
+        const run = runs[k];
+        const v = vectors[k];
+        if (run === undefined || v === undefined) throw new Error(`no run ${k} of ${runs.length}`);
+        return [run, v];
+      };
       const results = await Promise.all(
-        pairs.map(async ([i, j]) =>
-          pairResult(measure, runs[i]!, runs[j]!, vectors[i]!, vectors[j]!, o, pool),
-        ),
+        pairs.map(async ([i, j]) => {
+          const [a, va] = side(i);
+          const [b, vb] = side(j);
+          return pairResult(measure, a, b, va, vb, o, pool);
+        }),
       );
       // The family of a correction: this measure's tests that have a p-value.
       const tested = results.filter((r) => !Number.isNaN(r.p));

@@ -60,13 +60,31 @@ function beats(c: Comparison): Map<string, string[][]> {
     );
   for (const p of c.pairs) {
     if (!p.reject) continue;
-    const [winner, loser] =
-      p.mean_diff > 0 ? [p.a, p.b] : p.mean_diff < 0 ? [p.b, p.a] : [undefined, undefined];
-    if (winner === undefined) continue;
-    out.get(p.measure)![c.runs.indexOf(winner)]!.push(letter(c.runs.indexOf(loser!)));
+    const [winner, loser] = p.mean_diff > 0 ? [p.a, p.b] : p.mean_diff < 0 ? [p.b, p.a] : [];
+    if (winner === undefined || loser === undefined) continue;
+    const row = out.get(p.measure)?.[c.runs.indexOf(winner)];
+    if (row === undefined) throw new Error(`${winner} on ${p.measure}: not a compared run and measure`);
+    row.push(letter(c.runs.indexOf(loser)));
   }
   for (const rows of out.values()) for (const r of rows) r.sort();
   return out;
+}
+
+/** Run i's cell per measure: its mean, the letters of the runs it beats significantly, whether it is best. */
+function runCells(
+  c: Comparison,
+  marks: Map<string, string[][]>,
+  top: Map<string, Set<number>>,
+  i: number,
+): { mean: string; beat: string[]; best: boolean }[] {
+  return c.measures.map((m) => {
+    const mean = m.means[i];
+    const beat = marks.get(m.name)?.[i];
+    const tops = top.get(m.name);
+    if (mean === undefined || beat === undefined || tops === undefined)
+      throw new Error(`run ${i} has no mean of ${m.name}`);
+    return { mean: fixed(mean), beat, best: tops.has(i) };
+  });
 }
 
 /** Per measure, the indexes of the runs with the best mean (ties all best). */
@@ -80,10 +98,11 @@ function best(c: Comparison): Map<string, Set<number>> {
 }
 
 function padTable(rows: string[][]): string {
-  const widths = rows[0]!.map((_, j) => Math.max(...rows.map((r) => [...(r[j] ?? "")].length)));
+  const widths = (rows[0] ?? []).map((_, j) => Math.max(...rows.map((r) => [...(r[j] ?? "")].length)));
+  // Every row has the header's columns: a cell past them would not be padded.
   return rows
     .map((r) =>
-      r.map((cell, j) => (j === 0 ? cell.padEnd(widths[j]!) : cell.padStart(widths[j]!))).join("  "),
+      r.map((cell, j) => (j === 0 ? cell.padEnd(widths[j] ?? 0) : cell.padStart(widths[j] ?? 0))).join("  "),
     )
     .map((l) => l.trimEnd())
     .join("\n");
@@ -91,16 +110,16 @@ function padTable(rows: string[][]): string {
 
 function tableText(c: Comparison): string {
   const marks = beats(c);
+  const top = best(c);
   let s = `${describeComparison(c)}\n`;
   s += `Runs: ${c.runs.map((r, i) => `(${letter(i)}) ${r}`).join("  ")}\n\n`;
   const means = [["run", ...c.measures.map((m) => `${m.name} (${m.topics})`)]];
   c.runs.forEach((r, i) => {
     means.push([
       `(${letter(i)}) ${r}`,
-      ...c.measures.map((m) => {
-        const beat = marks.get(m.name)![i]!;
-        return `${fixed(m.means[i]!)}${beat.length > 0 ? ` >${beat.join("")}` : ""}`;
-      }),
+      ...runCells(c, marks, top, i).map(
+        ({ mean, beat }) => `${mean}${beat.length > 0 ? ` >${beat.join("")}` : ""}`,
+      ),
     ]);
   });
   s += `${padTable(means)}\n\n`;
@@ -128,10 +147,8 @@ function markdown(c: Comparison): string {
   const top = best(c);
   let s = `| run | ${c.measures.map((m) => m.name).join(" | ")} |\n|---|${c.measures.map(() => "---:").join("|")}|\n`;
   c.runs.forEach((r, i) => {
-    const cells = c.measures.map((m) => {
-      const v = fixed(m.means[i]!);
-      const beat = marks.get(m.name)![i]!;
-      const cell = top.get(m.name)!.has(i) ? `**${v}**` : v;
+    const cells = runCells(c, marks, top, i).map(({ mean: v, beat, best }) => {
+      const cell = best ? `**${v}**` : v;
       return beat.length > 0 ? `${cell}<sup>${beat.join("")}</sup>` : cell;
     });
     s += `| (${letter(i)}) ${r.replaceAll("|", "\\|")} | ${cells.join(" | ")} |\n`;
@@ -164,10 +181,8 @@ function latex(c: Comparison): string {
     "\\midrule",
   ];
   c.runs.forEach((r, i) => {
-    const cells = c.measures.map((m) => {
-      const v = fixed(m.means[i]!);
-      const beat = marks.get(m.name)![i]!;
-      const cell = top.get(m.name)!.has(i) ? `\\textbf{${v}}` : v;
+    const cells = runCells(c, marks, top, i).map(({ mean: v, beat, best }) => {
+      const cell = best ? `\\textbf{${v}}` : v;
       return beat.length > 0 ? `${cell}$^{${beat.join("")}}$` : cell;
     });
     lines.push(`(${letter(i)}) ${latexEscape(r)} & ${cells.join(" & ")} \\\\`);

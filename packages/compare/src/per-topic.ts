@@ -15,7 +15,10 @@ export interface PerTopicTable {
 /** Short names for the runs: file names, or whole paths where two file names are the same. */
 export function runNames(paths: readonly string[]): string[] {
   const base = paths.map((p) => (p === "-" ? "<stdin>" : basename(p)));
-  return base.map((b, i) => (base.indexOf(b) !== base.lastIndexOf(b) ? paths[i]! : b));
+  return paths.map((p, i) => {
+    const b = base[i] ?? p;
+    return base.indexOf(b) !== base.lastIndexOf(b) ? p : b;
+  });
 }
 
 function put(values: RunValues, measure: string, topic: string, value: number): void {
@@ -38,12 +41,10 @@ export async function readPerTopicFile(path: string): Promise<RunValues> {
   for await (const batch of readLineBatches(src)) {
     batch.lines.forEach((line, i) => {
       if (line.trim() === "") return;
-      const f = line.split("\t");
-      const value = f[2]?.trim() ?? "";
-      if (f.length !== 3 || f[0]!.trim() === "" || f[1]!.trim() === "" || value === "")
+      const f = line.split("\t").map((x) => x.trim());
+      const [measure = "", topic = "", value = ""] = f;
+      if (f.length !== 3 || measure === "" || topic === "" || value === "")
         throw new InputError(src.name, { line: batch.firstLine + i }, "measure<TAB>topic<TAB>value", line);
-      const measure = f[0]!.trim();
-      const topic = f[1]!.trim();
       if (topic === "all" || measure === "runid" || value.startsWith("'")) return;
       const v = Number(value);
       if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(value) || !Number.isFinite(v))

@@ -1,4 +1,4 @@
-// A file's encoding: the fast path (encoder.ts's pages) or its reference (reference-writer.ts),
+// A file's encoding: the fast path (encoder.ts's pages) or its reference (file-encoder.reference.ts),
 // behind one interface, and the footer both end with.
 import type { ByteSink } from "@convkit/io";
 import type { ColumnChunk, CompressionCodec, RowGroup } from "hyparquet";
@@ -7,9 +7,9 @@ import { writeMetadata } from "hyparquet-writer/src/metadata.js";
 import { snappyCompress as snappy } from "hyparquet-writer/src/snappy.js";
 import { type Codec, compressorsFor } from "./codec.js";
 import { writeChunk } from "./encoder.js";
+import { ReferenceFile } from "./file-encoder.reference.js";
 import type { Columns, FileEncoder } from "./file-encoding.js";
 import { leavesOf } from "./levels.js";
-import { ReferenceFile } from "./reference-writer.js";
 import { schemaElements, type TableSchema } from "./schema.js";
 
 /** What every file says wrote it: fixed, so that the same rows give the same bytes on every run. */

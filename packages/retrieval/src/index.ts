@@ -3,13 +3,10 @@ export { Bm25Okapi, type Bm25Params } from "./bm25.js";
 export {
   type Bm25Options,
   bm25Scores,
-  bm25ScoresDirect,
   countQuery,
   DirichletScorer,
   dirichletScores,
-  dirichletScoresDirect,
   dirichletScoresFloat32,
-  dirichletScoresFloat32Direct,
   type QueryModel,
   qulacQueryModel,
 } from "./language-models.js";

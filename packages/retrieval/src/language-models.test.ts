@@ -1,14 +1,16 @@
 import { describe, expect, it } from "vitest";
 import {
   bm25Scores,
-  bm25ScoresDirect,
   countQuery,
   dirichletScores,
-  dirichletScoresDirect,
   dirichletScoresFloat32,
-  dirichletScoresFloat32Direct,
   qulacQueryModel,
 } from "./language-models.js";
+import {
+  bm25ScoresReference,
+  dirichletScoresFloat32Reference,
+  dirichletScoresReference,
+} from "./language-models.reference.js";
 import {
   collectionStats,
   formatCollectionStats,
@@ -54,12 +56,12 @@ describe("scoring with postings against the formula (random fixtures)", () => {
       const { index, stats, request, qa } = fixture(seed);
       const ql = qulacQueryModel(request, qa);
       const pairs = [
-        [dirichletScores(index, ql, stats), dirichletScoresDirect(index, ql, stats)],
+        [dirichletScores(index, ql, stats), dirichletScoresReference(index, ql, stats)],
         [
           dirichletScores(index, countQuery([...request, ...qa]), stats, 2000),
-          dirichletScoresDirect(index, countQuery([...request, ...qa]), stats, 2000),
+          dirichletScoresReference(index, countQuery([...request, ...qa]), stats, 2000),
         ],
-        [bm25Scores(index, countQuery(request)), bm25ScoresDirect(index, countQuery(request))],
+        [bm25Scores(index, countQuery(request)), bm25ScoresReference(index, countQuery(request))],
       ] as const;
       for (const [fast, direct] of pairs) {
         for (let d = 0; d < fast.length; d++)
@@ -73,7 +75,7 @@ describe("scoring with postings against the formula (random fixtures)", () => {
       expect(index.stats()).toEqual(stats);
       const q32 = qulacQueryModel(request, qa, true);
       const f32 = dirichletScoresFloat32(index, q32, stats);
-      expect([...f32]).toEqual([...dirichletScoresFloat32Direct(index, q32, stats)]);
+      expect([...f32]).toEqual([...dirichletScoresFloat32Reference(index, q32, stats)]);
       for (const v of f32) expect(Math.fround(v)).toBe(v);
     });
   }

@@ -1,4 +1,5 @@
-// Scoring a topic's documents with postings: Qulac's query likelihood, Dirichlet LM and BM25, plus direct-formula references.
+// Scoring a topic's documents with postings: Qulac's query likelihood, Dirichlet LM and BM25
+// (their references, the formulas document by document, are language-models.reference.ts).
 import type { CollectionStats, TopicIndex } from "./topic-index.js";
 
 /** A weighted query: distinct terms in order of first appearance, one weight each. */
@@ -125,26 +126,6 @@ export function dirichletScores(
   return new DirichletScorer(index, stats, mu).scores(query);
 }
 
-/** The same scores from the formula itself, document by document, term by term (a reference for tests). */
-export function dirichletScoresDirect(
-  index: TopicIndex,
-  query: QueryModel,
-  stats: CollectionStats,
-  mu = 1500,
-): Float64Array {
-  return Float64Array.from({ length: index.size }, (_, d) => {
-    let s = 0;
-    query.terms.forEach((t, k) => {
-      const cf = stats.cf.get(t) ?? 0;
-      if (cf === 0) return;
-      s +=
-        query.weights[k]! *
-        Math.log((index.tf(t, d) + (mu * cf) / stats.totalLength) / (index.lengths[d]! + mu));
-    });
-    return s;
-  });
-}
-
 /**
  * Dirichlet query likelihood in C `float` arithmetic, as the original implementation computed
  * it: per document, terms in query order, each operation rounded to float32
@@ -180,27 +161,6 @@ export function dirichletScoresFloat32(
   return scores;
 }
 
-/** {@link dirichletScoresFloat32} from the formula directly (tf by scanning postings): the float32 reference. */
-export function dirichletScoresFloat32Direct(
-  index: TopicIndex,
-  query: QueryModel,
-  stats: CollectionStats,
-  mu = 1500,
-): Float64Array {
-  const f = Math.fround;
-  return Float64Array.from({ length: index.size }, (_, d) => {
-    let s = 0;
-    query.terms.forEach((t, k) => {
-      const cf = stats.cf.get(t) ?? 0;
-      if (cf === 0) return;
-      const prior = f(f(f(mu) * cf) / stats.totalLength);
-      const ratio = f(f(index.tf(t, d) + prior) / f(index.lengths[d]! + f(mu)));
-      s = f(s + f(f(query.weights[k]!) * f(Math.log(ratio))));
-    });
-    return s;
-  });
-}
-
 /** BM25 parameters. */
 export interface Bm25Options {
   k1?: number;
@@ -232,25 +192,4 @@ export function bm25Scores(index: TopicIndex, query: QueryModel, o: Bm25Options 
     }
   }
   return scores;
-}
-
-/** {@link bm25Scores} from the formula directly (a reference for tests). */
-export function bm25ScoresDirect(index: TopicIndex, query: QueryModel, o: Bm25Options = {}): Float64Array {
-  const k1 = o.k1 ?? 0.9;
-  const b = o.b ?? 0.4;
-  const n = index.size;
-  const avgdl = index.lengths.reduce((a, x) => a + x, 0) / n;
-  return Float64Array.from({ length: n }, (_, d) => {
-    let s = 0;
-    query.terms.forEach((t, k) => {
-      const tf = index.tf(t, d);
-      if (tf === 0) return;
-      const df = index.df(t);
-      s +=
-        query.weights[k]! *
-        Math.log(1 + (n - df + 0.5) / (df + 0.5)) *
-        ((tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * index.lengths[d]!) / avgdl)));
-    });
-    return s;
-  });
 }

@@ -8,7 +8,7 @@ import { beforeAll, expect, it } from "vitest";
 import { loadPipelineFolder, type TokenizerRules } from "./folder.js";
 import { adversarialInputs, adversarialMix } from "./testdata/adversarial.js";
 import { mismatchesAcrossCaches, randomText, tokenStrings } from "./testdata/tokenizer-cases.js";
-import { ReferenceTokenizer } from "./tokenizer-reference.js";
+import { ReferenceTokenizer } from "./tokenizer.reference.js";
 
 requires("shared").describe(
   "SpacyTokenizer against the plain reference (en_core_web_sm 3.8.0's rules)",

@@ -16,7 +16,7 @@ import {
   tokenStrings,
 } from "./testdata/tokenizer-cases.js";
 import { SpacyTokenizer } from "./tokenizer.js";
-import { type ReferenceToken, ReferenceTokenizer } from "./tokenizer-reference.js";
+import { type ReferenceToken, ReferenceTokenizer } from "./tokenizer.reference.js";
 
 /** spaCy 3.8.16's Tokenizer with the synthetic rules (faster_heuristics on): tokenStrings joined by spaces. */
 const SPACY_CASES: [text: string, tokens: string][] = [

@@ -127,18 +127,17 @@ export class ByteTable {
 
   /** Id i's bytes as a string (UTF-8). */
   text(id: number): string {
-    return Buffer.from(
-      this.bytes.buffer,
-      this.bytes.byteOffset + this.starts[id]!,
-      this.starts[id + 1]! - this.starts[id]!,
-    ).toString("utf8");
+    const start = this.starts[id];
+    const end = this.starts[id + 1];
+    if (start === undefined || end === undefined) throw new RangeError(`id ${id} of ${this.size}`);
+    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset + start, end - start).toString("utf8");
   }
 
   private rehash(): void {
     const slots = new Int32Array(this.slots.length * 2);
     const mask = slots.length - 1;
-    for (let id = 0; id < this.size - 1; id++) {
-      let s = this.hashes[id]! & mask;
+    for (const [id, hash] of this.hashes.subarray(0, this.size - 1).entries()) {
+      let s = hash & mask;
       while (slots[s] !== 0) s = (s + 1) & mask;
       slots[s] = id + 1;
     }

@@ -152,7 +152,11 @@ export async function evaluateRunFile(
   const positive = options.allTopics ? qrels.positive : undefined;
   const summary = summaryValues(template, topics.length, positive, (i) => {
     let sum = 0;
-    for (const t of topics) sum += t.values[i]!;
+    for (const t of topics) {
+      const v = t.values[i];
+      if (v === undefined) throw new RangeError(`${t.qid}: value ${i} of ${t.values.length}`);
+      sum += v;
+    }
     return sum;
   });
   return {

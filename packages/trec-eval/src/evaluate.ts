@@ -3,232 +3,31 @@
 import { strcmpOrder } from "@convkit/io";
 import { formatFixed } from "@convkit/pynum";
 import { type JudgedRanking, judgeRanking, type Scored, type TopicQrels } from "./judged-ranking.js";
-import { DEFAULT_CUTOFFS, type MeasureSpec, NUMBER_PARAMS } from "./measure-specs.js";
-import {
-  averagePrecision,
-  averagePrecisionAtCutoffs,
-  binaryGain,
-  bpref,
-  elevenPointAverage,
-  gainTable,
-  inferredAveragePrecision,
-  interpolatedPrecision,
-  judgedNonrelevantRetrieved,
-  logAveragePrecision,
-  logBpref,
-  ndcgAt,
-  ndcgAtRelevant,
-  ndcgAtRLevels,
-  ndcgFull,
-  normalizedGain,
-  precisionAt,
-  precisionAtRMultiples,
-  rankBiasedPrecision,
-  rankBiasedResidual,
-  recallAt,
-  reciprocalRank,
-  relativePrecisionAt,
-  relevanceString,
-  rPrecision,
-  successAt,
-  unjudgedAt,
-  yaap,
-} from "./measures.js";
+import { cutoffsOf, type MeasureSpec, measureNamed, type Value } from "./measure-table.js";
 
-export { MEASURES, type MeasureSpec, parseMeasureOptions, parseMeasures } from "./measure-specs.js";
+export { MEASURES, parseMeasureOptions, parseMeasures } from "./measure-specs.js";
+export type { MeasureSpec, Value } from "./measure-table.js";
 
-/** One printed value: name (`P_5`), and how it prints. */
-export interface Value {
-  name: string;
-  value: number;
-  /** An integer count (printed as one); else a float, `%6.4f`. */
-  count: boolean;
-  /** Averaged as trec_eval's gm measures: exp of the mean of per-topic logs; not printed per topic. */
-  geometric?: boolean;
-  /** A per-topic string (relstring), printed quoted and never in the summary. */
-  text?: string;
-}
-
-/** `%3.2f` of a fraction parameter, as trec_eval names iprec_at_recall and Rprec_mult values. */
-const fraction2 = (x: number) => formatFixed(x, 2);
-
-function topicValues(r: JudgedRanking, specs: readonly MeasureSpec[], level: number): Value[] {
+/**
+ * A topic's values, each spec's by its entry in the measure table. `missing`: the ranking is -c's
+ * stand-in for a topic the run lacks, after which trec_eval resets some values (each measure's
+ * `missing`).
+ */
+function topicValues(
+  r: JudgedRanking,
+  specs: readonly MeasureSpec[],
+  level: number,
+  missing = false,
+): Value[] {
   const vals: Value[] = [];
-  const float = (name: string, value: number) => {
-    vals.push({ name, value, count: false });
-  };
-  for (const m of specs) {
-    const cut = m.cutoffs ?? DEFAULT_CUTOFFS[m.name] ?? [];
-    // A parameterized single-valued measure prints its parameters as given (`11pt_avg_.25,.5`).
-    const named = (base: string) => (m.paramText !== undefined ? `${base}_${m.paramText}` : base);
-    const pairs = m.pairs ?? [];
-    switch (m.name) {
-      case "runid":
-        break; // printed from the run's tag, in the summary only
-      case "num_q":
-        vals.push({ name: "num_q", value: 1, count: true });
-        break;
-      case "num_ret":
-        vals.push({ name: "num_ret", value: r.grades.length, count: true });
-        break;
-      case "num_rel":
-        vals.push({ name: "num_rel", value: r.numRel, count: true });
-        break;
-      case "num_rel_ret":
-        vals.push({ name: "num_rel_ret", value: r.numRelRet, count: true });
-        break;
-      case "map":
-        float("map", averagePrecision(r, level));
-        break;
-      case "gm_map":
-        vals.push({ name: "gm_map", value: logAveragePrecision(r, level), count: false, geometric: true });
-        break;
-      case "Rprec":
-        float("Rprec", rPrecision(r, level));
-        break;
-      case "bpref":
-        float("bpref", bpref(r, level));
-        break;
-      case "recip_rank":
-        float("recip_rank", reciprocalRank(r, level));
-        break;
-      case "recip_rank_cut":
-        for (const k of cut) float(`recip_rank_cut_${k}`, reciprocalRank(r, level, k));
-        break;
-      case "iprec_at_recall":
-        interpolatedPrecision(r, cut, level).forEach((v, i) => {
-          float(`iprec_at_recall_${fraction2(cut[i]!)}`, v);
-        });
-        break;
-      case "P":
-        for (const k of cut) float(`P_${k}`, precisionAt(r, k, level));
-        break;
-      case "recall":
-        for (const k of cut) float(`recall_${k}`, recallAt(r, k, level));
-        break;
-      case "Rprec_mult":
-        precisionAtRMultiples(r, cut, level).forEach((v, i) => {
-          float(`Rprec_mult_${fraction2(cut[i]!)}`, v);
-        });
-        break;
-      case "11pt_avg":
-        float(named("11pt_avg"), elevenPointAverage(r, cut, level));
-        break;
-      case "ndcg_cut":
-        for (const k of cut) float(`ndcg_cut_${k}`, ndcgAt(r, k));
-        break;
-      case "map_cut":
-        averagePrecisionAtCutoffs(r, cut, level).forEach((v, i) => {
-          float(`map_cut_${cut[i]!}`, v);
-        });
-        break;
-      case "relative_P":
-        relativePrecisionAt(r, cut, level).forEach((v, i) => {
-          float(`relative_P_${cut[i]!}`, v);
-        });
-        break;
-      case "set_relative_P":
-        float(
-          "set_relative_P",
-          r.grades.length && r.numRel ? r.numRelRet / Math.min(r.grades.length, r.numRel) : 0,
-        );
-        break;
-      case "infAP":
-        float("infAP", inferredAveragePrecision(r, level));
-        break;
-      case "gm_bpref":
-        vals.push({ name: "gm_bpref", value: logBpref(r, level), count: false, geometric: true });
-        break;
-      case "num_nonrel_judged_ret":
-        vals.push({
-          name: "num_nonrel_judged_ret",
-          value: judgedNonrelevantRetrieved(r, level),
-          count: true,
-        });
-        break;
-      case "success":
-        for (const k of cut) float(`success_${k}`, successAt(r, k, level));
-        break;
-      case "set_P":
-        float("set_P", r.grades.length ? r.numRelRet / r.grades.length : 0);
-        break;
-      case "set_recall":
-        float("set_recall", r.numRel ? r.numRelRet / r.numRel : 0);
-        break;
-      case "set_map":
-        float(
-          "set_map",
-          r.grades.length && r.numRel ? (r.numRelRet * r.numRelRet) / (r.grades.length * r.numRel) : 0,
-        );
-        break;
-      case "relstring":
-        vals.push({
-          name: named("relstring"),
-          value: 0,
-          count: false,
-          text: relevanceString(r, (m.numbers ?? NUMBER_PARAMS.relstring!.defaults)[0]!),
-        });
-        break;
-      case "utility": {
-        const [a, b, c, d] = m.numbers ?? NUMBER_PARAMS.utility!.defaults;
-        const numRet = r.grades.length;
-        // The collection size (trec_eval's -N) is 0 here, as trec_eval's default.
-        float(
-          named("utility"),
-          a! * r.numRelRet +
-            b! * (numRet - r.numRelRet) +
-            c! * (r.numRel - r.numRelRet) +
-            d! * (0 + r.numRelRet - numRet - r.numRel),
-        );
-        break;
-      }
-      case "binG":
-        float("binG", binaryGain(r, level));
-        break;
-      case "G":
-        float(named("G"), normalizedGain(r, gainTable(r, pairs)));
-        break;
-      case "dcg":
-        float(named("dcg"), ndcgFull(r, gainTable(r, pairs)).dcg);
-        break;
-      case "ideal_dcg":
-        float(named("ideal_dcg"), ndcgFull(r, gainTable(r, pairs)).idealDcg);
-        break;
-      case "ndcg":
-        float(named("ndcg"), ndcgFull(r, gainTable(r, pairs)).ndcg);
-        break;
-      case "ndcg_rel":
-        float(named("ndcg_rel"), ndcgAtRelevant(r, gainTable(r, pairs)));
-        break;
-      case "Rndcg":
-        float(named("Rndcg"), ndcgAtRLevels(r, gainTable(r, pairs)));
-        break;
-      case "yaap":
-        float("yaap", yaap(r, level));
-        break;
-      case "rbp":
-        float(named("rbp"), rankBiasedPrecision(r, pairs));
-        break;
-      case "rbp_resid":
-        float(named("rbp_resid"), rankBiasedResidual(r, pairs));
-        break;
-      case "unj":
-        unjudgedAt(r, cut).forEach((v, i) => {
-          float(`unj_${cut[i]!}`, v);
-        });
-        break;
-      case "set_F": {
-        const x = cut[0]!;
-        let f = 0;
-        if (r.numRelRet) {
-          const P = r.numRelRet / r.grades.length;
-          const R = r.numRelRet / r.numRel;
-          f = ((x + 1) * P * R) / (x * P + R);
-        }
-        float(named("set_F"), f);
-        break;
-      }
-    }
+  for (const spec of specs) {
+    const measure = measureNamed(spec.name);
+    const from = vals.length;
+    const { params } = measure;
+    const numbers = spec.numbers ?? (params.kind === "numbers" ? params.defaults : []);
+    measure.compute({ r, level, spec, cut: cutoffsOf(measure, spec), numbers }, vals);
+    const reset = measure.missing;
+    if (missing && reset) for (const v of vals.slice(from)) reset(v);
   }
   return vals;
 }
@@ -270,15 +69,7 @@ export function topicResult(
   specs: readonly MeasureSpec[],
   level: number,
 ): TopicResult {
-  const values = topicValues(ranking, specs, level);
-  // trec_eval's clean-up after the stand-in ranking: by exact name (a `utility_2,-1,0,0` or
-  // `relstring_20` keeps its stand-in value), unj_* by prefix.
-  if (missing)
-    for (const v of values) {
-      if (v.name === "num_ret" || v.name === "utility" || v.name === "rbp_resid" || v.name.startsWith("unj"))
-        v.value = 0;
-      else if (v.name === "relstring") v.text = "";
-    }
+  const values = topicValues(ranking, specs, level, missing);
   return { qid, values };
 }
 
@@ -296,7 +87,11 @@ function summarize(
   const template = topics[0]?.values ?? emptyTemplate(specs, level);
   const summary = summaryValues(template, topics.length, positiveJudgments, (i) => {
     let sum = 0;
-    for (const t of topics) sum += t.values[i]!.value;
+    for (const t of topics) {
+      const v = t.values[i];
+      if (v === undefined) throw new RangeError(`${t.qid}: value ${i} of ${t.values.length}`);
+      sum += v.value;
+    }
     return sum;
   });
   return { topics, summary, runid: specs.some((m) => m.name === "runid") };
@@ -342,12 +137,12 @@ export function trecEval(
   const level = options.relevanceLevel ?? 1;
   // -c: every qrels topic; one the run lacks is scored, as trec_eval does, on a ranking of one
   // unjudged document, its num_ret then set back to 0.
-  const qids = (options.allTopics ? [...qrels.keys()] : [...run.keys()].filter((q) => qrels.has(q))).sort(
-    strcmpOrder,
-  );
-  const topics = qids.map((qid) => {
+  const judged = [...qrels]
+    .filter(([qid]) => options.allTopics || run.has(qid))
+    .sort(([a], [b]) => strcmpOrder(a, b));
+  const topics = judged.map(([qid, judgments]) => {
     const results = run.get(qid);
-    const ranking = judgeRanking(results ?? MISSING_TOPIC_RANKING, qrels.get(qid)!, {
+    const ranking = judgeRanking(results ?? MISSING_TOPIC_RANKING, judgments, {
       relevanceLevel: level,
       maxDocs: options.maxDocs,
       file: options.runFile,

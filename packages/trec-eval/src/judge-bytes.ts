@@ -55,8 +55,12 @@ export class TopicEntries {
   scored(): Scored[] {
     const out: Scored[] = [];
     const b = Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.length);
-    for (let i = 0; i < this.n; i++)
-      out.push({ docno: b.toString("utf8", this.starts[i]!, this.starts[i + 1]!), score: this.scores[i]! });
+    this.scores.subarray(0, this.n).forEach((score, i) => {
+      const start = this.starts[i];
+      const end = this.starts[i + 1];
+      if (start === undefined || end === undefined) throw new RangeError(`entry ${i} of ${this.n}`);
+      out.push({ docno: b.toString("utf8", start, end), score });
+    });
     return out;
   }
 }

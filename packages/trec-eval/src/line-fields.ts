@@ -159,8 +159,10 @@ export function parseScore(buf: Uint8Array, s: number, e: number): boolean {
   }
   if (i !== e || intDigits + fracDigits === 0 || digits > 15) return slowScore(buf, s, e);
   const k = exp - fracDigits;
-  if (k < -22 || k > 22) return slowScore(buf, s, e);
-  const v = k < 0 ? m / POW10[-k]! : m * POW10[k]!;
+  // 10^|k| is exact in a double up to 10^22 (POW10's last); past it, the slow path.
+  const p = POW10[k < 0 ? -k : k];
+  if (p === undefined) return slowScore(buf, s, e);
+  const v = k < 0 ? m / p : m * p;
   SCORE[0] = neg ? -v : v;
   return true;
 }

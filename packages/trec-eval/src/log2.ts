@@ -1,43 +1,12 @@
-// log2 of integers as glibc's log2 returns them (trec_eval's discount), not as V8's Math.log2 does.
-import { ratioToDouble } from "@convkit/pynum";
-
-const SCALE = 256n;
-const ONE = 1n << SCALE;
-
-/** 2 * atanh(z) in fixed point (z = num/den, |z| <= 1/3): ln((1+z)/(1-z)). */
-function lnRatio(num: bigint, den: bigint): bigint {
-  const z = (num << SCALE) / den;
-  const z2 = (z * z) >> SCALE;
-  let term = z;
-  let sum = 0n;
-  for (let k = 1n; term !== 0n; k += 2n) {
-    sum += term / k;
-    term = (term * z2) >> SCALE;
-  }
-  return 2n * sum;
-}
-
-const LN2 = lnRatio(1n, 3n);
-
-/**
- * Integers where glibc's log2 (x86-64, the FMA variant every current machine runs) is one ulp off
- * the correctly rounded value; checked against glibc for every n up to 100,001.
- */
-const GLIBC_OFF_BY_ONE = new Map<number, number>([
-  [1621, 10.662668375517542],
-  [3242, 11.662668375517542],
-  [6484, 12.662668375517542],
-  [12968, 13.662668375517542],
-  [25936, 14.662668375517542],
-  [51872, 15.662668375517542],
-  [57803, 15.818856750697654],
-]);
+// log2 of integers as glibc's log2 returns them (trec_eval's discount), not as V8's Math.log2 does:
+// V8's value but for a table of exceptions, the exact reference (log2.reference.ts) past it.
+import { log2IntReference } from "./log2.reference.js";
 
 /**
  * Up to FAST_MAX, the integers where V8's Math.log2 (its own fdlibm port, the same on every
  * platform) is not glibc's value: everywhere else there it is, so log2Int needs no BigInt series
  * (which cost a process ~0.1 s for the ranks of a 1,000-deep run). Checked in the quick suite
- * against log2IntExact for every n up to FAST_MAX (log2.test.ts).
+ * against log2IntReference for every n up to FAST_MAX (log2.test.ts).
  */
 export const FAST_MAX = 100001;
 const V8_NOT_GLIBC = new Map<number, number>([
@@ -108,26 +77,5 @@ const V8_NOT_GLIBC = new Map<number, number>([
 /** log2(n) for an integer n >= 1, bit for bit what trec_eval's C log2 gives on glibc. */
 export function log2Int(n: number): number {
   if (n <= FAST_MAX) return V8_NOT_GLIBC.get(n) ?? Math.log2(n);
-  return log2IntExact(n);
-}
-
-const cache: number[] = [];
-
-/** {@link log2Int}'s plain reference: the correctly rounded value (a BigInt series), glibc's where it is one ulp off. */
-export function log2IntExact(n: number): number {
-  const hit = cache[n];
-  if (hit !== undefined) return hit;
-  const glibc = GLIBC_OFF_BY_ONE.get(n);
-  let v: number;
-  if (glibc !== undefined) v = glibc;
-  else {
-    // n = 2^k * m with m in [1, 2): log2 n = k + ln(m)/ln 2, m = n/2^k, ln m = 2 atanh((n - 2^k)/(n + 2^k)).
-    const big = BigInt(n);
-    const k = big.toString(2).length - 1;
-    const p = 1n << BigInt(k);
-    const frac = (lnRatio(big - p, big + p) << SCALE) / LN2;
-    v = ratioToDouble((BigInt(k) << SCALE) + frac, ONE);
-  }
-  if (n < 1 << 20) cache[n] = v;
-  return v;
+  return log2IntReference(n);
 }

@@ -42,25 +42,44 @@ export class ByteQrels {
     return this.indexCache.get(qid) ?? -1;
   }
 
+  /** Topic t's judgments: its docnos' ids and their grades, in file order. */
+  private judgments(t: number): { ids: Int32Array; grades: Float64Array } {
+    const from = this.offsets[t];
+    const to = this.offsets[t + 1];
+    if (from === undefined || to === undefined) throw new RangeError(`topic ${t} of ${this.qids.length}`);
+    return { ids: this.docIds.subarray(from, to), grades: this.grades.subarray(from, to) };
+  }
+
+  /** f(docno id, grade) for each of topic t's judgments. */
+  private eachJudgment(t: number, f: (id: number, grade: number) => void): void {
+    const { ids, grades } = this.judgments(t);
+    grades.forEach((g, j) => {
+      const id = ids[j];
+      if (id === undefined) throw new RangeError(`judgment ${j} of ${ids.length}`);
+      f(id, g);
+    });
+  }
+
   /** Makes topic t's judgments the marked ones (a new stamp: nothing is cleared). */
   activate(t: number): void {
     const s = ++this.stamp;
-    for (let j = this.offsets[t]!; j < this.offsets[t + 1]!; j++) {
-      this.mark[this.docIds[j]!] = s;
-      this.gradeAt[this.docIds[j]!] = this.grades[j]!;
-    }
+    this.eachJudgment(t, (id, g) => {
+      this.mark[id] = s;
+      this.gradeAt[id] = g;
+    });
   }
 
   /** Topic t's grades (the histogram's input). */
   topicGrades(t: number): Float64Array {
-    return this.grades.subarray(this.offsets[t]!, this.offsets[t + 1]!);
+    return this.judgments(t).grades;
   }
 
   /** Topic t as the plain path's docno → grade map (for -c's stand-in, fallbacks and the explorer). */
   topicMap(t: number): Map<string, number> {
     const m = new Map<string, number>();
-    for (let j = this.offsets[t]!; j < this.offsets[t + 1]!; j++)
-      m.set(this.docnos.text(this.docIds[j]!), this.grades[j]!);
+    this.eachJudgment(t, (id, g) => {
+      m.set(this.docnos.text(id), g);
+    });
     return m;
   }
 
@@ -124,28 +143,52 @@ class QrelsBuilder {
   /** Groups by topic (a counting sort); a docno judged twice in a topic is left to the plain reader. */
   build(): ByteQrels {
     const topics = this.qids.length;
+    const n = this.n;
+    const topicOf = this.topicOfJ.subarray(0, n);
+    // offsets[t + 1] counts topic t's judgments, then (summed) ends them.
     const offsets = new Int32Array(topics + 1);
-    for (let j = 0; j < this.n; j++) offsets[this.topicOfJ[j]! + 1]!++;
-    for (let t = 0; t < topics; t++) offsets[t + 1]! += offsets[t]!;
-    const at = offsets.slice(0, topics);
-    const docIds = new Int32Array(this.n);
-    const grades = new Float64Array(this.n);
-    for (let j = 0; j < this.n; j++) {
-      const k = at[this.topicOfJ[j]!]!++;
-      docIds[k] = this.docOfJ[j]!;
-      grades[k] = this.gradeOfJ[j]!;
+    for (const t of topicOf) {
+      const count = offsets[t + 1];
+      if (count === undefined) throw new RangeError(`topic ${t} of ${topics}`);
+      offsets[t + 1] = count + 1;
     }
+    let end = 0;
+    offsets.forEach((count, t) => {
+      end += count;
+      offsets[t] = end;
+    });
+    const next = offsets.slice(0, topics);
+    const docIds = new Int32Array(n);
+    const grades = new Float64Array(n);
+    topicOf.forEach((t, j) => {
+      const k = next[t];
+      const doc = this.docOfJ[j];
+      const grade = this.gradeOfJ[j];
+      if (k === undefined || doc === undefined || grade === undefined)
+        throw new RangeError(`judgment ${j} of ${n}`);
+      next[t] = k + 1;
+      docIds[k] = doc;
+      grades[k] = grade;
+    });
+    // A docno judged twice in a topic: seen[doc] holds the last topic (+ 1) that judged it.
     const seen = new Int32Array(this.docnos.size);
-    for (let t = 0; t < topics; t++)
-      for (let k = offsets[t]!; k < offsets[t + 1]!; k++) {
-        if (seen[docIds[k]!] === t + 1) throw new Declined("a docno judged twice in a topic");
-        seen[docIds[k]!] = t + 1;
-      }
+    let t = 0;
+    docIds.forEach((doc, k) => {
+      while (k >= (offsets[t + 1] ?? n)) t++;
+      if (seen[doc] === t + 1) throw new Declined("a docno judged twice in a topic");
+      seen[doc] = t + 1;
+    });
     return new ByteQrels(this.docnos, this.qids, offsets, docIds, grades);
   }
 }
 
 const F = new Int32Array(1 + 2 * 4);
+/** F[k]: where the line ends (0), or where field (k - 1) / 2 starts (odd k) or ends (even k). */
+function fieldBound(k: number): number {
+  const v = F[k];
+  if (v === undefined) throw new RangeError(`field bound ${k} of ${F.length}`);
+  return v;
+}
 
 /** Parses a whole qrels file's bytes (BOM already dropped); Declined where the plain reader must decide. */
 function parseQrelsBytes(buf: Buffer, file: string): ByteQrels {
@@ -155,12 +198,12 @@ function parseQrelsBytes(buf: Buffer, file: string): ByteQrels {
   let qs = -1;
   let qe = -1;
   let t = -1;
-  for (let pos = 0; pos < len; pos = F[0]!) {
+  for (let pos = 0; pos < len; pos = fieldBound(0)) {
     const start = pos;
     const nf = scanLine(buf, pos, len, F, 4);
     if (nf === 0) continue;
     if (nf === -1) {
-      const fields = textFields(buf, start, F[0]!);
+      const fields = textFields(buf, start, fieldBound(0));
       if (fields.length === 0) continue;
       let e: ReturnType<typeof qrelsEntryOf>;
       try {
@@ -173,18 +216,18 @@ function parseQrelsBytes(buf: Buffer, file: string): ByteQrels {
       qs = -1;
       continue;
     }
-    if (nf !== 4 || !isInteger(buf, F[7]!, F[8]!)) throw new Declined("not a qrels line");
+    if (nf !== 4 || !isInteger(buf, fieldBound(7), fieldBound(8))) throw new Declined("not a qrels line");
     // The qid: the previous line's, mostly (qrels come grouped); a string only when it changes.
-    const s = F[1]!;
-    const e = F[2]!;
+    const s = fieldBound(1);
+    const e = fieldBound(2);
     if (qs < 0 || !bytesEqual(buf, qs, qe, buf, s, e)) {
       t = b.topic(buf.toString("latin1", s, e));
       qs = s;
       qe = e;
     }
-    let g = smallInteger(buf, F[7]!, F[8]!);
-    if (Number.isNaN(g)) g = Number(buf.toString("latin1", F[7]!, F[8]!));
-    b.add(t, buf, F[5]!, F[6]!, g);
+    let g = smallInteger(buf, fieldBound(7), fieldBound(8));
+    if (Number.isNaN(g)) g = Number(buf.toString("latin1", fieldBound(7), fieldBound(8)));
+    b.add(t, buf, fieldBound(5), fieldBound(6), g);
   }
   return b.build();
 }

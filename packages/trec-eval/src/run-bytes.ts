@@ -108,7 +108,7 @@ export class RunScanner {
 
   private startTopic(qid: string, buf: Uint8Array, s: number, e: number): void {
     if (e - s > this.qid.length) this.qid = new Uint8Array(2 * (e - s));
-    for (let i = s; i < e; i++) this.qid[i - s] = buf[i]!;
+    this.qid.set(buf.subarray(s, e));
     this.qidLen = e - s;
     const t = this.qrels.topicOf(qid);
     if (!this.buffered) {

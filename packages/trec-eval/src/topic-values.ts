@@ -16,6 +16,8 @@ const NO_LINES = new Uint8Array(0);
 
 export function compact(t: TopicResult, lines: boolean): TopicValues {
   const values = new Float64Array(t.values.length);
-  for (let i = 0; i < values.length; i++) values[i] = t.values[i]!.value;
+  t.values.forEach((v, i) => {
+    values[i] = v.value;
+  });
   return { qid: t.qid, values, lines: lines ? Buffer.from(formatTopicLines(t), "utf8") : NO_LINES };
 }

@@ -4,7 +4,7 @@
 // an alphabet that reaches every path of the tokenizer, and tokens written as comparable strings.
 import type { SpecialToken, TokenizerRules } from "../folder.js";
 import { SpacyTokenizer } from "../tokenizer.js";
-import type { ReferenceToken } from "../tokenizer-reference.js";
+import type { ReferenceToken } from "../tokenizer.reference.js";
 
 const EMOJI = "[\\U0001F300-\\U0001F64F]";
 const ICONS = "[\\u00A6\\u00A9\\u00AE\\u00B0]";
