@@ -25,7 +25,7 @@ import {
   writeRun,
 } from "@convkit/formats";
 import { planClariqSets, splitPlans } from "@convkit/gen-synthetic";
-import { formatPyFloat } from "@convkit/io";
+import { formatPyFloat } from "@convkit/pycompat";
 import { sampleData } from "@convkit/sample-data";
 import { clariqTerms } from "@convkit/text";
 

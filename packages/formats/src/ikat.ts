@@ -1,12 +1,6 @@
 // TREC iKAT: topics (2023-2025 layouts), run submissions, passage JSONL and the passage hash TSV.
-import {
-  describeFound,
-  InputError,
-  pythonJsonString,
-  readText,
-  type WriteOptions,
-  writeAtomic,
-} from "@convkit/io";
+import { describeFound, InputError, readText, type WriteOptions, writeAtomic } from "@convkit/io";
+import { pythonJsonString } from "@convkit/pycompat";
 import { expectWidth, intField, isJsonObject } from "./fields.js";
 import { parseJsonText } from "./json-text.js";
 import { readJsonl } from "./jsonl.js";

@@ -1,14 +1,6 @@
 // TREC iKAT 2025 runs: JSON Lines, one turn a line, read streamed and checked field by field.
-import {
-  describeFound,
-  formatPyJsonFloat,
-  InputError,
-  isPySpace,
-  openInput,
-  pythonJsonString,
-  readLineBatches,
-  type WriteOptions,
-} from "@convkit/io";
+import { describeFound, InputError, openInput, readLineBatches, type WriteOptions } from "@convkit/io";
+import { formatPyJsonFloat, isPySpace, pythonJsonString } from "@convkit/pycompat";
 import { isJsonObject } from "./fields.js";
 import { checkJsonDepth } from "./json-depth.js";
 import { parseJsonText } from "./json-text.js";

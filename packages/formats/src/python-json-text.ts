@@ -1,6 +1,7 @@
 // Python's text-mode reading and str methods the reproduced scripts rely on: universal-newline
 // lines, str.strip(), str.split() and unicodedata.normalize("NFKC").
-import { InputError, isPySpace } from "@convkit/io";
+import { InputError } from "@convkit/io";
+import { isPySpace } from "@convkit/pycompat";
 import { PyUnicodeDecodeError, pyDecodeUtf8 } from "./python-json.js";
 
 /**

@@ -1,5 +1,6 @@
 // TREC run and qrels files, read as trec_eval reads them and written in trec_eval's own order.
-import { type ByteSource, formatPyFloat, type Row, trecOrder, type WriteOptions } from "@convkit/io";
+import { type ByteSource, type Row, trecOrder, type WriteOptions } from "@convkit/io";
+import { formatPyFloat } from "@convkit/pycompat";
 import { expectWidth, floatField, intField } from "./fields.js";
 import { writeLines } from "./lines.js";
 import type { QrelsEntry, RunEntry } from "./records.js";

@@ -11,7 +11,7 @@ import {
   pyJsonTypeName,
   pyStrRepr,
 } from "@convkit/formats";
-import { formatPyFloat } from "@convkit/io";
+import { formatPyFloat } from "@convkit/pycompat";
 import { ProtoParseError, type ProtoRun, parseProtoRun, pyInt } from "./protobuf-json.js";
 import type { Finding } from "./validate.js";
 

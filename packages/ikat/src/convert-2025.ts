@@ -11,7 +11,7 @@ import {
   pyTextLines,
 } from "@convkit/formats";
 import { ByteBuilder } from "@convkit/io";
-import { formatFixed } from "@convkit/pynum";
+import { formatFixed } from "@convkit/pycompat";
 import { checkEncodable, isDict, pyGet, pySortedItemsDesc } from "./py-ops-2025.js";
 
 export interface Convert2025Result {

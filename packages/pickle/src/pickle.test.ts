@@ -1,4 +1,4 @@
-import { formatPyFloat } from "@convkit/io";
+import { formatPyFloat } from "@convkit/pycompat";
 import { python, requires } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { dumpPickle, PickleWriter } from "./pickle.js";

@@ -1,7 +1,8 @@
 // What the general reader (unpickle.ts) makes of opcode arguments beyond their bytes: the data
 // constructors a pickle may name, protocol 0's text arguments, GLOBAL's names, LONG's bytes,
 // surrogate-passing UTF-8. Values only: no opcode is decoded here (that is opcode-reader.ts's job).
-import { InputError, PY_STRING_ESCAPES } from "@convkit/io";
+import { InputError } from "@convkit/io";
+import { PY_STRING_ESCAPES } from "@convkit/pycompat";
 import type { Op } from "./opcode-reader.js";
 import * as op from "./opcodes.js";
 import type { PyValue } from "./values.js";

@@ -1,6 +1,6 @@
 // The official iKAT chunker's method (and MS MARCO's preset): trimmed text → sentences → overlapping windows.
 
-import { isPySpace } from "@convkit/io";
+import { isPySpace } from "@convkit/pycompat";
 
 /** Where Python's `s.strip()` starts: the length of the leading whitespace. */
 export function pyStripStart(s: string): number {

@@ -1,7 +1,7 @@
 // trec_eval end to end: measures requested as `-m` names, per topic and averaged, printed in its layout.
 
 import { strcmpOrder } from "@convkit/io";
-import { formatFixed } from "@convkit/pynum";
+import { formatFixed } from "@convkit/pycompat";
 import { type JudgedRanking, judgeRanking, type Scored, type TopicQrels } from "./judged-ranking.js";
 import { DEFAULT_CUTOFFS, type MeasureSpec, NUMBER_PARAMS } from "./measure-specs.js";
 import {

@@ -1,5 +1,5 @@
 // log2 of integers as glibc's log2 returns them (trec_eval's discount), not as V8's Math.log2 does.
-import { ratioToDouble } from "@convkit/pynum";
+import { ratioToDouble } from "@convkit/pycompat";
 
 const SCALE = 256n;
 const ONE = 1n << SCALE;
