@@ -135,13 +135,11 @@ export {
   formatRunLine,
   formatScore,
   qrelsEntryOf,
-  rankTopic,
   readQrels,
   readRun,
   runEntryOf,
   type TrecReadOptions,
   writeQrels,
-  writeRun,
 } from "./trec.js";
 export {
   isParquetFile,

@@ -38,7 +38,6 @@ export {
   readLineUnits,
   readText,
 } from "./lines.js";
-export { type ScoredDocno, strcmpOrder, trecOrder } from "./order.js";
 export {
   type ByteSink,
   checkOutputDir,

@@ -1,6 +1,5 @@
 // trec_eval end to end: measures requested as `-m` names, per topic and averaged, printed in its layout.
 
-import { strcmpOrder } from "@convkit/io";
 import { formatFixed } from "@convkit/pycompat";
 import { type JudgedRanking, judgeRanking, type Scored, type TopicQrels } from "./judged-ranking.js";
 import { DEFAULT_CUTOFFS, type MeasureSpec, NUMBER_PARAMS } from "./measure-specs.js";
@@ -34,6 +33,7 @@ import {
   unjudgedAt,
   yaap,
 } from "./measures.js";
+import { strcmpOrder } from "./order.js";
 
 export { MEASURES, type MeasureSpec, parseMeasureOptions, parseMeasures } from "./measure-specs.js";
 
