@@ -8,7 +8,7 @@ import { python, requires, rng } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { indexDictTree, readDictBranch } from "./branch-index.js";
 import { DictTreeScanner, UnsupportedShape } from "./dict-tree.js";
-import { dumpPickle } from "./pickle.js";
+import { dumpPickle } from "./writer.js";
 import {
   assemble,
   branchesOf,

@@ -9,7 +9,7 @@ export {
   type PickleWriterOptions,
   pickleDictTo,
   writePickleDict,
-} from "./pickle.js";
+} from "./writer.js";
 export { loadPickle, readPickle, readPickleFile, type UnpickleOptions, Unpickler } from "./unpickle.js";
 export { MAX_INT_DIGITS } from "./unpickle-values.js";
 export { type PyDict, PyFloat, PyTuple, type PyValue } from "./values.js";

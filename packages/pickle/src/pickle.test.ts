@@ -1,7 +1,7 @@
 import { formatPyFloat } from "@convkit/pycompat";
 import { python, requires } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { dumpPickle, PickleWriter } from "./pickle.js";
+import { dumpPickle, PickleWriter } from "./writer.js";
 import { loadPickle } from "./unpickle.js";
 import { PyFloat, PyTuple, type PyValue } from "./values.js";
 
