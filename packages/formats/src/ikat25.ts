@@ -1,6 +1,6 @@
 // TREC iKAT 2025 runs: JSON Lines, one turn a line, read streamed and checked field by field.
 import { describeFound, InputError, openInput, readLineBatches, type WriteOptions } from "@convkit/io";
-import { formatPyJsonFloat, isPySpace, pythonJsonString } from "@convkit/pycompat";
+import { formatPyJsonFloat, pyStrip, pythonJsonString } from "@convkit/pycompat";
 import { isJsonObject } from "./fields.js";
 import { checkJsonDepth } from "./json-depth.js";
 import { parseJsonText } from "./json-text.js";
@@ -29,15 +29,6 @@ export async function* readIkat25Run(path: string): AsyncIterable<Ikat25Turn[]> 
     }
     if (out.length > 0) yield out;
   }
-}
-
-/** `str.strip()` of Python: its whitespace off both ends. */
-function pyStrip(s: string): string {
-  let a = 0;
-  let b = s.length;
-  while (a < b && isPySpace(s.charCodeAt(a))) a++;
-  while (b > a && isPySpace(s.charCodeAt(b - 1))) b--;
-  return a === 0 && b === s.length ? s : s.slice(a, b);
 }
 
 /**

@@ -114,7 +114,7 @@ export {
   pyJsonLoads,
 } from "./python-json.js";
 export { pySortedOrder } from "./python-json-sort.js";
-export { pyNfkcTokenCount, pySplitCount, pyStrip, pyTextLines } from "./python-json-text.js";
+export { pyNfkcTokenCount, pySplitCount, pyTextLines } from "./python-json-text.js";
 export {
   PySet,
   pyCheckHashable,

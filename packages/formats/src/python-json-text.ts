@@ -36,15 +36,6 @@ function countLines(bytes: Uint8Array): number {
   return n;
 }
 
-/** `s.strip()`: Python's whitespace (str.isspace) off both ends. */
-export function pyStrip(s: string): string {
-  let a = 0;
-  let b = s.length;
-  while (a < b && isPySpace(s.charCodeAt(a))) a++;
-  while (b > a && isPySpace(s.charCodeAt(b - 1))) b--;
-  return a === 0 && b === s.length ? s : s.slice(a, b);
-}
-
 /** `len(s.split())`: runs of non-whitespace. */
 export function pySplitCount(s: string): number {
   let n = 0;

@@ -275,7 +275,7 @@ export async function writeParquetDict(
 }
 
 /** ClariQ's pickle `{metric: {context: {question: {'no_answer': x, 'with_answer': y}}}}` as `name.pkl` in `target` (.tar.gz). */
-export async function writePickleDict(
+export async function writePickleTarGzDict(
   target: string,
   memberName: string,
   spools: SpoolReader,

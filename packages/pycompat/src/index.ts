@@ -8,5 +8,7 @@ export {
   formatPyJsonFloat,
   isPySpace,
   PY_STRING_ESCAPES,
+  pyStrip,
+  pyStripStart,
   pythonJsonString,
 } from "./pytext.js";
