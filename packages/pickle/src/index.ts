@@ -3,6 +3,9 @@
 export { type DictTreeIndex, indexDictTree, readDictBranch } from "./branch-index.js";
 export { DictTreeScanner, scanDictTree, UnsupportedShape, type WantedLeaves } from "./dict-tree.js";
 export { MAX_DEPTH } from "./guards.js";
+export { loadPickle, readPickle, readPickleFile, type UnpickleOptions, Unpickler } from "./unpickle.js";
+export { MAX_INT_DIGITS } from "./unpickle-values.js";
+export { type PyDict, PyFloat, PyTuple, type PyValue } from "./values.js";
 export {
   dumpPickle,
   PickleWriter,
@@ -10,6 +13,3 @@ export {
   pickleDictTo,
   writePickleDict,
 } from "./writer.js";
-export { loadPickle, readPickle, readPickleFile, type UnpickleOptions, Unpickler } from "./unpickle.js";
-export { MAX_INT_DIGITS } from "./unpickle-values.js";
-export { type PyDict, PyFloat, PyTuple, type PyValue } from "./values.js";
