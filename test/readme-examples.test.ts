@@ -22,7 +22,7 @@ const NOT_RUN: Record<string, string> = {
 
 /** What a run example must print (a piece of its output), as its README says. */
 const PRINTS: Record<string, string> = {
-  pynum: "Int32Array(4) [ 1, 3, 2, 0 ]\n0.12\n",
+  pycompat: "Int32Array(4) [ 1, 3, 2, 0 ]\n0.12\n",
   cli: "hello, world\n",
   pool: "[ 1, 4, 9 ]\n",
   retrieval: "Float64Array(3) [ 0, 0.5108256237659907, 0 ] [ 1 ]\n",

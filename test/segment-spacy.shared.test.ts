@@ -3,7 +3,8 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { agreeingPairs, passagePairs, pyStrip, windowPassages } from "@convkit/segment";
+import { pyStrip } from "@convkit/pycompat";
+import { agreeingPairs, passagePairs, windowPassages } from "@convkit/segment";
 import {
   REPO,
   readSpacyGoldens,

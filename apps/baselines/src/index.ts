@@ -22,12 +22,12 @@ import {
   scanEvalDict,
   writeClarificationNeedRun,
   writeMultiTurnRun,
-  writeRun,
 } from "@convkit/formats";
 import { planClariqSets, splitPlans } from "@convkit/gen-synthetic";
-import { formatPyFloat } from "@convkit/io";
+import { formatPyFloat } from "@convkit/pycompat";
 import { sampleData } from "@convkit/sample-data";
 import { clariqTerms } from "@convkit/text";
+import { writeRun } from "@convkit/trec-eval";
 
 const common = [
   {

@@ -1,11 +1,11 @@
 // convkit-compare: paired significance tests between runs and the tables papers print, from trec_eval measures, ClariQ or per-topic files.
 import { defineCommand, PARQUET_COMPRESSION_OPTION } from "@convkit/cli";
 import {
+  COMPARISON_FORMATS,
   clariqPerTopic,
   comparedValues,
   compareRuns,
   DEFAULT_TREC_MEASURES,
-  FORMATS,
   formatComparison,
   pairRows,
   type RunValues,
@@ -134,7 +134,7 @@ export const compareCommand = defineCommand({
     {
       name: "format",
       type: "string",
-      choices: [...FORMATS, "parquet"],
+      choices: [...COMPARISON_FORMATS, "parquet"],
       default: "table",
       description: "output format (parquet: the pairs as csv's columns, one row a pair and measure)",
     },

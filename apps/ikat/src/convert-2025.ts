@@ -1,7 +1,8 @@
 // `convkit-ikat convert` of a 2025 run (JSON Lines): the bytes generate_run.py writes, its errors.
-import { pyJsonLoads, pyStrip } from "@convkit/formats";
+import { pyJsonLoads } from "@convkit/formats";
 import { convertRun2025 } from "@convkit/ikat";
 import { openInput, readAll, writeAtomic } from "@convkit/io";
+import { pyStrip } from "@convkit/pycompat";
 
 /**
  * Whether a run is 2025's JSON Lines rather than the 2023/2024 JSON document, from its content:

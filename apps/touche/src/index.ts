@@ -1,10 +1,10 @@
 // convkit-touche: the TIRA command (-i INPUT_DIR -o OUTPUT_DIR) and the Task 1 evaluation.
 import { join } from "node:path";
 import { defineCommand, startProgress } from "@convkit/cli";
-import { collect, readRun, readToucheTopics, writeRun } from "@convkit/formats";
+import { collect, readRun, readToucheTopics } from "@convkit/formats";
 import { UsageError, writeStdout } from "@convkit/io";
 import { corpusFiles, evaluateTouche, retrieveTouche } from "@convkit/touche";
-import { loadQrels } from "@convkit/trec-eval";
+import { loadQrels, writeRun } from "@convkit/trec-eval";
 
 /** `convkit-touche run`. */
 export const runCommand = defineCommand({

@@ -1,7 +1,7 @@
 // Task 2b: document relevance, the eval-dict value of each context's top question.
 import type { EvalDict } from "@convkit/formats";
 import { evalPair } from "@convkit/formats";
-import { numpyArgsort } from "@convkit/pynum";
+import { numpyArgsort } from "@convkit/pycompat";
 import type { RankedLine } from "./run-table.js";
 
 /**

@@ -10,18 +10,9 @@ import {
   scanEvalDict,
   toEvalDict,
 } from "@convkit/formats";
-import {
-  type ByteSource,
-  formatPyFloat,
-  InputError,
-  openPayload,
-  prefetch,
-  pythonJsonString,
-  splitParts,
-  UsageError,
-} from "@convkit/io";
+import { type ByteSource, InputError, openPayload, prefetch, splitParts, UsageError } from "@convkit/io";
 import { readPickleFile } from "@convkit/pickle";
-import { formatFixed, pythonMean } from "@convkit/pynum";
+import { formatFixed, formatPyFloat, pythonJsonString, pythonMean } from "@convkit/pycompat";
 import { evaluateClarificationNeed } from "./clarification-need.js";
 import { evaluateDocumentRelevance, topQuestions } from "./document-relevance.js";
 import { evaluateQuestionRelevance } from "./question-relevance.js";

@@ -1,7 +1,7 @@
 // The comparison: topics aligned per measure, every pair (or each run against a baseline) tested, p-values corrected per measure.
 import { InputError, UsageError } from "@convkit/io";
 import { openTaskPool, type TaskPool } from "@convkit/pool";
-import { numpyMean } from "@convkit/pynum";
+import { numpyMean } from "@convkit/pycompat";
 import {
   AllZeroDifferences,
   type Alternative,

@@ -1,8 +1,8 @@
 // A comparison as people read it: a terminal table, Markdown, LaTeX as papers print it, JSON and CSV.
 import type { Comparison, PairResult, TestName } from "./compare.js";
 
-export const FORMATS = ["table", "markdown", "latex", "json", "csv"] as const;
-export type Format = (typeof FORMATS)[number];
+export const COMPARISON_FORMATS = ["table", "markdown", "latex", "json", "csv"] as const;
+export type Format = (typeof COMPARISON_FORMATS)[number];
 
 const TEST_NAMES: Record<TestName, string> = {
   t: "paired t-test",

@@ -9,7 +9,7 @@ export {
   TESTS,
   type TestName,
 } from "./compare.js";
-export { describeComparison, FORMATS, type Format, formatComparison, pairRows } from "./format.js";
+export { COMPARISON_FORMATS, describeComparison, type Format, formatComparison, pairRows } from "./format.js";
 export {
   clariqPerTopic,
   DEFAULT_TREC_MEASURES,

@@ -2,16 +2,15 @@
 import {
   type ByteSource,
   describeFound,
-  formatPyFloat,
   InputError,
   openInput,
   openPayload,
-  pythonJsonString,
   type WriteOptions,
   writeAtomic,
 } from "@convkit/io";
 import type { PyValue } from "@convkit/pickle";
 import { PyFloat, readPickle, scanDictTree, UnsupportedShape } from "@convkit/pickle";
+import { formatPyFloat, pythonJsonString } from "@convkit/pycompat";
 import { streamJsonItems } from "./json-stream.js";
 import type {
   EvalEntry,

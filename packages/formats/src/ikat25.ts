@@ -1,15 +1,7 @@
 // TREC iKAT 2025 runs: JSON Lines, one turn a line, read streamed and checked field by field.
-import {
-  describeFound,
-  formatPyJsonFloat,
-  InputError,
-  isPySpace,
-  openInput,
-  pythonJsonString,
-  readLineBatches,
-  type WriteOptions,
-} from "@convkit/io";
+import { describeFound, InputError, openInput, readLineBatches, type WriteOptions } from "@convkit/io";
 import { checkJsonDepth, parseJsonText, tryParseJson } from "@convkit/json";
+import { formatPyJsonFloat, pyStrip, pythonJsonString } from "@convkit/pycompat";
 import { isJsonObject } from "./fields.js";
 import { writeLines } from "./lines.js";
 import { pySortedOrder } from "./python-json-sort.js";
@@ -36,15 +28,6 @@ export async function* readIkat25Run(path: string): AsyncIterable<Ikat25Turn[]> 
     }
     if (out.length > 0) yield out;
   }
-}
-
-/** `str.strip()` of Python: its whitespace off both ends. */
-function pyStrip(s: string): string {
-  let a = 0;
-  let b = s.length;
-  while (a < b && isPySpace(s.charCodeAt(a))) a++;
-  while (b > a && isPySpace(s.charCodeAt(b - 1))) b--;
-  return a === 0 && b === s.length ? s : s.slice(a, b);
 }
 
 /**

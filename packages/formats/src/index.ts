@@ -112,7 +112,7 @@ export {
   pyJsonLoads,
 } from "./python-json.js";
 export { pySortedOrder } from "./python-json-sort.js";
-export { pyNfkcTokenCount, pySplitCount, pyStrip, pyTextLines } from "./python-json-text.js";
+export { pyNfkcTokenCount, pySplitCount, pyTextLines } from "./python-json-text.js";
 export {
   PySet,
   pyCheckHashable,
@@ -134,13 +134,11 @@ export {
   formatRunLine,
   formatScore,
   qrelsEntryOf,
-  rankTopic,
   readQrels,
   readRun,
   runEntryOf,
   type TrecReadOptions,
   writeQrels,
-  writeRun,
 } from "./trec.js";
 export {
   isParquetFile,

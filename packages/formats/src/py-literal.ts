@@ -1,7 +1,7 @@
 // Python literals held in strings (`"'Hi there!'"`, `"['a', 'b']"`), parsed as `ast.literal_eval`
 // reads them, never evaluated: strings (any quotes, prefixes r/u, escapes, adjacent ones joined),
 // ints, and lists or tuples of those. Anything else is refused.
-import { PY_STRING_ESCAPES } from "@convkit/io";
+import { PY_STRING_ESCAPES } from "@convkit/pycompat";
 
 /** A value a Python literal of the supported kinds gives. */
 export type PyLiteral = string | number | PyLiteral[];

@@ -1,6 +1,7 @@
 // Python's text-mode reading and str methods the reproduced scripts rely on: universal-newline
 // lines, str.strip(), str.split() and unicodedata.normalize("NFKC").
-import { InputError, isPySpace } from "@convkit/io";
+import { InputError } from "@convkit/io";
+import { isPySpace } from "@convkit/pycompat";
 import { PyUnicodeDecodeError, pyDecodeUtf8 } from "./python-json.js";
 
 /**
@@ -33,15 +34,6 @@ function countLines(bytes: Uint8Array): number {
     if (b === 0x0a || (b === 0x0d && bytes[i + 1] !== 0x0a)) n++;
   }
   return n;
-}
-
-/** `s.strip()`: Python's whitespace (str.isspace) off both ends. */
-export function pyStrip(s: string): string {
-  let a = 0;
-  let b = s.length;
-  while (a < b && isPySpace(s.charCodeAt(a))) a++;
-  while (b > a && isPySpace(s.charCodeAt(b - 1))) b--;
-  return a === 0 && b === s.length ? s : s.slice(a, b);
 }
 
 /** `len(s.split())`: runs of non-whitespace. */

@@ -1,6 +1,6 @@
 // What Python does with values json.loads made: type names, repr/str, `<` (with its TypeError),
 // `==`, set membership; the pieces a reproduced script's messages and sorts are made of.
-import { formatPyFloat } from "@convkit/io";
+import { formatPyFloat } from "@convkit/pycompat";
 import { PyException, type PyJson } from "./python-json.js";
 
 /** `type(v).__name__`. */

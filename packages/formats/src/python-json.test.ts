@@ -3,10 +3,11 @@
 // 20251128) of JSON texts, sort keys, odd whitespace and newlines; none is our own output.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { pyStrip } from "@convkit/pycompat";
 import { describe, expect, it } from "vitest";
 import { PyException, pyDecodeUtf8, pyJsonDumps, pyJsonLoads } from "./python-json.js";
 import { pySortedOrder } from "./python-json-sort.js";
-import { pyNfkcTokenCount, pyStrip, pyTextLines } from "./python-json-text.js";
+import { pyNfkcTokenCount, pyTextLines } from "./python-json-text.js";
 import { pyRepr } from "./python-json-value.js";
 
 interface Cases {

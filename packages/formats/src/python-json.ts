@@ -1,6 +1,7 @@
 // Python 3.11's json.loads / json.dumps on one line, value for value and error for error, so a
 // script's verdicts that hang on them (iKAT 2025's validator and generate_run.py) can be reproduced.
-import { formatPyJsonFloat, InputError, pythonJsonString } from "@convkit/io";
+import { InputError } from "@convkit/io";
+import { formatPyJsonFloat, pythonJsonString } from "@convkit/pycompat";
 
 /**
  * A value as Python's json module builds it: `int` is a bigint (any size), `float` a number,

@@ -1,5 +1,6 @@
-// TREC run and qrels files, read as trec_eval reads them and written in trec_eval's own order.
-import { type ByteSource, formatPyFloat, type Row, trecOrder, type WriteOptions } from "@convkit/io";
+// TREC run and qrels files, read as trec_eval reads them (a run in trec_eval's order: @convkit/trec-eval's writeRun).
+import type { ByteSource, Row, WriteOptions } from "@convkit/io";
+import { formatPyFloat } from "@convkit/pycompat";
 import { expectWidth, floatField, intField, textField } from "./fields.js";
 import { writeLines } from "./lines.js";
 import type { QrelsEntry, RunEntry } from "./records.js";
@@ -64,23 +65,6 @@ export function runEntryOf(file: string, row: Row, options: TrecReadOptions = {}
   };
 }
 
-/** trec_eval's order within a topic: score descending, ties by docno descending (byte-wise). */
-
-/**
- * Sorts one topic's entries into trec_eval order and renumbers ranks from `firstRank`, so the
- * written file has non-increasing scores and a tie order every reader agrees on.
- */
-export function rankTopic<T extends { score: number; docno: string; rank: number }>(
-  entries: T[],
-  firstRank = 1,
-): T[] {
-  const sorted = [...entries].sort(trecOrder);
-  sorted.forEach((e, i) => {
-    e.rank = firstRank + i;
-  });
-  return sorted;
-}
-
 /** A run score as text: integral scores as integers (as upstream's int scores), others as Python's `repr(float)`. */
 export function formatScore(x: number): string {
   return Number.isSafeInteger(x) ? String(x) : formatPyFloat(x);
@@ -89,32 +73,6 @@ export function formatScore(x: number): string {
 /** Formats one run line. */
 export function formatRunLine(e: RunEntry): string {
   return `${e.qid} ${e.q0} ${e.docno} ${e.rank} ${formatScore(e.score)} ${e.tag}`;
-}
-
-/** Writes run entries; each batch must hold whole topics (they are put in trec_eval order). */
-export function writeRun(
-  target: string,
-  batches: AsyncIterable<readonly RunEntry[]> | Iterable<readonly RunEntry[]>,
-  options?: WriteOptions & { firstRank?: number },
-): Promise<number> {
-  return writeLines(target, orderTopics(batches, options?.firstRank ?? 1), formatRunLine, options);
-}
-
-async function* orderTopics(
-  batches: AsyncIterable<readonly RunEntry[]> | Iterable<readonly RunEntry[]>,
-  firstRank: number,
-): AsyncIterable<RunEntry[]> {
-  for await (const b of batches) {
-    const byTopic = new Map<string, RunEntry[]>();
-    for (const e of b) {
-      const l = byTopic.get(e.qid);
-      if (l) l.push({ ...e });
-      else byTopic.set(e.qid, [{ ...e }]);
-    }
-    const out: RunEntry[] = [];
-    for (const l of byTopic.values()) out.push(...rankTopic(l, firstRank));
-    yield out;
-  }
 }
 
 /** Writes qrels lines `qid iter docno rel`. */

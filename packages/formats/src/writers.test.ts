@@ -14,7 +14,7 @@ import {
 import { formatPassageLine, readIkatRun, readPassages, writeIkatRun, writePassages } from "./ikat.js";
 import type { IkatRun, QulacHistRecord, SyntheticRecord } from "./records.js";
 import { collect } from "./table.js";
-import { readQrels, readRun, writeQrels, writeRun } from "./trec.js";
+import { readQrels, writeQrels } from "./trec.js";
 
 /** An iKAT passage with quotes, a backslash, non-ASCII, an astral character and controls. */
 const PASSAGES = [
@@ -50,20 +50,6 @@ const SYNTHETIC: SyntheticRecord[] = [
 ];
 
 describe("writers round-trip", () => {
-  it("runs come out in trec_eval order (score desc, ties by docno desc) with renumbered ranks", async () => {
-    const f = join(tempDir(), "r.run");
-    await writeRun(f, [
-      [
-        { qid: "2", q0: "Q0", docno: "a", rank: 9, score: 1, tag: "t" },
-        { qid: "1", q0: "Q0", docno: "b", rank: 9, score: 0.5, tag: "t" },
-        { qid: "1", q0: "Q0", docno: "c", rank: 9, score: 0.5, tag: "t" },
-        { qid: "1", q0: "Q0", docno: "a", rank: 9, score: 2.25, tag: "t" },
-      ],
-    ]);
-    expect(readFileSync(f, "utf8")).toBe("2 Q0 a 1 1 t\n1 Q0 a 1 2.25 t\n1 Q0 c 2 0.5 t\n1 Q0 b 3 0.5 t\n");
-    expect((await collect(readRun(f))).map((e) => e.docno)).toEqual(["a", "a", "c", "b"]);
-  });
-
   it("qrels and clarification-need runs read back what they write", async () => {
     const dir = tempDir();
     const q = [

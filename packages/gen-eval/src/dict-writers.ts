@@ -3,18 +3,10 @@ import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { EVAL_ENTRY_SCHEMA, MULTI_TURN_EVAL_ENTRY_SCHEMA } from "@convkit/formats";
-import {
-  type ByteSink,
-  formatPyFloat,
-  OutputError,
-  pythonJsonString,
-  registerTemp,
-  tarGzFile,
-  withTempDir,
-  writeAtomic,
-} from "@convkit/io";
+import { type ByteSink, OutputError, registerTemp, tarGzFile, withTempDir, writeAtomic } from "@convkit/io";
 import { type Codec, ParquetTableWriter } from "@convkit/parquet";
 import { PickleWriter } from "@convkit/pickle";
+import { formatPyFloat, pythonJsonString } from "@convkit/pycompat";
 import { DICT_METRICS, type Pair } from "./topic-eval.js";
 
 /** One spooled context: its key and, per question, [no_answer, with_answer]. */
@@ -282,7 +274,7 @@ export async function writeParquetDict(
 }
 
 /** ClariQ's pickle `{metric: {context: {question: {'no_answer': x, 'with_answer': y}}}}` as `name.pkl` in `target` (.tar.gz). */
-export async function writePickleDict(
+export async function writePickleTarGzDict(
   target: string,
   memberName: string,
   spools: SpoolReader,

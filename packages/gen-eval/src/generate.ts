@@ -35,7 +35,7 @@ import {
   type SpoolReader,
   writeJsonDict,
   writeParquetDict,
-  writePickleDict,
+  writePickleTarGzDict,
   writeQulacDict,
 } from "./dict-writers.js";
 import { loadDocumentStore, readCandidateLists, readFacetQrels } from "./inputs.js";
@@ -188,7 +188,7 @@ export function topicContextTasks(
 }
 
 /** The topics a run evaluates, in output order (the split's plan, filtered by `topics` and `shard`). */
-async function planTopics(o: GenEvalOptions): Promise<TopicUnit[]> {
+async function topicsToEvaluate(o: GenEvalOptions): Promise<TopicUnit[]> {
   let plans: TopicUnit[];
   const maxHistory = o.maxHistory ?? 2;
   if (o.contexts) {
@@ -314,7 +314,7 @@ async function writeEvalDicts(
   spools: SpoolReader,
 ): Promise<string[]> {
   if (o.formats.includes("pickle"))
-    await writePickleDict(`${o.out}.pkl.tar.gz`, `${baseName(o.out)}.pkl`, spools);
+    await writePickleTarGzDict(`${o.out}.pkl.tar.gz`, `${baseName(o.out)}.pkl`, spools);
   if (o.formats.includes("json")) await writeJsonDict(`${o.out}.json`, spools);
   if (o.formats.includes("qulac-json")) await writeQulacDict(`${o.out}.qulac.json`, spools);
   if (o.formats.includes("parquet"))
@@ -349,7 +349,7 @@ export function openGenEvalPool(threads: number): Promise<GenEvalPool> {
 export async function generateEvalDicts(o: GenEvalOptions): Promise<GenEvalSummary> {
   // The outputs checked before any work: a folder in the way or a read-only one is one line.
   for (const f of dictFiles(o)) await checkOutputPath(f);
-  const plans = await planTopics(o);
+  const plans = await topicsToEvaluate(o);
   // The spools live in a temp folder beside the output: removed at the end, on a failure, on a
   // signal, and (when a killed run left it) by the next run writing this output.
   return withTempDir(o.out, async (dir) => {
@@ -399,7 +399,7 @@ export async function planQueuedEval(
   runId: string,
   perJob: number,
 ): Promise<{ units: GenEvalUnitData[]; topics: number }> {
-  const plans = await planTopics(o);
+  const plans = await topicsToEvaluate(o);
   const units: GenEvalUnitData[] = [];
   for (let i = 0; i < plans.length; i += perJob)
     units.push({
@@ -421,7 +421,7 @@ export async function evaluateQueuedTopics(
 ): Promise<GenEvalUnitResult> {
   const wanted = new Set(data.topics);
   const o: GenEvalOptions = { ...data.options, topics: wanted, onTopic };
-  const plans = await planTopics(o);
+  const plans = await topicsToEvaluate(o);
   // Process ids repeat across machines and containers: a random part keeps two writers apart.
   const tmp = new MetricSpools(`${data.spools}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
   await tmp.open();

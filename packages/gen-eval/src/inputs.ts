@@ -12,9 +12,10 @@ import {
   readRun,
   readTrecWeb,
 } from "@convkit/formats";
-import { InputError, inputLimits, lineTooLong, sniffCompression, trecOrder } from "@convkit/io";
+import { InputError, inputLimits, lineTooLong, sniffCompression } from "@convkit/io";
 import { parseJsonText, tryParseJson } from "@convkit/json";
 import { PyTuple, type PyValue, readPickleFile } from "@convkit/pickle";
+import { trecOrder } from "@convkit/trec-eval";
 
 /**
  * Candidate documents per topic, best first, cut at `depth`: from a TREC run (trec_eval's order:

@@ -11,9 +11,9 @@ import {
   pyJsonTypeName,
   pyStrRepr,
 } from "@convkit/formats";
-import { formatPyFloat } from "@convkit/io";
+import { formatPyFloat } from "@convkit/pycompat";
+import type { Finding } from "./finding.js";
 import { ProtoParseError, type ProtoRun, parseProtoRun, pyInt } from "./protobuf-json.js";
-import type { Finding } from "./validate.js";
 
 /** What the official checker concluded. */
 export interface OfficialVerdict {

@@ -1,17 +1,9 @@
 // TREC iKAT 2025's generate_run.py reproduced: per line, references by descending score (ties in
 // the order given, Python's sort), `turn_id\tQ0\tid\trank\t%.6f\trun_id`; a line it cannot use is
 // reported as `[Line N] Error: <Python's exception message>` and skipped, lines already written stay.
-import {
-  PyException,
-  type PyJson,
-  pyJsonLoads,
-  pyJsonTypeName,
-  pyStr,
-  pyStrip,
-  pyTextLines,
-} from "@convkit/formats";
+import { PyException, type PyJson, pyJsonLoads, pyJsonTypeName, pyStr, pyTextLines } from "@convkit/formats";
 import { ByteBuilder } from "@convkit/io";
-import { formatFixed } from "@convkit/pynum";
+import { formatFixed, pyStrip } from "@convkit/pycompat";
 import { checkEncodable, isDict, pyGet, pySortedItemsDesc } from "./py-ops-2025.js";
 
 export interface Convert2025Result {

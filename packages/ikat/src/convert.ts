@@ -1,6 +1,7 @@
 // iKAT runs ⇄ TREC run lines, as the official generate_run.py turns submissions into trec_eval input.
 import { type IkatRun, type PyJson, pyJsonLoadBytes, type RunEntry } from "@convkit/formats";
-import { formatPyFloat, trecOrder } from "@convkit/io";
+import { formatPyFloat } from "@convkit/pycompat";
+import { trecOrder } from "@convkit/trec-eval";
 import { ProtoParseError, type ProtoRun, parseProtoRun } from "./protobuf-json.js";
 
 /** What {@link runToTrec} reads of a run: an {@link IkatRun} or a {@link ProtoRun}. */

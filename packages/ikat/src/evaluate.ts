@@ -1,6 +1,6 @@
 // PTKB statement ranking and passage ranking evaluation of iKAT runs, with trec_eval semantics.
 import { type Ikat25Turn, type IkatRun, type IkatTopic, rankIkat25References } from "@convkit/formats";
-import { formatFixed } from "@convkit/pynum";
+import { formatFixed } from "@convkit/pycompat";
 import { averagePrecision, judgeRanking, precisionAt, type Scored } from "@convkit/trec-eval";
 
 /** Per-turn PTKB scores and their means over the judged turns. */

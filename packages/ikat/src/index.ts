@@ -17,6 +17,7 @@ export {
   PTKB_MEASURES,
   type PtkbEvaluation,
 } from "./evaluate.js";
+export type { Finding } from "./finding.js";
 export { buildPassageDb, PassageDb } from "./passage-db.js";
 export {
   ProtoParseError,
@@ -31,7 +32,6 @@ export { IKAT25_MAX_REFERENCES, type Ikat25SkeletonOptions, trecToIkat25 } from 
 export { flattenTopics, type IkatHistoryTurn, type IkatTurnRecord, ikatTurnRow } from "./turns.js";
 export {
   CONVKIT_FINDING,
-  type Finding,
   type IkatYear,
   type Judgement,
   judgeRun,

@@ -11,7 +11,7 @@ import {
   pyStrRepr,
   pyJsonTypeName as pyTypeName,
 } from "@convkit/formats";
-import { formatPyFloat, isPySpace } from "@convkit/io";
+import { formatPyFloat, isPySpace } from "@convkit/pycompat";
 
 /** A passage of a response, as the year's protobuf holds it (score rounded to float32). */
 export interface ProtoPassage {

@@ -1,6 +1,7 @@
 // A TREC run back to a 2025 run skeleton: the references of each turn, one empty response to fill.
 import type { Ikat25Turn, RunEntry } from "@convkit/formats";
-import { describeFound, InputError, trecOrder } from "@convkit/io";
+import { describeFound, InputError } from "@convkit/io";
+import { trecOrder } from "@convkit/trec-eval";
 
 /** The `metadata` every line of the skeleton carries, and where the TREC lines came from. */
 export interface Ikat25SkeletonOptions {

@@ -12,9 +12,10 @@ import {
   pyLt,
   pyNfkcTokenCount,
   pyStr,
-  pyStrip,
   pyTextLines,
 } from "@convkit/formats";
+import { pyStrip } from "@convkit/pycompat";
+import type { Finding } from "./finding.js";
 import {
   checkEncodable,
   isDict,
@@ -26,7 +27,6 @@ import {
   pySliceHead,
   pySortedItemsDesc,
 } from "./py-ops-2025.js";
-import type { Finding } from "./validate.js";
 
 export interface Validate2025Result {
   /** The official script's stdout, line by line. */

@@ -3,23 +3,10 @@
 import type { IkatTopic, PyJson } from "@convkit/formats";
 import { spacyLikeTokens } from "@convkit/segment";
 import { type OfficialOptions, officialCheck } from "./checker-2023-2024.js";
+import type { Finding } from "./finding.js";
 
 /** The guidelines' years. */
 export type IkatYear = 2023 | 2024 | 2025;
-
-/**
- * One finding: errors make the run invalid (exit 2), except the two the official 2023/2024
- * checkers log as ERROR and pass (0 turns; a topics file of the wrong turn count): the verdict is
- * {@link Judgement.valid}. Warnings are reported and pass.
- */
-export interface Finding {
-  /** The 1-based line of the run file it concerns, where known. */
-  line?: number;
-  level: "error" | "warning";
-  /** The turn it concerns (`9-1_3`), absent for the whole run. */
-  turn?: string;
-  message: string;
-}
 
 /** `clueweb22-enNNNN-NN-NNNNN:k` */
 export const PASSAGE_ID = /^clueweb22-en\d{4}-\d{2}-\d{5}:\d+$/;

@@ -36,14 +36,6 @@ export {
   readLineUnits,
   readText,
 } from "./lines.js";
-export { type ScoredDocno, strcmpOrder, trecOrder } from "./order.js";
-export {
-  formatPyFloat,
-  formatPyJsonFloat,
-  isPySpace,
-  PY_STRING_ESCAPES,
-  pythonJsonString,
-} from "./pytext.js";
 export {
   type ByteSink,
   checkOutputDir,

@@ -2,8 +2,8 @@ import { rng } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { indexDictTree, readDictBranch } from "./branch-index.js";
 import { scanDictTree } from "./dict-tree.js";
-import { dumpPickle } from "./pickle.js";
 import { PyFloat, type PyValue } from "./values.js";
+import { dumpPickle } from "./writer.js";
 
 const source = (bytes: Uint8Array) => ({
   name: "t.pkl",

@@ -90,7 +90,9 @@ class BranchReader {
 
   fail(expected: string): never {
     const c =
-      this.p < this.buf.length ? `opcode 0x${this.buf[this.p]!.toString(16)}` : "the end of the bytes";
+      this.p < this.buf.length
+        ? `opcode 0x${this.buf.readUInt8(this.p).toString(16)}`
+        : "the end of the bytes";
     throw new InputError(this.name, { offset: this.at + this.p }, expected, c);
   }
 
@@ -198,7 +200,10 @@ class BranchReader {
       this.p = save;
       this.memoLen = len;
       // CPython never stores twice at one index, so forgetting an entry restores what was there.
-      while (this.journal.length > journaled) this.local.delete(this.journal.pop()!);
+      for (let k = this.journal.length; k > journaled; k--) {
+        const key = this.journal.pop();
+        if (key !== undefined) this.local.delete(key);
+      }
     }
   }
 

@@ -8,7 +8,6 @@ import { python, requires, rng } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { indexDictTree, readDictBranch } from "./branch-index.js";
 import { DictTreeScanner, UnsupportedShape } from "./dict-tree.js";
-import { dumpPickle } from "./pickle.js";
 import {
   assemble,
   branchesOf,
@@ -29,6 +28,7 @@ import {
 } from "./testdata/random-trees.js";
 import { loadPickle } from "./unpickle.js";
 import type { PyValue } from "./values.js";
+import { dumpPickle } from "./writer.js";
 
 function randomShape(r: Rng): TreeShape {
   return { depth: [2, 3, 3, 4][Math.floor(r() * 4)]!, evalShape: r() < 0.5, big: r() < 0.3 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { scanDictTree } from "./dict-tree.js";
-import { dumpPickle } from "./pickle.js";
 import { PyFloat, type PyValue } from "./values.js";
+import { dumpPickle } from "./writer.js";
 
 /** An eval-dict-shaped tree: metric → context → question → {no_answer, with_answer}. */
 function tree(): PyValue {

@@ -176,39 +176,32 @@ function containersIn(v: Container, out: Container[]): number {
 function measure(root: Container, memo: Map<object, Stats | undefined>, name: string): [Stats, number] {
   const open = new Set<object>(); // memo keys on the current path
   // The path from the root: per container, the containers it holds, how many of them are walked,
-  // 1 + the values written out below it so far, and the deepest depth below it so far.
-  const nodes: Container[] = [];
-  const kids: Container[][] = [];
-  const pos: number[] = [];
-  const size: number[] = [];
-  const below: number[] = [];
+  // 1 + the values written out below it so far, and the deepest depth below it so far. `path`
+  // holds the ancestors of `top`.
+  const path: PathFrame[] = [];
   let held = 0;
-  const enter = (c: Container) => {
-    const k: Container[] = [];
-    const n = containersIn(c, k);
-    nodes.push(c);
-    kids.push(k);
-    pos.push(0);
-    // Values that are not containers are written out once each, right here.
-    size.push(1 + n - k.length);
-    below.push(0);
+  const enter = (c: Container): PathFrame => {
+    const kids: Container[] = [];
+    const n = containersIn(c, kids);
     held += 1 + n;
     if (memo.has(c)) open.add(c);
+    // Values that are not containers are written out once each, right here.
+    return { node: c, kids, pos: 0, size: 1 + n - kids.length, below: 0 };
   };
-  enter(root);
+  let top = enter(root);
   for (;;) {
-    const f = nodes.length - 1;
-    const k = kids[f]!;
-    if (pos[f]! < k.length) {
-      const c = k[pos[f]!++]!;
+    const c = top.kids[top.pos];
+    if (c !== undefined) {
+      top.pos++;
       const known = memo.get(c);
       if (known !== undefined) {
-        size[f]! += known[0];
-        if (known[1] > below[f]!) below[f] = known[1];
+        top.size += known[0];
+        if (known[1] > top.below) top.below = known[1];
         continue;
       }
       if (open.has(c)) {
-        const levels = f + 1 - nodes.lastIndexOf(c);
+        const nodes = [...path.map((f) => f.node), top.node];
+        const levels = nodes.length - nodes.lastIndexOf(c);
         throw new InputError(
           name,
           {},
@@ -216,22 +209,31 @@ function measure(root: Container, memo: Map<object, Stats | undefined>, name: st
           `a ${containerName(c)} that contains itself${levels > 1 ? ` ${levels} levels down` : ""}`,
         );
       }
-      if (nodes.length >= MAX_DEPTH) tooDeep(name, undefined, containerName(c), nodes.length + 1);
-      enter(c);
+      if (path.length + 1 >= MAX_DEPTH) tooDeep(name, undefined, containerName(c), path.length + 2);
+      path.push(top);
+      top = enter(c);
       continue;
     }
-    const node = nodes.pop()!;
-    kids.pop();
-    pos.pop();
-    const s = size.pop()!;
-    const depth = below.pop()! + 1;
+    const { node, size: s } = top;
+    const depth = top.below + 1;
     if (depth > MAX_DEPTH) tooDeep(name, undefined, containerName(node), depth);
     if (memo.has(node)) {
       open.delete(node);
       memo.set(node, [s, depth]);
     }
-    if (nodes.length === 0) return [[s, depth], held];
-    size[f - 1]! += s;
-    if (depth > below[f - 1]!) below[f - 1] = depth;
+    const parent = path.pop();
+    if (parent === undefined) return [[s, depth], held];
+    parent.size += s;
+    if (depth > parent.below) parent.below = depth;
+    top = parent;
   }
+}
+
+/** One container on {@link measure}'s path. */
+interface PathFrame {
+  readonly node: Container;
+  readonly kids: Container[];
+  pos: number;
+  size: number;
+  below: number;
 }

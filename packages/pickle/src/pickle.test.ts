@@ -1,9 +1,9 @@
-import { formatPyFloat } from "@convkit/io";
+import { formatPyFloat } from "@convkit/pycompat";
 import { python, requires } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { dumpPickle, PickleWriter } from "./pickle.js";
 import { loadPickle } from "./unpickle.js";
 import { PyFloat, PyTuple, type PyValue } from "./values.js";
+import { dumpPickle, PickleWriter } from "./writer.js";
 
 /** CPython's view of a value, with types, so int/float/str keys are told apart. */
 const CANON_PY = `

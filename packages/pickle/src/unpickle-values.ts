@@ -1,7 +1,8 @@
 // What the general reader (unpickle.ts) makes of opcode arguments beyond their bytes: the data
 // constructors a pickle may name, protocol 0's text arguments, GLOBAL's names, LONG's bytes,
 // surrogate-passing UTF-8. Values only: no opcode is decoded here (that is opcode-reader.ts's job).
-import { InputError, PY_STRING_ESCAPES } from "@convkit/io";
+import { InputError } from "@convkit/io";
+import { PY_STRING_ESCAPES } from "@convkit/pycompat";
 import type { Op } from "./opcode-reader.js";
 import * as op from "./opcodes.js";
 import type { PyValue } from "./values.js";
@@ -113,7 +114,7 @@ export function decodeLong(buf: Buffer, start: number, n: number): number | bigi
     .reverse()
     .toString("hex");
   const u = BigInt(`0x${hex}`);
-  const v = buf[start + n - 1]! & 0x80 ? BigInt.asIntN(8 * n, u) : u;
+  const v = buf.readInt8(start + n - 1) < 0 ? BigInt.asIntN(8 * n, u) : u;
   return v >= MIN_SAFE && v <= MAX_SAFE ? Number(v) : v;
 }
 
@@ -122,24 +123,10 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 export function decodeSurrogatePass(bytes: Buffer, name: string, offset: number): string {
   let out = "";
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i]!;
-    let cp: number;
-    let len: number;
-    if (b < 0x80) [cp, len] = [b, 1];
-    else if (b >> 5 === 6) [cp, len] = [((b & 0x1f) << 6) | (bytes[i + 1]! & 0x3f), 2];
-    else if (b >> 4 === 14)
-      [cp, len] = [((b & 0x0f) << 12) | ((bytes[i + 1]! & 0x3f) << 6) | (bytes[i + 2]! & 0x3f), 3];
-    else if (b >> 3 === 30)
-      [cp, len] = [
-        ((b & 0x07) << 18) |
-          ((bytes[i + 1]! & 0x3f) << 12) |
-          ((bytes[i + 2]! & 0x3f) << 6) |
-          (bytes[i + 3]! & 0x3f),
-        4,
-      ];
-    else
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes.readUInt8(i);
+    const len = b < 0x80 ? 1 : b >> 5 === 6 ? 2 : b >> 4 === 14 ? 3 : b >> 3 === 30 ? 4 : 0;
+    if (len === 0)
       throw new InputError(
         name,
         { offset: offset + i },
@@ -148,6 +135,9 @@ export function decodeSurrogatePass(bytes: Buffer, name: string, offset: number)
       );
     if (i + len > bytes.length)
       throw new InputError(name, { offset: offset + i }, "a complete UTF-8 sequence", "its end");
+    // The lead byte's payload, then 6 bits from each continuation byte (all within: checked above).
+    let cp = len === 1 ? b : b & (0xff >> (len + 1));
+    for (let k = 1; k < len; k++) cp = (cp << 6) | (bytes.readUInt8(i + k) & 0x3f);
     out += String.fromCodePoint(cp);
     i += len;
   }
@@ -167,7 +157,7 @@ function unescapePythonBytes(arg: string, bad: () => never): string {
 
 function rawUnicodeEscape(bytes: Buffer): string {
   const s = bytes.toString("latin1");
-  return s.replace(/\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})/g, (_, a?: string, b?: string) =>
-    String.fromCodePoint(Number.parseInt((a ?? b)!, 16)),
+  return s.replace(/\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}/g, (e) =>
+    String.fromCodePoint(Number.parseInt(e.slice(2), 16)),
   );
 }

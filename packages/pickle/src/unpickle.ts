@@ -122,7 +122,7 @@ export class Unpickler {
 
   /** The mark on top (where a MARK-closed opcode's items start), or the stack's end when none. */
   private markTop(): number {
-    return this.marks.length > 0 ? this.marks[this.marks.length - 1]! : this.stack.length;
+    return this.marks.at(-1) ?? this.stack.length;
   }
 
   private memoPut(idx: number, v: unknown): void {

@@ -1,4 +1,4 @@
-import { numpyArgsort } from "@convkit/pynum";
+import { numpyArgsort } from "@convkit/pycompat";
 import { describe, expect, it } from "vitest";
 import { Bm25Okapi } from "./bm25.js";
 

@@ -1,5 +1,5 @@
 // rank_bm25 0.2.x's BM25Okapi, float for float (numpy's evaluation order), and get_top_n's tie order.
-import { numpyArgsort } from "@convkit/pynum";
+import { numpyArgsort } from "@convkit/pycompat";
 
 /** BM25Okapi parameters (rank_bm25's defaults). */
 export interface Bm25Params {

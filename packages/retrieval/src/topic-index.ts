@@ -1,5 +1,5 @@
 // Per-topic in-memory indexes (postings with term frequencies, document lengths) and collection statistics.
-import { strcmpOrder } from "@convkit/io";
+import { strcmpOrder } from "@convkit/trec-eval";
 
 /** Collection statistics for smoothing: term collection frequencies and the total length |C|. */
 export interface CollectionStats {

@@ -10,15 +10,8 @@ import {
 } from "@convkit/formats";
 import { ByteBuilder, InputError } from "@convkit/io";
 import { parseJsonText } from "@convkit/json";
-import {
-  IKAT,
-  MSMARCO,
-  pyStrip,
-  pyStripStart,
-  type SegmentOptions,
-  segmentDocument,
-  segmentDocumentLocated,
-} from "./passages.js";
+import { pyStrip, pyStripStart } from "@convkit/pycompat";
+import { IKAT, MSMARCO, type SegmentOptions, segmentDocument, segmentDocumentLocated } from "./passages.js";
 import { refusedTextError, splitterFor } from "./splitters.js";
 
 /** A document to segment. */

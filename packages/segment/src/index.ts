@@ -23,7 +23,6 @@ export {
   type LocatedPassages,
   MSMARCO,
   prepareText,
-  pyStrip,
   type SegmentOptions,
   type SentenceSplitter,
   segmentDocument,

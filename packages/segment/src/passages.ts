@@ -1,21 +1,6 @@
 // The official iKAT chunker's method (and MS MARCO's preset): trimmed text → sentences → overlapping windows.
 
-import { isPySpace } from "@convkit/io";
-
-/** Where Python's `s.strip()` starts: the length of the leading whitespace. */
-export function pyStripStart(s: string): number {
-  let a = 0;
-  while (a < s.length && isPySpace(s.charCodeAt(a))) a++;
-  return a;
-}
-
-/** Python's `s.strip()`. */
-export function pyStrip(s: string): string {
-  const a = pyStripStart(s);
-  let b = s.length;
-  while (b > a && isPySpace(s.charCodeAt(b - 1))) b--;
-  return a === 0 && b === s.length ? s : s.slice(a, b);
-}
+import { isPySpace, pyStrip, pyStripStart } from "@convkit/pycompat";
 
 const HIGH_SURROGATE = /[\uD800-\uDBFF]/;
 

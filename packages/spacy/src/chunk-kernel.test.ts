@@ -2,7 +2,7 @@
 // what a table holds, FNV-1a over code units for the hash. Seeded, no ../shared. The chunk cache's
 // generations, rotation and special cases are checked through the whole tokenizer against the
 // cache-free reference (tokenizer.diff.test.ts).
-import { isPySpace } from "@convkit/io";
+import { isPySpace } from "@convkit/pycompat";
 import { rng } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { ChunkKernel, MISS, T_LEXICON } from "./chunk-kernel.js";

@@ -9,5 +9,4 @@ export {
   SpacyPipeline,
   spacyPipeline,
 } from "./pipeline.js";
-export { compilePythonRegex, type TranslatedPattern, translatePythonRegex } from "./pyregex.js";
 export type { TokenizedText } from "./tokenizer.js";

@@ -2,10 +2,12 @@
 // `lexeme_norm` table, then spaCy's language-independent norms, then `str.lower()`), PREFIX (first
 // character), SUFFIX (last three), SHAPE (`word_shape`), each as its string hash. Characters are
 // Python's: code points, with Python's `isalpha` / `isupper` / `isdigit`.
+
+import { isHighSurrogate, isLowSurrogate } from "@convkit/pyregex";
 import { hashKey } from "./folder.js";
 import type { U64 } from "./hashing.js";
 import { stringId } from "./symbols.js";
-import { isHighSurrogate, isLowSurrogate, unitsToString } from "./utf16.js";
+import { unitsToString } from "./utf16.js";
 
 /**
  * spaCy's BASE_NORMS (spacy/lang/norm_exceptions.py, MIT): norms every language gets for quotes,

@@ -1,10 +1,10 @@
 // A loaded spaCy pipeline as the iKAT chunker runs it: `spacy.load(DIR, exclude=[all but senter])`,
 // `enable_pipe("senter")`, then `nlp(text)`: tokens, trailing spaces, sentence starts, sentences.
+
+import { isHighSurrogate, isLowSurrogate, translatePythonRegex } from "@convkit/pyregex";
 import { loadPipelineFolder } from "./folder.js";
-import { translatePythonRegex } from "./pyregex.js";
 import { ENTRY_CACHE_LIMIT, Senter } from "./senter.js";
 import { CACHE_LIMIT, LEXICON_LIMIT, SpacyTokenizer, type TokenizedText } from "./tokenizer.js";
-import { isHighSurrogate, isLowSurrogate } from "./utf16.js";
 
 /** What spaCy gives for one text. */
 export interface SpacyDoc {

@@ -2,13 +2,14 @@
 // senter-wasm.ts): the weights laid out as the kernel reads them, the lookup tables its string ids
 // need, a job per new lexicon entry, and the per-token calls. Only for the architecture the kernel
 // is compiled for (every en_core_web_* 3.x senter); any other runs in senter.ts's plain path.
+
+import { isHighSurrogate, isLowSurrogate } from "@convkit/pyregex";
 import { committedModule, growMemory, type WasmMemory } from "@convkit/wasm";
 import type { MaxoutNorm, SenterWeights } from "./folder.js";
 import { hashString, type U64 } from "./hashing.js";
 import { MAX_SHAPE_UNITS, wordShapeInto } from "./lexeme.js";
 import * as K from "./senter-wasm.js";
 import { symbolIds } from "./symbols.js";
-import { isHighSurrogate, isLowSurrogate } from "./utf16.js";
 
 const ATTR_CODES = {
   NORM: K.ATTR_NORM,

@@ -2,9 +2,9 @@
 // tokenizer.ts's fast paths (the hashing whitespace scan, the chunk cache, cached special cases,
 // the phrase-matcher trie) are tested against (tokenizer.diff.test.ts). No cache, no hashing, no
 // reused buffers: each step reads as the Cython does. Not exported from the package.
-import { isPySpace } from "@convkit/io";
+import { isPySpace } from "@convkit/pycompat";
+import { compilePythonRegex } from "@convkit/pyregex";
 import type { SpecialToken, TokenizerRules } from "./folder.js";
-import { compilePythonRegex } from "./pyregex.js";
 
 /** One token as spaCy's Doc has it. */
 export interface ReferenceToken {

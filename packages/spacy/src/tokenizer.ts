@@ -5,11 +5,11 @@
 // its own, larger one. The splitting and the cache run in WebAssembly (wasm/chunks.ts, over the
 // text's code units); a chunk the cache does not hold comes back here for the affix rules, which
 // are regular expressions.
+
+import { compileInfixFinder, compileMatch, compilePythonRegex, compileSuffixSearch } from "@convkit/pyregex";
 import { ChunkKernel, type TokenizedText } from "./chunk-kernel.js";
 import type { TokenizerRules } from "./folder.js";
 import { Lexicon } from "./lexicon.js";
-import { compilePythonRegex } from "./pyregex.js";
-import { compileInfixFinder, compileMatch, compileSuffixSearch } from "./regex-shape.js";
 import { MatchBuffers, TokenSink } from "./token-buffers.js";
 
 export type { TokenizedText } from "./chunk-kernel.js";

@@ -1,15 +1,5 @@
-// UTF-16 code units, as the tokenizer, the lexemes and the senter's kernel side read them: which
-// are surrogates, and units back into a string without a string per unit.
-/** A high (leading) surrogate: U+D800..U+DBFF. */
-export function isHighSurrogate(c: number): boolean {
-  return c >= 0xd800 && c < 0xdc00;
-}
-
-/** A low (trailing) surrogate: U+DC00..U+DFFF. */
-export function isLowSurrogate(c: number): boolean {
-  return c >= 0xdc00 && c < 0xe000;
-}
-
+// UTF-16 code units, as the tokenizer, the lexemes and the senter's kernel side read them: units
+// back into a string without a string per unit (which units are surrogates: @convkit/pyregex).
 /** Code units a block of {@link unitsToString} passes to `String.fromCharCode`. */
 const BLOCK = 4096;
 

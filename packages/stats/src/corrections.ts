@@ -1,5 +1,5 @@
 // Multiple-testing corrections as statsmodels 0.13's multipletests computes them: adjusted p-values and rejections.
-import { numpySum } from "@convkit/pynum";
+import { numpySum } from "@convkit/pycompat";
 
 export const CORRECTIONS = ["none", "bonferroni", "holm", "sidak", "holm-sidak", "fdr_bh", "fdr_by"] as const;
 export type Correction = (typeof CORRECTIONS)[number];

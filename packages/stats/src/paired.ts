@@ -1,5 +1,5 @@
 // The paired t-test and what papers print beside it (means, Cohen's d_z, the 95% interval of the mean difference), as SciPy 1.10 and numpy compute them.
-import { numpyMean, numpyStd, numpySum } from "@convkit/pynum";
+import { numpyMean, numpyStd, numpySum } from "@convkit/pycompat";
 import { stdtr, stdtrit } from "./distributions.js";
 
 /** Which way the test looks: B ≠ A, A > B ("greater") or A < B ("less"), as SciPy names them. */

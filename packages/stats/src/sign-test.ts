@@ -1,5 +1,5 @@
 // The sign test: scipy.stats.binomtest(wins, wins + losses, 0.5) (SciPy 1.10.1), ties left out, its binomial sums exact.
-import { ratioToDouble } from "@convkit/pynum";
+import { ratioToDouble } from "@convkit/pycompat";
 import type { Alternative } from "./paired.js";
 
 /** C(n, 0..n) as BigInts. */

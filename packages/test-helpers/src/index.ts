@@ -25,4 +25,5 @@ export { startRedis, type TestRedis } from "./redis.js";
 export { chromiumPath, REQUIREMENTS, type Requirement, requires, scipyPython } from "./requires.js";
 export { clariqDataWithDicts, python, REPO, readGolden, SHARED, shared, tempDir } from "./shared.js";
 export { readSpacyGoldens, type SpacyGolden, spacyModel } from "./spacy-golden.js";
+export { codePoint, codePointSpans } from "./spans.js";
 export { bzip2, ENCODINGS, expectStdinLikeFile } from "./stdin.js";

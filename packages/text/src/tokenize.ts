@@ -1,5 +1,5 @@
 // NLTK 3.8's word_tokenize(text, preserve_line=True): the NLTKWordTokenizer (improved Treebank) regexes.
-import { isPySpace } from "@convkit/io";
+import { isPySpace } from "@convkit/pycompat";
 
 // Python's str patterns are Unicode-aware: \w is [\p{L}\p{N}_], \s is str.isspace(), \b follows \w.
 const W = "[\\p{L}\\p{N}_]";

@@ -2,8 +2,9 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { type ArgsMeArgument, type RunEntry, readArgsMe, type ToucheTopic } from "@convkit/formats";
-import { InputError, trecOrder } from "@convkit/io";
+import { InputError } from "@convkit/io";
 import { porterStem } from "@convkit/text";
+import { trecOrder } from "@convkit/trec-eval";
 
 /** Lucene's English stopwords (`EnglishAnalyzer.ENGLISH_STOP_WORDS_SET`). */
 const STOPWORDS = new Set(

@@ -3,7 +3,7 @@
 // run, not the run. The result equals the plain path's (loadQrels + loadRun + trecEval): where
 // the bytes are odd the plain path is run instead, and its errors are the ones users see.
 import { isParquetFile, isParquetHead, readRun } from "@convkit/formats";
-import { InputError, openInput, readAll, readLineUnits, strcmpOrder } from "@convkit/io";
+import { InputError, openInput, readAll, readLineUnits } from "@convkit/io";
 import {
   emptyTemplate,
   formatSummary,
@@ -19,6 +19,7 @@ import { judgeRanking } from "./judged-ranking.js";
 import { Declined } from "./line-fields.js";
 import { loadRun } from "./load.js";
 import type { MeasureSpec } from "./measure-specs.js";
+import { strcmpOrder } from "./order.js";
 import { type ByteQrels, bytesSource } from "./qrels-bytes.js";
 import { Interleaved, RunScanner } from "./run-bytes.js";
 import { compact, type TopicValues } from "./topic-values.js";

@@ -1,9 +1,9 @@
 // trec_eval end to end: measures requested as `-m` names, per topic and averaged, printed in its layout.
 
-import { strcmpOrder } from "@convkit/io";
-import { formatFixed } from "@convkit/pynum";
+import { formatFixed } from "@convkit/pycompat";
 import { type JudgedRanking, judgeRanking, type Scored, type TopicQrels } from "./judged-ranking.js";
 import { cutoffsOf, type MeasureSpec, measureNamed, type Value } from "./measure-table.js";
+import { strcmpOrder } from "./order.js";
 
 export { MEASURES, parseMeasureOptions, parseMeasures } from "./measure-specs.js";
 export type { MeasureSpec, Value } from "./measure-table.js";

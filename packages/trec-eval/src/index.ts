@@ -37,5 +37,7 @@ export {
   reciprocalRank,
   rPrecision,
 } from "./measures.js";
+export { type ScoredDocno, strcmpOrder, trecOrder } from "./order.js";
 export { ByteQrels, loadByteQrels } from "./qrels-bytes.js";
 export type { TopicValues } from "./topic-values.js";
+export { writeRun } from "./write-run.js";

@@ -1,5 +1,6 @@
 // One topic's run against its qrels, the way trec_eval's te_form_res_rels builds it.
-import { InputError, trecOrder } from "@convkit/io";
+import { InputError } from "@convkit/io";
+import { trecOrder } from "./order.js";
 
 /** Grades of one topic's judged documents (`docno → grade`; a negative grade means judged but unjudgeable). */
 export type TopicQrels = ReadonlyMap<string, number>;

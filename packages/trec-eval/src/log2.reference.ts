@@ -1,7 +1,7 @@
 // log2Int's reference (log2.ts): log2 of an integer as glibc's log2 returns it, computed exactly
 // (a BigInt series, correctly rounded, and glibc's value where it is one ulp off). log2Int runs
 // it past its table's range.
-import { ratioToDouble } from "@convkit/pynum";
+import { ratioToDouble } from "@convkit/pycompat";
 
 const SCALE = 256n;
 const ONE = 1n << SCALE;

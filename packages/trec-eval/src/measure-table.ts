@@ -3,7 +3,7 @@
 // is adding an entry here (its maths in measures.ts); parsing (measure-specs.ts) and evaluation
 // (evaluate.ts) read the table. The table's order is trec_eval's measure table order
 // (te_trec_measures), the order it prints in whatever the command line's order.
-import { formatFixed } from "@convkit/pynum";
+import { formatFixed } from "@convkit/pycompat";
 import type { JudgedRanking } from "./judged-ranking.js";
 import {
   averagePrecision,

@@ -12,8 +12,7 @@ import {
   trecPerTopic,
 } from "@convkit/compare";
 import { readClariqRows, readQuestionBank } from "@convkit/formats";
-import { trecOrder } from "@convkit/io";
-import { loadQrels, loadRun } from "@convkit/trec-eval";
+import { loadQrels, loadRun, trecOrder } from "@convkit/trec-eval";
 import { at, got } from "../shared/checked.js";
 
 /** How the runs are scored: TREC runs against qrels, or ClariQ runs as clariq_eval_tool.py does. */

@@ -29,7 +29,7 @@ export function adversarialInputs(n: number, rng: (seed: number) => () => number
     url: `http://${run("a.", Math.max(0, n - 7))}`,
     userAt: `${run("a:", n - 1)}@`,
     // url_match's user-info part `\S+(?::\S*)?@` tried from every ':' to every '@' (seeded):
-    // 10 s for 100k units before its '@' scan (match-userinfo.ts).
+    // 10 s for 100k units before its '@' scan (@convkit/pyregex's match-userinfo.ts).
     colonAt: pick("a:@.", n, rng(0xc01a)),
     dashWords: run("a-", n),
     digitCommas: run("1,", n),

@@ -3,10 +3,9 @@
 // spans and the whole-string match equal `re.search`, `re.finditer` and `re.match` on seeded random strings, the patterns built
 // to reach every path (bounded and unbounded alternatives, lookbehinds, astral characters, a final
 // newline, patterns that match empty).
-import { python, requires, rng } from "@convkit/test-helpers";
+import { codePointSpans, python, requires, rng } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { compileInfixFinder, compileMatch, compileSuffixSearch } from "./regex-shape.js";
-import { codePointSpans } from "./testdata/spans.js";
 
 const PY = `
 import json, re, sys

@@ -2,12 +2,15 @@
 // to JavaScript give CPython's `re` spans on real chunks of the golden texts and on random ones.
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
-import { python, requires, rng, shared } from "@convkit/test-helpers";
+import {
+  compileInfixFinder,
+  compileMatch,
+  compilePythonFinditer,
+  compileSuffixSearch,
+} from "@convkit/pyregex";
+import { codePointSpans, python, requires, rng, shared } from "@convkit/test-helpers";
 import { expect, it } from "vitest";
 import { loadPipelineFolder } from "./folder.js";
-import { compilePythonFinditer } from "./pyregex.js";
-import { compileInfixFinder, compileMatch, compileSuffixSearch } from "./regex-shape.js";
-import { codePointSpans } from "./testdata/spans.js";
 
 const PY = `
 import json, re, sys
@@ -36,7 +39,7 @@ requires("shared", "python3").describe("the model's tokenizer patterns against C
     }
     const pieces = [...chunks];
     // Seeded strings rich in what the URL pattern's user-info part, host and path take (its '@'
-    // scan, match-userinfo.ts), some of them valid URLs with a user.
+    // scan, @convkit/pyregex's match-userinfo.ts), some of them valid URLs with a user.
     const urlish = [..."a:@./:@.aZ1-#?", "\t", "\u3000", "é"];
     const strings = [
       ...pieces,
@@ -67,7 +70,7 @@ requires("shared", "python3").describe("the model's tokenizer patterns against C
           bad.push(`${["prefix", "suffix", "infix", "url"][i]} ${JSON.stringify(s)}`);
       });
     });
-    // The tokenizer's shortcuts (regex-shape.ts): the suffix's length from the last units, the
+    // The tokenizer's shortcuts (@convkit/pyregex's regex-shape.ts): the suffix's length from the last units, the
     // infixes only where a character an infix can consume occurs, url_match only on a string with a '.'.
     const suffix = compileSuffixSearch(rules.suffixSearch!, "tokenizer");
     const infixes = compileInfixFinder(rules.infixFinditer!, "tokenizer");

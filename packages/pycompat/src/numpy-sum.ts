@@ -56,11 +56,10 @@ export function numpyMean(v: ArrayLike<number>): number {
 /** `np.var(v, ddof=ddof)`: the sum of squared deviations from numpy's mean, divided by n - ddof. */
 export function numpyVar(v: ArrayLike<number>, ddof = 0): number {
   const mean = numpyMean(v);
-  const sq = new Float64Array(v.length);
-  for (let i = 0; i < v.length; i++) {
-    const x = v[i]! - mean;
-    sq[i] = x * x;
-  }
+  const sq = Float64Array.from(v, (y) => {
+    const x = y - mean;
+    return x * x;
+  });
   return numpySum(sq) / (v.length - ddof);
 }
 

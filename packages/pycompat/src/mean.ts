@@ -53,8 +53,11 @@ function exactPartials(values: readonly number[]): number[] {
   let partials = new Float64Array(16);
   let n = 0;
   for (let k = 0; k < values.length; k++) {
-    let x = values[k]!;
-    if (!Number.isFinite(x)) throw new RangeError("mean of non-finite values is not supported");
+    const value = values[k];
+    // (`undefined` only past the end, which the loop never reads: narrowed with the finite check.)
+    if (value === undefined || !Number.isFinite(value))
+      throw new RangeError("mean of non-finite values is not supported");
+    let x = value;
     let i = 0;
     for (let j = 0; j < n; j++) {
       let y = partials[j]!;

@@ -1,10 +1,9 @@
 // Python `re` patterns translated to JavaScript: the same matches as CPython's `re` on the same
 // strings (python3 is run here, as on every CI machine), and refusals for what JS cannot mean.
 
-import { python, requires, rng } from "@convkit/test-helpers";
+import { codePoint, codePointSpans, python, requires, rng } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { compilePythonFinditer, compilePythonRegex, translatePythonRegex } from "./pyregex.js";
-import { codePoint, codePointSpans } from "./testdata/spans.js";
 
 /** search() span and finditer() spans of each pattern on each string, in code points, by CPython. */
 const PY = `

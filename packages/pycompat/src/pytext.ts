@@ -98,3 +98,18 @@ export function isPySpace(c: number): boolean {
     c === 0x3000
   );
 }
+
+/** Where Python's `s.strip()` starts: the length of the leading whitespace (`str.isspace`). */
+export function pyStripStart(s: string): number {
+  let a = 0;
+  while (a < s.length && isPySpace(s.charCodeAt(a))) a++;
+  return a;
+}
+
+/** Python's `s.strip()`: its whitespace (`str.isspace`) off both ends. */
+export function pyStrip(s: string): string {
+  const a = pyStripStart(s);
+  let b = s.length;
+  while (b > a && isPySpace(s.charCodeAt(b - 1))) b--;
+  return a === 0 && b === s.length ? s : s.slice(a, b);
+}

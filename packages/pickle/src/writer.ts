@@ -371,7 +371,8 @@ function encodeSurrogatePass(s: string): Buffer {
   if (s.isWellFormed()) return Buffer.from(s, "utf8");
   const parts: number[] = [];
   for (let i = 0; i < s.length; i++) {
-    const c = s.codePointAt(i)!;
+    const c = s.codePointAt(i);
+    if (c === undefined) break; // (never: i < s.length)
     if (c > 0xffff) i++;
     if (c < 0x80) parts.push(c);
     else if (c < 0x800) parts.push(0xc0 | (c >> 6), 0x80 | (c & 0x3f));
@@ -387,9 +388,9 @@ function encodeLong(v: bigint): Uint8Array {
   const out: number[] = [];
   let x = v;
   for (;;) {
-    out.push(Number(x & 0xffn));
+    const last = Number(x & 0xffn);
+    out.push(last);
     x >>= 8n;
-    const last = out[out.length - 1]!;
     if ((x === 0n && (last & 0x80) === 0) || (x === -1n && (last & 0x80) !== 0)) break;
   }
   return Uint8Array.from(out);

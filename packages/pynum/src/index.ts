@@ -1,5 +1,0 @@
-// @convkit/pynum: numerics of Python and numpy reproduced bit for bit (sort order of ties, exact means, formatting).
-export { numpyArgsort } from "./argsort.js";
-export { formatFixed } from "./format.js";
-export { pythonMean, ratioToDouble } from "./mean.js";
-export { numpyMean, numpyStd, numpySum, numpyVar } from "./numpy-sum.js";
