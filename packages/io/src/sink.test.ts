@@ -61,7 +61,9 @@ describe("output paths checked before the work", () => {
     await expect(checkOutputPath(join(dir, "d", "new", "o.jsonl"))).resolves.toBeUndefined();
     await expect(checkOutputDir(join(dir, "d", "x"))).resolves.toBeUndefined();
     // A folder named "-" was made in the current folder (gen-synthetic --out -).
-    await expect(checkOutputDir("-")).rejects.toThrow("a folder of several files, not stdout: give a folder, not -");
+    await expect(checkOutputDir("-")).rejects.toThrow(
+      "a folder of several files, not stdout: give a folder, not -",
+    );
     await writeAtomic(join(dir, "f"), (s) => s.write("x"));
     await expect(checkOutputDir(join(dir, "f", "sub"))).rejects.toThrow(
       `cannot write ${join(dir, "f", "sub")}: not a directory`,
