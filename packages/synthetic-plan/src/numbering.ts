@@ -2,8 +2,8 @@
 import { itemCount, type TopicPlan } from "./topics.js";
 
 /**
- * `xs[i]` of a plan's arrays (facets, items, ids) at an index computed from the plan's own sizes,
- * so out of range is a bug here: a RangeError, never an undefined passed on.
+ * `xs[i]` at an index computed from the arrays' own sizes (a plan's facets and items, a bank's
+ * ranked rows), so out of range is a bug: a RangeError, never an undefined passed on.
  */
 export function planItem<T>(xs: ArrayLike<T>, i: number): T {
   const v = xs[i];
