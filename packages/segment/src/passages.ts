@@ -87,43 +87,44 @@ export function prepareText(raw: string, o: SegmentOptions = IKAT): string {
 export type SentenceSplitter = (text: string) => number[];
 
 /**
- * Where each sentence's text lies in a prepared text: `[start, end)` pairs of UTF-16 offsets, one
- * pair a sentence, flat. A sentence runs to the next start; as spaCy's `Span.text`, a single space
+ * Where each sentence's text lies in a prepared text: `[start, end)` of UTF-16 offsets, one pair
+ * a sentence. A sentence runs to the next start; as spaCy's `Span.text`, a single space
  * before the next sentence is left out, any longer whitespace run is kept (spaCy makes it a token
  * of the sentence); MS MARCO's preset strips every sentence instead.
  */
-function sentenceSpans(text: string, starts: readonly number[], o: SegmentOptions = IKAT): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < starts.length; i++) {
-    const a = starts[i]!;
-    const b = i + 1 < starts.length ? starts[i + 1]! : text.length;
+function sentenceSpans(
+  text: string,
+  starts: readonly number[],
+  o: SegmentOptions = IKAT,
+): [number, number][] {
+  const out: [number, number][] = [];
+  for (const [i, a] of starts.entries()) {
+    // The last sentence runs to the end of the text.
+    const b = starts[i + 1] ?? text.length;
     let e = b;
     while (e > a && isPySpace(text.charCodeAt(e - 1))) e--;
     if (o.stripSentences) {
       let s = a;
       while (s < e && isPySpace(text.charCodeAt(s))) s++;
-      out.push(s, e);
-    } else out.push(a, b - e === 1 && text.charCodeAt(e) === 32 ? e : b);
+      out.push([s, e]);
+    } else out.push([a, b - e === 1 && text.charCodeAt(e) === 32 ? e : b]);
   }
   return out;
 }
 
 /** Sentence texts from start offsets: the text of each of {@link sentenceSpans}. */
 export function sentenceTexts(text: string, starts: readonly number[], o: SegmentOptions = IKAT): string[] {
-  const spans = sentenceSpans(text, starts, o);
-  const out: string[] = [];
-  for (let i = 0; i < spans.length; i += 2) out.push(text.slice(spans[i]!, spans[i + 1]!));
-  return out;
+  return sentenceSpans(text, starts, o).map(([a, b]) => text.slice(a, b));
 }
 
 /**
- * The windows over `n` sentences: `[first, end)` sentence indices, flat; starts 0, stride,
- * 2·stride, …; stops after the first window reaching the last sentence.
+ * The windows over `n` sentences: `[first, end)` sentence indices; starts 0, stride, 2·stride, …;
+ * stops after the first window reaching the last sentence.
  */
-function windows(n: number, o: SegmentOptions): number[] {
-  const out: number[] = [];
+function windows(n: number, o: SegmentOptions): [number, number][] {
+  const out: [number, number][] = [];
   for (let start = 0; start < n; start += o.stride) {
-    out.push(start, Math.min(start + o.window, n));
+    out.push([start, Math.min(start + o.window, n)]);
     if (start + o.window >= n) break;
   }
   return out;
@@ -131,10 +132,7 @@ function windows(n: number, o: SegmentOptions): number[] {
 
 /** Windows over sentences, each passage its sentences joined by one space. */
 export function windowPassages(sentences: readonly string[], o: SegmentOptions = IKAT): string[] {
-  const w = windows(sentences.length, o);
-  const out: string[] = [];
-  for (let i = 0; i < w.length; i += 2) out.push(sentences.slice(w[i]!, w[i + 1]!).join(" "));
-  return out;
+  return windows(sentences.length, o).map(([a, b]) => sentences.slice(a, b).join(" "));
 }
 
 /** A document's passages: prepare, split, window. */
@@ -165,9 +163,7 @@ export function segmentDocumentLocated(
   const text = prepareText(raw, o);
   if (text.length === 0) return { passages: [], offsets: [] };
   const spans = sentenceSpans(text, split(text), o);
-  const sentences: string[] = [];
-  for (let i = 0; i < spans.length; i += 2) sentences.push(text.slice(spans[i]!, spans[i + 1]!));
-  const w = windows(sentences.length, o);
+  const sentences = spans.map(([a, b]) => text.slice(a, b));
   const passages: string[] = [];
   const offsets: number[] = [];
   // Offset k of the prepared text is offset shift + k of the raw one (see prepareText).
@@ -175,9 +171,14 @@ export function segmentDocumentLocated(
   // Passage starts ascend, and so do their ends: one counter each walks the raw text once.
   const starts = codePointCounter(raw);
   const ends = codePointCounter(raw);
-  for (let i = 0; i < w.length; i += 2) {
-    passages.push(sentences.slice(w[i]!, w[i + 1]!).join(" "));
-    offsets.push(starts(shift + spans[2 * w[i]!]!), ends(shift + spans[2 * w[i + 1]! - 1]!));
+  for (const [a, b] of windows(sentences.length, o)) {
+    passages.push(sentences.slice(a, b).join(" "));
+    // From the first sentence's start to the last one's end (a window holds at least one).
+    const first = spans[a];
+    const last = spans[b - 1];
+    if (first === undefined || last === undefined)
+      throw new RangeError(`window [${a}, ${b}) of ${spans.length} sentences`);
+    offsets.push(starts(shift + first[0]), ends(shift + last[1]));
   }
   return { passages, offsets };
 }
