@@ -87,17 +87,13 @@ export function prepareText(raw: string, o: SegmentOptions = IKAT): string {
 export type SentenceSplitter = (text: string) => number[];
 
 /**
- * Where each sentence's text lies in a prepared text: `[start, end)` of UTF-16 offsets, one pair
- * a sentence. A sentence runs to the next start; as spaCy's `Span.text`, a single space
+ * Where each sentence's text lies in a prepared text: `[start, end)` pairs of UTF-16 offsets, one
+ * pair a sentence, flat. A sentence runs to the next start; as spaCy's `Span.text`, a single space
  * before the next sentence is left out, any longer whitespace run is kept (spaCy makes it a token
  * of the sentence); MS MARCO's preset strips every sentence instead.
  */
-function sentenceSpans(
-  text: string,
-  starts: readonly number[],
-  o: SegmentOptions = IKAT,
-): [number, number][] {
-  const out: [number, number][] = [];
+function sentenceSpans(text: string, starts: readonly number[], o: SegmentOptions = IKAT): number[] {
+  const out: number[] = [];
   for (const [i, a] of starts.entries()) {
     // The last sentence runs to the end of the text.
     const b = starts[i + 1] ?? text.length;
@@ -106,25 +102,36 @@ function sentenceSpans(
     if (o.stripSentences) {
       let s = a;
       while (s < e && isPySpace(text.charCodeAt(s))) s++;
-      out.push([s, e]);
-    } else out.push([a, b - e === 1 && text.charCodeAt(e) === 32 ? e : b]);
+      out.push(s, e);
+    } else out.push(a, b - e === 1 && text.charCodeAt(e) === 32 ? e : b);
+  }
+  return out;
+}
+
+/** The texts of flat `[start, end)` pairs of offsets in `text`. */
+function pairTexts(text: string, spans: readonly number[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < spans.length; i += 2) {
+    const [a, b] = [spans[i], spans[i + 1]];
+    if (a === undefined || b === undefined) break; // i + 1 < spans.length
+    out.push(text.slice(a, b));
   }
   return out;
 }
 
 /** Sentence texts from start offsets: the text of each of {@link sentenceSpans}. */
 export function sentenceTexts(text: string, starts: readonly number[], o: SegmentOptions = IKAT): string[] {
-  return sentenceSpans(text, starts, o).map(([a, b]) => text.slice(a, b));
+  return pairTexts(text, sentenceSpans(text, starts, o));
 }
 
 /**
- * The windows over `n` sentences: `[first, end)` sentence indices; starts 0, stride, 2·stride, …;
- * stops after the first window reaching the last sentence.
+ * The windows over `n` sentences: `[first, end)` sentence indices, flat; starts 0, stride,
+ * 2·stride, …; stops after the first window reaching the last sentence.
  */
-function windows(n: number, o: SegmentOptions): [number, number][] {
-  const out: [number, number][] = [];
+function windows(n: number, o: SegmentOptions): number[] {
+  const out: number[] = [];
   for (let start = 0; start < n; start += o.stride) {
-    out.push([start, Math.min(start + o.window, n)]);
+    out.push(start, Math.min(start + o.window, n));
     if (start + o.window >= n) break;
   }
   return out;
@@ -132,7 +139,14 @@ function windows(n: number, o: SegmentOptions): [number, number][] {
 
 /** Windows over sentences, each passage its sentences joined by one space. */
 export function windowPassages(sentences: readonly string[], o: SegmentOptions = IKAT): string[] {
-  return windows(sentences.length, o).map(([a, b]) => sentences.slice(a, b).join(" "));
+  const w = windows(sentences.length, o);
+  const out: string[] = [];
+  for (let i = 0; i + 1 < w.length; i += 2) {
+    const [a, b] = [w[i], w[i + 1]];
+    if (a === undefined || b === undefined) break; // i + 1 < w.length
+    out.push(sentences.slice(a, b).join(" "));
+  }
+  return out;
 }
 
 /** A document's passages: prepare, split, window. */
@@ -163,7 +177,8 @@ export function segmentDocumentLocated(
   const text = prepareText(raw, o);
   if (text.length === 0) return { passages: [], offsets: [] };
   const spans = sentenceSpans(text, split(text), o);
-  const sentences = spans.map(([a, b]) => text.slice(a, b));
+  const sentences = pairTexts(text, spans);
+  const w = windows(sentences.length, o);
   const passages: string[] = [];
   const offsets: number[] = [];
   // Offset k of the prepared text is offset shift + k of the raw one (see prepareText).
@@ -171,14 +186,15 @@ export function segmentDocumentLocated(
   // Passage starts ascend, and so do their ends: one counter each walks the raw text once.
   const starts = codePointCounter(raw);
   const ends = codePointCounter(raw);
-  for (const [a, b] of windows(sentences.length, o)) {
+  for (let i = 0; i + 1 < w.length; i += 2) {
+    const [a, b] = [w[i], w[i + 1]];
+    if (a === undefined || b === undefined) break; // i + 1 < w.length
     passages.push(sentences.slice(a, b).join(" "));
     // From the first sentence's start to the last one's end (a window holds at least one).
-    const first = spans[a];
-    const last = spans[b - 1];
-    if (first === undefined || last === undefined)
-      throw new RangeError(`window [${a}, ${b}) of ${spans.length} sentences`);
-    offsets.push(starts(shift + first[0]), ends(shift + last[1]));
+    const [from, to] = [spans[2 * a], spans[2 * b - 1]];
+    if (from === undefined || to === undefined)
+      throw new RangeError(`window [${a}, ${b}) of ${spans.length / 2} sentences`);
+    offsets.push(starts(shift + from), ends(shift + to));
   }
   return { passages, offsets };
 }
