@@ -1,7 +1,7 @@
 // ClariQ's BM25 baselines (the single- and multi-turn notebooks) as run-line generators.
 import type { MultiTurnRunEntry, QuestionBankEntry, RunEntry } from "@convkit/formats";
 import { Bm25Okapi } from "@convkit/retrieval";
-import { type TopicNumbers, type TopicPlan, topicContexts } from "@convkit/synthetic-plan";
+import { planItem, type TopicNumbers, type TopicPlan, topicContexts } from "@convkit/synthetic-plan";
 import { clariqTerms } from "@convkit/text";
 
 /** The question bank indexed with ClariQ's pipeline (tokenize, drop stopwords case-sensitively, stem). */
@@ -25,7 +25,7 @@ export function singleTurnBm25(
       out.push({
         qid: String(topic),
         q0: "0",
-        docno: bank[i]!.question_id,
+        docno: planItem(bank, i).question_id,
         rank: k,
         score: depth - k,
         tag: "bm25",
@@ -48,16 +48,23 @@ export function multiTurnBm25(
 ): MultiTurnRunEntry[] {
   const out: MultiTurnRunEntry[] = [];
   for (const p of plans) {
-    for (const c of topicContexts(p, numbers.get(p.topic_id)!)) {
-      const row = p.answers[c.facet]!;
+    const nums = numbers.get(p.topic_id);
+    if (!nums) throw new RangeError(`topic ${p.topic_id} is not numbered`);
+    for (const c of topicContexts(p, nums)) {
+      const row = planItem(p.answers, c.facet);
+      const history = c.history.map((h) => planItem(row, h));
       let query = p.initial_request;
-      for (const h of c.history) query += `${row[h]!.question} ${row[h]!.answer}`;
-      const asked = new Set(c.history.map((h) => row[h]!.question));
-      const fresh = index.topN(clariqTerms(query), 5).filter((i) => !asked.has(bank[i]!.question));
+      for (const h of history) query += `${h.question} ${h.answer}`;
+      const asked = new Set(history.map((h) => h.question));
+      const fresh = index
+        .topN(clariqTerms(query), 5)
+        .map((i) => planItem(bank, i).question)
+        .filter((q) => !asked.has(q));
+      const [first] = fresh;
       out.push({
         context_id: c.context_id,
         q0: "0",
-        question: fresh.length > 0 ? bank[fresh[0]!]!.question : "",
+        question: first ?? "",
         rank: 0,
         score: fresh.length,
         run: "bm25_multi_turn",

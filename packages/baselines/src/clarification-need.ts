@@ -12,7 +12,9 @@ export function topicLabels(rows: readonly ClariqRow[]): Map<number, number> {
 export function majorityLabel(train: ReadonlyMap<number, number>): number {
   const counts = new Map<number, number>();
   for (const l of train.values()) counts.set(l, (counts.get(l) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0];
+  const [top] = [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  if (!top) throw new RangeError("no train topics to take the majority label of");
+  return top[0];
 }
 
 /** Predicts `label` for every topic. */
@@ -23,18 +25,26 @@ export function constantRun(topics: Iterable<number>, label: number): { topic_id
 /** Features of a request for the learned clarification-need baseline: how well the bank answers it. */
 export function needFeatures(scores: Float64Array): number[] {
   // The five best BM25 scores of the bank against the request; partial selection, no full sort.
-  const top = [Number.NEGATIVE_INFINITY, -Infinity, -Infinity, -Infinity, -Infinity];
+  const top: [number, number, number, number, number] = [
+    Number.NEGATIVE_INFINITY,
+    -Infinity,
+    -Infinity,
+    -Infinity,
+    -Infinity,
+  ];
   for (const s of scores) {
-    if (s <= top[4]!) continue;
+    if (s <= top[4]) continue;
+    // Insertion from the end: shift down the scores s beats.
     let i = 4;
-    while (i > 0 && s > top[i - 1]!) {
-      top[i] = top[i - 1]!;
-      i--;
+    for (; i > 0; i--) {
+      const above = top[i - 1];
+      if (above === undefined || s <= above) break;
+      top[i] = above;
     }
     top[i] = s;
   }
   const mean = top.reduce((a, b) => a + b, 0) / 5;
-  return [top[0]!, mean, top[0]! - top[4]!];
+  return [top[0], mean, top[0] - top[4]];
 }
 
 /** A nearest-centroid classifier over z-scored features (deterministic, no hyperparameters). */

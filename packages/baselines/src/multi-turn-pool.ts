@@ -28,7 +28,11 @@ export async function multiTurnBm25Threads(
   });
   try {
     const lines: MultiTurnRunEntry[] = [];
-    const start = (plan: TopicPlan) => pool.run({ plan, numbers: numbers.get(plan.topic_id)! });
+    const start = (plan: TopicPlan) => {
+      const nums = numbers.get(plan.topic_id);
+      if (!nums) throw new RangeError(`topic ${plan.topic_id} is not numbered`);
+      return pool.run({ plan, numbers: nums });
+    };
     // Topics are small: many in flight keep every thread busy.
     for await (const part of inOrder(plans, start, 4 * threads)) lines.push(...part);
     return lines;

@@ -3,6 +3,8 @@ import type { SyntheticRecord } from "@convkit/formats";
 import type { ByteBuilder } from "@convkit/io";
 import {
   contextId,
+  itemCount,
+  planItem,
   recordId,
   type TopicNumbers,
   type TopicPlan,
@@ -66,40 +68,44 @@ export function topicJsonl(
   out: ByteBuilder,
 ): void {
   const F = plan.facets.length;
-  const n = plan.answers[0]!.length;
-  const head = plan.facets.map((f) =>
-    utf8(
-      `,"topic_id":${plan.topic_id},"facet_id":${js.get(f)},"initial_request":${js.get(plan.initial_request)},`,
-    ),
-  );
-  const qaText = plan.answers.map((row) =>
-    row.map((it) => `"question":${js.get(it.question)},"answer":${js.get(it.answer)}`),
-  );
-  const qa = qaText.map((row) => row.map(utf8));
-  const turn = qaText.map((row) => row.map((x) => `{${x}}`));
-  const line = (f: number, history: number[], x: number, ctx: Uint8Array) => {
+  const n = itemCount(plan);
+  // Per facet (facet order): its index, the bytes before each record's question, each item's
+  // `"question":…,"answer":…` as bytes and as a history turn.
+  const facets = plan.answers.map((row, f) => {
+    const qaText = row.map((it) => `"question":${js.get(it.question)},"answer":${js.get(it.answer)}`);
+    return {
+      f,
+      head: utf8(
+        `,"topic_id":${plan.topic_id},"facet_id":${js.get(planItem(plan.facets, f))},"initial_request":${js.get(plan.initial_request)},`,
+      ),
+      qa: qaText.map(utf8),
+      turn: qaText.map((x) => `{${x}}`),
+    };
+  });
+  const line = (fc: (typeof facets)[number], history: number[], x: number, ctx: Uint8Array) => {
     out.bytes(REC);
-    out.uint(recordId(nums, F, n, f, history, x));
-    out.bytes(head[f]!);
-    out.bytes(qa[f]![x]!);
+    out.uint(recordId(nums, F, n, fc.f, history, x));
+    out.bytes(fc.head);
+    out.bytes(planItem(fc.qa, x));
     out.bytes(CTX);
     out.bytes(ctx);
     out.bytes(CID);
-    out.uint(contextId(nums, F, n, f, history));
+    out.uint(contextId(nums, F, n, fc.f, history));
     out.bytes(END);
   };
   if (level === 0) {
-    for (let x = 0; x < n; x++) for (let f = 0; f < F; f++) line(f, [], x, EMPTY_LIST);
+    for (let x = 0; x < n; x++) for (const fc of facets) line(fc, [], x, EMPTY_LIST);
   } else if (level === 1) {
-    const one = turn.map((row) => row.map((t) => utf8(`[${t}]`)));
+    const one = facets.map((fc) => ({ fc, ctx: fc.turn.map((t) => utf8(`[${t}]`)) }));
     for (let x = 0; x < n; x++)
-      for (let y = 0; y < n; y++) if (y !== x) for (let f = 0; f < F; f++) line(f, [y], x, one[f]![y]!);
+      for (let y = 0; y < n; y++)
+        if (y !== x) for (const { fc, ctx } of one) line(fc, [y], x, planItem(ctx, y));
   } else {
     for (const [a, b] of twoTurnHistories(n, nums.ordered === true))
-      for (let f = 0; f < F; f++) {
-        const ctx = utf8(`[${turn[f]![a]},${turn[f]![b]}]`);
+      for (const fc of facets) {
+        const ctx = utf8(`[${planItem(fc.turn, a)},${planItem(fc.turn, b)}]`);
         const h = [a, b];
-        for (let c = 0; c < n; c++) if (c !== a && c !== b) line(f, h, c, ctx);
+        for (let c = 0; c < n; c++) if (c !== a && c !== b) line(fc, h, c, ctx);
       }
   }
 }

@@ -14,6 +14,7 @@ import { ByteBuilder, InputError } from "@convkit/io";
 import {
   ABSENT_TOPICS,
   numberTopics,
+  planItem,
   planTopics,
   type TopicNumbers,
   type TopicPlan,
@@ -97,15 +98,22 @@ export function splitPlans(sets: PlannedSets, split: string): TopicPlan[] {
 /** Record and context counts of a split. */
 export function splitCounts(plans: readonly TopicPlan[], ordered = false) {
   let records = 0;
-  const contexts = [0, 0, 0];
+  const contexts: [number, number, number] = [0, 0, 0];
   for (const p of plans) {
-    const c = topicCounts(p, 2, ordered);
-    records += c.records[0]! + c.records[1]! + c.records[2]!;
-    c.contexts.forEach((v, i) => {
-      contexts[i]! += v;
-    });
+    const { contexts: c, records: r } = topicCounts(p, 2, ordered);
+    records += r[0] + r[1] + r[2];
+    contexts[0] += c[0];
+    contexts[1] += c[1];
+    contexts[2] += c[2];
   }
   return { records, contexts };
+}
+
+/** A planned topic's numbers (numberTopics numbers every plan of the sets but ABSENT_TOPICS'). */
+export function planNumbers(sets: PlannedSets, plan: TopicPlan): TopicNumbers {
+  const nums = sets.numbers.get(plan.topic_id);
+  if (!nums) throw new RangeError(`topic ${plan.topic_id} is not numbered`);
+  return nums;
 }
 
 /** A unit of work: one history length of several whole topics (together >= `size` records). */
@@ -135,8 +143,8 @@ export function recordTasks(
       let cur: RecordTask = { level, topics: [] };
       let n = 0;
       for (const plan of pass) {
-        cur.topics.push({ plan, numbers: sets.numbers.get(plan.topic_id)! });
-        n += topicCounts(plan, 2, sets.ordered).records[level]!;
+        cur.topics.push({ plan, numbers: planNumbers(sets, plan) });
+        n += planItem(topicCounts(plan, 2, sets.ordered).records, level);
         if (n >= size) {
           tasks.push(cur);
           cur = { level, topics: [] };

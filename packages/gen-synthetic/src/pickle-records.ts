@@ -2,6 +2,8 @@
 import type { PickleWriter } from "@convkit/pickle";
 import {
   contextId,
+  itemCount,
+  planItem,
   recordId,
   type TopicNumbers,
   type TopicPlan,
@@ -22,7 +24,7 @@ export function topicPickleItems(
   state: { open: number },
 ): number {
   const F = plan.facets.length;
-  const n = plan.answers[0]!.length;
+  const n = itemCount(plan);
   const turns = new Map<number, number>(); // f * n + item → memo index of its {question, answer}
   const lists = new Map<number, number>(); // context id → memo index of its list
   let count = 0;
@@ -30,7 +32,7 @@ export function topicPickleItems(
     const key = f * n + i;
     const idx = turns.get(key);
     if (idx !== undefined) return w.ref(idx);
-    const it = plan.answers[f]![i]!;
+    const it = planItem(planItem(plan.answers, f), i);
     w.op("EMPTY_DICT");
     turns.set(key, w.memoize());
     w.op("MARK");
@@ -42,7 +44,7 @@ export function topicPickleItems(
   };
   const item = (f: number, history: number[], x: number) => {
     if (state.open === 0) w.op("MARK");
-    const it = plan.answers[f]![x]!;
+    const it = planItem(planItem(plan.answers, f), x);
     const cid = contextId(nums, F, n, f, history);
     w.int(recordId(nums, F, n, f, history, x));
     w.op("EMPTY_DICT");
@@ -50,7 +52,7 @@ export function topicPickleItems(
     w.str("topic_id");
     w.int(plan.topic_id);
     w.str("facet_id");
-    w.str(plan.facets[f]!);
+    w.str(planItem(plan.facets, f));
     w.str("initial_request");
     w.str(plan.initial_request);
     w.str("question");
@@ -64,8 +66,9 @@ export function topicPickleItems(
       w.op("EMPTY_LIST");
       const idx = w.memoize();
       if (history.length > 0) lists.set(cid, idx);
-      if (history.length === 1) {
-        turn(f, history[0]!);
+      const [only] = history;
+      if (history.length === 1 && only !== undefined) {
+        turn(f, only);
         w.op("APPEND");
       } else if (history.length > 1) {
         w.op("MARK");

@@ -3,6 +3,8 @@ import type { QaTurn } from "@convkit/formats";
 import type { Columns } from "@convkit/parquet";
 import {
   contextId,
+  itemCount,
+  planItem,
   recordId,
   type TopicNumbers,
   type TopicPlan,
@@ -31,13 +33,13 @@ interface RecordColumns {
  */
 function topicRows(plan: TopicPlan, nums: TopicNumbers, level: number, out: RecordColumns): void {
   const F = plan.facets.length;
-  const n = plan.answers[0]!.length;
+  const n = itemCount(plan);
   const turns = plan.answers.map((row) => row.map((it) => ({ question: it.question, answer: it.answer })));
   const row = (f: number, history: number[], x: number, ctx: readonly QaTurn[], context_id: number) => {
-    const it = plan.answers[f]![x]!;
+    const it = planItem(planItem(plan.answers, f), x);
     out.record_id.push(recordId(nums, F, n, f, history, x));
     out.topic_id.push(plan.topic_id);
-    out.facet_id.push(plan.facets[f]!);
+    out.facet_id.push(planItem(plan.facets, f));
     out.initial_request.push(plan.initial_request);
     out.question.push(it.question);
     out.answer.push(it.answer);
@@ -51,12 +53,14 @@ function topicRows(plan: TopicPlan, nums: TopicNumbers, level: number, out: Reco
     const one = turns.map((r) => r.map((t) => [t]));
     for (let x = 0; x < n; x++)
       for (let y = 0; y < n; y++)
-        if (y !== x) for (let f = 0; f < F; f++) row(f, [y], x, one[f]![y]!, contextId(nums, F, n, f, [y]));
+        if (y !== x)
+          for (const [f, ctx] of one.entries())
+            row(f, [y], x, planItem(ctx, y), contextId(nums, F, n, f, [y]));
   } else {
     for (const [a, b] of twoTurnHistories(n, nums.ordered === true))
-      for (let f = 0; f < F; f++) {
+      for (const [f, t] of turns.entries()) {
         const h = [a, b];
-        const ctx = [turns[f]![a]!, turns[f]![b]!];
+        const ctx = [planItem(t, a), planItem(t, b)];
         const cid = contextId(nums, F, n, f, h);
         for (let c = 0; c < n; c++) if (c !== a && c !== b) row(f, h, c, ctx, cid);
       }

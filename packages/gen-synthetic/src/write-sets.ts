@@ -5,9 +5,16 @@ import { ByteBuilder, type ByteSink, tarGzFile, withTempDir, writeAtomic, writeD
 import { type Codec, ParquetTableWriter } from "@convkit/parquet";
 import { PickleWriter } from "@convkit/pickle";
 import { inOrder, openTaskPool } from "@convkit/pool";
-import { type TopicPlan, topicContexts, topicCounts } from "@convkit/synthetic-plan";
+import { planItem, type TopicPlan, topicContexts, topicCounts } from "@convkit/synthetic-plan";
 import { JsonStrings } from "./encode.js";
-import { type PlannedSets, type RecordTask, recordTasks, splitPlans, taskJsonl } from "./generate.js";
+import {
+  type PlannedSets,
+  planNumbers,
+  type RecordTask,
+  recordTasks,
+  splitPlans,
+  taskJsonl,
+} from "./generate.js";
 import { topicPickleItems } from "./pickle-records.js";
 import { taskColumns } from "./rows.js";
 
@@ -90,7 +97,8 @@ export async function writeSyntheticSplit(
       if (jsonl) await sinks.jsonl!.write(jsonl);
       // Rows made here, on the main thread, where the writer encodes them (the same rows for any --threads).
       if (parquet) await parquet.writeColumns(taskColumns(task));
-      for (const t of task.topics) records += topicCounts(t.plan, 2, sets.ordered).records[task.level]!;
+      for (const t of task.topics)
+        records += planItem(topicCounts(t.plan, 2, sets.ordered).records, task.level);
       o.onRecords?.(records);
     }
     if (pickler) {
@@ -151,8 +159,7 @@ export async function writeSyntheticSplit(
     );
     files.push(`${base}.contexts.tsv`);
   } else
-    for (const p of plans)
-      for (const _ of topicContexts(p, sets.numbers.get(p.topic_id)!, maxHistory)) contexts++;
+    for (const p of plans) for (const _ of topicContexts(p, planNumbers(sets, p), maxHistory)) contexts++;
   return { split, records, contexts, files };
 }
 
@@ -163,13 +170,14 @@ function* contextRows(
 ): Iterable<(string | number)[][]> {
   for (const p of plans) {
     const rows: (string | number)[][] = [];
-    for (const c of topicContexts(p, sets.numbers.get(p.topic_id)!, maxHistory)) {
+    for (const c of topicContexts(p, planNumbers(sets, p), maxHistory)) {
+      const items = planItem(p.answers, c.facet);
       rows.push([
         c.context_id,
         p.topic_id,
-        p.facets[c.facet]!,
+        planItem(p.facets, c.facet),
         c.history.length,
-        c.history.map((h) => p.answers[c.facet]![h]!.question_id).join(" "),
+        c.history.map((h) => planItem(items, h).question_id).join(" "),
         c.records,
       ]);
     }

@@ -35,8 +35,7 @@ export function passagePairs(
   }
   const out: PassagePair[] = [];
   for (const [docId, m] of byDoc) {
-    for (const k of [...m.keys()].sort((a, b) => a - b)) {
-      const text = m.get(k)!;
+    for (const [k, text] of [...m].sort((a, b) => a[0] - b[0])) {
       const next = m.get(k + 1);
       if (next === undefined) continue;
       let boundary = -1;

@@ -142,16 +142,17 @@ export function encodeSegmentTask(t: SegmentTask): SegmentResult {
     }
     passages += ps.length;
     const url = d.url === undefined ? undefined : pyStrip(d.url);
-    for (let k = 0; k < ps.length; k++) {
-      const p = ps[k]!;
+    for (const [k, p] of ps.entries()) {
       const id = `${d.id}${o.idSeparator}${k}`;
       if (want.has("jsonl") || want.has("parquet")) {
         const contents = t.urlTitle ? `${url ?? ""}\n${d.title ?? ""}\n${p}` : p;
         const row: PassageRecord =
           t.preset === "ikat" && url !== undefined ? { id, contents, url } : { id, contents };
         if (at) {
-          row.start = at[2 * k]!;
-          row.end = at[2 * k + 1]!;
+          const [start, end] = [at[2 * k], at[2 * k + 1]];
+          if (start === undefined || end === undefined) throw new RangeError(`passage ${k}: no offsets`);
+          row.start = start;
+          row.end = end;
         }
         if (want.has("jsonl")) {
           out.jsonl.string(formatPassageLine(row));

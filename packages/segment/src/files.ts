@@ -22,7 +22,7 @@ export async function listInputs(inputs: readonly string[]): Promise<{ file: str
     const s = await stat(input).catch(() => undefined);
     if (!s) throw new InputError(input, {}, "an input file or folder", "nothing there");
     if (!s.isDirectory()) {
-      out.push({ file: input, rel: input.split(/[\\/]/).pop()! });
+      out.push({ file: input, rel: input.replace(/^[\s\S]*[\\/]/, "") });
       continue;
     }
     const walk = async (dir: string): Promise<void> => {

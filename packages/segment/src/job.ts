@@ -98,14 +98,15 @@ async function segmentInput(
   const threads = pool?.threads ?? 1;
   const start = (u: Pick<SegmentTask, "bytes" | "docs">) => {
     crash();
+    const taskSpare = spare.splice(0, byteFormats.length);
     const task: SegmentTask = {
       ...taskBase(o),
       ...u,
       // Each worker's caches a share of one thread's: the same memory at any thread count.
       cacheShare: pool ? 1 / threads : undefined,
-      spare: spare.splice(0, byteFormats.length),
+      spare: taskSpare,
     };
-    const transfer = task.bytes ? [task.bytes.data.buffer as ArrayBuffer, ...task.spare!] : task.spare!;
+    const transfer = task.bytes ? [task.bytes.data.buffer as ArrayBuffer, ...taskSpare] : taskSpare;
     return pool ? pool.run(task, transfer) : Promise.resolve().then(() => encodeSegmentTask(task));
   };
   const fill = async () => {
@@ -133,8 +134,8 @@ async function segmentInput(
   } else {
     // Nest the writers: all outputs of the input appear together, or none.
     const nest = async (i: number): Promise<void> => {
-      if (i === o.formats.length) return fill();
-      const f = o.formats[i]!;
+      const f = o.formats[i];
+      if (f === undefined) return fill(); // past the last format
       await mkdir(dirname(paths[f]), { recursive: true });
       await writeAtomic(paths[f], async (s) => {
         if (f !== "parquet") {

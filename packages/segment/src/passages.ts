@@ -79,9 +79,9 @@ export type SentenceSplitter = (text: string) => number[];
  */
 function sentenceSpans(text: string, starts: readonly number[], o: SegmentOptions = IKAT): number[] {
   const out: number[] = [];
-  for (let i = 0; i < starts.length; i++) {
-    const a = starts[i]!;
-    const b = i + 1 < starts.length ? starts[i + 1]! : text.length;
+  for (const [i, a] of starts.entries()) {
+    // The last sentence runs to the end of the text.
+    const b = starts[i + 1] ?? text.length;
     let e = b;
     while (e > a && isPySpace(text.charCodeAt(e - 1))) e--;
     if (o.stripSentences) {
@@ -93,12 +93,20 @@ function sentenceSpans(text: string, starts: readonly number[], o: SegmentOption
   return out;
 }
 
+/** The texts of flat `[start, end)` pairs of offsets in `text`. */
+function pairTexts(text: string, spans: readonly number[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < spans.length; i += 2) {
+    const [a, b] = [spans[i], spans[i + 1]];
+    if (a === undefined || b === undefined) break; // i + 1 < spans.length
+    out.push(text.slice(a, b));
+  }
+  return out;
+}
+
 /** Sentence texts from start offsets: the text of each of {@link sentenceSpans}. */
 export function sentenceTexts(text: string, starts: readonly number[], o: SegmentOptions = IKAT): string[] {
-  const spans = sentenceSpans(text, starts, o);
-  const out: string[] = [];
-  for (let i = 0; i < spans.length; i += 2) out.push(text.slice(spans[i]!, spans[i + 1]!));
-  return out;
+  return pairTexts(text, sentenceSpans(text, starts, o));
 }
 
 /**
@@ -118,7 +126,11 @@ function windows(n: number, o: SegmentOptions): number[] {
 export function windowPassages(sentences: readonly string[], o: SegmentOptions = IKAT): string[] {
   const w = windows(sentences.length, o);
   const out: string[] = [];
-  for (let i = 0; i < w.length; i += 2) out.push(sentences.slice(w[i]!, w[i + 1]!).join(" "));
+  for (let i = 0; i + 1 < w.length; i += 2) {
+    const [a, b] = [w[i], w[i + 1]];
+    if (a === undefined || b === undefined) break; // i + 1 < w.length
+    out.push(sentences.slice(a, b).join(" "));
+  }
   return out;
 }
 
@@ -150,8 +162,7 @@ export function segmentDocumentLocated(
   const text = prepareText(raw, o);
   if (text.length === 0) return { passages: [], offsets: [] };
   const spans = sentenceSpans(text, split(text), o);
-  const sentences: string[] = [];
-  for (let i = 0; i < spans.length; i += 2) sentences.push(text.slice(spans[i]!, spans[i + 1]!));
+  const sentences = pairTexts(text, spans);
   const w = windows(sentences.length, o);
   const passages: string[] = [];
   const offsets: number[] = [];
@@ -160,9 +171,15 @@ export function segmentDocumentLocated(
   // Passage starts ascend, and so do their ends: one counter each walks the raw text once.
   const starts = codePointCounter(raw);
   const ends = codePointCounter(raw);
-  for (let i = 0; i < w.length; i += 2) {
-    passages.push(sentences.slice(w[i]!, w[i + 1]!).join(" "));
-    offsets.push(starts(shift + spans[2 * w[i]!]!), ends(shift + spans[2 * w[i + 1]! - 1]!));
+  for (let i = 0; i + 1 < w.length; i += 2) {
+    const [a, b] = [w[i], w[i + 1]];
+    if (a === undefined || b === undefined) break; // i + 1 < w.length
+    passages.push(sentences.slice(a, b).join(" "));
+    // From the first sentence's start to the last one's end (a window holds at least one).
+    const [from, to] = [spans[2 * a], spans[2 * b - 1]];
+    if (from === undefined || to === undefined)
+      throw new RangeError(`window [${a}, ${b}) of ${spans.length / 2} sentences`);
+    offsets.push(starts(shift + from), ends(shift + to));
   }
   return { passages, offsets };
 }

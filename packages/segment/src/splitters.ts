@@ -19,22 +19,30 @@ export function icuSplitter(piece = 4096): SentenceSplitter {
     while (pos < text.length) {
       const end = Math.min(text.length, pos + piece);
       const parts = [...seg.segment(text.slice(pos, end))];
-      if (end === text.length || parts.length === 1) {
+      const last = parts.at(-1);
+      if (end === text.length || parts.length === 1 || last === undefined) {
         for (const p of parts) starts.push(pos + p.index);
         pos = end;
       } else {
-        for (let i = 0; i < parts.length - 1; i++) starts.push(pos + parts[i]!.index);
-        pos += parts.at(-1)!.index;
+        // The last part may be cut by the piece's end: the next piece starts with it.
+        for (const p of parts) if (p !== last) starts.push(pos + p.index);
+        pos += last.index;
       }
     }
-    return starts
-      .map((s) => skipSpace(text, s))
-      .filter((s, i, a) => s < text.length && (i === 0 || s > a[i - 1]!));
+    // Past leading whitespace; kept when in the text and after the start before it.
+    const out: number[] = [];
+    let prev: number | undefined;
+    for (const s0 of starts) {
+      const s = skipSpace(text, s0);
+      if (s < text.length && (prev === undefined || s > prev)) out.push(s);
+      prev = s;
+    }
+    return out;
   };
 }
 
 function skipSpace(text: string, i: number): number {
-  while (i < text.length && SPACE.test(text[i]!)) i++;
+  while (i < text.length && SPACE.test(text.charAt(i))) i++;
   return i;
 }
 
@@ -71,14 +79,14 @@ function chunkTokens(text: string, a: number, b: number, out: number[]): void {
     return;
   }
   // Prefixes: opening punctuation.
-  while (a < b - 1 && /[\p{Ps}\p{Pi}"'`]/u.test(text[a]!)) {
+  while (a < b - 1 && /[\p{Ps}\p{Pi}"'`]/u.test(text.charAt(a))) {
     out.push(a, a + 1);
     a++;
   }
   const suffix: number[] = [];
   for (;;) {
     if (b - a <= 1) break;
-    const c = text[b - 1]!;
+    const c = text.charAt(b - 1);
     // An ellipsis is one token ("..." or "…"), as spaCy's LIST_ELLIPSES makes it.
     if (c === "." && b - a >= 3 && text[b - 2] === ".") {
       let e = b - 1;
@@ -92,8 +100,8 @@ function chunkTokens(text: string, a: number, b: number, out: number[]): void {
     } else if (c === ".") {
       const body = text.slice(a, b).toLowerCase();
       if (ABBREVIATIONS.has(body) || /^([a-z]\.)+$/i.test(body)) break;
-      const p = text[b - 2]!;
-      const twoUpper = b - a >= 3 && /\p{Lu}/u.test(p) && /\p{Lu}/u.test(text[b - 3]!);
+      const p = text.charAt(b - 2);
+      const twoUpper = b - a >= 3 && /\p{Lu}/u.test(p) && /\p{Lu}/u.test(text.charAt(b - 3));
       if (!(/[0-9\p{Ll}%²\-+]/u.test(p) || PUNCT.test(p) || twoUpper)) break;
       suffix.push(b - 1, b);
       b--;

@@ -151,8 +151,8 @@ function parseConfig(text: string, path: string): Config {
   const out: Config = {};
   let section: Record<string, ConfigValue> | undefined;
   const lines = text.split("\n");
-  for (let n = 0; n < lines.length; n++) {
-    const line = lines[n]!.replace(/\r$/, "");
+  for (const [n, text] of lines.entries()) {
+    const line = text.replace(/\r$/, "");
     if (/^\s*([#;].*)?$/.test(line)) continue;
     const head = /^\[([^\]]+)\]\s*$/.exec(line);
     if (head) {
@@ -377,8 +377,10 @@ function readSenter(path: string, config: Config): SenterWeights {
     };
   });
   const named = (name: string) => walk.filter((n) => n.name === name);
-  const embedCfg = config["components.senter.model.tok2vec.embed"]!;
-  const encodeCfg = config["components.senter.model.tok2vec.encode"]!;
+  const embedCfg = config["components.senter.model.tok2vec.embed"];
+  const encodeCfg = config["components.senter.model.tok2vec.encode"];
+  if (!embedCfg || !encodeCfg)
+    throw new InputError(path, {}, "config.cfg's senter tok2vec embed and encode sections", "none");
   const attrNames = embedCfg.attrs as LexAttr[];
   const columns = named("extract_features")[0]?.attrs.columns;
   if (!Array.isArray(columns) || JSON.stringify(columns) !== JSON.stringify(attrNames))
@@ -402,7 +404,8 @@ function readSenter(path: string, config: Config): SenterWeights {
       width: E.shape[1]!,
     };
   });
-  const width = embeddings[0]!.width;
+  const width = embeddings[0]?.width;
+  if (width === undefined) throw new InputError(path, {}, "hash embedding tables", "none");
   if (embeddings.some((e) => e.width !== width || !Number.isInteger(e.seed) || e.attr === undefined))
     throw new InputError(
       path,
@@ -422,16 +425,23 @@ function readSenter(path: string, config: Config): SenterWeights {
       `${depth + 1} maxout layers with layer norm (embedding mix + depth ${depth})`,
       `${maxouts.length} maxout, ${norms.length} layernorm`,
     );
-  const layers = maxouts.map((m, i) => maxoutNorm(m, norms[i]!, path));
+  const layers = maxouts.map((m, i) => {
+    const norm = norms[i];
+    if (!norm) throw new InputError(path, {}, "a layer norm per maxout layer", "fewer"); // counted above
+    return maxoutNorm(m, norm, path);
+  });
+  // The embedding mix, then the encoder's layers (depth >= 1: there are two or more).
+  const [mix, ...encoder] = layers;
+  if (!mix) throw new InputError(path, {}, "maxout layers", "none");
   const window = Number(named("expand_window")[0]?.attrs.window_size ?? encodeCfg.window_size);
-  if (layers[0]!.nI !== width * attrNames.length || layers[0]!.nO !== width)
+  if (mix.nI !== width * attrNames.length || mix.nO !== width)
     throw new InputError(
       path,
       {},
       `an embedding mix of ${width * attrNames.length} → ${width}`,
-      `${layers[0]!.nI} → ${layers[0]!.nO}`,
+      `${mix.nI} → ${mix.nO}`,
     );
-  for (const l of layers.slice(1))
+  for (const l of encoder)
     if (l.nI !== width * (2 * window + 1) || l.nO !== width)
       throw new InputError(
         path,
@@ -457,9 +467,9 @@ function readSenter(path: string, config: Config): SenterWeights {
   return {
     width,
     embeddings: embeddings.map(({ attr, seed, rows, E }) => ({ attr, seed, rows, E })),
-    mix: layers[0]!,
+    mix,
     window,
-    encoder: layers.slice(1),
+    encoder,
     outW: W.data,
     outB: b.data,
     labels: ["I", "S"],

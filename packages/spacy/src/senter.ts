@@ -10,6 +10,8 @@
 // reference and the way for other architectures. Float sums run in another order than
 // numpy/BLAS, which moves scores in their last bits only: a decision could differ only where S
 // and I are within float32 rounding.
+
+import { elementAt } from "./checked.js";
 import type { HashEmbedTable, MaxoutNorm, SenterWeights } from "./folder.js";
 import { hashId128, type U64 } from "./hashing.js";
 import { attributeIds, fallbackNorm, lexemeNormOf, lexemeStrings } from "./lexeme.js";
@@ -136,7 +138,7 @@ export class Senter {
     this.width = w.width;
     this.win = w.window;
     this.span = 2 * w.window + 1;
-    const first = w.encoder[0]!;
+    const first = elementAt(w.encoder, 0);
     this.r1 = first.nO * first.nP;
     this.recordFloats = this.width + this.span * this.r1;
     this.concat = new Float32Array(w.mix.nI);
@@ -202,7 +204,7 @@ export class Senter {
       this.pendingSpacy = grow(this.pendingSpacy, (k) => new Uint8Array(k));
       this.pendingFixed = grow(this.pendingFixed, (k) => new Uint8Array(k));
     }
-    const entry = this.lexicon.entries[lex]!;
+    const entry = elementAt(this.lexicon.entries, lex);
     this.pendingSlots[n] = s;
     this.pendingSpacy[n] = spacy;
     this.pendingFixed[n] = entry.norm === undefined ? 0 : 1;
@@ -227,13 +229,12 @@ export class Senter {
 
   /** The concatenated hash embeddings of an entry's attributes (thinc's HashEmbed, one table after another). */
   private embed(lex: number, spacy: number, out: Float32Array): void {
-    const entry = this.lexicon.entries[lex]!;
+    const entry = elementAt(this.lexicon.entries, lex);
     const strings = lexemeStrings(entry.orth, entry.norm ?? lexemeNormOf(entry.orth, this.lexemeNorm));
     const ids = attributeIds(strings);
     const width = this.width;
     const tables = this.w.embeddings;
-    for (let c = 0; c < tables.length; c++) {
-      const table = tables[c]!;
+    for (const [c, table] of tables.entries()) {
       this.gatherAdd(table, table.attr === "SPACY" ? { hi: 0, lo: spacy } : ids[table.attr], out, c * width);
     }
   }
@@ -271,7 +272,7 @@ export class Senter {
     const width = this.width;
     const base = s * rf;
     for (let k = 0; k < width; k++) this.records[base + k] = this.embedding[k]!;
-    const first = this.w.encoder[0]!;
+    const first = elementAt(this.w.encoder, 0);
     for (let d = 0; d < this.span; d++) {
       affine(first, false, d * width, width, this.embedding, 0, this.scratch, 0);
       for (let r = 0; r < this.r1; r++) this.records[base + width + d * this.r1 + r] = this.scratch[r]!;
@@ -390,7 +391,7 @@ export class Senter {
     const pre = this.pre;
     const records = this.records;
     const rf = this.recordFloats;
-    const first = layers[0]!;
+    const first = elementAt(layers, 0);
     const r1 = this.r1;
     // First layer from the records: pre(r) = b + Σ_d P_d(row r + d − w), then maxout, norm, residual.
     for (let r = 0; r < rows; r++) {
@@ -406,7 +407,7 @@ export class Senter {
       if (s >= 0) for (let k = 0; k < width; k++) X[r * width + k] = X[r * width + k]! + records[s * rf + k]!;
     }
     for (let l = 1; l < layers.length; l++) {
-      const layer = layers[l]!;
+      const layer = elementAt(layers, l);
       const Rl = layer.nO * layer.nP;
       for (let r = 0; r < rows; r++) {
         for (let j = 0; j < Rl; j++) {

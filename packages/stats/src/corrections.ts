@@ -1,5 +1,6 @@
 // Multiple-testing corrections as statsmodels 0.13's multipletests computes them: adjusted p-values and rejections.
 import { numpySum } from "@convkit/pycompat";
+import { valueAt } from "./checked.js";
 
 export const CORRECTIONS = ["none", "bonferroni", "holm", "sidak", "holm-sidak", "fdr_bh", "fdr_by"] as const;
 export type Correction = (typeof CORRECTIONS)[number];
@@ -25,23 +26,23 @@ export function multipleTests(p: readonly number[], method: Correction, alpha = 
   for (const x of p) if (Number.isNaN(x)) throw new RangeError("a NaN p-value in a family to correct");
   const m = p.length;
   if (method === "none") return { pAdjusted: [...p], reject: p.map((x) => x <= alpha) };
-  const order = Array.from({ length: m }, (_, i) => i).sort((i, j) => p[i]! - p[j]! || i - j);
-  const s = order.map((i) => p[i]!);
+  const sorted = p.map((x, i): [number, number] => [x, i]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const s = sorted.map(([x]) => x);
   let reject: boolean[];
   let adj: number[];
   /** Step-down: everything before the first p over its level is rejected. */
   const stepDown = (level: (i: number) => number) => {
-    let first = m;
-    for (let i = 0; i < m; i++)
-      if (s[i]! > level(i)) {
-        first = i;
-        break;
-      }
-    return s.map((_, i) => i < first);
+    const first = s.findIndex((x, i) => x > level(i));
+    return s.map((_, i) => first === -1 || i < first);
   };
+  /** Running maximum (a NaN carries on, as numpy's maximum.accumulate). */
   const cumMax = (v: number[]) => {
-    for (let i = 1; i < v.length; i++) if (v[i - 1]! > v[i]! || Number.isNaN(v[i - 1]!)) v[i] = v[i - 1]!;
-    return v;
+    let prev: number | undefined;
+    return v.map((x) => {
+      const y = prev !== undefined && (prev > x || Number.isNaN(prev)) ? prev : x;
+      prev = y;
+      return y;
+    });
   };
   switch (method) {
     case "bonferroni":
@@ -62,23 +63,31 @@ export function multipleTests(p: readonly number[], method: Correction, alpha = 
       break;
     case "fdr_bh":
     case "fdr_by": {
-      const ecdf = s.map((_, i) => (i + 1) / m);
-      // fdr_by divides by the harmonic sum, numpy-summed.
+      // fdr_by divides the ecdf (i + 1) / m by the harmonic sum, numpy-summed.
       const cm = method === "fdr_by" ? numpySum(s.map((_, i) => 1 / (i + 1))) : 1;
-      const factor = method === "fdr_by" ? ecdf.map((e) => e / cm) : ecdf;
-      reject = s.map((x, i) => x <= factor[i]! * alpha);
+      const factor = (i: number) => (method === "fdr_by" ? (i + 1) / m / cm : (i + 1) / m);
+      reject = s.map((x, i) => x <= factor(i) * alpha);
       const last = reject.lastIndexOf(true);
       for (let i = 0; i < last; i++) reject[i] = true;
-      adj = s.map((x, i) => x / factor[i]!);
-      for (let i = m - 2; i >= 0; i--) if (adj[i + 1]! < adj[i]!) adj[i] = adj[i + 1]!;
+      // The running minimum from the end.
+      let next: number | undefined;
+      adj = s
+        .map((x, i) => x / factor(i))
+        .reverse()
+        .map((x) => {
+          const y = next !== undefined && next < x ? next : x;
+          next = y;
+          return y;
+        })
+        .reverse();
       break;
     }
   }
   const pAdjusted = new Array<number>(m);
   const rejected = new Array<boolean>(m);
-  for (let k = 0; k < m; k++) {
-    pAdjusted[order[k]!] = Math.min(adj[k]!, 1);
-    rejected[order[k]!] = reject[k]!;
+  for (const [k, [, i]] of sorted.entries()) {
+    pAdjusted[i] = Math.min(valueAt(adj, k), 1);
+    rejected[i] = valueAt(reject, k);
   }
   return { pAdjusted, reject: rejected };
 }

@@ -1,5 +1,6 @@
 // The paired t-test and what papers print beside it (means, Cohen's d_z, the 95% interval of the mean difference), as SciPy 1.10 and numpy compute them.
 import { numpyMean, numpyStd, numpySum } from "@convkit/pycompat";
+import { valueAt } from "./checked.js";
 import { stdtr, stdtrit } from "./distributions.js";
 
 /** Which way the test looks: B ≠ A, A > B ("greater") or A < B ("less"), as SciPy names them. */
@@ -16,7 +17,7 @@ export function differences(a: ArrayLike<number>, b: ArrayLike<number>): Float64
   if (a.length !== b.length)
     throw new RangeError(`paired samples of different lengths (${a.length}, ${b.length})`);
   const d = new Float64Array(a.length);
-  for (let i = 0; i < a.length; i++) d[i] = a[i]! - b[i]!;
+  for (let i = 0; i < a.length; i++) d[i] = valueAt(a, i) - valueAt(b, i);
   return d;
 }
 
@@ -42,11 +43,10 @@ export function pairedTTest(
   const n = d.length;
   if (n === 0) return { t: Number.NaN, p: Number.NaN };
   const dm = numpyMean(d);
-  const sq = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const x = d[i]! - dm;
-    sq[i] = x * x;
-  }
+  const sq = d.map((di) => {
+    const x = di - dm;
+    return x * x;
+  });
   // np.divide(n, n - 1): inf for one pair, and 0 * inf = NaN as in SciPy.
   const v = (numpySum(sq) / n) * (n / (n - 1));
   const t = dm / Math.sqrt(v / n);
@@ -93,9 +93,9 @@ export function summarizePair(a: ArrayLike<number>, b: ArrayLike<number>): PairS
   const sdDiff = n > 1 ? numpyStd(d, 1) : Number.NaN;
   let wins = 0;
   let losses = 0;
-  for (let i = 0; i < n; i++) {
-    if (d[i]! > 0) wins++;
-    else if (d[i]! < 0) losses++;
+  for (const x of d) {
+    if (x > 0) wins++;
+    else if (x < 0) losses++;
   }
   return {
     n,

@@ -114,9 +114,9 @@ export function randomizationTest(d: Float64Array, o: RandomizationOptions = {})
   const alternative = o.alternative ?? "two-sided";
   let observed = 0;
   let sumAbs = 0;
-  for (let i = 0; i < n; i++) {
-    observed += d[i]!;
-    sumAbs += Math.abs(d[i]!);
+  for (const x of d) {
+    observed += x;
+    sumAbs += Math.abs(x);
   }
   if (n === 0) return { statistic: Number.NaN, p: Number.NaN, tried: 0, exact: true };
   const counts = counter(observed, 1e-10 * sumAbs, alternative);

@@ -1,11 +1,16 @@
 // The sign test: scipy.stats.binomtest(wins, wins + losses, 0.5) (SciPy 1.10.1), ties left out, its binomial sums exact.
 import { ratioToDouble } from "@convkit/pycompat";
+import { valueAt } from "./checked.js";
 import type { Alternative } from "./paired.js";
 
 /** C(n, 0..n) as BigInts. */
 function binomialRow(n: number): bigint[] {
   const row: bigint[] = [1n];
-  for (let k = 1; k <= n; k++) row.push((row[k - 1]! * BigInt(n - k + 1)) / BigInt(k));
+  let c = 1n;
+  for (let k = 1; k <= n; k++) {
+    c = (c * BigInt(n - k + 1)) / BigInt(k);
+    row.push(c);
+  }
   return row;
 }
 
@@ -21,17 +26,17 @@ class HalfBinomial {
     this.den = 1n << BigInt(n);
   }
   pmf(k: number): number {
-    return k < 0 || k > this.n ? 0 : ratioToDouble(this.row[k]!, this.den);
+    return k < 0 || k > this.n ? 0 : ratioToDouble(valueAt(this.row, k), this.den);
   }
   cdf(k: number): number {
     let s = 0n;
-    for (let i = 0; i <= Math.min(k, this.n); i++) s += this.row[i]!;
+    for (const c of this.row.slice(0, Math.max(0, Math.min(k, this.n) + 1))) s += c;
     return ratioToDouble(s, this.den);
   }
   /** P(X > k). */
   sf(k: number): number {
     let s = 0n;
-    for (let i = Math.max(0, k + 1); i <= this.n; i++) s += this.row[i]!;
+    for (const c of this.row.slice(Math.max(0, k + 1))) s += c;
     return ratioToDouble(s, this.den);
   }
 }
@@ -83,8 +88,9 @@ export function signTest(
   let wins = 0;
   let losses = 0;
   for (let i = 0; i < a.length; i++) {
-    if (a[i]! > b[i]!) wins++;
-    else if (a[i]! < b[i]!) losses++;
+    const [x, y] = [valueAt(a, i), valueAt(b, i)];
+    if (x > y) wins++;
+    else if (x < y) losses++;
   }
   return binomTestHalf(wins, wins + losses, alternative);
 }

@@ -1,4 +1,5 @@
 // The Wilcoxon signed-rank test of paired samples, as scipy.stats.wilcoxon (SciPy 1.10.1) computes it.
+import { valueAt } from "./checked.js";
 import { ndtr } from "./distributions.js";
 import type { Alternative } from "./paired.js";
 import { differences } from "./paired.js";
@@ -38,19 +39,27 @@ export class AllZeroDifferences extends Error {
 
 /** scipy.stats.rankdata(v) (average ranks of ties), with the sizes of the tied groups. */
 function averageRanks(v: Float64Array): { ranks: Float64Array; tieSizes: number[] } {
-  const n = v.length;
-  const order = Array.from({ length: n }, (_, i) => i).sort((i, j) => v[i]! - v[j]! || i - j);
-  const ranks = new Float64Array(n);
+  const sorted = Array.from(v, (x, i): [number, number] => [x, i]).sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+  const ranks = new Float64Array(v.length);
   const tieSizes: number[] = [];
-  for (let i = 0; i < n; ) {
-    let j = i + 1;
-    while (j < n && v[order[j]!] === v[order[i]!]) j++;
-    // Ranks i+1 .. j share their mean, as rankdata's method="average".
-    const r = 0.5 * (i + 1 + j);
-    for (let k = i; k < j; k++) ranks[order[k]!] = r;
-    if (j - i > 1) tieSizes.push(j - i);
-    i = j;
+  // Runs of equal values in sorted order: ranks start+1 .. start+run.length share their mean, as
+  // rankdata's method="average".
+  let start = 0;
+  let run: number[] = [];
+  let runValue = Number.NaN;
+  const close = () => {
+    const r = 0.5 * (start + 1 + (start + run.length));
+    for (const i of run) ranks[i] = r;
+    if (run.length > 1) tieSizes.push(run.length);
+    start += run.length;
+    run = [];
+  };
+  for (const [x, i] of sorted) {
+    if (run.length > 0 && x !== runValue) close();
+    run.push(i);
+    runValue = x;
   }
+  if (run.length > 0) close();
   return { ranks, tieSizes };
 }
 
@@ -69,7 +78,8 @@ function rankSumCounts(n: number): Float64Array {
 /** Σ counts[from..to] / 2^n: exact (dyadic sums below 2^53), as SciPy's halved pmf sums. */
 function tail(counts: Float64Array, from: number, to: number, n: number): number {
   let s = 0;
-  for (let i = Math.max(0, from); i <= Math.min(to, counts.length - 1); i++) s += counts[i]!;
+  for (const c of counts.subarray(Math.max(0, from), Math.max(0, Math.min(to, counts.length - 1) + 1)))
+    s += c;
   return s / 2 ** n;
 }
 
@@ -107,9 +117,9 @@ export function wilcoxonOfDifferences(dAll: Float64Array, o: WilcoxonOptions = {
   const { ranks } = averageRanks(abs);
   let rPlus = 0;
   let rMinus = 0;
-  for (let i = 0; i < count; i++) {
-    if (d[i]! > 0) rPlus += ranks[i]!;
-    else if (d[i]! < 0) rMinus += ranks[i]!;
+  for (const [i, x] of d.entries()) {
+    if (x > 0) rPlus += valueAt(ranks, i);
+    else if (x < 0) rMinus += valueAt(ranks, i);
   }
   const statistic = alternative === "two-sided" ? Math.min(rPlus, rMinus) : rPlus;
   if (method === "approx") {

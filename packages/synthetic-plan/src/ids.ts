@@ -1,7 +1,7 @@
 // Record and context ids: Qulac's strings (`topic-facet[-h1][-h2]-question-flag`) and ClariQ's ints.
 import { InputError } from "@convkit/io";
 import { contextId, recordId, type TopicNumbers } from "./numbering.js";
-import type { TopicPlan } from "./topics.js";
+import { itemCount, type TopicPlan } from "./topics.js";
 
 /** The parts of a Qulac record id. */
 export interface QulacId {
@@ -22,7 +22,18 @@ export function encodeQulacId(id: QulacId): string {
 /** Parses a Qulac record id; anything but 4 to 6 dash-separated integers is an error. */
 export function decodeQulacId(s: string): QulacId {
   const parts = s.split("-");
-  if (parts.length < 4 || parts.length > 6 || parts.some((p) => !/^\d+$/.test(p))) {
+  const [topic, facet, ...history] = parts.map(Number);
+  const flag = history.pop();
+  const question = history.pop();
+  // 4 to 6 parts: topic, facet, question and flag there, at most 2 left for the history.
+  if (
+    topic === undefined ||
+    facet === undefined ||
+    question === undefined ||
+    flag === undefined ||
+    history.length > 2 ||
+    parts.some((p) => !/^\d+$/.test(p))
+  ) {
     throw new InputError(
       "qulac id",
       {},
@@ -30,8 +41,7 @@ export function decodeQulacId(s: string): QulacId {
       JSON.stringify(s),
     );
   }
-  const n = parts.map(Number);
-  return { topic: n[0]!, facet: n[1]!, history: n.slice(2, -2), question: n.at(-2)!, flag: n.at(-1)! };
+  return { topic, facet, history, question, flag };
 }
 
 /** What a ClariQ record or context id stands for. */
@@ -63,11 +73,14 @@ export class ClariqIds {
       const nums = numbers.get(plan.topic_id);
       if (!nums) continue;
       const F = plan.facets.length;
-      const n = plan.answers[0]!.length;
-      const sizes = [F * n, F * n * (n - 1), (F * n * (n - 1) * (n - 2)) / (nums.ordered ? 1 : 2)];
-      [nums.L1base, nums.L2base, nums.L3base].forEach((start, level) => {
-        this.spans.push({ start, end: start + sizes[level]!, plan, nums, level });
-      });
+      const n = itemCount(plan);
+      const levels = [
+        [nums.L1base, F * n],
+        [nums.L2base, F * n * (n - 1)],
+        [nums.L3base, (F * n * (n - 1) * (n - 2)) / (nums.ordered ? 1 : 2)],
+      ] as const;
+      for (const [level, [start, size]] of levels.entries())
+        this.spans.push({ start, end: start + size, plan, nums, level });
       for (const [facet, id] of nums.emptyContext.entries()) this.empty.set(id, { plan, facet });
     }
     this.spans.sort((a, b) => a.start - b.start);
@@ -75,19 +88,12 @@ export class ClariqIds {
 
   /** The record id of (topic, facet index, history, question). */
   record(parts: Required<ClariqIdParts>, nums: TopicNumbers, plan: TopicPlan): number {
-    return recordId(
-      nums,
-      plan.facets.length,
-      plan.answers[0]!.length,
-      parts.facet,
-      parts.history,
-      parts.question,
-    );
+    return recordId(nums, plan.facets.length, itemCount(plan), parts.facet, parts.history, parts.question);
   }
 
   /** The context id of (topic, facet index, history). */
   context(parts: ClariqIdParts, nums: TopicNumbers, plan: TopicPlan): number {
-    return contextId(nums, plan.facets.length, plan.answers[0]!.length, parts.facet, parts.history);
+    return contextId(nums, plan.facets.length, itemCount(plan), parts.facet, parts.history);
   }
 
   private span(id: number): Span | undefined {
@@ -95,7 +101,8 @@ export class ClariqIds {
     let hi = this.spans.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      const s = this.spans[mid]!;
+      const s = this.spans[mid];
+      if (s === undefined) break; // lo <= mid <= hi are in range
       if (id < s.start) hi = mid - 1;
       else if (id >= s.end) lo = mid + 1;
       else return s;
@@ -108,7 +115,7 @@ export class ClariqIds {
     const s = this.span(id);
     if (!s) throw new InputError("clariq id", {}, "a record id of the numbered topics", String(id));
     const F = s.plan.facets.length;
-    const n = s.plan.answers[0]!.length;
+    const n = itemCount(s.plan);
     let k = id - s.start;
     if (s.level === 0)
       return { topic_id: s.plan.topic_id, facet: k % F, history: [], question: Math.floor(k / F) };
@@ -148,7 +155,7 @@ export class ClariqIds {
     if (!s || s.level === 2)
       throw new InputError("clariq id", {}, "a context id of the numbered topics", String(id));
     const F = s.plan.facets.length;
-    const n = s.plan.answers[0]!.length;
+    const n = itemCount(s.plan);
     const k = id - s.start;
     if (s.level === 0) return { topic_id: s.plan.topic_id, facet: k % F, history: [Math.floor(k / F)] };
     const f = k % F;

@@ -6,6 +6,7 @@ export {
   contextId,
   type NumberingOptions,
   numberTopics,
+  planItem,
   recordId,
   type TopicNumbers,
 } from "./numbering.js";
@@ -13,6 +14,7 @@ export { type QulacTopic, qulacRecords, qulacTopics } from "./qulac.js";
 export { topicContexts, topicCounts, topicRecords, twoTurnHistories } from "./records.js";
 export {
   type FacetItem,
+  itemCount,
   NO_QUESTION,
   planTopics,
   type QulacJoin,

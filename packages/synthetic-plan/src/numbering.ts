@@ -1,5 +1,15 @@
 // ClariQ's numbering of synthetic records and contexts (one counter from 2000, two passes, three levels).
-import type { TopicPlan } from "./topics.js";
+import { itemCount, type TopicPlan } from "./topics.js";
+
+/**
+ * `xs[i]` at an index computed from the arrays' own sizes (a plan's facets and items, a bank's
+ * ranked rows), so out of range is a bug: a RangeError, never an undefined passed on.
+ */
+export function planItem<T>(xs: ArrayLike<T>, i: number): T {
+  const v = xs[i];
+  if (v === undefined) throw new RangeError(`index ${i} out of range (length ${xs.length})`);
+  return v;
+}
 
 /** Topics left out of ClariQ's synthetic sets (and of the empty-context numbering). */
 export const ABSENT_TOPICS: ReadonlySet<number> = new Set([15, 166, 168, 269]);
@@ -43,30 +53,38 @@ export function numberTopics(
   const kept = plans.filter((p) => !absent.has(p.topic_id));
   const out = new Map<number, TopicNumbers>();
   let facetNo = 0;
-  for (const p of [...kept].sort((a, b) =>
-    String(a.topic_id) < String(b.topic_id) ? -1 : String(a.topic_id) > String(b.topic_id) ? 1 : 0,
-  )) {
-    out.set(p.topic_id, { emptyContext: p.facets.map(() => ++facetNo), L1base: 0, L2base: 0, L3base: 0 });
-  }
+  const numbered = [...kept]
+    .sort((a, b) =>
+      String(a.topic_id) < String(b.topic_id) ? -1 : String(a.topic_id) > String(b.topic_id) ? 1 : 0,
+    )
+    .map((p) => {
+      const t: TopicNumbers = {
+        emptyContext: p.facets.map(() => ++facetNo),
+        L1base: 0,
+        L2base: 0,
+        L3base: 0,
+      };
+      out.set(p.topic_id, t);
+      return { p, t };
+    });
   let counter = options.start ?? 2000;
-  const byId = [...kept].sort((a, b) => a.topic_id - b.topic_id);
+  const byId = numbered.sort((a, b) => a.p.topic_id - b.p.topic_id);
   for (const pass of [
-    byId.filter((p) => p.topic_id <= firstPassMax),
-    byId.filter((p) => p.topic_id > firstPassMax),
+    byId.filter(({ p }) => p.topic_id <= firstPassMax),
+    byId.filter(({ p }) => p.topic_id > firstPassMax),
   ]) {
-    for (const p of pass) {
-      const n = p.answers[0]!.length;
-      out.get(p.topic_id)!.L1base = counter;
+    for (const { p, t } of pass) {
+      const n = itemCount(p);
+      t.L1base = counter;
       counter += p.facets.length * n;
     }
-    for (const p of pass) {
-      const n = p.answers[0]!.length;
-      out.get(p.topic_id)!.L2base = counter;
+    for (const { p, t } of pass) {
+      const n = itemCount(p);
+      t.L2base = counter;
       counter += p.facets.length * n * (n - 1);
     }
-    for (const p of pass) {
-      const n = p.answers[0]!.length;
-      const t = out.get(p.topic_id)!;
+    for (const { p, t } of pass) {
+      const n = itemCount(p);
       t.L3base = counter;
       if (options.ordered) t.ordered = true;
       counter += (p.facets.length * n * (n - 1) * (n - 2)) / (options.ordered ? 1 : 2);
@@ -86,9 +104,9 @@ export function contextId(
   f: number,
   history: readonly number[],
 ): number {
-  if (history.length === 0) return nums.emptyContext[f]!;
-  if (history.length === 1) return nums.L1base + history[0]! * F + f;
-  const [a, b] = history as [number, number];
+  const [a, b] = history;
+  if (a === undefined) return planItem(nums.emptyContext, f);
+  if (b === undefined) return nums.L1base + a * F + f;
   return nums.L2base + b * F * (n - 1) + (a < b ? a : a - 1) * F + f;
 }
 
@@ -101,12 +119,9 @@ export function recordId(
   history: readonly number[],
   x: number,
 ): number {
-  if (history.length === 0) return nums.L1base + x * F + f;
-  if (history.length === 1) {
-    const y = history[0]!;
-    return nums.L2base + x * F * (n - 1) + (y < x ? y : y - 1) * F + f;
-  }
-  const [a, b] = history as [number, number];
+  const [a, b] = history;
+  if (a === undefined) return nums.L1base + x * F + f;
+  if (b === undefined) return nums.L2base + x * F * (n - 1) + (a < x ? a : a - 1) * F + f;
   const ci = x - (x > a ? 1 : 0) - (x > b ? 1 : 0);
   const pair = nums.ordered ? b * (n - 1) + (a < b ? a : a - 1) : (b * (b - 1)) / 2 + a;
   return nums.L3base + ((pair * F + f) * (n - 2) + ci);

@@ -17,8 +17,8 @@ export interface QulacTopic {
 export function qulacTopics(rows: readonly QulacRow[]): QulacTopic[] {
   const byTopic = new Map<number, QulacTopic>();
   for (const r of rows) {
-    const q = r.topic_facet_question_id.split("-")[2]!;
-    if (!/^\d+$/.test(q)) continue;
+    const [, , q] = r.topic_facet_question_id.split("-");
+    if (q === undefined || !/^\d+$/.test(q)) continue;
     let t = byTopic.get(r.topic_id);
     if (!t) {
       t = { topic: r.topic_id, query: r.topic, facets: [], questions: [], rows: new Map() };
@@ -45,7 +45,8 @@ export function qulacTopics(rows: readonly QulacRow[]): QulacTopic[] {
  */
 export function* qulacRecords(t: QulacTopic, maxHistory = 2): Generator<QulacHistRecord> {
   for (const facet of t.facets) {
-    const rows = t.rows.get(facet)!;
+    const rows = t.rows.get(facet);
+    if (!rows) throw new RangeError(`topic ${t.topic}: facet ${facet} has no rows`);
     // As in ClariQ's scheme, every facet is paired with every question of the topic; a facet
     // without a row for one still gets it (the question's text from another facet, no answer).
     const qs = t.questions;
@@ -61,8 +62,7 @@ export function* qulacRecords(t: QulacTopic, maxHistory = 2): Generator<QulacHis
     const histories: number[][] = [[]];
     if (maxHistory >= 1) for (const a of qs) histories.push([a]);
     if (maxHistory >= 2)
-      for (let i = 0; i < qs.length; i++)
-        for (let j = i + 1; j < qs.length; j++) histories.push([qs[i]!, qs[j]!]);
+      for (const [i, a] of qs.entries()) for (const b of qs.slice(i + 1)) histories.push([a, b]);
     for (const h of histories) {
       const historyId = [t.topic, facet, ...h].join("-");
       const list = h.map((q) => ({ question: row(q).question, answer: row(q).answer }));

@@ -1,7 +1,7 @@
 // The records of a planned topic, in record-id order, in batches.
 import type { SyntheticRecord } from "@convkit/formats";
-import { contextId, recordId, type TopicNumbers } from "./numbering.js";
-import type { TopicPlan } from "./topics.js";
+import { contextId, planItem, recordId, type TopicNumbers } from "./numbering.js";
+import { itemCount, type TopicPlan } from "./topics.js";
 
 /**
  * The records of a topic with histories of `levels` turns (default all: 0, then 1, then 2), each
@@ -14,17 +14,21 @@ export function* topicRecords(
   levels: readonly number[] = [0, 1, 2],
 ): Generator<SyntheticRecord> {
   const F = plan.facets.length;
-  const n = plan.answers[0]!.length;
+  const n = itemCount(plan);
   const rec = (f: number, history: number[], x: number): SyntheticRecord => {
-    const row = plan.answers[f]!;
+    const row = planItem(plan.answers, f);
+    const { question, answer } = planItem(row, x);
     return {
       record_id: recordId(nums, F, n, f, history, x),
       topic_id: plan.topic_id,
-      facet_id: plan.facets[f]!,
+      facet_id: planItem(plan.facets, f),
       initial_request: plan.initial_request,
-      question: row[x]!.question,
-      answer: row[x]!.answer,
-      conversation_context: history.map((h) => ({ question: row[h]!.question, answer: row[h]!.answer })),
+      question,
+      answer,
+      conversation_context: history.map((h) => {
+        const t = planItem(row, h);
+        return { question: t.question, answer: t.answer };
+      }),
       context_id: contextId(nums, F, n, f, history),
     };
   };
@@ -45,10 +49,14 @@ export function* twoTurnHistories(n: number, ordered: boolean): Generator<[numbe
 /** Counts of a topic's contexts by history length and of its records. */
 export function topicCounts(plan: TopicPlan, maxHistory = 2, ordered = false) {
   const F = plan.facets.length;
-  const n = plan.answers[0]!.length;
+  const n = itemCount(plan);
   const d = ordered ? 1 : 2;
-  const c = [F, maxHistory >= 1 ? F * n : 0, maxHistory >= 2 ? (F * n * (n - 1)) / d : 0];
-  const r = [
+  const c: [number, number, number] = [
+    F,
+    maxHistory >= 1 ? F * n : 0,
+    maxHistory >= 2 ? (F * n * (n - 1)) / d : 0,
+  ];
+  const r: [number, number, number] = [
     F * n,
     maxHistory >= 1 ? F * n * (n - 1) : 0,
     maxHistory >= 2 ? (F * n * (n - 1) * (n - 2)) / d : 0,
@@ -59,7 +67,7 @@ export function topicCounts(plan: TopicPlan, maxHistory = 2, ordered = false) {
 /** The contexts of a topic in context-id order within each history length: facet, history, id, record count. */
 export function* topicContexts(plan: TopicPlan, nums: TopicNumbers, maxHistory = 2) {
   const F = plan.facets.length;
-  const n = plan.answers[0]!.length;
+  const n = itemCount(plan);
   for (let f = 0; f < F; f++)
     yield { facet: f, history: [] as number[], context_id: contextId(nums, F, n, f, []), records: n };
   if (maxHistory >= 1)

@@ -20,6 +20,13 @@ export interface TopicPlan {
   answers: FacetItem[][];
 }
 
+/** The number of items of a plan (every facet answers every item). */
+export function itemCount(plan: TopicPlan): number {
+  const [first] = plan.answers;
+  if (first === undefined) throw new RangeError(`topic ${plan.topic_id}: a plan without facets`);
+  return first.length;
+}
+
 /** The "no question" id: never an item. */
 export const NO_QUESTION = "Q00001";
 
@@ -55,8 +62,8 @@ function qulacNumbers(
 ): { numbers: Map<ClariqRow, number>; facets: Map<string, number> } {
   const byFacet = new Map<number, QulacRow[]>();
   for (const r of qulac) {
-    const num = r.topic_facet_question_id.split("-")[2]!;
-    if (!/^\d+$/.test(num)) continue; // `X`: Qulac's "no question" row
+    const [, , num] = r.topic_facet_question_id.split("-");
+    if (num === undefined || !/^\d+$/.test(num)) continue; // `X`: Qulac's "no question" row
     const l = byFacet.get(r.facet_id);
     if (l) l.push(r);
     else byFacet.set(r.facet_id, [r]);
@@ -66,13 +73,13 @@ function qulacNumbers(
   const facetOf = new Map<string, number>();
   const usedQulacFacets = new Set<number>();
   for (const [facet, rows] of facets) {
-    let best: number | undefined;
+    let best: [number, QulacRow[]] | undefined;
     let bestScore = -1;
     for (const [qf, qrows] of byFacet) {
       if (usedQulacFacets.has(qf)) continue;
       const pairs = new Set(qrows.map((r) => `${r.question}\u0000${r.answer}`));
       const score = rows.filter((r) => pairs.has(`${r.question}\u0000${r.answer}`)).length;
-      if (score > bestScore) [best, bestScore] = [qf, score];
+      if (score > bestScore) [best, bestScore] = [[qf, qrows], score];
     }
     if (best === undefined)
       throw new InputError(
@@ -81,9 +88,9 @@ function qulacNumbers(
         `a Qulac facet for ClariQ facet ${facet} of topic ${topic}`,
         "none left",
       );
-    usedQulacFacets.add(best);
-    facetOf.set(facet, best);
-    const qrows = byFacet.get(best)!;
+    const [bestFacet, qrows] = best;
+    usedQulacFacets.add(bestFacet);
+    facetOf.set(facet, bestFacet);
     const free = new Set(qrows);
     const pending: ClariqRow[] = [];
     for (const r of rows) {
@@ -205,23 +212,31 @@ export function planTopics(
       else facets.set(r.facet_id, [r]);
     }
     const facetIds = [...new Set(trows.map((r) => r.facet_id))].sort();
-    for (const f of facetIds)
-      if (!facets.has(f))
-        throw new InputError(file, {}, `questions for facet ${f} of topic ${topic}`, "none");
+    const facetRows = facetIds.map((f): [string, ClariqRow[]] => {
+      const l = facets.get(f);
+      if (!l) throw new InputError(file, {}, `questions for facet ${f} of topic ${topic}`, "none");
+      return [f, l];
+    });
     let keyOf: (r: ClariqRow) => string | number;
-    if (topic <= qulacTopicMax && qulacByTopic.has(topic)) {
-      const nums = qulacNumbers(file, topic, facets, qulacByTopic.get(topic)!).numbers;
-      keyOf = (r) => nums.get(r)!;
+    const topicQulac = topic <= qulacTopicMax ? qulacByTopic.get(topic) : undefined;
+    if (topicQulac) {
+      const nums = qulacNumbers(file, topic, facets, topicQulac).numbers;
+      // qulacNumbers numbers every row of `facets` or throws.
+      keyOf = (r) => {
+        const k = nums.get(r);
+        if (k === undefined) throw new Error(`${r.question_id} of topic ${topic}: no Qulac number`);
+        return k;
+      };
     } else {
       if (topic <= qulacTopicMax && qulac)
         throw new InputError(file, {}, `Qulac rows for topic ${topic}`, "none");
       keyOf = (r) => r.question_id;
     }
     // Items: the keys every facet shares, in order.
-    const perFacet = facetIds.map((f) => {
+    const perFacet = facetRows.map(([f, frows]) => {
       const m = new Map<string | number, ClariqRow>();
       const texts = new Map<string, string>();
-      for (const r of facets.get(f)!) {
+      for (const r of frows) {
         // A question id stands for one question: the same id with another text is a broken file.
         const t = texts.get(r.question_id);
         if (t !== undefined && t !== r.question) {
@@ -239,7 +254,10 @@ export function planTopics(
     });
     // Items: every key any facet has, in order. A facet without a row for an item (ClariQ topic
     // 207's F0443 lacks Q01676) still gets the item, with the question from another facet and no answer.
-    const keys = [...new Set(perFacet.flatMap((m) => [...m.keys()]))].sort((a, b) =>
+    // The first facet's row of each key (the fallback), the items sorted by key.
+    const anyRow = new Map<string | number, ClariqRow>();
+    for (const m of perFacet) for (const [k, r] of m) if (!anyRow.has(k)) anyRow.set(k, r);
+    const items = [...anyRow].sort(([a], [b]) =>
       typeof a === "number" && typeof b === "number"
         ? a - b
         : String(a) < String(b)
@@ -248,17 +266,16 @@ export function planTopics(
             ? 1
             : 0,
     );
-    const anyRow = new Map<string | number, ClariqRow>();
-    for (const m of perFacet) for (const [k, r] of m) if (!anyRow.has(k)) anyRow.set(k, r);
+    const [first] = trows;
+    if (!first) throw new Error(`topic ${topic}: no rows`); // byTopic's lists are never empty
     plans.push({
       topic_id: topic,
-      initial_request: trows[0]!.initial_request,
+      initial_request: first.initial_request,
       facets: facetIds,
       answers: perFacet.map((m) =>
-        keys.map((k) => {
+        items.map(([k, o]) => {
           const r = m.get(k);
           if (r) return { question_id: r.question_id, question: r.question, answer: r.answer };
-          const o = anyRow.get(k)!;
           return { question_id: o.question_id, question: o.question, answer: "" };
         }),
       ),

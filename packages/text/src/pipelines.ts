@@ -69,8 +69,7 @@ export class QulacVocabulary {
     if (this.buffer.length < toks.length) this.buffer = new Int32Array(toks.length * 2);
     const out = this.buffer;
     let n = 0;
-    for (let k = 0; k < toks.length; k++) {
-      const t = toks[k]!;
+    for (const t of toks) {
       let id = this.byToken.get(t);
       if (id === undefined) {
         const v = qulacTermOf(t);

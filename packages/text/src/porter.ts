@@ -22,7 +22,7 @@ const IRREGULAR: Record<string, string> = {
 const VOWELS = new Set(["a", "e", "i", "o", "u"]);
 
 function isConsonant(word: string, i: number): boolean {
-  const c = word[i]!;
+  const c = word.charAt(i);
   if (VOWELS.has(c)) return false;
   if (c === "y") return i === 0 ? true : !isConsonant(word, i - 1);
   return true;
@@ -61,7 +61,7 @@ function endsCvc(word: string): boolean {
       isConsonant(word, n - 3) &&
       !isConsonant(word, n - 2) &&
       isConsonant(word, n - 1) &&
-      !["w", "x", "y"].includes(word[n - 1]!)) ||
+      !["w", "x", "y"].includes(word.charAt(n - 1))) ||
     (n === 2 && !isConsonant(word, 0) && isConsonant(word, 1))
   );
 }

@@ -89,7 +89,7 @@ const ANY_CONTRACTION = /cannot|d'ye|gimme|gonna|gotta|lemme|more'n|wanna| 'tis|
 function finalPeriod(t: string, r: RegExp, s: string, closers: string): string {
   let i = t.length;
   while (i > 0 && isPySpace(t.charCodeAt(i - 1))) i--;
-  while (i > 0 && closers.includes(t[i - 1]!)) i--;
+  while (i > 0 && closers.includes(t.charAt(i - 1))) i--;
   if (i < 2 || t[i - 1] !== ".") return t;
   const from = i - 2;
   return t.slice(0, from) + t.slice(from).replace(r, s);

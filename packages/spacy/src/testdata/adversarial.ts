@@ -1,5 +1,7 @@
 // Texts on which spaCy's tokenizer does quadratic work (its affix loop peels one mark at a time and
 // searches, slices and hashes what is left each time) or its patterns backtrack: runs of one
+import { elementAt } from "../checked.js";
+
 // punctuation mark, mixed runs, one long token, URL-like and numeric runs, emoji. Generated at the
 // size asked, never stored.
 
@@ -45,7 +47,7 @@ export function adversarialMix(r: () => number, n: number): string {
   const out: string[] = [];
   while (out.length < n) {
     // Runs of one character, as the inputs above, and short mixes between them.
-    const c = alphabet[Math.floor(r() * alphabet.length)]!;
+    const c = elementAt(alphabet, Math.floor(r() * alphabet.length));
     const length = r() < 0.3 ? 1 + Math.floor(r() * 200) : 1;
     for (let k = 0; k < (c === " " ? 1 : length); k++) out.push(c);
   }

@@ -2,6 +2,8 @@
 // spaCy English's (Python pattern source: classes, lookbehinds, `$`-anchored suffixes, a token_match
 // and a url_match, special cases with affixes, spaces, NORMs and several tokens), random texts over
 // an alphabet that reaches every path of the tokenizer, and tokens written as comparable strings.
+
+import { elementAt } from "../checked.js";
 import type { SpecialToken, TokenizerRules } from "../folder.js";
 import { SpacyTokenizer } from "../tokenizer.js";
 import type { ReferenceToken } from "../tokenizer.reference.js";
@@ -143,7 +145,11 @@ const SPECIALS: [string, SpecialToken[]][] = [
 function byCodePoint(a: string, b: string): number {
   const x = [...a].map((c) => c.codePointAt(0)!);
   const y = [...b].map((c) => c.codePointAt(0)!);
-  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  for (const [i, c] of x.entries()) {
+    const d = y[i];
+    if (d === undefined) break;
+    if (c !== d) return c - d;
+  }
   return x.length - y.length;
 }
 
@@ -161,7 +167,7 @@ export function syntheticRules(fasterHeuristics: boolean): TokenizerRules {
 }
 
 type Rng = () => number;
-const pick = <T>(r: Rng, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+const pick = <T>(r: Rng, xs: readonly T[]): T => elementAt(xs, Math.floor(r() * xs.length));
 
 const WORDS = [
   ..."the cat sat on a mat I o O m e x NASA Dr No New York US C do nt na gon ray is it's Abc zz".split(" "),
@@ -287,8 +293,12 @@ export function tokenizerStrings(tokenizer: SpacyTokenizer, text: string): strin
   const entries = tokenizer.lexicon.entries;
   const out: ReferenceToken[] = [];
   for (let i = 0; i < doc.length; i++) {
-    const e = entries[doc.lex[i]!]!;
-    const t: ReferenceToken = { text: e.orth, start: doc.start[i]!, spaceAfter: doc.spacy[i] === 1 };
+    const e = elementAt(entries, elementAt(doc.lex, i));
+    const t: ReferenceToken = {
+      text: e.orth,
+      start: elementAt(doc.start, i),
+      spaceAfter: doc.spacy[i] === 1,
+    };
     if (e.norm !== undefined) t.norm = e.norm;
     out.push(t);
   }
@@ -330,10 +340,11 @@ function mismatches(
 ): string[] {
   const bad: string[] = [];
   for (const i of order) {
-    const got = tokenizerStrings(tokenizer, texts[i]!);
-    const w = want[i]!;
+    const text = elementAt(texts, i);
+    const got = tokenizerStrings(tokenizer, text);
+    const w = elementAt(want, i);
     if (got.length !== w.length || got.some((g, k) => g !== w[k]))
-      bad.push(`${pass}: ${describeDifference(texts[i]!, w, got)}`);
+      bad.push(`${pass}: ${describeDifference(text, w, got)}`);
   }
   return bad;
 }
@@ -343,7 +354,7 @@ function shuffled<T>(r: Rng, xs: readonly T[]): T[] {
   const out = [...xs];
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(r() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
+    [out[i], out[j]] = [elementAt(out, j), elementAt(out, i)];
   }
   return out;
 }
