@@ -129,38 +129,7 @@ describe("package hygiene", () => {
     expect(refs.sort()).toEqual(pkgDirs.map((d) => relative(REPO, d)).sort());
   });
 
-  it("no import cycle: between the modules of a package, nor between packages", () => {
-    // Module graph: relative imports of each package's non-test sources (type-only imports are erased:
-    // no cycle at run time); package graph: @convkit imports.
-    const edges = new Map<string, string[]>();
-    const add = (from: string, to: string) => edges.set(from, [...(edges.get(from) ?? []), to]);
-    for (const dir of pkgDirs) {
-      const pkgName = json(join(dir, "package.json")).name as string;
-      for (const f of sources(join(dir, "src")).filter((x) => !x.endsWith(".test.ts"))) {
-        const text = readFileSync(f, "utf8");
-        for (const m of text.matchAll(
-          /^(?:import|export)\s(?!type\s)[^;]*?from\s+"(\.{1,2}\/[^"]+)\.js";/gms,
-        ))
-          add(relative(REPO, f), relative(REPO, join(f, "..", `${m[1]}.ts`)));
-        for (const m of text.matchAll(/from\s+"(@convkit\/[a-z0-9-]+)(?:\/[^"]*)?"/g))
-          if (m[1] !== pkgName) add(pkgName, m[1]!);
-      }
-    }
-    const cycles: string[] = [];
-    const state = new Map<string, "open" | "done">();
-    const visit = (node: string, path: string[]) => {
-      if (state.get(node) === "done") return;
-      if (state.get(node) === "open") {
-        cycles.push([...path.slice(path.indexOf(node)), node].join(" -> "));
-        return;
-      }
-      state.set(node, "open");
-      for (const next of edges.get(node) ?? []) visit(next, [...path, node]);
-      state.set(node, "done");
-    };
-    for (const node of edges.keys()) visit(node, []);
-    expect(cycles).toEqual([]);
-  });
+  // Import cycles (type-only ones included): test/hygiene-packages.test.ts.
 
   it("the README's layout names every package and app folder", () => {
     const readme = readFileSync(join(REPO, "README.md"), "utf8");
