@@ -2,11 +2,11 @@
 import { runSubcommands } from "@convkit/cli";
 import {
   buildDbCommand,
-  convertCommand,
   evalCitationsCommand,
   evalPassagesCommand,
   evalPtkbCommand,
   flattenCommand,
+  ikatConvertCommand,
   validateCommand,
 } from "./index.js";
 
@@ -16,7 +16,7 @@ export function main(argv: string[]): Promise<void> {
     "TREC iKAT 2023-2025: run validation, conversion to and from TREC runs, topics flattened into turns, PTKB, passage and citation evaluation, the passage-id database.",
     [
       validateCommand,
-      convertCommand,
+      ikatConvertCommand,
       flattenCommand,
       evalPtkbCommand,
       evalPassagesCommand,

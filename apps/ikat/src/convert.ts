@@ -8,7 +8,7 @@ import { FROM_TREC_2025_OPTIONS, fromTrec2025 } from "./from-trec-2025.js";
 import { onePositional } from "./positional.js";
 
 /** `convkit-ikat convert`. */
-export const convertCommand = defineCommand({
+export const ikatConvertCommand = defineCommand({
   name: "convkit-ikat convert",
   summary:
     "A run submission to the bytes the year's generate_run.py writes. 2025 (JSON Lines, told from content): per line the references by descending score, ties in the order given, `turn_id\\tQ0\\tid\\trank\\t%.6f\\trun_id`, a line it cannot use reported on stderr as the script reports it (then exit 2, the rest still written). 2023/2024 (json.load and protobuf ParseDict with the year's run.proto, so it accepts and refuses what they do; per turn the passages of every response in first-seen order, never sorted, each once; score = 1/(response rank + 1) · score as a 32-bit protobuf float, printed as Python prints it; rank = position; `turn\\tQ0\\tid\\trank\\tscore\\trun_name`, tab-separated). Where generate_run.py fails (a field it refuses, a response of rank -1), one line and exit 2, nothing written. Output: -o FILE, or stdout without it (generate_run.py writes RUN.json.run in its working folder: -o RUN.json.run gives the same file). With --from-trec, TREC lines back to a submission (one response per turn, provenance in trec_eval's order, the top --used marked used).",

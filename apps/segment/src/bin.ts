@@ -1,12 +1,12 @@
 // Process entry of convkit-segment.
 import { runSubcommands } from "@convkit/cli";
-import { agreementCommand, runCommand, sentencesCommand } from "./index.js";
+import { agreementCommand, segmentRunCommand, sentencesCommand } from "./index.js";
 
 export function main(argv: string[]): Promise<void> {
   return runSubcommands(
     "convkit-segment",
     "Documents into iKAT / MS MARCO passages (10-sentence windows, stride 5), texts into sentences, and how well sentence splitters agree with the official passages.",
-    [runCommand, sentencesCommand, agreementCommand],
+    [segmentRunCommand, sentencesCommand, agreementCommand],
     argv,
   );
 }

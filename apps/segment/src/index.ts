@@ -72,7 +72,7 @@ function officialPassagesNote(splitter: string): string {
 }
 
 /** `convkit-segment run`. */
-export const runCommand = defineCommand({
+export const segmentRunCommand = defineCommand({
   name: "convkit-segment run",
   summary:
     "Segment documents (ClueWeb22 txt trees or files, iKAT JSONL, TrecWeb, JSONL {id, text}; folders are walked) into passages: JSONL {id, contents, url} (or the same as Parquet), a hash TSV docid<TAB>k<TAB>md5 and iKAT TrecWeb, one set per input file under --out, with a manifest of what they were made from: a run again redoes what changed (inputs, options, formats, convkit's version) and skips the rest.",

@@ -7,7 +7,7 @@ import { corpusFiles, evaluateTouche, retrieveTouche } from "@convkit/touche";
 import { loadQrels, writeRun } from "@convkit/trec-eval";
 
 /** `convkit-touche run`. */
-export const runCommand = defineCommand({
+export const toucheRunCommand = defineCommand({
   name: "convkit-touche run",
   summary:
     "TIRA-style: reads the args.me files (*.json) and topics.xml of INPUT_DIR, writes OUTPUT_DIR/run.txt in TREC format, at most --depth arguments per topic, scores non-increasing, ties by docid descending (trec_eval's order). Arguments are retrieved by conclusion + premises; the corpus is streamed twice (query-term statistics, then scoring), never held. DirichletLM is Lucene's (mu 2000, per-term scores floored at 0); BM25 is Lucene's (k1 1.2, b 0.75).",
