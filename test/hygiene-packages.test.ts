@@ -196,3 +196,44 @@ describe("package hygiene across the house", () => {
     ).toEqual(["a -> b -> a"]);
   });
 });
+
+/**
+ * The libraries' dependency picture as the README draws it: a Mermaid graph of packages/*' runtime
+ * @convkit dependencies (package.json), each edge one the others do not already imply (a transitive
+ * reduction), sorted: a picture that stays readable and cannot drift from the code.
+ */
+function packageGraph(): string {
+  const deps = new Map<string, string[]>();
+  for (const dir of pkgDirs.filter((d) => relative(REPO, d).startsWith("packages/"))) {
+    const pkg = json(join(dir, "package.json"));
+    const short = (name: string) => name.replace(/^@convkit\//, "");
+    deps.set(
+      short(pkg.name),
+      Object.keys(pkg.dependencies ?? {})
+        .filter((d) => d.startsWith("@convkit/"))
+        .map(short),
+    );
+  }
+  const reach = (from: string, seen = new Set<string>()): Set<string> => {
+    for (const next of deps.get(from) ?? [])
+      if (!seen.has(next)) {
+        seen.add(next);
+        reach(next, seen);
+      }
+    return seen;
+  };
+  const edges: string[] = [];
+  for (const [from, tos] of deps)
+    for (const to of tos)
+      if (!tos.some((other) => other !== to && reach(other).has(to))) edges.push(`  ${from} --> ${to}`);
+  return ["```mermaid", "graph LR", ...edges.sort(), "```"].join("\n");
+}
+
+describe("the README's picture of the packages", () => {
+  it("is the packages' dependencies (each edge not implied by others), as package.json declares them", () => {
+    const readme = readFileSync(join(REPO, "README.md"), "utf8");
+    const start = readme.indexOf("```mermaid");
+    const drawn = start < 0 ? "" : readme.slice(start, readme.indexOf("```", start + 10) + 3);
+    expect(drawn, "README.md's ```mermaid block (after ## Layout) should be:").toBe(packageGraph());
+  });
+});
