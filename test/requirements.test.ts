@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 const USES: [Requirement, RegExp][] = [
   [
     "shared",
-    /\bshared\(|\bSHARED\b|CONVKIT_SHARED|clariqDataWithDicts\(|spacyModel\(|readSpacyGoldens\(|["'`]\.\.\/shared/,
+    /\bshared\(|\bSHARED\b|CONVKIT_SHARED|clariqDataWithDicts\(|spacyModel\(|readSpacyGoldens\(|["'`](\.\.\/)+shared(["'`]|\/(data|golden|models|seeds|specs)\b)/,
   ],
   ["chromium", /chromium\.launch\(|chromiumPath\(|["'`]chromium(-browser)?["'`]/],
   ["redis-server", /startRedis\(|["'`]redis-server["'`]/],
