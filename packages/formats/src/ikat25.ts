@@ -1,8 +1,7 @@
 // TREC iKAT 2025 runs: JSON Lines, one turn a line, read streamed and checked field by field.
 import { describeFound, InputError, openInput, readLineBatches, type WriteOptions } from "@convkit/io";
-import { checkJsonDepth, parseJsonText, tryParseJson } from "@convkit/json";
+import { checkJsonDepth, isJsonObject, parseJsonText, tryParseJson } from "@convkit/json";
 import { formatPyJsonFloat, pyStrip, pythonJsonString } from "@convkit/pycompat";
-import { isJsonObject } from "./fields.js";
 import { writeLines } from "./lines.js";
 import { pySortedOrder } from "./python-json-sort.js";
 import type { Ikat25Metadata, Ikat25Response, Ikat25Scored, Ikat25Turn } from "./records.js";

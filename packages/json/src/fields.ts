@@ -22,6 +22,11 @@ export function describeValue(v: unknown): string {
   return String(v);
 }
 
+/** A JSON object (not null, not a list): what a record read from a user's file must be before its fields are checked. */
+export function isJsonObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
 /** The fields of a JSON object, taken one by one and checked; optional ones may be absent (not null). */
 export class Fields {
   private constructor(
@@ -33,8 +38,7 @@ export class Fields {
 
   /** `value` as an object (not null, not an array), or the error `mismatch` makes. */
   static of(value: unknown, mismatch: Mismatch, path = ""): Fields {
-    if (typeof value !== "object" || value === null || Array.isArray(value))
-      throw mismatch(path, "an object", describeValue(value));
+    if (!isJsonObject(value)) throw mismatch(path, "an object", describeValue(value));
     return new Fields(new Map(Object.entries(value)), path, mismatch);
   }
 
