@@ -197,6 +197,26 @@ const cases: Case[] = [
       Buffer.from('{"id": "clueweb22-en0000-00-00000:0", "contents": "a"}\n{"id": 7, "contents": "b"}\n'),
     message: /psg\.jsonl:2: expected an object with string "id" and "contents", found/,
   },
+  {
+    name: "args.me argument whose id is a number",
+    file: "args.json",
+    format: "args-me",
+    content: () =>
+      Buffer.from(
+        JSON.stringify({ arguments: [{ id: 5, conclusion: "c", premises: [{ text: "p", stance: "PRO" }] }] }),
+      ),
+    message: /args\.json: expected a string in arguments\[0\]\.id, found 5$/,
+  },
+  {
+    name: "iKAT 2025 run line whose references is a list",
+    file: "run25.jsonl",
+    format: "ikat25-run",
+    content: () =>
+      Buffer.from(
+        `${JSON.stringify({ metadata: { team_id: "t", run_id: "r", run_type: "automatic" }, turn_id: "1_1", references: ["a"], responses: [] })}\n`,
+      ),
+    message: /run25\.jsonl:1: expected an object at references, found \["a"\]$/,
+  },
 ];
 
 describe("bad input through convkit-convert", () => {

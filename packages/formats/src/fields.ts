@@ -68,8 +68,3 @@ export function expectWidth(file: string, row: Row, n: number, what = "tab-separ
     throw new InputError(file, { line: row.line }, `${n} ${what}`, `${row.fields.length}`);
   }
 }
-
-/** A JSON object (not null, not a list): what a record read from a user's file must be before its fields are checked. */
-export function isJsonObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}

@@ -1,8 +1,8 @@
 // TREC iKAT: topics (2023-2025 layouts), run submissions, passage JSONL and the passage hash TSV.
 import { describeFound, InputError, readText, type WriteOptions, writeAtomic } from "@convkit/io";
-import { Fields, type Mismatch, parseJsonText } from "@convkit/json";
+import { Fields, isJsonObject, type Mismatch, parseJsonText } from "@convkit/json";
 import { pythonJsonString } from "@convkit/pycompat";
-import { expectWidth, intField, isJsonObject, textField } from "./fields.js";
+import { expectWidth, intField, textField } from "./fields.js";
 import { readJsonl } from "./jsonl.js";
 import { writeLines } from "./lines.js";
 import { type PyLiteral, PyLiteralError, parsePyLiteral } from "./py-literal.js";

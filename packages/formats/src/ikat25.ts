@@ -1,14 +1,18 @@
 // TREC iKAT 2025 runs: JSON Lines, one turn a line, read streamed and checked field by field.
 import { describeFound, InputError, openInput, readLineBatches, type WriteOptions } from "@convkit/io";
-import { checkJsonDepth, parseJsonText, tryParseJson } from "@convkit/json";
+import {
+  checkJsonDepth,
+  Fields,
+  isJsonObject,
+  type Mismatch,
+  parseJsonText,
+  tryParseJson,
+} from "@convkit/json";
 import { formatPyJsonFloat, pyStrip, pythonJsonString } from "@convkit/pycompat";
-import { isJsonObject } from "./fields.js";
 import { writeLines } from "./lines.js";
 import { pySortedOrder } from "./python-json-sort.js";
 import type { Ikat25Metadata, Ikat25Response, Ikat25Scored, Ikat25Turn } from "./records.js";
 import { displayName } from "./table.js";
-
-type Obj = Record<string, unknown>;
 
 /**
  * The turns of a 2025 run, in batches (memory holds one batch; blank lines are skipped). A field
@@ -95,51 +99,42 @@ function withPySpecials(text: string): string | undefined {
  * `references` and `citations` where a passage id looks like an integer (JS puts those keys first).
  */
 export function ikat25Turn(file: string, v: unknown, line: number, text?: string): Ikat25Turn {
-  const bad = (path: string, expected: string, found: unknown) =>
-    new InputError(file, { line }, `${expected} at ${path}`, shown(found));
-  const obj = (x: unknown, path: string): Obj => {
-    if (!isJsonObject(x)) throw bad(path, "an object", x);
-    return x;
-  };
-  const str = (o: Obj, k: string, path: string): string => {
-    const x = o[k];
-    if (typeof x !== "string") throw bad(path ? `${path}.${k}` : k, "a string", x);
-    return x;
-  };
+  const mismatch: Mismatch = (path, expected, found) =>
+    new InputError(file, { line }, `${expected} at ${path === "" ? "the top level" : path}`, found);
   const orders = text === undefined ? undefined : keyOrders(v, text);
-  const scored = (x: unknown, path: string, order: string[] | undefined): Ikat25Scored[] => {
-    const o = obj(x, path);
-    return (order ?? Object.keys(o)).map((id) => {
-      const score = o[id];
+  // A passage id is any string, so its path is written as a JSON key (`references["x"]`).
+  const scored = (o: Fields, order: string[] | undefined): Ikat25Scored[] =>
+    (order ?? o.keys()).map((id) => {
+      const score = o.get(id);
       if (typeof score !== "number")
-        throw bad(`${path}[${JSON.stringify(id)}]`, "a number (the passage's score)", score);
+        throw mismatch(`${o.path}[${JSON.stringify(id)}]`, "a number (the passage's score)", shown(score));
       return { id, score };
     });
-  };
-  const top = obj(v, "the top level");
-  const md = obj(top.metadata, "metadata");
+  const top = Fields.of(v, mismatch, "", shown);
+  const md = top.object("metadata");
   const metadata: Ikat25Metadata = {
-    team_id: str(md, "team_id", "metadata"),
-    run_id: str(md, "run_id", "metadata"),
-    run_type: str(md, "run_type", "metadata"),
+    team_id: md.string("team_id"),
+    run_id: md.string("run_id"),
+    run_type: md.string("run_type"),
   };
-  const turn_id = str(top, "turn_id", "");
-  const references = scored(top.references, "references", orders?.references);
+  const turn_id = top.string("turn_id");
+  const references = scored(top.object("references"), orders?.references);
   // Absent is none (`entry.get("responses", [])`); null is not a list there either.
-  const rawResponses = top.responses === undefined ? [] : top.responses;
-  if (!Array.isArray(rawResponses)) throw bad("responses", "a list", rawResponses);
-  const responses = rawResponses.map((r: unknown, i: number): Ikat25Response => {
-    const rp = `responses[${i}]`;
-    const resp = obj(r, rp);
-    const text = str(resp, "text", rp);
-    const citations = scored(resp.citations, `${rp}.citations`, orders?.citations[i]);
-    const ptkb = resp.ptkb_provenance;
-    if (!Array.isArray(ptkb)) throw bad(`${rp}.ptkb_provenance`, "a list of PTKB ids", ptkb);
+  const rawResponses = top.get("responses");
+  if (rawResponses !== undefined && !Array.isArray(rawResponses))
+    throw top.fail("responses", "a list", rawResponses);
+  // Each response checked whole before the next: the first bad field in file order is the one named.
+  const responses = (rawResponses ?? []).map((r: unknown, i: number): Ikat25Response => {
+    const resp = Fields.of(r, mismatch, `responses[${i}]`, shown);
+    const text = resp.string("text");
+    const citations = scored(resp.object("citations"), orders?.citations[i]);
+    const ptkb = resp.get("ptkb_provenance");
+    if (!Array.isArray(ptkb)) throw resp.fail("ptkb_provenance", "a list of PTKB ids", ptkb);
     const ptkb_provenance = ptkb.map((p: unknown, k: number) => {
       if (typeof p === "string") return p;
       // 2024's runs gave PTKB ids as ints: read as their digits, the 2025 topics' ids.
       if (typeof p === "number" && Number.isInteger(p)) return String(p);
-      throw bad(`${rp}.ptkb_provenance[${k}]`, "a PTKB id (a string or an int)", p);
+      throw mismatch(`${resp.at("ptkb_provenance")}[${k}]`, "a PTKB id (a string or an int)", shown(p));
     });
     return { text, citations, ptkb_provenance };
   });

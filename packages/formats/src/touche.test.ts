@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { InputError } from "@convkit/io";
 import { tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { collect } from "./table.js";
@@ -48,6 +49,53 @@ describe("Touché / args.me", () => {
     await expect(collect(readArgsMe(f))).rejects.toThrow(
       new RegExp(`^${f.replaceAll("/", "\\/")}:byte \\d+: expected valid JSON, found `),
     );
+  });
+
+  it.each([
+    [
+      "an id of the wrong type",
+      (a: Record<string, unknown>) => ({ ...a, id: 5 }),
+      "expected a string in arguments[1].id, found 5",
+    ],
+    [
+      "no conclusion",
+      ({ conclusion: _, ...a }: Record<string, unknown>) => a,
+      "expected a string in arguments[1].conclusion, found nothing",
+    ],
+    [
+      "premises an object",
+      (a: Record<string, unknown>) => ({ ...a, premises: {} }),
+      "expected an array in arguments[1].premises, found an object",
+    ],
+    [
+      "a premise without text",
+      (a: Record<string, unknown>) => ({ ...a, premises: [{ stance: "PRO" }] }),
+      "expected a string in arguments[1].premises[0].text, found nothing",
+    ],
+    ["an argument that is null", () => null, "expected an object in arguments[1], found null"],
+  ])("refuses %s: one InputError naming the file and the field", async (_, mutate, message) => {
+    const f = join(tempDir(), "bad.json");
+    writeFileSync(f, JSON.stringify({ arguments: [argsMeArgument(1), mutate(argsMeArgument(2))] }));
+    const e = await collect(readArgsMe(f)).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
+    expect(e).toBeInstanceOf(InputError);
+    expect(e).toHaveProperty("message", `${f}: ${message}`);
+  });
+
+  it("keeps every field of an argument, in the file's order", async () => {
+    const f = join(tempDir(), "order.json");
+    const arg = {
+      context: { x: 1 },
+      premises: [{ stance: "CON", text: "p", annotations: [] }],
+      id: "a",
+      conclusion: "c",
+    };
+    writeFileSync(f, JSON.stringify({ arguments: [arg] }));
+    const got = [];
+    for await (const b of readArgsMe(f)) got.push(...b);
+    expect(JSON.stringify(got)).toBe(JSON.stringify([arg]));
   });
 
   it("reads topics.xml with optional fields and XML entities", async () => {

@@ -1,5 +1,6 @@
 // Touché 2021 Task 1: args.me corpus files (streamed), topics.xml, relevance and quality qrels.
 import { InputError, openInput, readText } from "@convkit/io";
+import { Fields, inputMismatch } from "@convkit/json";
 import { streamJsonItems } from "./json-stream.js";
 import type { ArgsMeArgument, QrelsEntry, ToucheJudgment, ToucheTopic } from "./records.js";
 import { displayName } from "./table.js";
@@ -7,31 +8,37 @@ import { parseXml } from "./xml.js";
 
 /**
  * Arguments of an args.me corpus file (`{"arguments": [...]}`, several GB), streamed with
- * stream-json (`pick` + `streamArray`), handed on in batches; memory holds one batch.
+ * stream-json (`pick` + `streamArray`), handed on in batches; memory holds one batch. Each
+ * argument is checked field by field (its other fields kept as they are): a field of the wrong
+ * type is one InputError naming the file and the field's path (`arguments[3].premises[0].text`).
  */
 export async function* readArgsMe(path: string, batchSize = 1000): AsyncIterable<ArgsMeArgument[]> {
   const src = await openInput(path);
-  for await (const batch of streamJsonItems<ArgsMeArgument>(src, {
+  const mismatch = inputMismatch(src.name);
+  for await (const batch of streamJsonItems<unknown>(src, {
     kind: "array",
     pick: "arguments",
     batchSize,
   })) {
-    yield batch.map(({ key, value }) => {
-      if (
-        typeof value?.id !== "string" ||
-        typeof value.conclusion !== "string" ||
-        !Array.isArray(value.premises)
-      ) {
-        throw new InputError(
-          src.name,
-          {},
-          `an argument with id, conclusion and premises at arguments[${key}]`,
-          JSON.stringify(value).slice(0, 40),
-        );
-      }
-      return value;
-    });
+    yield batch.map(({ key, value }) => argsMeArgument(Fields.of(value, mismatch, `arguments[${key}]`)));
   }
+}
+
+/** A checked argument: its fields in the file's order, id, conclusion and premises checked. */
+function argsMeArgument(f: Fields): ArgsMeArgument {
+  const id = f.string("id");
+  const conclusion = f.string("conclusion");
+  const premises = f.objects("premises").map((p) => ({
+    ...asRecord(p),
+    text: p.string("text"),
+    stance: p.string("stance"),
+  }));
+  return { ...asRecord(f), id, conclusion, premises };
+}
+
+/** An object's fields as a record, in its order (spreading checked fields over it keeps their places). */
+function asRecord(f: Fields): Record<string, unknown> {
+  return Object.fromEntries(f.keys().map((k) => [k, f.get(k)]));
 }
 
 /**

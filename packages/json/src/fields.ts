@@ -22,6 +22,11 @@ export function describeValue(v: unknown): string {
   return String(v);
 }
 
+/** A JSON object (not null, not a list): what a record read from a user's file must be before its fields are checked. */
+export function isJsonObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
 /** The fields of a JSON object, taken one by one and checked; optional ones may be absent (not null). */
 export class Fields {
   private constructor(
@@ -29,13 +34,17 @@ export class Fields {
     /** Where this object is in the whole value (`files[2]`), "" at the top. */
     readonly path: string,
     private readonly mismatch: Mismatch,
+    /** How a found value is shown in a mismatch ({@link describeValue} unless a reader words its own). */
+    private readonly describe: (v: unknown) => string,
   ) {}
 
-  /** `value` as an object (not null, not an array), or the error `mismatch` makes. */
-  static of(value: unknown, mismatch: Mismatch, path = ""): Fields {
-    if (typeof value !== "object" || value === null || Array.isArray(value))
-      throw mismatch(path, "an object", describeValue(value));
-    return new Fields(new Map(Object.entries(value)), path, mismatch);
+  /**
+   * `value` as an object (not null, not an array), or the error `mismatch` makes. `describe` shows
+   * a found value in the errors (for a reader whose messages an upstream tool's words fix).
+   */
+  static of(value: unknown, mismatch: Mismatch, path = "", describe = describeValue): Fields {
+    if (!isJsonObject(value)) throw mismatch(path, "an object", describe(value));
+    return new Fields(new Map(Object.entries(value)), path, mismatch, describe);
   }
 
   /** The path of a field of this object. */
@@ -60,7 +69,7 @@ export class Fields {
 
   /** The error for a field's value. */
   fail(key: string | number, expected: string, found: unknown): Error {
-    return this.mismatch(this.at(key), expected, describeValue(found));
+    return this.mismatch(this.at(key), expected, this.describe(found));
   }
 
   string(key: string): string {
@@ -119,7 +128,7 @@ export class Fields {
 
   strings(key: string): string[] {
     return this.list(key, (x, path) => {
-      if (typeof x !== "string") throw this.mismatch(path, "a string", describeValue(x));
+      if (typeof x !== "string") throw this.mismatch(path, "a string", this.describe(x));
       return x;
     });
   }
@@ -127,7 +136,7 @@ export class Fields {
   integers(key: string): number[] {
     return this.list(key, (x, path) => {
       if (typeof x !== "number" || !Number.isInteger(x))
-        throw this.mismatch(path, "an integer", describeValue(x));
+        throw this.mismatch(path, "an integer", this.describe(x));
       return x;
     });
   }
@@ -135,14 +144,14 @@ export class Fields {
   choices<T extends string>(key: string, choices: readonly T[]): T[] {
     return this.list(key, (x, path) => {
       const found = choices.find((c) => c === x);
-      if (found === undefined) throw this.mismatch(path, `one of ${choices.join(", ")}`, describeValue(x));
+      if (found === undefined) throw this.mismatch(path, `one of ${choices.join(", ")}`, this.describe(x));
       return found;
     });
   }
 
   /** A nested object. */
   object(key: string): Fields {
-    return Fields.of(this.fields.get(key), this.mismatch, this.at(key));
+    return Fields.of(this.fields.get(key), this.mismatch, this.at(key), this.describe);
   }
 
   optionalObject(key: string): Fields | undefined {
@@ -151,6 +160,6 @@ export class Fields {
 
   /** An array of objects. */
   objects(key: string): Fields[] {
-    return this.list(key, (x, path) => Fields.of(x, this.mismatch, path));
+    return this.list(key, (x, path) => Fields.of(x, this.mismatch, path, this.describe));
   }
 }
