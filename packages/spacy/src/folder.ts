@@ -403,7 +403,7 @@ function readSenter(path: string, config: Config): SenterWeights {
     const [rows, width] = E.shape;
     if (rows === undefined || width === undefined) throw new RangeError(`hashembed E of shape ${E.shape}`);
     return {
-      attr: attrNames[column]!,
+      attr: attrNames[column],
       seed: Number(n.attrs.seed),
       rows,
       E: E.data,
@@ -412,13 +412,17 @@ function readSenter(path: string, config: Config): SenterWeights {
   });
   const width = embeddings[0]?.width;
   if (width === undefined) throw new InputError(path, {}, "hash embedding tables", "none");
-  if (embeddings.some((e) => e.width !== width || !Number.isInteger(e.seed) || e.attr === undefined))
-    throw new InputError(
-      path,
-      {},
-      "hash embedding tables of one width with a column and a seed",
-      "tables that differ",
-    );
+  const tables: HashEmbedTable[] = [];
+  for (const { attr, seed, rows, E, width: w } of embeddings) {
+    if (w !== width || !Number.isInteger(seed) || attr === undefined)
+      throw new InputError(
+        path,
+        {},
+        "hash embedding tables of one width with a column and a seed",
+        "tables that differ",
+      );
+    tables.push({ attr, seed, rows, E });
+  }
   const maxouts = named("maxout");
   const norms = named("layernorm");
   // The encoder's depth as the weights have it (config.cfg may hold a ${reference} there).
@@ -472,7 +476,7 @@ function readSenter(path: string, config: Config): SenterWeights {
     );
   return {
     width,
-    embeddings: embeddings.map(({ attr, seed, rows, E }) => ({ attr, seed, rows, E })),
+    embeddings: tables,
     mix,
     window,
     encoder,
