@@ -1,4 +1,5 @@
 // SVG charts whose axes cover the data with round ticks, whose labels fit, and whose marks link and explain themselves.
+import { at, got } from "../src/shared/checked.js";
 import { fmt } from "./dom.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -46,7 +47,7 @@ function legend(marks: Mark[], colors: string[]): HTMLElement {
     const li = document.createElement("li");
     const sw = document.createElement("span");
     sw.className = "swatch";
-    sw.style.background = colors[i % colors.length]!;
+    sw.style.background = at(colors, i % colors.length);
     li.append(sw, `${m.label}: ${fmt(m.x)}`);
     ul.append(li);
   });
@@ -129,11 +130,16 @@ export function distribution(values: number[], marks: Mark[], o: { x: string }):
       );
     }
   } else {
-    const step = x.ticks[1]! - x.ticks[0]!;
+    const step = at(x.ticks, 1) - at(x.ticks, 0);
     const bin = step / 4;
     const bins = Math.round((x.hi - x.lo) / bin);
     const n = new Array<number>(bins).fill(0);
-    for (const v of values) n[Math.min(bins - 1, Math.floor((v - x.lo) / bin + 1e-9))]!++;
+    for (const v of values) {
+      const k = Math.min(bins - 1, Math.floor((v - x.lo) / bin + 1e-9));
+      // A value with no bin (NaN, -Infinity) is not counted.
+      const count = n[k];
+      if (count !== undefined) n[k] = count + 1;
+    }
     const y = niceTicks(0, Math.max(1, ...n), 4);
     y.ticks = y.ticks.filter((t) => Number.isInteger(t));
     f = frame({ x, y, xLabel: o.x, yLabel: "questions" });
@@ -163,7 +169,7 @@ export function distribution(values: number[], marks: Mark[], o: { x: string }):
   });
   marks.forEach((mk, i) => {
     if (!Number.isFinite(mk.x)) return;
-    const same = atValue.get(mk.x)!;
+    const same = got(atValue, mk.x);
     const dx = (same.indexOf(i) - (same.length - 1) / 2) * 4;
     f.svg.append(
       s(
@@ -174,7 +180,7 @@ export function distribution(values: number[], marks: Mark[], o: { x: string }):
           "data-test": "pick-mark",
           y1: f.m.t,
           y2: H - f.m.b,
-          stroke: MARK_COLORS[i % MARK_COLORS.length]!,
+          stroke: at(MARK_COLORS, i % MARK_COLORS.length),
           "stroke-width": 2,
         },
         title(`${mk.label}: ${fmt(mk.x)}`),

@@ -329,12 +329,12 @@ export async function conversationsView(
   const right = h("div", {});
   const keep = { ...base, ...(p.offset ? { offset: p.offset } : {}), ...(p.topic ? { topic: p.topic } : {}) };
   const absent = s?.absent.find((t) => String(t.topic_id) === p.topic);
-  if (absent)
+  if (s && absent)
     right.append(
       h(
         "p",
         { class: "error", "data-test": "absent-topic", role: "alert" },
-        `${absent.split} topic ${absent.topic_id} has no records in ${s!.file}: ${absent.why}.`,
+        `${absent.split} topic ${absent.topic_id} has no records in ${s.file}: ${absent.why}.`,
       ),
     );
   else if (r.topic !== undefined) {

@@ -1,5 +1,6 @@
 // The Eval-dicts view: a dict's entries (paged, searchable), one entry's candidates and values, the runs' picks.
 import type { Meta } from "../src/shared/api.js";
+import { at } from "../src/shared/checked.js";
 import { PAGE, plan, type ViewParams, viewHash } from "../src/shared/views.js";
 import { distribution } from "./charts.js";
 import { get, holds } from "./client.js";
@@ -161,7 +162,7 @@ export async function evalDictsView(
           ]),
           distribution(
             m.questions.map((q) => q.with_answer),
-            m.picks.filter((k) => k.value !== undefined).map((k) => ({ x: k.value!, label: k.run })),
+            m.picks.flatMap((k) => (k.value === undefined ? [] : [{ x: k.value, label: k.run }])),
             { x: `${m.metric} with the answer, per candidate question` },
           ),
           m.picks.length
@@ -186,14 +187,14 @@ export async function evalDictsView(
                       {},
                       h("b", {}, k.question ? questionLink(k.question) : "(not in the bank)"),
                       k.question_text ? ` ${k.question_text}` : "",
-                      conv
+                      conv && a?.conversation
                         ? h(
                             "div",
                             {},
                             h(
                               "a",
                               { href: conv, "data-test": "pick-conversation" },
-                              `made in context ${a!.conversation!.context_id}: its conversation`,
+                              `made in context ${a.conversation.context_id}: its conversation`,
                             ),
                           )
                         : null,
@@ -224,7 +225,7 @@ export async function evalDictsView(
               name: `${c.context}-${m.metric}`,
               test: "eval-questions",
               num: [1, 2],
-              rowAttrs: (i) => (byValue[i]!.question === m.best ? { class: "sig" } : {}),
+              rowAttrs: (i) => (at(byValue, i).question === m.best ? { class: "sig" } : {}),
             },
           ),
         );

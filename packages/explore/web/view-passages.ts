@@ -1,5 +1,6 @@
 // The Passages view: a document under two splitters, its iKAT windows, and the official passages against them.
 import type { DocView, Meta } from "../src/shared/api.js";
+import { at } from "../src/shared/checked.js";
 import { PAGE, plan, type ViewParams, viewHash } from "../src/shared/views.js";
 import { get, holds } from "./client.js";
 import { fmt, h, listPane, pager, plural, safely, searchField } from "./dom.js";
@@ -30,8 +31,8 @@ function sides(d: DocView): HTMLElement {
               h(
                 "span",
                 {
-                  class: `sent${only.has(s.starts[i]!) ? " cut-only" : ""}`,
-                  title: `sentence ${i + 1}${only.has(s.starts[i]!) ? ": only this splitter cuts here" : ""}`,
+                  class: `sent${only.has(at(s.starts, i)) ? " cut-only" : ""}`,
+                  title: `sentence ${i + 1}${only.has(at(s.starts, i)) ? ": only this splitter cuts here" : ""}`,
                 },
                 t,
                 " ",
@@ -53,7 +54,7 @@ function sides(d: DocView): HTMLElement {
               h(
                 "span",
                 {
-                  class: `sent${wi > 0 && i < d.window - d.stride ? " overlap" : ""}${only.has(s.starts[w.first + i]!) ? " cut-only" : ""}`,
+                  class: `sent${wi > 0 && i < d.window - d.stride ? " overlap" : ""}${only.has(at(s.starts, w.first + i)) ? " cut-only" : ""}`,
                 },
                 t,
                 " ",
@@ -95,18 +96,20 @@ function official(d: DocView): HTMLElement | null {
           ),
         ),
         o.text,
-        o.vs
-          .filter((v) => v.diff)
-          .map((v) =>
-            h(
-              "div",
-              { class: "diff", "data-test": "passage-diff" },
-              h("b", {}, `${v.splitter}: `),
-              `${v.diff!.note} (first difference at character ${fmt(v.diff!.at)})`,
-              h("div", {}, h("span", { class: "ids" }, "official: "), h("code", {}, v.diff!.official)),
-              h("div", {}, h("span", { class: "ids" }, `${v.splitter}: `), h("code", {}, v.diff!.ours)),
-            ),
-          ),
+        o.vs.flatMap(({ splitter, diff }) =>
+          diff
+            ? [
+                h(
+                  "div",
+                  { class: "diff", "data-test": "passage-diff" },
+                  h("b", {}, `${splitter}: `),
+                  `${diff.note} (first difference at character ${fmt(diff.at)})`,
+                  h("div", {}, h("span", { class: "ids" }, "official: "), h("code", {}, diff.official)),
+                  h("div", {}, h("span", { class: "ids" }, `${splitter}: `), h("code", {}, diff.ours)),
+                ),
+              ]
+            : [],
+        ),
       ),
     ),
   );

@@ -1,5 +1,6 @@
 // The page of one clarifying question (#/question?id=Q…): its text, answers per facet, contexts, eval values, runs' ranks.
 import type { QuestionContext, QuestionView } from "../src/shared/api.js";
+import { at } from "../src/shared/checked.js";
 import { viewHash } from "../src/shared/views.js";
 import { get } from "./client.js";
 import { counts, fmt, h, pager, table } from "./dom.js";
@@ -191,7 +192,7 @@ export async function questionView(q: { id: string; offset: string }): Promise<H
               {
                 name: `${id}-ranks`,
                 test: "question-ranks",
-                rowAttrs: (i) => ({ "data-topic": v.rankings[i]!.topic }),
+                rowAttrs: (i) => ({ "data-topic": at(v.rankings, i).topic }),
               },
             ),
           ),
@@ -241,7 +242,7 @@ export async function questionView(q: { id: string; offset: string }): Promise<H
             {
               name: `${id}-contexts`,
               test: "question-contexts",
-              rowAttrs: (i) => ({ "data-context": v.contexts.items[i]!.context }),
+              rowAttrs: (i) => ({ "data-context": at(v.contexts.items, i).context }),
             },
           ),
         ),

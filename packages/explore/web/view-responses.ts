@@ -122,7 +122,8 @@ function runColumn(run: RunTurnView, t: TurnView): HTMLElement {
 
 function turnPane(t: TurnView, keep: ViewParams): HTMLElement {
   const to = (id: string) => viewHash("responses", { ...keep, turn: id });
-  const rankings = plan("runs", { topic: t.id }).topic!;
+  const rankings = plan("runs", { topic: t.id }).topic;
+  if (rankings === undefined) throw new Error(`no runs request for topic ${t.id}`);
   return h(
     "article",
     { "data-test": "turn" },

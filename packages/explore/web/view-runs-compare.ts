@@ -1,6 +1,7 @@
 // The Runs view's right pane, diffir-style: one facet's (or topic's) values in both runs, the two
 // rankings side by side to a chosen depth with each item's answer and eval value, what moved, duplicates.
 import type { Answers } from "../src/shared/api.js";
+import { at } from "../src/shared/checked.js";
 import { RUN_DEPTH, type ViewParams, viewHash } from "../src/shared/views.js";
 import { h, table } from "./dom.js";
 import { questionLink } from "./view-question.js";
@@ -83,10 +84,10 @@ function valuesTable(t: Topic, names: string[], b: number, measure: string): HTM
       name: `values-${t.id}`,
       test: "facet-values",
       num: names.map((_, i) => i + 1).concat(names.length + 1),
-      rowAttrs: (i) => ({
-        "data-measure": t.values[i]!.measure,
-        ...(t.values[i]!.measure === measure ? { class: "sel-row" } : {}),
-      }),
+      rowAttrs: (i) => {
+        const row = at(t.values, i);
+        return { "data-measure": row.measure, ...(row.measure === measure ? { class: "sel-row" } : {}) };
+      },
     }),
     head,
   );
@@ -94,7 +95,7 @@ function valuesTable(t: Topic, names: string[], b: number, measure: string): HTM
 
 /** One run's ranking to the depth: rank, item (linked), answer, eval value, score, what moved, duplicates. */
 function rankingTable(t: Topic, r: number, depth: number): HTMLElement {
-  const run = t.runs[r]!;
+  const run = at(t.runs, r);
   const baseline = run.role === "baseline";
   const head = [
     "rank",
@@ -135,7 +136,7 @@ function rankingTable(t: Topic, r: number, depth: number): HTMLElement {
       name: `${run.name}-${t.id}-top${depth}`,
       num: [0, 3, 4],
       rowAttrs: (i) => {
-        const e = run.entries[i]!;
+        const e = at(run.entries, i);
         return {
           class: `${e.rel === null ? "rel-none" : e.rel > 0 ? "rel-pos" : "rel-zero"}${e.only_here ? " only" : ""}${e.same_item_at ? " dup-row" : ""}`,
           "data-item": e.doc,

@@ -1,5 +1,6 @@
 // The Runs view: convkit-compare's table, per-topic differences (chart and list), rankings side by side.
 import type { Meta } from "../src/shared/api.js";
+import { at } from "../src/shared/checked.js";
 import { PAGE, plan, type ViewParams, viewHash } from "../src/shared/views.js";
 import { deltaChart } from "./charts.js";
 import { get, holds } from "./client.js";
@@ -38,7 +39,7 @@ export async function runsView(p: ViewParams, meta: Meta): Promise<HTMLElement> 
   const r = plan("runs", p);
   const top = await safely(async () => {
     const { comparison: c, scoring } = await get(r.summary);
-    const baseline = c.baseline ?? names[0]!;
+    const baseline = c.baseline ?? at(names, 0);
     // convkit-compare's pair is (a, b) with Δ = mean a − mean b; shown as compared against baseline.
     const rows = c.pairs.map((x) => {
       const flip = x.a === baseline;
@@ -99,7 +100,10 @@ export async function runsView(p: ViewParams, meta: Meta): Promise<HTMLElement> 
             name: "significance",
             test: "significance",
             num: [3, 4, 5, 6, 7, 8],
-            rowAttrs: (i) => ({ "data-measure": rows[i]!.measure, "data-b": rows[i]!.compared }),
+            rowAttrs: (i) => {
+              const row = at(rows, i);
+              return { "data-measure": row.measure, "data-b": row.compared };
+            },
           },
         ),
         head,

@@ -39,7 +39,7 @@ export class MetricSpools implements SpoolReader {
 
   /** Opens the spools (the output's folder made first, as the other jobs make theirs). */
   async open(): Promise<void> {
-    await mkdir(dirname(this.files[0]!), { recursive: true });
+    await mkdir(dirname(this.file(0)), { recursive: true });
     for (const f of this.files) {
       // Removed on a signal too (a killed run left its spools behind).
       this.unregister.push(registerTemp(f));
@@ -64,10 +64,18 @@ export class MetricSpools implements SpoolReader {
       perMetric.map((ctxs, m) => {
         if (ctxs.length === 0) return undefined;
         if (this.error) throw this.error;
-        const ok = this.sinks[m]!.write(encodeSpooled(ctxs));
-        return ok ? undefined : this.wait(this.sinks[m]!, "drain");
+        const sink = this.sinks[m];
+        if (sink === undefined) throw new RangeError(`no spool for metric ${m}`);
+        return sink.write(encodeSpooled(ctxs)) ? undefined : this.wait(sink, "drain");
       }),
     );
+  }
+
+  /** The spool file of metric `m` (one per metric of DICT_METRICS). */
+  private file(m: number): string {
+    const f = this.files[m];
+    if (f === undefined) throw new RangeError(`no spool for metric ${m}`);
+    return f;
   }
 
   /** Waits for `event` of spool stream `s`, or the first failure of any spool (a drain never comes after one). */
@@ -102,7 +110,7 @@ export class MetricSpools implements SpoolReader {
   /** Spooled contexts of metric `m`, in order. */
   async *read(m: number): AsyncIterable<Spooled> {
     let rest: Buffer = Buffer.alloc(0);
-    for await (const chunk of createReadStream(this.files[m]!, { highWaterMark: 1 << 20 })) {
+    for await (const chunk of createReadStream(this.file(m), { highWaterMark: 1 << 20 })) {
       const buf = rest.length === 0 ? (chunk as Buffer) : Buffer.concat([rest, chunk as Buffer]);
       let at = 0;
       for (;;) {

@@ -120,6 +120,8 @@ function qulacContextTasks(t: QulacTopic, maxHistory: number): ContextTask[] {
     return v;
   };
   const byKey = new Map<string, { question: string; answer: string; history: string[][] }[]>();
+  // The candidates of the context pushed last, which a record adds to.
+  let candidates: Candidate[] = [];
   for (const r of qulacRecords(t, maxHistory)) {
     const key = r.history_id;
     let l = byKey.get(key);
@@ -130,10 +132,10 @@ function qulacContextTasks(t: QulacTopic, maxHistory: number): ContextTask[] {
         key,
         facet: key.split("-").slice(0, 2).join("-"),
         history: r.history_list.map((h) => [...tm(h.question), ...tm(h.answer)]),
-        candidates: [],
+        candidates: (candidates = []),
       });
     }
-    (out.at(-1)!.candidates as Candidate[]).push({
+    candidates.push({
       question_id: String(decodeQulacId(r.record_id).question),
       question: tm(r.question),
       answer: tm(r.answer),
@@ -207,7 +209,11 @@ async function topicsToEvaluate(o: GenEvalOptions): Promise<TopicUnit[]> {
       topic_id: p.topic_id,
       request: p.initial_request,
       facets: p.facets,
-      contexts: () => topicContextTasks(p, sets.numbers.get(p.topic_id)!, maxHistory, o.singleTurn === true),
+      contexts: () => {
+        const numbers = sets.numbers.get(p.topic_id);
+        if (numbers === undefined) throw new Error(`no context numbers for topic ${p.topic_id}`);
+        return topicContextTasks(p, numbers, maxHistory, o.singleTurn === true);
+      },
     }));
   }
   plans = plans.filter((p) => !o.topics || o.topics.has(p.topic_id));
@@ -258,7 +264,9 @@ async function evaluateToSpools(
       if (!docnos) throw new InputError(o.docs, {}, `candidate documents for topic ${p.topic_id}`, "none");
       const docTexts = await texts.texts(docnos);
       for (const d of docnos) {
-        const left = uses.get(d)! - 1;
+        const used = uses.get(d);
+        if (used === undefined) throw new Error(`no use count for document ${d}`);
+        const left = used - 1;
         uses.set(d, left);
         if (left === 0) texts.release(d);
       }
@@ -429,7 +437,11 @@ export async function evaluateQueuedTopics(
     const queries = await evaluateToSpools(o, plans, tmp, pool);
     await tmp.close();
     const final = new MetricSpools(data.spools);
-    for (const [m, from] of tmp.files.entries()) await rename(from, final.files[m]!);
+    for (const [m, from] of tmp.files.entries()) {
+      const to = final.files[m];
+      if (to === undefined) throw new RangeError(`no spool file ${m}`);
+      await rename(from, to);
+    }
     return { topics: plans.length, contexts: tmp.contexts, queries };
   } finally {
     await tmp.close().catch(() => {});
@@ -450,7 +462,8 @@ export async function finishQueuedEval(
 ): Promise<GenEvalSummary> {
   const parts = unitSpools.map((p) => new MetricSpools(p));
   const files = dictFiles(options);
-  const written = parts.length > 0 && !existsSync(parts[0]!.files[0]!) && files.every((f) => existsSync(f));
+  const firstSpool = parts[0]?.files[0];
+  const written = firstSpool !== undefined && !existsSync(firstSpool) && files.every((f) => existsSync(f));
   if (!written) {
     const chain: SpoolReader = {
       async *read(m) {
@@ -474,7 +487,7 @@ export async function discardQueuedEval(spoolDir: string): Promise<void> {
 }
 
 function baseName(p: string): string {
-  return p.split(/[\\/]/).pop()!;
+  return p.slice(Math.max(p.lastIndexOf("/"), p.lastIndexOf("\\")) + 1);
 }
 
 /** Topic units from synthetic records (JSONL or the published pickle), grouped by topic and context. */
@@ -532,10 +545,13 @@ async function recordUnits(path: string, data: string): Promise<TopicUnit[]> {
                 answer: qulacTerms(r.answer),
               })),
             ].sort((a, b) => (a.question_id < b.question_id ? -1 : a.question_id > b.question_id ? 1 : 0));
+            // A context has its records: it was made for the first.
+            const [first] = rs;
+            if (first === undefined) throw new Error(`no records for context ${key}`);
             return {
               key,
-              facet: rs[0]!.facet_id,
-              history: rs[0]!.conversation_context.map((h) => [
+              facet: first.facet_id,
+              history: first.conversation_context.map((h) => [
                 ...qulacTerms(h.question),
                 ...qulacTerms(h.answer),
               ]),

@@ -2,7 +2,7 @@
 // the same strings at the same places. spaCy stores its tokenizer rules as Python pattern source;
 // the escapes, classes and anchors below are where the two dialects differ.
 import { InputError, messageOf } from "@convkit/io";
-import { isHighSurrogate, isLowSurrogate } from "./utf16.js";
+import { codePointAt, isHighSurrogate, isLowSurrogate } from "./utf16.js";
 
 /** Python's `str.isspace()` set, which `\s` means in a Python str pattern (JS `\s` has U+FEFF and lacks U+001C–U+001F, U+0085). */
 const PY_SPACE = "\\t-\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
@@ -46,7 +46,8 @@ export function translatePythonRegex(pattern: string, where: string): Translated
   for (;;) {
     const m = /^\(\?([aiLmsux]+)\)/.exec(pattern.slice(i));
     if (!m) break;
-    for (const f of m[1]!) {
+    // The flags: what sits between `(?` and `)`.
+    for (const f of m[0].slice(2, -1)) {
       if (f === "i") ignoreCase = true;
       else if (f !== "u") fail(`the inline flag (?${f})`);
     }
@@ -64,7 +65,7 @@ export function translatePythonRegex(pattern: string, where: string): Translated
       i += len;
       return [js, cp];
     }
-    const cp = pattern.codePointAt(i)!;
+    const cp = codePointAt(pattern, i);
     const ch = String.fromCodePoint(cp);
     i += ch.length;
     return [JS_SYNTAX.has(ch) ? `\\${ch}` : ch, cp];
@@ -89,10 +90,11 @@ export function translatePythonRegex(pattern: string, where: string): Translated
       if (pattern[i] === "-" && i + 1 < n && pattern[i + 1] !== "]") {
         i++;
         const [hi, hiCp] = classAtom();
-        if (loCp === undefined || hiCp === undefined) fail("a character range with a class escape as an end");
-        if (hiCp! < loCp!) fail("a character range out of order");
+        if (loCp === undefined || hiCp === undefined)
+          return fail("a character range with a class escape as an end");
+        if (hiCp < loCp) fail("a character range out of order");
         members += `${lo}-${hi}`;
-        named.push([loCp!, hiCp!]);
+        named.push([loCp, hiCp]);
       } else {
         members += lo;
         if (loCp !== undefined) named.push([loCp, loCp]);
@@ -112,7 +114,7 @@ export function translatePythonRegex(pattern: string, where: string): Translated
     return `[${negate ? "^" : ""}${members}${ignoreCase ? caseExtras(named) : ""}]`;
   };
   while (i < n) {
-    const c = pattern[i]!;
+    const c = pattern.charAt(i);
     if (c === "\\") {
       const [js, len, cp] = translateEscape(pattern, i, false, fail);
       out += cp === undefined ? js : letter(js, cp);
@@ -183,7 +185,7 @@ export function translatePythonRegex(pattern: string, where: string): Translated
         if (pattern[i] === "+") fail("a possessive quantifier");
         continue;
       default: {
-        const cp = pattern.codePointAt(i)!;
+        const cp = codePointAt(pattern, i);
         const ch = String.fromCodePoint(cp);
         out += ch === "/" ? "\\/" : letter(ch, cp);
         i += ch.length;
@@ -200,7 +202,7 @@ export function translatePythonRegex(pattern: string, where: string): Translated
 
 /** Python's, and sre's, simple lowercase of a character: the first of `str.lower()` (İ → i). */
 function lowercase(cp: number): number {
-  return String.fromCodePoint(cp).toLowerCase().codePointAt(0)!;
+  return codePointAt(String.fromCodePoint(cp).toLowerCase(), 0);
 }
 
 /** `\u{…}`: a code point spelled so that it means itself anywhere in a `u` pattern. */
@@ -239,21 +241,25 @@ function casedCharacters(): string {
  */
 function caseExtras(named: readonly [number, number][]): string {
   if (named.length === 0) return "";
-  const ranges = named.map(([a, b]) => (a === b ? codePoint(a) : `${codePoint(a)}-${codePoint(b)}`)).join("");
+  const ranges = spellRanges(named);
   const found = new Set<number>();
   for (const m of casedCharacters().matchAll(new RegExp(`[${ranges}]`, "giu")))
-    found.add(m[0].codePointAt(0)!);
+    found.add(codePointAt(m[0], 0));
   if (DOTTED_DOTLESS_I.some((c) => found.has(c))) for (const c of DOTTED_DOTLESS_I) found.add(c);
   const added = [...found].filter((cp) => !named.some(([a, b]) => a <= cp && cp <= b)).sort((a, b) => a - b);
   // Runs as ranges: `(?i)[a-z]` adds A-Z, not 26 characters.
-  let extras = "";
-  for (let k = 0; k < added.length; ) {
-    let end = k;
-    while (end + 1 < added.length && added[end + 1] === added[end]! + 1) end++;
-    extras += end > k ? `${codePoint(added[k]!)}-${codePoint(added[end]!)}` : codePoint(added[k]!);
-    k = end + 1;
+  const runs: [number, number][] = [];
+  for (const cp of added) {
+    const last = runs.at(-1);
+    if (last !== undefined && cp === last[1] + 1) last[1] = cp;
+    else runs.push([cp, cp]);
   }
-  return extras;
+  return spellRanges(runs);
+}
+
+/** Ranges spelled for a class: `\u{a}` for one character, `\u{a}-\u{b}` for more. */
+function spellRanges(ranges: readonly [number, number][]): string {
+  return ranges.map(([a, b]) => (a === b ? codePoint(a) : `${codePoint(a)}-${codePoint(b)}`)).join("");
 }
 
 /**
@@ -267,7 +273,7 @@ function translateEscape(
   fail: (what: string) => never,
 ): [string, number, number?] {
   const e = pattern[i + 1];
-  if (e === undefined) fail("a trailing backslash");
+  if (e === undefined) return fail("a trailing backslash");
   switch (e) {
     case "d":
       return [inClass ? PY_DIGIT : `[${PY_DIGIT}]`, 2];
@@ -306,33 +312,34 @@ function translateEscape(
       return [`\\${e}`, 2, "\f\n\r\t\v".charCodeAt("fnrtv".indexOf(e))];
     case "x": {
       const h = /^[0-9a-fA-F]{2}/.exec(pattern.slice(i + 2));
-      if (!h) fail("\\x without two hex digits");
-      return [`\\x${h![0]}`, 4, Number.parseInt(h![0], 16)];
+      if (!h) return fail("\\x without two hex digits");
+      return [`\\x${h[0]}`, 4, Number.parseInt(h[0], 16)];
     }
     case "u": {
       const h = /^[0-9a-fA-F]{4}/.exec(pattern.slice(i + 2));
-      if (!h) fail("\\u without four hex digits");
-      return [`\\u{${h![0]}}`, 6, Number.parseInt(h![0], 16)];
+      if (!h) return fail("\\u without four hex digits");
+      return [`\\u{${h[0]}}`, 6, Number.parseInt(h[0], 16)];
     }
     case "U": {
       const h = /^[0-9a-fA-F]{8}/.exec(pattern.slice(i + 2));
-      if (!h) fail("\\U without eight hex digits");
-      const cp = Number.parseInt(h![0], 16);
-      if (cp > 0x10ffff) fail(`\\U${h![0]}, past the last code point`);
+      if (!h) return fail("\\U without eight hex digits");
+      const cp = Number.parseInt(h[0], 16);
+      if (cp > 0x10ffff) fail(`\\U${h[0]}, past the last code point`);
       return [`\\u{${cp.toString(16)}}`, 10, cp];
     }
     case "0": {
-      const o = /^[0-7]{0,2}/.exec(pattern.slice(i + 2))![0];
+      // Up to two more octal digits.
+      const o = pattern.slice(i + 2, i + 4).replace(/[^0-7].*$/s, "");
       const cp = Number.parseInt(`0${o}`, 8);
       return [`\\u{${cp.toString(16)}}`, 2 + o.length, cp];
     }
     default:
       // Backreferences (and Python's three-digit octal escapes): refused, see (?P=…).
-      if (/[1-9]/.test(e!)) fail(`the escape \\${e} (a backreference or octal escape)`);
-      if (/[A-Za-z]/.test(e!)) fail(`the escape \\${e}`);
+      if (/[1-9]/.test(e)) fail(`the escape \\${e} (a backreference or octal escape)`);
+      if (/[A-Za-z]/.test(e)) fail(`the escape \\${e}`);
       {
         // Any other escaped character stands for itself (an astral one is two units here).
-        const cp = pattern.codePointAt(i + 1)!;
+        const cp = codePointAt(pattern, i + 1);
         const ch = String.fromCodePoint(cp);
         // `-` is a syntax character only inside a class (JS rejects `\-` outside one).
         if (ch === "-" && !inClass) return ["-", 2, cp];
@@ -439,7 +446,7 @@ export function translatedFinditer(
         out.push(start, start + longer[0].length);
         from = start + longer[0].length;
       } else if (start === s.length) break;
-      else from = start + (s.codePointAt(start)! > 0xffff ? 2 : 1);
+      else from = start + (codePointAt(s, start) > 0xffff ? 2 : 1);
     }
     return out;
   };

@@ -15,7 +15,7 @@ import {
   translatedFinditer,
   translatePythonRegex,
 } from "./pyregex.js";
-import { isHighSurrogate, isLowSurrogate } from "./utf16.js";
+import { codePointAt, isHighSurrogate, isLowSurrogate } from "./utf16.js";
 
 /**
  * A pattern's consuming atoms (their sources), the characters every match consumes (literal ones
@@ -98,7 +98,7 @@ class Parser {
   private term(): Parsed {
     const s = this.s;
     const from = this.i;
-    const c = s[this.i]!;
+    const c = s.charAt(this.i);
     let atom: Parsed;
     if (c === "^" || c === "$") {
       this.i++;
@@ -132,7 +132,7 @@ class Parser {
     } else if (c === "*" || c === "+" || c === "?" || c === "{" || c === ")" || c === "|" || c === "]")
       throw new Error(`unexpected ${c}`);
     else {
-      const cp = s.codePointAt(this.i)!;
+      const cp = codePointAt(s, this.i);
       const ch = String.fromCodePoint(cp);
       this.i += ch.length;
       // `.` may match an astral character.
@@ -194,7 +194,7 @@ class Parser {
     const m = /^\\(?:u\{[0-9A-Fa-f]+\}|u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|[pP]\{[^}]*\}|c[A-Za-z])/.exec(
       s.slice(this.i, this.i + 40),
     );
-    this.i += m ? m[0].length : 1 + String.fromCodePoint(s.codePointAt(this.i + 1)!).length;
+    this.i += m ? m[0].length : 1 + String.fromCodePoint(codePointAt(s, this.i + 1)).length;
     return s.slice(from, this.i);
   }
 }
@@ -202,9 +202,14 @@ class Parser {
 /** The one character an escape stands for (`\\.`, `\\u002E`, `\\x2E`, `\\u{2E}`), or none for a class escape or control. */
 function escapedCharacter(e: string): Set<string> {
   const hex = /^\\(?:u([0-9A-Fa-f]{4})|x([0-9A-Fa-f]{2})|u\{([0-9A-Fa-f]+)\})$/.exec(e);
-  if (hex) return new Set([String.fromCodePoint(Number.parseInt(hex[1] ?? hex[2] ?? hex[3]!, 16))]);
+  if (hex) {
+    // Exactly one of the three groups took part in the match.
+    const digits = hex[1] ?? hex[2] ?? hex[3];
+    if (digits === undefined) throw new Error(`no hex digits in ${e}`);
+    return new Set([String.fromCodePoint(Number.parseInt(digits, 16))]);
+  }
   // An identity escape of punctuation (`u` mode allows no other).
-  return /^\\[\^$\\.*+?()[\]{}|/-]$/.test(e) ? new Set([e[1]!]) : new Set();
+  return /^\\[\^$\\.*+?()[\]{}|/-]$/.test(e) ? new Set([e.charAt(1)]) : new Set();
 }
 
 /**
@@ -236,11 +241,16 @@ export function compileSuffixSearch(pattern: string, where: string): (s: string)
   const plain = (s: string) => full.exec(s)?.[0].length ?? 0;
   const alternatives = topLevelAlternatives(t.source);
   if (!alternatives.every((a) => a.endsWith(END))) return plain;
-  const shapes = alternatives.map((a) => parse(a));
-  if (shapes.some((p) => p === null)) return plain;
-  const bounded = alternatives.filter((_, k) => Number.isFinite(shapes[k]!.longest));
-  const longest = Math.max(0, ...shapes.map((p) => p!.longest).filter(Number.isFinite));
-  const unbounded = alternatives.filter((_, k) => !Number.isFinite(shapes[k]!.longest));
+  const shapes: Parsed[] = [];
+  for (const a of alternatives) {
+    const p = parse(a);
+    if (p === null) return plain;
+    shapes.push(p);
+  }
+  const isBounded = shapes.map((p) => Number.isFinite(p.longest));
+  const bounded = alternatives.filter((_, k) => isBounded[k] === true);
+  const longest = Math.max(0, ...shapes.map((p) => p.longest).filter(Number.isFinite));
+  const unbounded = alternatives.filter((_, k) => isBounded[k] === false);
   const regex = (alts: string[], flags: string) =>
     alts.length === 0 ? null : new RegExp(factorEndAnchor(alts.join("|")), t.flags + flags);
   const tail = regex(bounded, "g");
@@ -251,7 +261,7 @@ export function compileSuffixSearch(pattern: string, where: string): (s: string)
   // start, not over the whole string (which peeling a long run of other punctuation one mark at a
   // time would do at every step).
   const runOf = consumedCharacters(
-    shapes.filter((_, k) => !Number.isFinite(shapes[k]!.longest)),
+    shapes.filter((p) => !Number.isFinite(p.longest)),
     t.flags,
     true,
   );
@@ -362,6 +372,8 @@ export function compileMatch(pattern: string, where: string): (s: string) => boo
   if (required.length === 0 && optional.length === 0) return plain;
   const userInfo = userInfoSplit(t.source, t.flags, optional);
   const scanned = userInfo === null ? null : userInfoMatcher(userInfo.split);
+  // The mask bit of the user-info term (none without one).
+  const userInfoBit = userInfo === null ? 0 : 1 << userInfo.k;
   return (s) => {
     for (const c of required) if (!s.includes(c)) return false;
     let mask = 0;
@@ -373,7 +385,7 @@ export function compileMatch(pattern: string, where: string): (s: string) => boo
           break;
         }
     // With an '@' (and so the user-info term kept), that term is decided by a scan.
-    if (scanned !== null && (mask & (1 << userInfo!.k)) === 0) return scanned(s);
+    if (scanned !== null && (mask & userInfoBit) === 0) return scanned(s);
     if (mask === 0) return plain(s);
     const re = without(mask);
     re.lastIndex = 0;
@@ -392,10 +404,10 @@ function userInfoSplit(
   optional: OptionalTerm[],
 ): { k: number; split: UserInfoSplit } | null {
   const k = optional.findIndex((term) => source.slice(term.from, term.to) === USER_INFO);
-  if (k === -1 || k >= 30) return null;
+  const term = optional[k];
+  if (term === undefined || k >= 30) return null;
   // A top-level alternation would not split at the term.
   if (topLevelAlternatives(source).length !== 1) return null;
-  const term = optional[k]!;
   const [prefix, rest] = [source.slice(0, term.from), source.slice(term.to)];
   const [p, r] = [parse(prefix), parse(rest)];
   if (p === null || r === null || !p.nullable || r.atoms.length === 0 || !rest.endsWith(END)) return null;

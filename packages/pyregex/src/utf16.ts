@@ -10,3 +10,10 @@ export function isHighSurrogate(c: number): boolean {
 export function isLowSurrogate(c: number): boolean {
   return c >= 0xdc00 && c < 0xe000;
 }
+
+/** `s.codePointAt(i)` where `i` must be inside `s`: out of range is a bug, so a RangeError. */
+export function codePointAt(s: string, i: number): number {
+  const cp = s.codePointAt(i);
+  if (cp === undefined) throw new RangeError(`index ${i} out of range (length ${s.length})`);
+  return cp;
+}

@@ -154,9 +154,8 @@ function parseConfig(text: string, path: string): Config {
   for (const [n, text] of lines.entries()) {
     const line = text.replace(/\r$/, "");
     if (/^\s*([#;].*)?$/.test(line)) continue;
-    const head = /^\[([^\]]+)\]\s*$/.exec(line);
-    if (head) {
-      section = out[head[1]!] ??= {};
+    if (/^\[[^\]]+\]\s*$/.test(line)) {
+      section = out[line.slice(1, line.indexOf("]"))] ??= {};
       continue;
     }
     const kv = /^([^=\s][^=]*?)\s*=\s*(.*)$/.exec(line);
@@ -170,11 +169,13 @@ function parseConfig(text: string, path: string): Config {
         JSON.stringify(line.slice(0, 40)),
       );
     }
-    const raw = kv[2]!.trim();
+    // The key is what comes before the first `=` (less trailing space), the value what follows.
+    const eq = line.indexOf("=");
+    const raw = line.slice(eq + 1).trim();
     // References (${...}) and bare words stay strings.
     const parsed = tryParseJson(raw);
     const value = parsed.ok ? (parsed.value as ConfigValue) : raw;
-    section[kv[1]!] = value;
+    section[line.slice(0, eq).trimEnd()] = value;
   }
   return out;
 }
@@ -321,7 +322,9 @@ function comparePython(a: string, b: string): number {
   const x = [...a];
   const y = [...b];
   for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
+    const [cx, cy] = [x[i]?.codePointAt(0), y[i]?.codePointAt(0)];
+    if (cx === undefined || cy === undefined) throw new RangeError(`no code point ${i} in ${a} or ${b}`);
+    const d = cx - cy;
     if (d !== 0) return d;
   }
   return x.length - y.length;
@@ -396,23 +399,30 @@ function readSenter(path: string, config: Config): SenterWeights {
   const embeddings = hashEmbeds.map((n) => {
     const E = array(n.params.E, path, "hashembed E", 2);
     const column = Number(n.attrs.column);
+    // Two sizes: `array` checked the dimensions.
+    const [rows, width] = E.shape;
+    if (rows === undefined || width === undefined) throw new RangeError(`hashembed E of shape ${E.shape}`);
     return {
-      attr: attrNames[column]!,
+      attr: attrNames[column],
       seed: Number(n.attrs.seed),
-      rows: E.shape[0]!,
+      rows,
       E: E.data,
-      width: E.shape[1]!,
+      width,
     };
   });
   const width = embeddings[0]?.width;
   if (width === undefined) throw new InputError(path, {}, "hash embedding tables", "none");
-  if (embeddings.some((e) => e.width !== width || !Number.isInteger(e.seed) || e.attr === undefined))
-    throw new InputError(
-      path,
-      {},
-      "hash embedding tables of one width with a column and a seed",
-      "tables that differ",
-    );
+  const tables: HashEmbedTable[] = [];
+  for (const { attr, seed, rows, E, width: w } of embeddings) {
+    if (w !== width || !Number.isInteger(seed) || attr === undefined)
+      throw new InputError(
+        path,
+        {},
+        "hash embedding tables of one width with a column and a seed",
+        "tables that differ",
+      );
+    tables.push({ attr, seed, rows, E });
+  }
   const maxouts = named("maxout");
   const norms = named("layernorm");
   // The encoder's depth as the weights have it (config.cfg may hold a ${reference} there).
@@ -466,7 +476,7 @@ function readSenter(path: string, config: Config): SenterWeights {
     );
   return {
     width,
-    embeddings: embeddings.map(({ attr, seed, rows, E }) => ({ attr, seed, rows, E })),
+    embeddings: tables,
     mix,
     window,
     encoder,

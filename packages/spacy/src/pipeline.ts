@@ -2,6 +2,7 @@
 // `enable_pipe("senter")`, then `nlp(text)`: tokens, trailing spaces, sentence starts, sentences.
 
 import { isHighSurrogate, isLowSurrogate, translatePythonRegex } from "@convkit/pyregex";
+import { elementAt } from "./checked.js";
 import { loadPipelineFolder } from "./folder.js";
 import { ENTRY_CACHE_LIMIT, Senter } from "./senter.js";
 import { CACHE_LIMIT, LEXICON_LIMIT, SpacyTokenizer, type TokenizedText } from "./tokenizer.js";
@@ -138,7 +139,7 @@ export class SpacyPipeline {
     const t = this.tokens(text);
     const sent = this.senter.predict(t);
     const out: number[] = [];
-    for (let i = 0; i < t.length; i++) if (sent[i] === 1) out.push(t.start[i]!);
+    for (let i = 0; i < t.length; i++) if (sent[i] === 1) out.push(elementAt(t.start, i));
     return out;
   }
 
@@ -155,7 +156,8 @@ export class SpacyPipeline {
     for (let i = 1; i <= t.length; i++) {
       if (i < t.length && sent[i] !== 1) continue;
       const last = i - 1;
-      out.push(text.slice(t.start[from]!, t.start[last]! + entries[t.lex[last]!]!.orth.length));
+      const end = elementAt(t.start, last) + elementAt(entries, elementAt(t.lex, last)).orth.length;
+      out.push(text.slice(elementAt(t.start, from), end));
       from = i;
     }
     return out;

@@ -3,7 +3,8 @@
 // the phrase-matcher trie) are tested against (tokenizer.diff.test.ts). No cache, no hashing, no
 // reused buffers: each step reads as the Cython does. Not exported from the package.
 import { isPySpace } from "@convkit/pycompat";
-import { compilePythonRegex } from "@convkit/pyregex";
+import { compilePythonRegex, isHighSurrogate, isLowSurrogate } from "@convkit/pyregex";
+import { elementAt } from "./checked.js";
 import type { SpecialToken, TokenizerRules } from "./folder.js";
 
 /** One token as spaCy's Doc has it. */
@@ -80,10 +81,11 @@ export class ReferenceTokenizer {
         continue;
       const orths = this.tokenizeAffixes(chunk, false).map((t) => t.text);
       // PhraseMatcher.add skips an empty pattern.
-      if (orths.length === 0) continue;
-      const list = this.patterns.get(orths[0]!) ?? [];
+      const [first] = orths;
+      if (first === undefined) continue;
+      const list = this.patterns.get(first) ?? [];
       list.push(orths);
-      this.patterns.set(orths[0]!, list);
+      this.patterns.set(first, list);
     }
   }
 
@@ -109,7 +111,9 @@ export class ReferenceTokenizer {
       if (m[0].length > 0) continue;
       nonEmpty.lastIndex = pos;
       const n = nonEmpty.exec(s);
-      const step = n ? n[0].length : pos < s.length ? String.fromCodePoint(s.codePointAt(pos)!).length : 1;
+      // No longer match: on by one code point (a surrogate pair is two units).
+      const pair = isHighSurrogate(s.charCodeAt(pos)) && isLowSurrogate(s.charCodeAt(pos + 1));
+      const step = n ? n[0].length : pos < s.length && pair ? 2 : 1;
       if (n) out.push([pos, pos + step]);
       pos += step;
     }
@@ -131,7 +135,7 @@ export class ReferenceTokenizer {
       if (isPySpace(uc) !== inWs) {
         if (start < i) for (const p of this.chunk(text.slice(start, i), withSpecialCases)) push(doc, p);
         if (uc === 0x20) {
-          doc.at(-1)!.spaceAfter = true;
+          elementAt(doc, doc.length - 1).spaceAfter = true;
           start = i + 1;
         } else start = i;
         inWs = !inWs;
@@ -139,7 +143,7 @@ export class ReferenceTokenizer {
     }
     if (start < i) {
       for (const p of this.chunk(text.slice(start), withSpecialCases)) push(doc, p);
-      doc.at(-1)!.spaceAfter = text.endsWith(" ") && !inWs;
+      elementAt(doc, doc.length - 1).spaceAfter = text.endsWith(" ") && !inWs;
     }
     return doc;
   }
@@ -228,8 +232,8 @@ export class ReferenceTokenizer {
    */
   private applySpecialCases(doc: ReferenceToken[]): ReferenceToken[] {
     const found: [number, number][] = [];
-    for (let i = 0; i < doc.length; i++)
-      for (const p of this.patterns.get(doc[i]!.text) ?? [])
+    for (const [i, token] of doc.entries())
+      for (const p of this.patterns.get(token.text) ?? [])
         if (p.every((orth, k) => doc[i + k]?.text === orth)) found.push([i, i + p.length]);
     found.sort((a, b) => b[1] - b[0] - (a[1] - a[0]) || a[0] - b[0]);
     const seen = new Set<number>();
@@ -251,12 +255,12 @@ export class ReferenceTokenizer {
       const rule = this.specials.get(spanText);
       if (!rule) out.push(...doc.slice(s, e));
       else {
-        let idx = doc[s]!.start;
+        let idx = elementAt(doc, s).start;
         for (const t of rule) {
           out.push({ ...pieceOf(t), start: idx, spaceAfter: false });
           idx += t.orth.length;
         }
-        out.at(-1)!.spaceAfter = doc[e - 1]!.spaceAfter;
+        elementAt(out, out.length - 1).spaceAfter = elementAt(doc, e - 1).spaceAfter;
       }
       i = e;
     }

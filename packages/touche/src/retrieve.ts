@@ -151,7 +151,11 @@ class TopK {
   add(docno: string, score: number): void {
     const h = this.heap;
     let x = { docno, score };
-    if (h.length === this.k && !TopK.worse(h[0]!, x)) return;
+    if (h.length === this.k) {
+      // Full: x must beat the least kept (a TopK(0) keeps nothing).
+      const least = h[0];
+      if (least === undefined || !TopK.worse(least, x)) return;
+    }
     // A fresh copy: a string parsed out of a stream chunk can keep the whole chunk alive.
     x = { docno: Buffer.from(docno, "utf8").toString("utf8"), score };
     if (h.length === this.k) {
@@ -163,21 +167,33 @@ class TopK {
     let i = h.length - 1;
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (!TopK.worse(h[i]!, h[p]!)) break;
-      [h[i], h[p]] = [h[p]!, h[i]!];
+      const parent = h[p];
+      if (parent === undefined || !TopK.worse(x, parent)) break;
+      h[i] = parent;
+      h[p] = x;
       i = p;
     }
   }
   private down(i: number): void {
     const h = this.heap;
     for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
+      const here = h[i];
+      if (here === undefined) return;
       let m = i;
-      if (l < h.length && TopK.worse(h[l]!, h[m]!)) m = l;
-      if (r < h.length && TopK.worse(h[r]!, h[m]!)) m = r;
+      let least = here;
+      const l = h[2 * i + 1];
+      if (l !== undefined && TopK.worse(l, least)) {
+        m = 2 * i + 1;
+        least = l;
+      }
+      const r = h[2 * i + 2];
+      if (r !== undefined && TopK.worse(r, least)) {
+        m = 2 * i + 2;
+        least = r;
+      }
       if (m === i) return;
-      [h[i], h[m]] = [h[m]!, h[i]!];
+      h[i] = least;
+      h[m] = here;
       i = m;
     }
   }
