@@ -128,11 +128,12 @@ function qulacContextTasks(t: QulacTopic, maxHistory: number): ContextTask[] {
     if (!l) {
       l = [];
       byKey.set(key, l);
+      candidates = [];
       out.push({
         key,
         facet: key.split("-").slice(0, 2).join("-"),
         history: r.history_list.map((h) => [...tm(h.question), ...tm(h.answer)]),
-        candidates: (candidates = []),
+        candidates,
       });
     }
     candidates.push({
