@@ -6,7 +6,11 @@ import { log2Int } from "./log2.js";
 export function precisionAt(r: JudgedRanking, k: number, level = 1): number {
   let rel = 0;
   const n = Math.min(k, r.grades.length);
-  for (let i = 0; i < n; i++) if (r.grades[i]! >= level) rel++;
+  for (let i = 0; i < n; i++) {
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    if (grade >= level) rel++;
+  }
   return rel / k;
 }
 
@@ -15,7 +19,11 @@ export function recallAt(r: JudgedRanking, k: number, level = 1): number {
   if (r.numRel === 0) return 0;
   let rel = 0;
   const n = Math.min(k, r.grades.length);
-  for (let i = 0; i < n; i++) if (r.grades[i]! >= level) rel++;
+  for (let i = 0; i < n; i++) {
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    if (grade >= level) rel++;
+  }
   return rel / r.numRel;
 }
 
@@ -25,7 +33,9 @@ export function averagePrecision(r: JudgedRanking, level = 1): number {
   let rel = 0;
   let sum = 0;
   for (let i = 0; i < r.grades.length; i++) {
-    if (r.grades[i]! >= level) {
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    if (grade >= level) {
       rel++;
       sum += rel / (i + 1);
     }
@@ -36,7 +46,11 @@ export function averagePrecision(r: JudgedRanking, level = 1): number {
 /** Reciprocal rank of the first relevant document within the top `cutoff` (all when absent). */
 export function reciprocalRank(r: JudgedRanking, level = 1, cutoff = Number.POSITIVE_INFINITY): number {
   const n = Math.min(cutoff, r.grades.length);
-  for (let i = 0; i < n; i++) if (r.grades[i]! >= level) return 1 / (i + 1);
+  for (let i = 0; i < n; i++) {
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    if (grade >= level) return 1 / (i + 1);
+  }
   return 0;
 }
 
@@ -45,7 +59,11 @@ export function rPrecision(r: JudgedRanking, level = 1): number {
   if (r.numRel === 0) return 0;
   let rel = 0;
   const n = Math.min(r.numRel, r.grades.length);
-  for (let i = 0; i < n; i++) if (r.grades[i]! >= level) rel++;
+  for (let i = 0; i < n; i++) {
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    if (grade >= level) rel++;
+  }
   return rel / r.numRel;
 }
 
@@ -58,7 +76,8 @@ export function ndcgAt(r: JudgedRanking, k: number): number {
   let dcg = 0;
   const n = Math.min(k, r.grades.length);
   for (let i = 0; i < n; i++) {
-    const g = r.grades[i]!;
+    const g = r.grades[i];
+    if (g === undefined) break;
     if (g > 0) dcg += g / log2Int(i + 2);
   }
   let ideal = 0;
@@ -84,7 +103,8 @@ export function ndcgAtCutoffs(r: JudgedRanking, cutoffs: readonly number[]): num
   let left = lvl > 0 ? r.relLevels[lvl]! : 0;
   for (let i = 0; i < last; i++) {
     if (i < r.grades.length) {
-      const g = r.grades[i]!;
+      const g = r.grades[i];
+      if (g === undefined) break;
       if (g > 0) dcg += g / log2Int(i + 2);
     }
     while (lvl > 0 && left === 0) {
@@ -121,7 +141,8 @@ export function bpref(r: JudgedRanking, level = 1): number {
   let nonrelSoFar = 0;
   let sum = 0;
   for (let i = 0; i < r.grades.length; i++) {
-    const g = r.grades[i]!;
+    const g = r.grades[i];
+    if (g === undefined) break;
     if (g < 0) continue; // NONPOOL, UNJUDGED
     if (g < level) nonrelSoFar++;
     else if (nonrelSoFar > 0) sum += 1 - Math.min(nonrelSoFar, r.numRel) / Math.min(numNonrel, r.numRel);
@@ -194,7 +215,11 @@ export function precisionAtRMultiples(r: JudgedRanking, multiples: readonly numb
 /** success@k: 1 when a relevant document is in the top k. */
 export function successAt(r: JudgedRanking, k: number, level = 1): number {
   const n = Math.min(k, r.grades.length);
-  for (let i = 0; i < n; i++) if (r.grades[i]! >= level) return 1;
+  for (let i = 0; i < n; i++) {
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    if (grade >= level) return 1;
+  }
   return 0;
 }
 
@@ -216,7 +241,8 @@ export function inferredAveragePrecision(r: JudgedRanking, level = 1): number {
   let unjudged = 0;
   let sum = 0;
   for (let j = 0; j < r.grades.length; j++) {
-    const g = r.grades[j]!;
+    const g = r.grades[j];
+    if (g === undefined) break;
     if (g === NONPOOL) continue;
     if (g === UNJUDGED) {
       unjudged++;
@@ -252,7 +278,9 @@ export function averagePrecisionAtCutoffs(r: JudgedRanking, cutoffs: readonly nu
       out[c] = sum / r.numRel;
       if (++c === cutoffs.length) return out;
     }
-    if (r.grades[i]! >= level) {
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    if (grade >= level) {
       rel++;
       sum += rel / (i + 1);
     }
@@ -279,7 +307,9 @@ export function relativePrecisionAt(r: JudgedRanking, cutoffs: readonly number[]
       out[c] = rel / Math.min(i, r.numRel);
       if (++c === cutoffs.length) return out;
     }
-    if (r.grades[i]! >= level) rel++;
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    if (grade >= level) rel++;
   }
   for (; c < cutoffs.length; c++) out[c] = rel / Math.min(cutoffs[c]!, r.numRel);
   return out;
@@ -358,13 +388,17 @@ export function ndcgFull(
   let ideal = 0;
   let i = 0;
   for (; i < n && w.gain > 0; i++) {
-    const g = gainOf(gains, r.grades[i]!);
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    const g = gainOf(gains, grade);
     if (g !== 0) dcg += g / log2(i + 2);
     w.step();
     if (w.gain > 0) ideal += w.gain / log2(i + 2);
   }
   for (; i < n; i++) {
-    const g = gainOf(gains, r.grades[i]!);
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    const g = gainOf(gains, grade);
     if (g !== 0) dcg += g / log2(i + 2);
   }
   for (; w.gain > 0; i++) {
@@ -385,7 +419,9 @@ export function ndcgAtRelevant(r: JudgedRanking, gains: readonly GainLevel[]): n
   let rel = 0;
   let i = 0;
   for (; i < n && w.gain > 0; i++) {
-    const g = gainOf(gains, r.grades[i]!);
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    const g = gainOf(gains, grade);
     if (g !== 0) dcg += g / log2(i + 2);
     w.step();
     if (w.gain > 0) {
@@ -398,7 +434,9 @@ export function ndcgAtRelevant(r: JudgedRanking, gains: readonly GainLevel[]): n
     }
   }
   for (; i < n; i++) {
-    const g = gainOf(gains, r.grades[i]!);
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    const g = gainOf(gains, grade);
     if (g !== 0) dcg += g / log2(i + 2);
     if (g > 0) {
       sum += dcg / ideal;
@@ -437,7 +475,9 @@ export function ndcgAtRLevels(r: JudgedRanking, gains: readonly GainLevel[]): nu
   };
   let i = 0;
   for (; i < n && w.gain > 0; i++) {
-    const g = gainOf(gains, r.grades[i]!);
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    const g = gainOf(gains, grade);
     w.step();
     change();
     if (g !== 0) dcg += g / log2(i + 2);
@@ -445,7 +485,9 @@ export function ndcgAtRLevels(r: JudgedRanking, gains: readonly GainLevel[]): nu
   }
   if (i < n) {
     for (; i < n; i++) {
-      const g = gainOf(gains, r.grades[i]!);
+      const grade = r.grades[i];
+      if (grade === undefined) break;
+      const g = gainOf(gains, grade);
       if (g !== 0) dcg += g / log2(i + 2);
     }
     if (ideal > 0) {
@@ -472,7 +514,9 @@ export function normalizedGain(r: JudgedRanking, gains: readonly GainLevel[]): n
   let cost = 0;
   let i = 0;
   for (; i < n && w.gain > 0; i++) {
-    const x = gainOf(gains, r.grades[i]!);
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    const x = gainOf(gains, grade);
     results += x;
     w.step();
     if (w.gain > 0) sumIdeal += w.gain;
@@ -480,7 +524,9 @@ export function normalizedGain(r: JudgedRanking, gains: readonly GainLevel[]): n
     if (x !== 0) g += x / log2(2 + cost - results);
   }
   for (; i < n; i++) {
-    const x = gainOf(gains, r.grades[i]!);
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    const x = gainOf(gains, grade);
     results += x;
     cost += minCost;
     if (x !== 0) g += x / log2(2 + cost - results);
@@ -497,7 +543,9 @@ export function binaryGain(r: JudgedRanking, level = 1): number {
   let rel = 0;
   let sum = 0;
   for (let i = 0; i < r.grades.length; i++) {
-    if (r.grades[i]! >= level) {
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    if (grade >= level) {
       rel++;
       sum += 1 / log2(3 + i - rel);
     }
@@ -510,7 +558,9 @@ export function yaap(r: JudgedRanking, level = 1): number {
   let rel = 0;
   let sum = 0;
   for (let i = 0; i < r.grades.length; i++) {
-    if (r.grades[i]! >= level) {
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    if (grade >= level) {
       rel++;
       sum += rel / (i + 1);
     }
@@ -547,7 +597,9 @@ export function rankBiasedPrecision(
   let sum = 0;
   let curP = 1;
   for (let i = 0; i < r.grades.length; i++) {
-    const g = gainOf(scaled, r.grades[i]!);
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    const g = gainOf(scaled, grade);
     if (g !== 0) sum += g * curP;
     curP *= p;
   }
@@ -591,7 +643,8 @@ export function relevanceString(r: JudgedRanking, n: number): string {
   let s = "";
   const len = Math.max(0, Math.min(Math.trunc(n), r.grades.length));
   for (let i = 0; i < len; i++) {
-    const g = r.grades[i]!;
+    const g = r.grades[i];
+    if (g === undefined) break;
     s += g > 9 ? ">" : g >= 0 ? String(g) : g === NONPOOL ? "-" : g === UNJUDGED ? "." : "<";
   }
   return s;
