@@ -173,7 +173,9 @@ export function interpolatedPrecision(r: JudgedRanking, levels: readonly number[
   for (let i = numRet; i > 0 && relSoFar > 0; i--) {
     const precis = relSoFar / i;
     if (intPrecis < precis) intPrecis = precis;
-    if (r.grades[i - 1]! >= level) {
+    const g = r.grades[i - 1];
+    if (g === undefined) break;
+    if (g >= level) {
       while (cut >= 0 && relSoFar === cutoffs[cut]) out[cut--] = intPrecis;
       relSoFar--;
     }
@@ -207,7 +209,9 @@ export function precisionAtRMultiples(r: JudgedRanking, multiples: readonly numb
   for (let i = numRet; i > 0 && relSoFar > 0; i--) {
     const precis = relSoFar / i;
     while (cut >= 0 && i === cutoffs[cut]) out[cut--] = precis;
-    if (r.grades[i - 1]! >= level) relSoFar--;
+    const g = r.grades[i - 1];
+    if (g === undefined) break;
+    if (g >= level) relSoFar--;
   }
   return out;
 }
@@ -292,7 +296,7 @@ export function averagePrecisionAtCutoffs(r: JudgedRanking, cutoffs: readonly nu
 /** num_nonrel_judged_ret: retrieved documents judged below the relevance level. */
 export function judgedNonrelevantRetrieved(r: JudgedRanking, level = 1): number {
   let n = 0;
-  for (let i = 0; i < r.grades.length; i++) if (r.grades[i]! >= 0 && r.grades[i]! < level) n++;
+  for (const g of r.grades) if (g >= 0 && g < level) n++;
   return n;
 }
 
@@ -612,8 +616,8 @@ export function rankBiasedResidual(r: JudgedRanking, params: readonly (readonly 
   let unjudged = 0;
   let sum = 0;
   let curP = 1;
-  for (let i = 0; i < r.grades.length; i++) {
-    if (r.grades[i]! < 0) {
+  for (const g of r.grades) {
+    if (g < 0) {
       unjudged++;
       sum += curP;
     }
@@ -632,7 +636,8 @@ export function unjudgedAt(r: JudgedRanking, cutoffs: readonly number[]): number
       out[c] = unj / i;
       if (++c === cutoffs.length) return out;
     }
-    if (r.grades[i]! === NONPOOL || r.grades[i]! === UNJUDGED) unj++;
+    const g = r.grades[i];
+    if (g === NONPOOL || g === UNJUDGED) unj++;
   }
   for (; c < cutoffs.length; c++) out[c] = unj / cutoffs[c]!;
   return out;
