@@ -137,7 +137,7 @@ export function logAveragePrecision(r: JudgedRanking, level = 1): number {
  */
 export function bpref(r: JudgedRanking, level = 1): number {
   let numNonrel = 0;
-  for (let g = 0; g < level && g < r.relLevels.length; g++) numNonrel += r.relLevels[g]!;
+  for (const count of r.relLevels.slice(0, Math.max(0, Math.ceil(level)))) numNonrel += count;
   let nonrelSoFar = 0;
   let sum = 0;
   for (let i = 0; i < r.grades.length; i++) {
@@ -340,10 +340,10 @@ export function gainTable(
   const gains: GainLevel[] = [];
   for (const [name, gain] of params)
     if (/^-?\d+$/.test(name)) gains.push({ level: Number.parseInt(name, 10), gain, count: 0 });
-  for (let level = 0; level < r.relLevels.length; level++) {
+  for (const [level, count] of r.relLevels.entries()) {
     const given = gains.find((g) => g.level === level);
-    if (given) given.count = r.relLevels[level]!;
-    else gains.push({ level, gain: level, count: r.relLevels[level]! });
+    if (given) given.count = count;
+    else gains.push({ level, gain: level, count });
   }
   return gains.sort((a, b) => Math.trunc(a.gain - b.gain));
 }
