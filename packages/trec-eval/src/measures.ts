@@ -83,7 +83,9 @@ export function ndcgAt(r: JudgedRanking, k: number): number {
   let ideal = 0;
   let i = 0;
   for (let lvl = r.relLevels.length - 1; lvl > 0 && i < k; lvl--) {
-    for (let c = 0; c < r.relLevels[lvl]! && i < k; c++, i++) ideal += lvl / log2Int(i + 2);
+    const count = r.relLevels[lvl];
+    if (count === undefined) break;
+    for (let c = 0; c < count && i < k; c++, i++) ideal += lvl / log2Int(i + 2);
   }
   return ideal > 0 ? dcg / ideal : 0;
 }
