@@ -80,7 +80,11 @@ export class Bm25Okapi {
     if (fast) return fast;
     const order = numpyArgsort(scores);
     const out: number[] = [];
-    for (let i = order.length - 1; i >= 0 && out.length < n; i--) out.push(order[i]!);
+    for (let i = order.length - 1; i >= 0 && out.length < n; i--) {
+      const d = order[i];
+      if (d === undefined) break;
+      out.push(d);
+    }
     return out;
   }
 }
@@ -92,27 +96,31 @@ export class Bm25Okapi {
  */
 function distinctTop(scores: Float64Array, n: number): number[] | undefined {
   const k = Math.min(n + 1, scores.length);
+  if (k <= 0) return [];
   const idx: number[] = [];
+  const val: number[] = []; // val[j] = scores[idx[j]], kept beside for the comparisons
   for (let i = 0; i < scores.length; i++) {
-    const v = scores[i]!;
-    if (Number.isNaN(v)) return undefined; // NaN: leave it to the real sort
-    if (idx.length < k) {
-      let j = idx.length;
-      idx.push(i);
-      while (j > 0 && scores[idx[j - 1]!]! < v) {
-        idx[j] = idx[j - 1]!;
-        j--;
-      }
-      idx[j] = i;
-    } else if (v > scores[idx[k - 1]!]!) {
+    const v = scores[i];
+    if (v === undefined || Number.isNaN(v)) return undefined; // NaN: leave it to the real sort
+    const last = val[k - 1]; // undefined while fewer than k are kept
+    if (last === undefined || v > last) {
       let j = k - 1;
-      while (j > 0 && scores[idx[j - 1]!]! < v) {
-        idx[j] = idx[j - 1]!;
-        j--;
+      if (last === undefined) {
+        j = idx.length;
+        idx.push(i);
+        val.push(v);
+      }
+      for (; j > 0; j--) {
+        const pi = idx[j - 1];
+        const pv = val[j - 1];
+        if (pi === undefined || pv === undefined || !(pv < v)) break;
+        idx[j] = pi;
+        val[j] = pv;
       }
       idx[j] = i;
-    } else if (v === scores[idx[k - 1]!]! && k <= n) return undefined;
+      val[j] = v;
+    } else if (v === last && k <= n) return undefined;
   }
-  for (let j = 1; j < idx.length; j++) if (scores[idx[j - 1]!] === scores[idx[j]!]) return undefined;
+  for (let j = 1; j < val.length; j++) if (val[j - 1] === val[j]) return undefined;
   return idx.slice(0, n);
 }

@@ -11,14 +11,12 @@ export function dirichletScoresReference(
   stats: CollectionStats,
   mu = 1500,
 ): Float64Array {
-  return Float64Array.from({ length: index.size }, (_, d) => {
+  return Float64Array.from(index.lengths, (len, d) => {
     let s = 0;
     query.terms.forEach((t, k) => {
       const cf = stats.cf.get(t) ?? 0;
       if (cf === 0) return;
-      s +=
-        query.weights[k]! *
-        Math.log((index.tf(t, d) + (mu * cf) / stats.totalLength) / (index.lengths[d]! + mu));
+      s += weight(query, k) * Math.log((index.tf(t, d) + (mu * cf) / stats.totalLength) / (len + mu));
     });
     return s;
   });
@@ -32,14 +30,14 @@ export function dirichletScoresFloat32Reference(
   mu = 1500,
 ): Float64Array {
   const f = Math.fround;
-  return Float64Array.from({ length: index.size }, (_, d) => {
+  return Float64Array.from(index.lengths, (len, d) => {
     let s = 0;
     query.terms.forEach((t, k) => {
       const cf = stats.cf.get(t) ?? 0;
       if (cf === 0) return;
       const prior = f(f(f(mu) * cf) / stats.totalLength);
-      const ratio = f(f(index.tf(t, d) + prior) / f(index.lengths[d]! + f(mu)));
-      s = f(s + f(f(query.weights[k]!) * f(Math.log(ratio))));
+      const ratio = f(f(index.tf(t, d) + prior) / f(len + f(mu)));
+      s = f(s + f(f(weight(query, k)) * f(Math.log(ratio))));
     });
     return s;
   });
@@ -51,17 +49,24 @@ export function bm25ScoresReference(index: TopicIndex, query: QueryModel, o: Bm2
   const b = o.b ?? 0.4;
   const n = index.size;
   const avgdl = index.lengths.reduce((a, x) => a + x, 0) / n;
-  return Float64Array.from({ length: n }, (_, d) => {
+  return Float64Array.from(index.lengths, (len, d) => {
     let s = 0;
     query.terms.forEach((t, k) => {
       const tf = index.tf(t, d);
       if (tf === 0) return;
       const df = index.df(t);
       s +=
-        query.weights[k]! *
+        weight(query, k) *
         Math.log(1 + (n - df + 0.5) / (df + 0.5)) *
-        ((tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * index.lengths[d]!) / avgdl)));
+        ((tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * len) / avgdl)));
     });
     return s;
   });
+}
+
+/** The weight of the query's k-th term; a model with fewer weights than terms is a bug. */
+function weight(query: QueryModel, k: number): number {
+  const w = query.weights[k];
+  if (w === undefined) throw new RangeError("QueryModel: one weight per term");
+  return w;
 }

@@ -42,8 +42,7 @@ export function qulacQueryModel(
   const wq = qa.length === 0 ? 1 : request.length === 0 ? 0 : 0.5;
   const wa = request.length === 0 ? 1 : qa.length === 0 ? 0 : 0.5;
   const weights = new Float64Array(terms.length);
-  for (let k = 0; k < terms.length; k++) {
-    const t = terms[k]!;
+  for (const [k, t] of terms.entries()) {
     const x = request.length ? r(wq * r((q.get(t) ?? 0) / request.length)) : 0;
     const y = qa.length ? r(wa * r((a.get(t) ?? 0) / qa.length)) : 0;
     weights[k] = r(x + y);
@@ -82,8 +81,11 @@ export class DirichletScorer {
       const docs = new Int32Array(p.length / 2);
       const gain = new Float64Array(p.length / 2);
       for (let j = 0; j < p.length; j += 2) {
-        docs[j / 2] = p[j]!;
-        gain[j / 2] = Math.log(p[j + 1]! + prior) - base;
+        const d = p[j];
+        const tf = p[j + 1];
+        if (d === undefined || tf === undefined) break;
+        docs[j / 2] = d;
+        gain[j / 2] = Math.log(tf + prior) - base;
       }
       e = { base, docs, gain };
     }
@@ -101,9 +103,10 @@ export class DirichletScorer {
     if (into) scores.fill(0);
     let constant = 0;
     let weight = 0;
-    for (let k = 0; k < query.terms.length; k++) {
-      const w = query.weights[k]!;
-      const e = this.term(query.terms[k]!);
+    for (const [k, t] of query.terms.entries()) {
+      const w = query.weights[k];
+      if (w === undefined) throw new RangeError("QueryModel: one weight per term");
+      const e = this.term(t);
       if (e === null || w === 0) continue;
       constant += w * e.base;
       weight += w;
@@ -142,14 +145,15 @@ export function dirichletScoresFloat32(
   const n = index.size;
   const muF = f(mu);
   const rows: { w: number; prior: number; tf: Float64Array }[] = [];
-  for (let k = 0; k < query.terms.length; k++) {
-    const t = query.terms[k]!;
+  for (const [k, t] of query.terms.entries()) {
+    const w = query.weights[k];
+    if (w === undefined) throw new RangeError("QueryModel: one weight per term");
     const cf = stats.cf.get(t) ?? 0;
     if (cf === 0) continue;
     const tf = new Float64Array(n);
     const p = index.postings.get(t);
     if (p) for (let j = 0; j < p.length; j += 2) tf[p[j]!] = p[j + 1]!;
-    rows.push({ w: f(query.weights[k]!), prior: f(f(muF * cf) / stats.totalLength), tf });
+    rows.push({ w: f(w), prior: f(f(muF * cf) / stats.totalLength), tf });
   }
   const scores = new Float64Array(n);
   for (let d = 0; d < n; d++) {
@@ -178,13 +182,15 @@ export function bm25Scores(index: TopicIndex, query: QueryModel, o: Bm25Options 
   const n = index.size;
   const scores = new Float64Array(n);
   let total = 0;
-  for (let d = 0; d < n; d++) total += index.lengths[d]!;
+  for (const l of index.lengths) total += l;
   const avgdl = total / n;
-  for (let k = 0; k < query.terms.length; k++) {
-    const p = index.postings.get(query.terms[k]!);
+  for (const [k, t] of query.terms.entries()) {
+    const w = query.weights[k];
+    if (w === undefined) throw new RangeError("QueryModel: one weight per term");
+    const p = index.postings.get(t);
     if (!p) continue;
     const df = p.length / 2;
-    const wIdf = query.weights[k]! * Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    const wIdf = w * Math.log(1 + (n - df + 0.5) / (df + 0.5));
     for (let j = 0; j < p.length; j += 2) {
       const tf = p[j + 1]!;
       const d = p[j]!;

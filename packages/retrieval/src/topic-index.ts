@@ -154,7 +154,11 @@ export class TopicIndex {
     const cf = new Map<string, number>();
     for (const [t, p] of this.postings) {
       let n = 0;
-      for (let j = 1; j < p.length; j += 2) n += p[j]!;
+      for (let j = 1; j < p.length; j += 2) {
+        const f = p[j];
+        if (f === undefined) break;
+        n += f;
+      }
       cf.set(t, n);
     }
     let totalLength = 0;
@@ -176,7 +180,10 @@ export class TopicIndex {
   tf(term: string, doc: number): number {
     const p = this.postings.get(term);
     if (!p) return 0;
-    for (let j = 0; j < p.length; j += 2) if (p[j] === doc) return p[j + 1]!;
+    for (let j = 0; j < p.length; j += 2) {
+      const f = p[j + 1];
+      if (p[j] === doc && f !== undefined) return f;
+    }
     return 0;
   }
 }
@@ -231,18 +238,19 @@ export function rankingHead(
   if (m <= 0) return { docs: new Int32Array(0), scores: new Float64Array(0), sorted: 0 };
   let lo = Number.POSITIVE_INFINITY;
   let hi = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i < n; i++) {
-    const v = scores[i]!;
+  for (const v of scores) {
     if (v < lo) lo = v;
     if (v > hi) hi = v;
   }
   if (!(hi > lo) || !Number.isFinite(hi - lo)) return whole();
   const scale = (BUCKETS - 1) / (hi - lo);
   bucketCounts.fill(0);
-  for (let i = 0; i < n; i++) bucketCounts[((scores[i]! - lo) * scale) | 0]!++;
+  for (const v of scores) bucketCounts[((v - lo) * scale) | 0]!++;
   let b = BUCKETS - 1;
   for (let acc = 0; b > 0; b--) {
-    acc += bucketCounts[b]!;
+    const c = bucketCounts[b];
+    if (c === undefined) break;
+    acc += c;
     if (acc >= m) break;
   }
   // Half a bucket below bucket b's lower edge: a plain comparison takes every document of the
@@ -262,16 +270,20 @@ export function rankingHead(
   let p = 0;
   let tail = limit;
   for (let i = 0; i < n; i++) {
-    const v = scores[i]!;
+    const v = scores[i];
+    const r = tieRank[i];
+    if (v === undefined || r === undefined) break;
     if (!(v >= threshold)) continue;
     if (tail - p === 0) return whole();
     const d = i;
-    const r = tieRank[i]!;
     if (p === s) {
       // Full prefix: a document that does not beat its last goes to the rest; one that does
       // pushes the last out to the rest.
-      const sl = cs[p - 1]!;
-      if (!(v > sl || (v === sl && r < cr[p - 1]!))) {
+      const sl = cs[p - 1];
+      const rl = cr[p - 1];
+      const dl = cd[p - 1];
+      if (sl === undefined || rl === undefined || dl === undefined) break;
+      if (!(v > sl || (v === sl && r < rl))) {
         tail--;
         cd[tail] = d;
         cs[tail] = v;
@@ -279,18 +291,21 @@ export function rankingHead(
         continue;
       }
       tail--;
-      cd[tail] = cd[p - 1]!;
+      cd[tail] = dl;
       cs[tail] = sl;
-      cr[tail] = cr[p - 1]!;
+      cr[tail] = rl;
       p--;
     }
     let j = p - 1;
     for (; j >= 0; j--) {
-      const sj = cs[j]!;
-      if (sj > v || (sj === v && cr[j]! < r)) break;
+      const sj = cs[j];
+      const rj = cr[j];
+      const dj = cd[j];
+      if (sj === undefined || rj === undefined || dj === undefined) break;
+      if (sj > v || (sj === v && rj < r)) break;
       cs[j + 1] = sj;
-      cr[j + 1] = cr[j]!;
-      cd[j + 1] = cd[j]!;
+      cr[j + 1] = rj;
+      cd[j + 1] = dj;
     }
     cs[j + 1] = v;
     cr[j + 1] = r;
@@ -318,7 +333,8 @@ function topDocumentsBySelect(scores: Float64Array, tieRank: Int32Array, k: numb
   const chosen: number[] = [];
   let ties = 0;
   for (let i = 0; i < n; i++) {
-    const v = scores[i]!;
+    const v = scores[i];
+    if (v === undefined) break;
     if (v > threshold) chosen.push(i);
     else if (v === threshold) ties++;
   }
@@ -326,7 +342,10 @@ function topDocumentsBySelect(scores: Float64Array, tieRank: Int32Array, k: numb
     const t: number[] = [];
     for (let i = 0; i < n; i++) if (scores[i] === threshold) t.push(i);
     t.sort((a, b) => tieRank[a]! - tieRank[b]!);
-    for (let i = 0; chosen.length < k; i++) chosen.push(t[i]!);
+    for (const d of t) {
+      if (chosen.length >= k) break;
+      chosen.push(d);
+    }
   }
   return Int32Array.from(chosen.sort(order));
 }
@@ -342,23 +361,27 @@ function kthLargest(values: Float64Array, k: number): number {
   let hi = values.length - 1;
   const target = k - 1; // index in descending order
   while (lo < hi) {
-    const pivot = a[(lo + hi) >>> 1]!;
+    const pivot = a[(lo + hi) >>> 1] ?? Number.NaN;
     let i = lo;
     let j = hi;
     while (i <= j) {
-      while (a[i]! > pivot) i++;
-      while (a[j]! < pivot) j--;
-      if (i <= j) {
-        const t = a[i]!;
-        a[i] = a[j]!;
-        a[j] = t;
+      // Out of range reads are undefined: the comparisons are false there as at a NaN.
+      while ((a[i] ?? Number.NaN) > pivot) i++;
+      while ((a[j] ?? Number.NaN) < pivot) j--;
+      const ai = a[i];
+      const aj = a[j];
+      if (i <= j && ai !== undefined && aj !== undefined) {
+        a[i] = aj;
+        a[j] = ai;
         i++;
         j--;
       }
     }
     if (target <= j) hi = j;
     else if (target >= i) lo = i;
-    else return a[target]!;
+    else break;
   }
-  return a[target]!;
+  const v = a[target];
+  if (v === undefined) throw new RangeError(`kthLargest: k = ${k} outside 1..${values.length}`);
+  return v;
 }

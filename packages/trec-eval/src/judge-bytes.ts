@@ -96,13 +96,19 @@ export class ByteJudge {
     const grades = new Int32Array(n);
     let numRelRet = 0;
     for (let r = 0; r < n; r++) {
-      const i = order[r]!;
-      const id = q.docnos.find(bytes, starts[i]!, starts[i + 1]!, hashes[i]!);
+      const i = order[r];
+      if (i === undefined) break;
+      const from = starts[i];
+      const to = starts[i + 1];
+      const hash = hashes[i];
+      if (from === undefined || to === undefined || hash === undefined) break;
+      const id = q.docnos.find(bytes, from, to, hash);
       if (id < 0 || mark[id] !== stamp) {
         grades[r] = NONPOOL;
         continue;
       }
-      const g = gradeAt[id]!;
+      const g = gradeAt[id];
+      if (g === undefined) break;
       grades[r] = g < 0 ? UNJUDGED : g;
       if (g >= this.level) numRelRet++;
     }

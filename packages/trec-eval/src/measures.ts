@@ -6,7 +6,11 @@ import { log2Int } from "./log2.js";
 export function precisionAt(r: JudgedRanking, k: number, level = 1): number {
   let rel = 0;
   const n = Math.min(k, r.grades.length);
-  for (let i = 0; i < n; i++) if (r.grades[i]! >= level) rel++;
+  for (let i = 0; i < n; i++) {
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    if (grade >= level) rel++;
+  }
   return rel / k;
 }
 
@@ -15,7 +19,11 @@ export function recallAt(r: JudgedRanking, k: number, level = 1): number {
   if (r.numRel === 0) return 0;
   let rel = 0;
   const n = Math.min(k, r.grades.length);
-  for (let i = 0; i < n; i++) if (r.grades[i]! >= level) rel++;
+  for (let i = 0; i < n; i++) {
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    if (grade >= level) rel++;
+  }
   return rel / r.numRel;
 }
 
@@ -25,7 +33,9 @@ export function averagePrecision(r: JudgedRanking, level = 1): number {
   let rel = 0;
   let sum = 0;
   for (let i = 0; i < r.grades.length; i++) {
-    if (r.grades[i]! >= level) {
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    if (grade >= level) {
       rel++;
       sum += rel / (i + 1);
     }
@@ -36,7 +46,11 @@ export function averagePrecision(r: JudgedRanking, level = 1): number {
 /** Reciprocal rank of the first relevant document within the top `cutoff` (all when absent). */
 export function reciprocalRank(r: JudgedRanking, level = 1, cutoff = Number.POSITIVE_INFINITY): number {
   const n = Math.min(cutoff, r.grades.length);
-  for (let i = 0; i < n; i++) if (r.grades[i]! >= level) return 1 / (i + 1);
+  for (let i = 0; i < n; i++) {
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    if (grade >= level) return 1 / (i + 1);
+  }
   return 0;
 }
 
@@ -45,7 +59,11 @@ export function rPrecision(r: JudgedRanking, level = 1): number {
   if (r.numRel === 0) return 0;
   let rel = 0;
   const n = Math.min(r.numRel, r.grades.length);
-  for (let i = 0; i < n; i++) if (r.grades[i]! >= level) rel++;
+  for (let i = 0; i < n; i++) {
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    if (grade >= level) rel++;
+  }
   return rel / r.numRel;
 }
 
@@ -58,13 +76,16 @@ export function ndcgAt(r: JudgedRanking, k: number): number {
   let dcg = 0;
   const n = Math.min(k, r.grades.length);
   for (let i = 0; i < n; i++) {
-    const g = r.grades[i]!;
+    const g = r.grades[i];
+    if (g === undefined) break;
     if (g > 0) dcg += g / log2Int(i + 2);
   }
   let ideal = 0;
   let i = 0;
   for (let lvl = r.relLevels.length - 1; lvl > 0 && i < k; lvl--) {
-    for (let c = 0; c < r.relLevels[lvl]! && i < k; c++, i++) ideal += lvl / log2Int(i + 2);
+    const count = r.relLevels[lvl];
+    if (count === undefined) break;
+    for (let c = 0; c < count && i < k; c++, i++) ideal += lvl / log2Int(i + 2);
   }
   return ideal > 0 ? dcg / ideal : 0;
 }
@@ -84,7 +105,8 @@ export function ndcgAtCutoffs(r: JudgedRanking, cutoffs: readonly number[]): num
   let left = lvl > 0 ? r.relLevels[lvl]! : 0;
   for (let i = 0; i < last; i++) {
     if (i < r.grades.length) {
-      const g = r.grades[i]!;
+      const g = r.grades[i];
+      if (g === undefined) break;
       if (g > 0) dcg += g / log2Int(i + 2);
     }
     while (lvl > 0 && left === 0) {
@@ -117,11 +139,12 @@ export function logAveragePrecision(r: JudgedRanking, level = 1): number {
  */
 export function bpref(r: JudgedRanking, level = 1): number {
   let numNonrel = 0;
-  for (let g = 0; g < level && g < r.relLevels.length; g++) numNonrel += r.relLevels[g]!;
+  for (const count of r.relLevels.slice(0, Math.max(0, Math.ceil(level)))) numNonrel += count;
   let nonrelSoFar = 0;
   let sum = 0;
   for (let i = 0; i < r.grades.length; i++) {
-    const g = r.grades[i]!;
+    const g = r.grades[i];
+    if (g === undefined) break;
     if (g < 0) continue; // NONPOOL, UNJUDGED
     if (g < level) nonrelSoFar++;
     else if (nonrelSoFar > 0) sum += 1 - Math.min(nonrelSoFar, r.numRel) / Math.min(numNonrel, r.numRel);
@@ -152,7 +175,9 @@ export function interpolatedPrecision(r: JudgedRanking, levels: readonly number[
   for (let i = numRet; i > 0 && relSoFar > 0; i--) {
     const precis = relSoFar / i;
     if (intPrecis < precis) intPrecis = precis;
-    if (r.grades[i - 1]! >= level) {
+    const g = r.grades[i - 1];
+    if (g === undefined) break;
+    if (g >= level) {
       while (cut >= 0 && relSoFar === cutoffs[cut]) out[cut--] = intPrecis;
       relSoFar--;
     }
@@ -186,7 +211,9 @@ export function precisionAtRMultiples(r: JudgedRanking, multiples: readonly numb
   for (let i = numRet; i > 0 && relSoFar > 0; i--) {
     const precis = relSoFar / i;
     while (cut >= 0 && i === cutoffs[cut]) out[cut--] = precis;
-    if (r.grades[i - 1]! >= level) relSoFar--;
+    const g = r.grades[i - 1];
+    if (g === undefined) break;
+    if (g >= level) relSoFar--;
   }
   return out;
 }
@@ -194,7 +221,11 @@ export function precisionAtRMultiples(r: JudgedRanking, multiples: readonly numb
 /** success@k: 1 when a relevant document is in the top k. */
 export function successAt(r: JudgedRanking, k: number, level = 1): number {
   const n = Math.min(k, r.grades.length);
-  for (let i = 0; i < n; i++) if (r.grades[i]! >= level) return 1;
+  for (let i = 0; i < n; i++) {
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    if (grade >= level) return 1;
+  }
   return 0;
 }
 
@@ -216,7 +247,8 @@ export function inferredAveragePrecision(r: JudgedRanking, level = 1): number {
   let unjudged = 0;
   let sum = 0;
   for (let j = 0; j < r.grades.length; j++) {
-    const g = r.grades[j]!;
+    const g = r.grades[j];
+    if (g === undefined) break;
     if (g === NONPOOL) continue;
     if (g === UNJUDGED) {
       unjudged++;
@@ -252,7 +284,9 @@ export function averagePrecisionAtCutoffs(r: JudgedRanking, cutoffs: readonly nu
       out[c] = sum / r.numRel;
       if (++c === cutoffs.length) return out;
     }
-    if (r.grades[i]! >= level) {
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    if (grade >= level) {
       rel++;
       sum += rel / (i + 1);
     }
@@ -264,7 +298,7 @@ export function averagePrecisionAtCutoffs(r: JudgedRanking, cutoffs: readonly nu
 /** num_nonrel_judged_ret: retrieved documents judged below the relevance level. */
 export function judgedNonrelevantRetrieved(r: JudgedRanking, level = 1): number {
   let n = 0;
-  for (let i = 0; i < r.grades.length; i++) if (r.grades[i]! >= 0 && r.grades[i]! < level) n++;
+  for (const g of r.grades) if (g >= 0 && g < level) n++;
   return n;
 }
 
@@ -279,7 +313,9 @@ export function relativePrecisionAt(r: JudgedRanking, cutoffs: readonly number[]
       out[c] = rel / Math.min(i, r.numRel);
       if (++c === cutoffs.length) return out;
     }
-    if (r.grades[i]! >= level) rel++;
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    if (grade >= level) rel++;
   }
   for (; c < cutoffs.length; c++) out[c] = rel / Math.min(cutoffs[c]!, r.numRel);
   return out;
@@ -306,10 +342,10 @@ export function gainTable(
   const gains: GainLevel[] = [];
   for (const [name, gain] of params)
     if (/^-?\d+$/.test(name)) gains.push({ level: Number.parseInt(name, 10), gain, count: 0 });
-  for (let level = 0; level < r.relLevels.length; level++) {
+  for (const [level, count] of r.relLevels.entries()) {
     const given = gains.find((g) => g.level === level);
-    if (given) given.count = r.relLevels[level]!;
-    else gains.push({ level, gain: level, count: r.relLevels[level]! });
+    if (given) given.count = count;
+    else gains.push({ level, gain: level, count });
   }
   return gains.sort((a, b) => Math.trunc(a.gain - b.gain));
 }
@@ -358,13 +394,17 @@ export function ndcgFull(
   let ideal = 0;
   let i = 0;
   for (; i < n && w.gain > 0; i++) {
-    const g = gainOf(gains, r.grades[i]!);
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    const g = gainOf(gains, grade);
     if (g !== 0) dcg += g / log2(i + 2);
     w.step();
     if (w.gain > 0) ideal += w.gain / log2(i + 2);
   }
   for (; i < n; i++) {
-    const g = gainOf(gains, r.grades[i]!);
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    const g = gainOf(gains, grade);
     if (g !== 0) dcg += g / log2(i + 2);
   }
   for (; w.gain > 0; i++) {
@@ -385,7 +425,9 @@ export function ndcgAtRelevant(r: JudgedRanking, gains: readonly GainLevel[]): n
   let rel = 0;
   let i = 0;
   for (; i < n && w.gain > 0; i++) {
-    const g = gainOf(gains, r.grades[i]!);
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    const g = gainOf(gains, grade);
     if (g !== 0) dcg += g / log2(i + 2);
     w.step();
     if (w.gain > 0) {
@@ -398,7 +440,9 @@ export function ndcgAtRelevant(r: JudgedRanking, gains: readonly GainLevel[]): n
     }
   }
   for (; i < n; i++) {
-    const g = gainOf(gains, r.grades[i]!);
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    const g = gainOf(gains, grade);
     if (g !== 0) dcg += g / log2(i + 2);
     if (g > 0) {
       sum += dcg / ideal;
@@ -437,7 +481,9 @@ export function ndcgAtRLevels(r: JudgedRanking, gains: readonly GainLevel[]): nu
   };
   let i = 0;
   for (; i < n && w.gain > 0; i++) {
-    const g = gainOf(gains, r.grades[i]!);
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    const g = gainOf(gains, grade);
     w.step();
     change();
     if (g !== 0) dcg += g / log2(i + 2);
@@ -445,7 +491,9 @@ export function ndcgAtRLevels(r: JudgedRanking, gains: readonly GainLevel[]): nu
   }
   if (i < n) {
     for (; i < n; i++) {
-      const g = gainOf(gains, r.grades[i]!);
+      const grade = r.grades[i];
+      if (grade === undefined) break;
+      const g = gainOf(gains, grade);
       if (g !== 0) dcg += g / log2(i + 2);
     }
     if (ideal > 0) {
@@ -472,7 +520,9 @@ export function normalizedGain(r: JudgedRanking, gains: readonly GainLevel[]): n
   let cost = 0;
   let i = 0;
   for (; i < n && w.gain > 0; i++) {
-    const x = gainOf(gains, r.grades[i]!);
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    const x = gainOf(gains, grade);
     results += x;
     w.step();
     if (w.gain > 0) sumIdeal += w.gain;
@@ -480,7 +530,9 @@ export function normalizedGain(r: JudgedRanking, gains: readonly GainLevel[]): n
     if (x !== 0) g += x / log2(2 + cost - results);
   }
   for (; i < n; i++) {
-    const x = gainOf(gains, r.grades[i]!);
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    const x = gainOf(gains, grade);
     results += x;
     cost += minCost;
     if (x !== 0) g += x / log2(2 + cost - results);
@@ -497,7 +549,9 @@ export function binaryGain(r: JudgedRanking, level = 1): number {
   let rel = 0;
   let sum = 0;
   for (let i = 0; i < r.grades.length; i++) {
-    if (r.grades[i]! >= level) {
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    if (grade >= level) {
       rel++;
       sum += 1 / log2(3 + i - rel);
     }
@@ -510,7 +564,9 @@ export function yaap(r: JudgedRanking, level = 1): number {
   let rel = 0;
   let sum = 0;
   for (let i = 0; i < r.grades.length; i++) {
-    if (r.grades[i]! >= level) {
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    if (grade >= level) {
       rel++;
       sum += rel / (i + 1);
     }
@@ -547,7 +603,9 @@ export function rankBiasedPrecision(
   let sum = 0;
   let curP = 1;
   for (let i = 0; i < r.grades.length; i++) {
-    const g = gainOf(scaled, r.grades[i]!);
+    const grade = r.grades[i];
+    if (grade === undefined) break;
+    const g = gainOf(scaled, grade);
     if (g !== 0) sum += g * curP;
     curP *= p;
   }
@@ -560,8 +618,8 @@ export function rankBiasedResidual(r: JudgedRanking, params: readonly (readonly 
   let unjudged = 0;
   let sum = 0;
   let curP = 1;
-  for (let i = 0; i < r.grades.length; i++) {
-    if (r.grades[i]! < 0) {
+  for (const g of r.grades) {
+    if (g < 0) {
       unjudged++;
       sum += curP;
     }
@@ -580,7 +638,8 @@ export function unjudgedAt(r: JudgedRanking, cutoffs: readonly number[]): number
       out[c] = unj / i;
       if (++c === cutoffs.length) return out;
     }
-    if (r.grades[i]! === NONPOOL || r.grades[i]! === UNJUDGED) unj++;
+    const g = r.grades[i];
+    if (g === NONPOOL || g === UNJUDGED) unj++;
   }
   for (; c < cutoffs.length; c++) out[c] = unj / cutoffs[c]!;
   return out;
@@ -591,7 +650,8 @@ export function relevanceString(r: JudgedRanking, n: number): string {
   let s = "";
   const len = Math.max(0, Math.min(Math.trunc(n), r.grades.length));
   for (let i = 0; i < len; i++) {
-    const g = r.grades[i]!;
+    const g = r.grades[i];
+    if (g === undefined) break;
     s += g > 9 ? ">" : g >= 0 ? String(g) : g === NONPOOL ? "-" : g === UNJUDGED ? "." : "<";
   }
   return s;
