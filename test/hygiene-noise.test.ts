@@ -6,8 +6,11 @@ import { join, relative } from "node:path";
 import { REPO } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 
-/** Half of the 1,103 the issue counted (biome counted 1,289 then, the explorer's web client included). */
-const NON_NULL_BUDGET = 550;
+/**
+ * A ratchet: the count when issue #43 closed (445; 1,280 before it, by this same count, and the
+ * issue's bar was 550). Lower it when you remove some; never raise it.
+ */
+const NON_NULL_BUDGET = 445;
 const TEST_FILE = /(\.test\.ts|\/test-helpers\/.*)$/;
 
 /** Non-null assertions per file of packages/*\/src, packages/*\/web and apps/*\/src, tests left out. */
