@@ -5,7 +5,17 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { requires, shared } from "@convkit/test-helpers";
 import { expect, it } from "vitest";
-import { clariqRunArgs, csvOf, devSynthetic, ExplorerSession, open, raw, shown } from "./harness.js";
+import {
+  clariqDataArgs,
+  clariqRunArgs,
+  csvOf,
+  devSynthetic,
+  ExplorerSession,
+  open,
+  passageArgs,
+  raw,
+  shown,
+} from "./harness.js";
 
 const app = new ExplorerSession();
 
@@ -67,19 +77,13 @@ requires("shared", "chromium", "python3").describe(
       tmp = await devSynthetic("jsonl");
       dicts = await reading;
       return [
-        "--data",
-        shared("data", "clariq"),
-        "--qulac",
-        shared("data", "qulac", "qulac.json"),
+        ...clariqDataArgs(),
         "--synthetic",
         join(tmp, "dev_synthetic.jsonl"),
         "--eval-dict",
         join(DICTS, "multi_turn_dev_eval.pkl.tar.gz"),
         ...clariqRunArgs(),
-        "--passages",
-        shared("data", "ikat", "2023_train_topics_psg_text.jsonl"),
-        "--spacy-model",
-        shared("models", "en_core_web_sm-3.8.0"),
+        ...passageArgs(),
       ];
     });
 

@@ -2,7 +2,16 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { python, requires, shared } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
-import { clariqRunArgs, devSynthetic, ExplorerSession, open, ready, SHOTS, shown } from "./harness.js";
+import {
+  clariqDataArgs,
+  clariqRunArgs,
+  devSynthetic,
+  ExplorerSession,
+  open,
+  ready,
+  SHOTS,
+  shown,
+} from "./harness.js";
 
 const app = new ExplorerSession();
 
@@ -65,10 +74,7 @@ requires("shared", "chromium", "python3").describe(
     app.use(async () => {
       synthetic = join(await devSynthetic("jsonl"), "dev_synthetic.jsonl");
       return [
-        "--data",
-        shared("data", "clariq"),
-        "--qulac",
-        shared("data", "qulac", "qulac.json"),
+        ...clariqDataArgs(),
         "--synthetic",
         synthetic,
         // The single-turn dict and two dev runs (their picks for the "far from MAX" filter).

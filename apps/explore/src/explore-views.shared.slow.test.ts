@@ -4,11 +4,13 @@ import { join } from "node:path";
 import { REPO, requires, runCli, SHARED, shared } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import {
+  clariqDataArgs,
   clariqRunArgs,
   devSynthetic,
   ExplorerSession,
   json,
   open,
+  passageArgs,
   raw,
   ready,
   SHOTS,
@@ -25,19 +27,13 @@ requires("shared", "chromium").describe("convkit-explore views (issue #29) on ..
   app.use(async () => {
     tmp = await devSynthetic("jsonl");
     return [
-      "--data",
-      shared("data", "clariq"),
-      "--qulac",
-      shared("data", "qulac", "qulac.json"),
+      ...clariqDataArgs(),
       "--synthetic",
       join(tmp, "dev_synthetic.jsonl"),
       "--eval-dict",
       shared("golden", "clariq-eval", "eval_dicts", "multi_turn_dev_eval.pkl.tar.gz"),
       ...clariqRunArgs(),
-      "--passages",
-      shared("data", "ikat", "2023_train_topics_psg_text.jsonl"),
-      "--spacy-model",
-      shared("models", "en_core_web_sm-3.8.0"),
+      ...passageArgs(),
     ];
   });
 
@@ -271,10 +267,7 @@ requires("shared", "chromium").describe("convkit-explore views (issue #29) on ..
 
     it("Eval dicts ↔ Conversations: a multi-turn run's pick links to the context it was made in, and back (../shared)", async () => {
       const mt = await startExplorer([
-        "--data",
-        shared("data", "clariq"),
-        "--qulac",
-        shared("data", "qulac", "qulac.json"),
+        ...clariqDataArgs(),
         "--synthetic",
         join(tmp, "dev_synthetic.jsonl"),
         "--eval-dict",

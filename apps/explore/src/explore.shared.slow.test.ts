@@ -4,10 +4,12 @@ import { scanEvalDict } from "@convkit/formats";
 import { clariqDataWithDicts, requires, runCli, shared, tempDir } from "@convkit/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
+  clariqDataArgs,
   clariqRunArgs,
   devSynthetic,
   ExplorerSession,
   open as openHash,
+  passageArgs,
   raw as rawAt,
   SHOTS,
   shown,
@@ -32,10 +34,7 @@ requires("shared", "chromium").describe("convkit-explore on ../shared in Chromiu
     async () => {
       tmp = await devSynthetic();
       return [
-        "--data",
-        shared("data", "clariq"),
-        "--qulac",
-        shared("data", "qulac", "qulac.json"),
+        ...clariqDataArgs(),
         "--synthetic",
         join(tmp, "dev_synthetic.jsonl"),
         "--synthetic",
@@ -43,10 +42,7 @@ requires("shared", "chromium").describe("convkit-explore on ../shared in Chromiu
         "--eval-dict",
         shared("golden", "clariq-eval", "eval_dicts", "multi_turn_dev_eval.pkl.tar.gz"),
         ...clariqRunArgs(),
-        "--passages",
-        shared("data", "ikat", "2023_train_topics_psg_text.jsonl"),
-        "--spacy-model",
-        shared("models", "en_core_web_sm-3.8.0"),
+        ...passageArgs(),
       ];
     },
     { env: { ...process.env, TMPDIR: serverTmp }, stopped: () => expect(explorerTemps()).toEqual([]) },

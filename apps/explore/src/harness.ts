@@ -20,14 +20,27 @@ export const clariqRunArgs = () => [
   shared("data", "clariq", "sample_runs", "dev_bm25"),
 ];
 
+/** ClariQ's and Qulac's real files, as the explorer and gen:synthetic take them. */
+export const clariqDataArgs = () => [
+  "--data",
+  shared("data", "clariq"),
+  "--qulac",
+  shared("data", "qulac", "qulac.json"),
+];
+
+/** iKAT's passages and the spaCy model that splits them, for the Passages view. */
+export const passageArgs = () => [
+  "--passages",
+  shared("data", "ikat", "2023_train_topics_psg_text.jsonl"),
+  "--spacy-model",
+  shared("models", "en_core_web_sm-3.8.0"),
+];
+
 /** gen:synthetic's dev set (JSONL and pickle) in a fresh folder. */
 export async function devSynthetic(formats = "jsonl,pickle"): Promise<string> {
   const tmp = tempDir("explore-");
   const gen = await runCliAsync("gen-synthetic", [
-    "--data",
-    shared("data", "clariq"),
-    "--qulac",
-    shared("data", "qulac", "qulac.json"),
+    ...clariqDataArgs(),
     "--splits",
     "dev",
     "--format",
