@@ -8,7 +8,7 @@ import {
   writeQulacSet,
   writeSyntheticSplit,
 } from "@convkit/gen-synthetic";
-import { checkOutputDir, UsageError } from "@convkit/io";
+import { UsageError, withOutputDir } from "@convkit/io";
 import { sampleData } from "@convkit/sample-data";
 
 const FORMATS = ["jsonl", "parquet", "pickle", "tsv"] as const satisfies readonly SetFormat[];
@@ -93,62 +93,64 @@ export const genSyntheticCommand = defineCommand({
     const topics = o.topics ? new Set(o.topics.map(Number)) : undefined;
     if (topics && [...topics].some((t) => !Number.isInteger(t)))
       throw new UsageError("convkit-gen-synthetic: --topics takes comma-separated topic ids");
-    // The output folder checked before any work: a file in its place or a read-only one is one line.
-    await checkOutputDir(o.out);
-    const t0 = performance.now();
-    if (o.data === undefined && o.qulac !== undefined) {
-      // Qulac's flavour: qulac_hist012_dict with Qulac's string ids, from qulac.json alone.
-      const progress = startProgress("qulac_hist012_dict", "records");
-      let last = 0;
-      const q = await writeQulacSet(o.qulac, {
-        outDir: o.out,
-        formats: formats.map((f) => (f === "pickle" ? "json" : f)),
-        gzip: o.gzip,
-        compression: o.compression,
-        onRecords: (n) => {
-          progress.tick(n - last);
-          last = n;
-        },
-      });
-      progress.done();
+    // The output folder checked before any work (a file in its place or a read-only one is one
+    // line) and removed again if this run made it and fails.
+    return withOutputDir(o.out, async () => {
+      const t0 = performance.now();
+      if (o.data === undefined && o.qulac !== undefined) {
+        // Qulac's flavour: qulac_hist012_dict with Qulac's string ids, from qulac.json alone.
+        const progress = startProgress("qulac_hist012_dict", "records");
+        let last = 0;
+        const q = await writeQulacSet(o.qulac, {
+          outDir: o.out,
+          formats: formats.map((f) => (f === "pickle" ? "json" : f)),
+          gzip: o.gzip,
+          compression: o.compression,
+          onRecords: (n) => {
+            progress.tick(n - last);
+            last = n;
+          },
+        });
+        progress.done();
+        process.stderr.write(
+          `${q.records} records, ${q.files.length} files in ${((performance.now() - t0) / 1000).toFixed(2)} s: ${q.files.join(", ")}\n`,
+        );
+        return 0;
+      }
+      const sets = await planClariqSets(o.data ?? sampleData("clariq"), o.qulac, o.ordered);
+      let records = 0;
+      let contexts = 0;
+      const files: string[] = [];
+      for (const split of splits) {
+        const total = splitCounts(
+          splitPlans(sets, split).filter((p) => !topics || topics.has(p.topic_id)),
+          sets.ordered,
+        ).records;
+        const progress = startProgress(`${split}_synthetic`, "records", total);
+        let last = 0;
+        const s = await writeSyntheticSplit(sets, split, {
+          formats,
+          outDir: o.out,
+          gzip: o.gzip,
+          compression: o.compression,
+          threads,
+          maxHistory,
+          ...(topics ? { topics } : {}),
+          onRecords: (n) => {
+            progress.tick(n - last);
+            last = n;
+          },
+        });
+        progress.done();
+        records += s.records;
+        contexts += s.contexts;
+        files.push(...s.files);
+      }
+      const secs = ((performance.now() - t0) / 1000).toFixed(2);
       process.stderr.write(
-        `${q.records} records, ${q.files.length} files in ${((performance.now() - t0) / 1000).toFixed(2)} s: ${q.files.join(", ")}\n`,
+        `${records} records, ${contexts} contexts, ${files.length} files in ${secs} s: ${files.join(", ")}\n`,
       );
       return 0;
-    }
-    const sets = await planClariqSets(o.data ?? sampleData("clariq"), o.qulac, o.ordered);
-    let records = 0;
-    let contexts = 0;
-    const files: string[] = [];
-    for (const split of splits) {
-      const total = splitCounts(
-        splitPlans(sets, split).filter((p) => !topics || topics.has(p.topic_id)),
-        sets.ordered,
-      ).records;
-      const progress = startProgress(`${split}_synthetic`, "records", total);
-      let last = 0;
-      const s = await writeSyntheticSplit(sets, split, {
-        formats,
-        outDir: o.out,
-        gzip: o.gzip,
-        compression: o.compression,
-        threads,
-        maxHistory,
-        ...(topics ? { topics } : {}),
-        onRecords: (n) => {
-          progress.tick(n - last);
-          last = n;
-        },
-      });
-      progress.done();
-      records += s.records;
-      contexts += s.contexts;
-      files.push(...s.files);
-    }
-    const secs = ((performance.now() - t0) / 1000).toFixed(2);
-    process.stderr.write(
-      `${records} records, ${contexts} contexts, ${files.length} files in ${secs} s: ${files.join(", ")}\n`,
-    );
-    return 0;
+    });
   },
 });

@@ -45,6 +45,7 @@ export {
   removePendingTempFiles,
   removeStaleTemps,
   type WriteOptions,
+  withOutputDir,
   withTempDir,
   writeAtomic,
   writeJsonl,

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { requires, smallDisk, tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { OutputError } from "./errors.js";
-import { checkOutputDir, checkOutputPath, writeAtomic, writeJsonl } from "./sink.js";
+import { checkOutputDir, checkOutputPath, withOutputDir, writeAtomic, writeJsonl } from "./sink.js";
 
 /** Fails instead of waiting forever: the bug was a promise that never settled. */
 function settles<T>(p: Promise<T>): Promise<T> {
@@ -89,5 +89,43 @@ describe("a failed write leaves no folder it made", () => {
       }),
     ).rejects.toThrow("bad input");
     expect(readdirSync(dir)).toEqual(["kept"]);
+  });
+
+  it("a folder of several files written at once goes when they fail, though each write saw the others' temp files", async () => {
+    // gen-synthetic on a full disk left its output folder behind, empty: the write that made it
+    // failed first and found the others' temp files still there.
+    const dir = tempDir();
+    const out = join(dir, "new", "set");
+    let release = () => {};
+    const slow = new Promise<void>((r) => {
+      release = r;
+    });
+    await expect(
+      withOutputDir(out, async () => {
+        const first = writeAtomic(join(out, "a.jsonl"), async (s) => {
+          await s.write("partial");
+          throw new Error("no space left on device");
+        });
+        const second = writeAtomic(join(out, "b.jsonl"), async (s) => {
+          await s.write("partial");
+          await slow;
+          throw new Error("no space left on device");
+        });
+        const settled = Promise.allSettled([first, second]);
+        await first.catch(() => release());
+        await settled;
+        await Promise.all([first, second]);
+      }),
+    ).rejects.toThrow("no space left on device");
+    expect(readdirSync(dir)).toEqual([]);
+    mkdirSync(join(dir, "kept"));
+    await expect(
+      withOutputDir(join(dir, "kept"), async () => {
+        throw new Error("bad input");
+      }),
+    ).rejects.toThrow("bad input");
+    expect(readdirSync(dir)).toEqual(["kept"]);
+    expect(await withOutputDir(join(dir, "made"), async () => 7)).toBe(7);
+    expect(readdirSync(dir).sort()).toEqual(["kept", "made"]);
   });
 });

@@ -136,6 +136,26 @@ async function checkWritableFolder(shown: string, dir: string): Promise<void> {
 }
 
 /**
+ * Runs `fill` with folder `dir` checked and made (as mkdir -p); when `fill` fails, the folders this
+ * made are removed once empty, after all of `fill`'s writes have settled. For commands that write
+ * several files into a folder at once: each write removes only the folders it made itself, while
+ * the others' temp files still stood, so a full disk left the output folder behind, empty.
+ */
+export async function withOutputDir<T>(dir: string, fill: () => Promise<T>): Promise<T> {
+  await checkOutputDir(dir);
+  const full = resolve(dir);
+  const made = await mkdir(full, { recursive: true }).catch((e) => {
+    throw OutputError.of(dir, e);
+  });
+  try {
+    return await fill();
+  } catch (e) {
+    if (made !== undefined) await removeEmptyDirs(full, made);
+    throw e;
+  }
+}
+
+/**
  * Runs `fill` with a fresh temp folder beside `target` (`.NAME.PID.RANDOM.tmp`, swept like a temp
  * file), removed afterwards, on failure and on a signal: for outputs made in steps (a pickle,
  * then its tar.gz).
