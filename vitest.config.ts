@@ -17,6 +17,8 @@ export default defineConfig({
     ...(process.env.CONVKIT_TEST_REPORT ? { outputFile: { json: process.env.CONVKIT_TEST_REPORT } } : {}),
     // Each requirement (../shared, Chromium, redis-server, python3's modules) is probed once a run.
     globalSetup: ["packages/test-helpers/src/global-setup.ts"],
+    // Every test file's temporary folders in one folder of the run's, removed as the file ends.
+    setupFiles: ["packages/test-helpers/src/temp-root.ts"],
     // At least two test files at a time, on CI's 2 cores too (vitest's default is one less than
     // the cores): most tests wait on a child process (a CLI, Python, Chromium, Redis), and one file
     // at a time left the second core idle (the suite 1,332 s with one worker, 1,127 s with two).

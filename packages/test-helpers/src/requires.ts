@@ -85,6 +85,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** A folder the test processes of one run share their probe results in (test-helpers' global setup). */
     convkitProbeDir: string;
+    /** The run's temporary folder: each test file's TMPDIR is a folder inside it (temp-root.ts). */
+    convkitTempRoot: string;
   }
 }
 

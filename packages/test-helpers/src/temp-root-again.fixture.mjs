@@ -1,0 +1,2 @@
+// The same fixture as a second test file (temp-root.test.ts).
+import "./temp-root.fixture.mjs";
