@@ -8,6 +8,7 @@ import {
   type WriteOptions,
   writeAtomic,
 } from "@convkit/io";
+import { Fields, inputMismatch } from "@convkit/json";
 import type { PyValue } from "@convkit/pickle";
 import { PyFloat, readPickle, scanDictTree, UnsupportedShape } from "@convkit/pickle";
 import { formatPyFloat, pythonJsonString } from "@convkit/pycompat";
@@ -287,48 +288,26 @@ async function scanEvalDictGeneral(
   }
 }
 
-/** Records of a Qulac `qulac_hist012_dict` JSON file, streamed in batches. */
+/**
+ * Records of a Qulac `qulac_hist012_dict` JSON file, streamed in batches. Each record is checked
+ * field by field (every field a string, as Qulac's README and qulac.json have them): a field of
+ * another type is one InputError naming the file and the field's path (`"18-2-1-2-10-1".query`).
+ */
 export async function* readQulacHistDict(source: ByteSource | string): AsyncIterable<QulacHistRecord[]> {
   const src = typeof source === "string" ? await openInput(source) : source;
-  for await (const batch of streamJsonItems<Record<string, unknown>>(src, { kind: "object" })) {
+  const mismatch = inputMismatch(src.name);
+  for await (const batch of streamJsonItems<unknown>(src, { kind: "object" })) {
     yield batch.map(({ key, value }) => {
-      const v = value;
-      if (
-        typeof v !== "object" ||
-        v === null ||
-        typeof v.query !== "string" ||
-        !Array.isArray(v.history_list)
-      ) {
-        throw new InputError(
-          src.name,
-          {},
-          `a record with history_id, history_list, query, question, answer at ${JSON.stringify(key)}`,
-          JSON.stringify(v)?.slice(0, 40) ?? "nothing",
-        );
-      }
+      const f = Fields.of(value, mismatch, JSON.stringify(String(key)));
       return {
         record_id: String(key),
-        history_id: String(v.history_id),
-        history_list: v.history_list.map((t: unknown, i: number): QaTurn => {
-          if (
-            typeof t !== "object" ||
-            t === null ||
-            !("question" in t) ||
-            !("answer" in t) ||
-            typeof t.question !== "string" ||
-            typeof t.answer !== "string"
-          )
-            throw new InputError(
-              src.name,
-              {},
-              `a history turn {question, answer} at ${JSON.stringify(key)}.history_list[${i}]`,
-              JSON.stringify(t)?.slice(0, 40) ?? "nothing",
-            );
-          return { question: t.question, answer: t.answer };
-        }),
-        query: v.query,
-        question: String(v.question),
-        answer: String(v.answer),
+        history_id: f.string("history_id"),
+        history_list: f
+          .objects("history_list")
+          .map((t) => ({ question: t.string("question"), answer: t.string("answer") })),
+        query: f.string("query"),
+        question: f.string("question"),
+        answer: f.string("answer"),
       };
     });
   }

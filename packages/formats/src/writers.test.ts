@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readPickleFile, writePickleDict } from "@convkit/pickle";
 import { python, requires, tempDir } from "@convkit/test-helpers";
@@ -135,6 +135,26 @@ describe("writers round-trip", () => {
     expect(readFileSync(join(dir, "e.json"), "utf8")).toBe(
       '{"MRR100": {"20-2-1-0": 0.0, "20-2-1-1": 1.0}, "NDCG20": {"20-2-11-1": 0.36252395084997224}}',
     );
+  });
+
+  it("a Qulac hist012 record's field of another type is one error naming the file and the field", async () => {
+    const dir = tempDir();
+    const good = { history_id: "25-1", history_list: [], query: "euclid", question: "q", answer: "a" };
+    const cases: [unknown, string][] = [
+      [{ ...good, history_id: 25 }, 'expected a string in "25-1-3".history_id, found 25'],
+      [{ ...good, answer: null }, 'expected a string in "25-1-3".answer, found null'],
+      [
+        { ...good, history_list: [{ question: "q1" }] },
+        'expected a string in "25-1-3".history_list[0].answer, found nothing',
+      ],
+      [{ ...good, history_list: {} }, 'expected an array in "25-1-3".history_list, found an object'],
+      ["text", 'expected an object in "25-1-3", found "text"'],
+    ];
+    for (const [record, message] of cases) {
+      const file = join(dir, "h.json");
+      writeFileSync(file, JSON.stringify({ "25-1-2": good, "25-1-3": record }));
+      await expect(collect(readQulacHistDict(file))).rejects.toThrow(`h.json: ${message}`);
+    }
   });
 
   it("ClariQ synthetic records go to a pickle dict and back unchanged", async () => {

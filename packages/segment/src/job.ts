@@ -2,7 +2,7 @@
 import { mkdir, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { PASSAGE_SCHEMA, PASSAGE_WITH_OFFSETS_SCHEMA, type PassageRecord } from "@convkit/formats";
-import { type ByteSink, ConvkitError, UsageError, writeAtomic } from "@convkit/io";
+import { type ByteSink, ConvkitError, UsageError, withOutputDir, writeAtomic } from "@convkit/io";
 import { type Codec, ParquetTableWriter } from "@convkit/parquet";
 import { inOrder, type TaskPool } from "@convkit/pool";
 import { type ByteFormat, encodeSegmentTask, type SegmentResult, type SegmentTask } from "./encode.js";
@@ -349,13 +349,25 @@ export async function runSegmentation(o: SegmentJobOptions): Promise<SegmentJobS
     const [i, n] = o.shard;
     inputs = inputs.filter((_, k) => k % n === i);
   }
-  const toStdout = o.out === "-";
-  const ctx = toStdout ? undefined : await resumeContext(o);
-  if (!toStdout) {
-    await mkdir(o.out, { recursive: true });
-    await removeDeadTemps(o.out);
-    await removeIfThere(join(o.out, OLD_MANIFEST));
-  }
+  if (o.out === "-") return segmentAll(inputs, o, undefined);
+  // A new output folder that ends empty (bad input, a full disk) is removed: a failed run leaves
+  // nothing behind. One that holds finished files stays: the next run resumes from them.
+  const out = o.out;
+  return withOutputDir(out, async () => {
+    const ctx = await resumeContext(o);
+    await removeDeadTemps(out);
+    await removeIfThere(join(out, OLD_MANIFEST));
+    return segmentAll(inputs, o, ctx);
+  });
+}
+
+/** Segments each input in turn (with `ctx`, only those whose outputs are not current). */
+async function segmentAll(
+  inputs: readonly { file: string; rel: string }[],
+  o: SegmentJobOptions,
+  ctx: ResumeContext | undefined,
+): Promise<SegmentJobSummary> {
+  const threads = o.threads ?? 1;
   const pool = threads > 1 ? await openSegmentPool<SegmentTask, SegmentResult>(threads) : undefined;
   const summary: SegmentJobSummary = { files: 0, skipped: 0, docs: 0, passages: 0 };
   // For the kill-and-resume test: a real SIGKILL once this many units were handed out.
