@@ -1,5 +1,5 @@
 // vitest globalSetup: one temp folder per run, holding the requirement probes (each probed once for all test processes) and every test file's temporary folders (temp-root.ts).
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
@@ -28,17 +28,16 @@ function sweepDeadRuns(): void {
   }
 }
 
-let root: string | undefined;
+/**
+ * The run's folder. vitest loads this module once per project (quick, slow) and for the root
+ * config, in one process: the name is the same for each (pid and start time), so all share it.
+ */
+const ROOT = join(tmpdir(), `${PREFIX}${process.pid}-${Math.round(performance.timeOrigin)}`);
 
 export default function setup(project: TestProject): () => void {
-  // Both projects (quick, slow) call this in one vitest process: one root for the run.
-  if (root === undefined) {
-    sweepDeadRuns();
-    root = mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`));
-    mkdirSync(join(root, "probes"));
-  }
-  const runRoot = root;
-  project.provide("convkitProbeDir", join(runRoot, "probes"));
-  project.provide("convkitTempRoot", runRoot);
-  return () => rmSync(runRoot, { recursive: true, force: true });
+  if (!existsSync(ROOT)) sweepDeadRuns();
+  mkdirSync(join(ROOT, "probes"), { recursive: true });
+  project.provide("convkitProbeDir", join(ROOT, "probes"));
+  project.provide("convkitTempRoot", ROOT);
+  return () => rmSync(ROOT, { recursive: true, force: true });
 }
