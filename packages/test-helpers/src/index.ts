@@ -1,8 +1,8 @@
 // @convkit/test-helpers: what the tests share (the built CLIs, ../shared, stdin routes, fixtures, requires() for what a test needs beyond Node and npm); private, for tests only.
 export { type CliResult, cliBin, runCli, runCliAsync, runCliToFd } from "./cli.js";
-export { cpuMs } from "./cpu-time.js";
 export { type SmallDisk, smallDisk } from "./disk.js";
 export { evalFixtureArgs, rng, writeEvalFixture } from "./eval-fixture.js";
+export { bytesConcatenated, cpuMs } from "./linear.js";
 export {
   expectParquetEqualsJsonl,
   type ParquetReadCheck,
