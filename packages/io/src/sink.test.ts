@@ -1,9 +1,16 @@
-import { mkdirSync, readdirSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { requires, smallDisk, tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { OutputError } from "./errors.js";
-import { checkOutputDir, checkOutputPath, withOutputDir, writeAtomic, writeJsonl } from "./sink.js";
+import {
+  checkOutputDir,
+  checkOutputPath,
+  removePendingTempFiles,
+  withOutputDir,
+  writeAtomic,
+  writeJsonl,
+} from "./sink.js";
 
 /** Fails instead of waiting forever: the bug was a promise that never settled. */
 function settles<T>(p: Promise<T>): Promise<T> {
@@ -127,5 +134,27 @@ describe("a failed write leaves no folder it made", () => {
     expect(readdirSync(dir)).toEqual(["kept"]);
     expect(await withOutputDir(join(dir, "made"), async () => 7)).toBe(7);
     expect(readdirSync(dir).sort()).toEqual(["kept", "made"]);
+  });
+
+  it("a signal mid-fill (what the CLIs do on SIGTERM) removes the output folder it made while empty, and keeps one with a finished file", async () => {
+    const dir = tempDir();
+    const out = join(dir, "new", "set");
+    let left: string[] = [];
+    await withOutputDir(out, async () => {
+      // A write in progress: its temp file is removed first, then the empty folders.
+      await writeAtomic(join(out, "a.jsonl"), async (s) => {
+        await s.write("partial");
+        removePendingTempFiles();
+        left = readdirSync(dir);
+        mkdirSync(out, { recursive: true }); // so that the write can end (the CLI would be gone)
+      }).catch(() => {}); // its temp file is gone: the rename fails
+    });
+    expect(left).toEqual([]);
+    rmSync(join(dir, "new"), { recursive: true, force: true });
+    await withOutputDir(out, async () => {
+      await writeAtomic(join(out, "done.jsonl"), async (s) => s.write("whole\n"));
+      removePendingTempFiles();
+    });
+    expect(readdirSync(out)).toEqual(["done.jsonl"]);
   });
 });

@@ -1,5 +1,13 @@
 // Output: buffered byte sinks that appear atomically (temp file in the target folder, rename on success).
-import { constants, createWriteStream, fstatSync, rmSync, type WriteStream, writeSync } from "node:fs";
+import {
+  constants,
+  createWriteStream,
+  fstatSync,
+  rmdirSync,
+  rmSync,
+  type WriteStream,
+  writeSync,
+} from "node:fs";
 import { access, mkdir, readdir, rename, rm, rmdir, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { Writable } from "node:stream";
@@ -18,7 +26,14 @@ export interface ByteSink {
 /** Temp files and folders of writes in progress (removed on a signal, a failure, an early exit). */
 const pending = new Set<string>();
 
-/** Removes temp files and folders of writes still in progress (the CLIs call it on SIGINT/SIGTERM and failures). */
+/** Output folders a command is filling ({@link withOutputDir}): the folder, and the first of its parents it made. */
+const madeFolders = new Set<{ dir: string; upTo: string }>();
+
+/**
+ * Removes temp files and folders of writes still in progress (the CLIs call it on SIGINT/SIGTERM and
+ * failures), then the output folders a command made, where they are still empty (rmdir: a finished
+ * file in them keeps them).
+ */
 export function removePendingTempFiles(): void {
   for (const p of pending) {
     try {
@@ -28,6 +43,17 @@ export function removePendingTempFiles(): void {
     }
   }
   pending.clear();
+  for (const { dir, upTo } of madeFolders) {
+    try {
+      for (let d = dir; ; d = dirname(d)) {
+        rmdirSync(d);
+        if (d === upTo || dirname(d) === d) break;
+      }
+    } catch {
+      // not empty (a finished output stays), or already gone
+    }
+  }
+  madeFolders.clear();
 }
 
 /**
@@ -137,7 +163,8 @@ async function checkWritableFolder(shown: string, dir: string): Promise<void> {
 
 /**
  * Runs `fill` with folder `dir` checked and made (as mkdir -p); when `fill` fails, the folders this
- * made are removed once empty, after all of `fill`'s writes have settled. For commands that write
+ * made are removed once empty, after all of `fill`'s writes have settled (on SIGINT/SIGTERM, by
+ * {@link removePendingTempFiles}). For commands that write
  * several files into a folder at once: each write removes only the folders it made itself, while
  * the others' temp files still stood, so a full disk left the output folder behind, empty.
  */
@@ -147,11 +174,16 @@ export async function withOutputDir<T>(dir: string, fill: () => Promise<T>): Pro
   const made = await mkdir(full, { recursive: true }).catch((e) => {
     throw OutputError.of(dir, e);
   });
+  // On a signal too (removePendingTempFiles), once the temp files in it are gone.
+  const folder = made === undefined ? undefined : { dir: full, upTo: made };
+  if (folder) madeFolders.add(folder);
   try {
     return await fill();
   } catch (e) {
     if (made !== undefined) await removeEmptyDirs(full, made);
     throw e;
+  } finally {
+    if (folder) madeFolders.delete(folder);
   }
 }
 
