@@ -1,4 +1,4 @@
-// Test hygiene: a test file that reads ../shared, drives Chromium, starts redis-server or runs python3 (numpy, SciPy, spaCy, the Parquet readers) declares it with requires(), never gates itself.
+// Test hygiene: a test file that reads ../shared, drives Chromium, starts redis-server, runs python3 (numpy, SciPy, spaCy, the Parquet readers) or the other supported Nodes declares it with requires(), never gates itself.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { REPO, REQUIREMENTS, type Requirement } from "@convkit/test-helpers";
@@ -20,6 +20,7 @@ const USES: [Requirement, RegExp][] = [
     "python-parquet",
     /\b(readParquetInPython|streamParquetInPython|expectParquetEqualsJsonl|runReadmePythonSnippets)\(|\bimport (pyarrow|polars|duckdb|datasets)\b/,
   ],
+  ["other-nodes", /\botherNode\(|CONVKIT_OTHER_NODES/],
   ["tmpfs", /\bsmallDisk\(/],
 ];
 /**

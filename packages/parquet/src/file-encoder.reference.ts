@@ -4,7 +4,7 @@
 import type { ByteSink } from "@convkit/io";
 import type { CompressionCodec } from "hyparquet";
 import { ByteWriter, ParquetWriter } from "hyparquet-writer";
-import type { Columns, FileEncoder, Row } from "./file-encoding.js";
+import { type Columns, columnOf, type FileEncoder, type Row, sliceOf } from "./file-encoding.js";
 import { checkScalar } from "./levels.js";
 import { type ColumnSpec, type ScalarType, schemaElements, type TableSchema } from "./schema.js";
 
@@ -25,6 +25,8 @@ class SinkWriter extends ByteWriter {
 
 export class ReferenceFile implements FileEncoder {
   private readonly writer: ParquetWriter;
+  /** The pending row group: the rows handed in, as they came. */
+  private parts: Columns[] = [];
   constructor(
     sink: ByteSink,
     private readonly schema: TableSchema,
@@ -41,10 +43,27 @@ export class ReferenceFile implements FileEncoder {
     });
   }
 
-  async writeRowGroup(columns: Columns, rows: number): Promise<void> {
+  append(batch: Readonly<Columns>, from: number, to: number): void {
+    this.parts.push(
+      sliceOf(
+        batch,
+        this.schema.columns.map((c) => c.name),
+        from,
+        to,
+      ),
+    );
+  }
+
+  async writeRowGroup(rows: number): Promise<void> {
+    const parts = this.parts;
+    this.parts = [];
     const columnData = this.schema.columns.map((c) => ({
       name: c.name,
-      data: columnValues(this.schema, c, columns[c.name]!),
+      data: columnValues(
+        this.schema,
+        c,
+        parts.flatMap((p) => columnOf(p, c.name)),
+      ),
     }));
     await this.writer.write({ columnData, rowGroupSize: rows });
   }

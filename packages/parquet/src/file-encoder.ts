@@ -5,10 +5,11 @@ import type { ColumnChunk, CompressionCodec, RowGroup } from "hyparquet";
 import { ByteWriter } from "hyparquet-writer";
 import { writeMetadata } from "hyparquet-writer/src/metadata.js";
 import { snappyCompress as snappy } from "hyparquet-writer/src/snappy.js";
+import { ChunkBuilder } from "./chunk-builder.js";
 import { type Codec, compressorsFor } from "./codec.js";
-import { writeChunk } from "./encoder.js";
+import { type PageSink, writeChunk } from "./encoder.js";
 import { ReferenceFile } from "./file-encoder.reference.js";
-import type { Columns, FileEncoder } from "./file-encoding.js";
+import { type Columns, type FileEncoder, sliceOf } from "./file-encoding.js";
 import { leavesOf } from "./levels.js";
 import { schemaElements, type TableSchema } from "./schema.js";
 
@@ -21,45 +22,69 @@ const CODEC_NAMES: Record<Codec, CompressionCodec> = {
   none: "UNCOMPRESSED",
 };
 
-/** The fast path: encoder.ts's pages, hyparquet-writer's thrift footer. */
+/** The file's bytes as they go to the sink, counted (pages record their offsets). */
+class CountedSink implements PageSink {
+  offset = 0;
+  constructor(private readonly sink: ByteSink) {}
+  async write(bytes: Uint8Array): Promise<void> {
+    this.offset += bytes.length;
+    await this.sink.write(bytes);
+  }
+}
+
+/**
+ * The fast path: rows encoded into each leaf's chunk as they come (chunk-builder.ts), written as
+ * encoder.ts's pages when the row group closes; hyparquet-writer's thrift footer.
+ */
 class FastFile implements FileEncoder {
-  private offset = 4;
+  /** The pending row group, one chunk per leaf in schema order (made by the first rows). */
+  private readonly chunks: ChunkBuilder[] = [];
+  private readonly names: string[];
+  private readonly out: CountedSink;
   private readonly groups: RowGroup[] = [];
   private rows = 0;
   private started = false;
   constructor(
-    private readonly sink: ByteSink,
+    sink: ByteSink,
     private readonly schema: TableSchema,
     private readonly codec: Codec,
     private readonly compress: ((b: Uint8Array) => Uint8Array) | undefined,
-  ) {}
+  ) {
+    this.names = schema.columns.map((c) => c.name);
+    this.out = new CountedSink(sink);
+  }
 
   private async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    await this.sink.write(Buffer.from("PAR1"));
+    await this.out.write(Buffer.from("PAR1"));
   }
 
-  async writeRowGroup(columns: Columns, rows: number): Promise<void> {
+  append(batch: Readonly<Columns>, from: number, to: number): void {
+    let k = 0;
+    for (const leaf of leavesOf(this.schema, sliceOf(batch, this.names, from, to))) {
+      this.chunks[k] ??= new ChunkBuilder(leaf);
+      this.chunks[k++]!.append(leaf);
+    }
+  }
+
+  async writeRowGroup(rows: number): Promise<void> {
     await this.start();
     const chunks: ColumnChunk[] = [];
-    const groupOffset = this.offset;
+    const groupOffset = this.out.offset;
     let uncompressed = 0n;
-    // Each column chunk goes to the sink once encoded: memory holds the rows and one chunk.
-    for (const leaf of leavesOf(this.schema, columns)) {
-      const out = new ByteWriter(1 << 16);
-      const chunk = writeChunk({ base: this.offset, out }, leaf, CODEC_NAMES[this.codec], this.compress);
+    for (const pending of this.chunks) {
+      const chunk = await writeChunk(this.out, pending, CODEC_NAMES[this.codec], this.compress);
+      pending.reset();
       uncompressed += chunk.meta_data?.total_uncompressed_size ?? 0n;
       chunks.push(chunk);
-      this.offset += out.offset;
-      await this.sink.write(out.getBytes());
     }
     this.groups.push({
       columns: chunks,
       total_byte_size: uncompressed,
       num_rows: BigInt(rows),
       file_offset: BigInt(groupOffset),
-      total_compressed_size: BigInt(this.offset - groupOffset),
+      total_compressed_size: BigInt(this.out.offset - groupOffset),
     });
     this.rows += rows;
   }
@@ -76,7 +101,7 @@ class FastFile implements FileEncoder {
       metadata_length: 0,
     });
     out.appendUint32(0x31524150);
-    await this.sink.write(out.getBytes().slice());
+    await this.out.write(out.getBytes().slice());
   }
 }
 

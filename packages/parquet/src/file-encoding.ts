@@ -18,6 +18,24 @@ export function columnOf(columns: Readonly<Columns>, name: string): unknown[] {
 
 /** How a file's row groups and footer are encoded: the fast encoder, or its reference. */
 export interface FileEncoder {
-  writeRowGroup(columns: Columns, rows: number): Promise<void>;
+  /** Rows `from` to `to` of a batch, into the pending row group. */
+  append(batch: Readonly<Columns>, from: number, to: number): void;
+  /** Writes the pending row group (`rows` rows). */
+  writeRowGroup(rows: number): Promise<void>;
   finish(): Promise<void>;
+}
+
+/** A batch's rows `from` to `to` as columns (the batch itself when that is all of it). */
+export function sliceOf(
+  batch: Readonly<Columns>,
+  names: readonly string[],
+  from: number,
+  to: number,
+): Columns {
+  const out: Columns = {};
+  for (const name of names) {
+    const values = columnOf(batch, name);
+    out[name] = from === 0 && to === values.length ? values : values.slice(from, to);
+  }
+  return out;
 }

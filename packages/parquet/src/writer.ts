@@ -2,7 +2,7 @@
 import { type ByteSink, UsageError, writeAtomic } from "@convkit/io";
 import type { Codec } from "./codec.js";
 import { openFileEncoder } from "./file-encoder.js";
-import { type Columns, columnOf, type FileEncoder, type Row } from "./file-encoding.js";
+import type { Columns, FileEncoder, Row } from "./file-encoding.js";
 import type { ColumnSpec, ScalarType, TableSchema } from "./schema.js";
 
 export interface ParquetWriteOptions {
@@ -25,8 +25,6 @@ const DEFAULT_ROW_GROUP_BYTES = 8 << 20;
  * a value of the wrong type is a bug of the caller, not user input.
  */
 export class ParquetTableWriter<R extends object> {
-  /** The pending row group: slices of the batches handed in, joined when the group closes. */
-  private parts: { batch: Readonly<Columns>; from: number; to: number }[] = [];
   private pendingRows = 0;
   private pendingBytes = 0;
   private rows = 0;
@@ -87,7 +85,8 @@ export class ParquetTableWriter<R extends object> {
   /**
    * The same as {@link write} for rows given as columns (each column's values by name, all of one
    * length): no row object is made, which is what a producer of millions of rows wants. The
-   * arrays are kept until their row group is written: the caller must not change them.
+   * arrays may be kept until their row group is written (the reference encoder keeps them): the
+   * caller must not change them.
    */
   async writeColumns(batch: Readonly<Columns>): Promise<void> {
     const columns = this.schema.columns;
@@ -104,7 +103,7 @@ export class ParquetTableWriter<R extends object> {
       let to = from;
       let full = false;
       while (to < n && !full) full = this.count1(batch, to++);
-      this.parts.push({ batch, from, to });
+      this.file.append(batch, from, to);
       from = to;
       if (full) await this.closeRowGroup();
     }
@@ -129,31 +128,10 @@ export class ParquetTableWriter<R extends object> {
   private async closeRowGroup(): Promise<void> {
     const rows = this.pendingRows;
     if (rows === 0) return;
-    const parts = this.parts;
-    this.parts = [];
     this.pendingRows = 0;
     this.pendingBytes = 0;
-    // Joined natively (slice, concat): copying value by value into a long-lived array costs a
-    // write barrier per value.
-    const columns: Columns = {};
-    for (const c of this.schema.columns) {
-      const [only] = parts;
-      const one = parts.length === 1 ? only : undefined;
-      const all = one?.batch[c.name];
-      columns[c.name] =
-        one && all && one.from === 0 && one.to === all.length
-          ? all
-          : joined(parts.map((p) => columnOf(p.batch, c.name).slice(p.from, p.to)));
-    }
-    await this.file.writeRowGroup(columns, rows);
+    await this.file.writeRowGroup(rows);
   }
-}
-
-/** Arrays joined by native concat, a bounded number at a time (a spread of 100k arrays overflows the stack). */
-function joined(slices: unknown[][]): unknown[] {
-  let out: unknown[] = [];
-  for (let i = 0; i < slices.length; i += 1024) out = out.concat(...slices.slice(i, i + 1024));
-  return out;
 }
 
 /**

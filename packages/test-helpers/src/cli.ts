@@ -9,6 +9,20 @@ export interface CliResult {
   stderr: string;
 }
 
+/** The Node the CLIs run on: this test's own, or another supported one inside {@link withCliNode}. */
+let cliNode = process.execPath;
+
+/** Runs `fn` with the CLIs (runCli, runCliAsync, runCliToFd) on the Node binary `node`. */
+export async function withCliNode<T>(node: string, fn: () => Promise<T>): Promise<T> {
+  const before = cliNode;
+  cliNode = node;
+  try {
+    return await fn();
+  } finally {
+    cliNode = before;
+  }
+}
+
 /** The built `convkit-<app>` alias (apps/convkit/bin), as a user's PATH would run it. */
 export function cliBin(app: string): string {
   return join(REPO, "apps", "convkit", "bin", `convkit-${app}.js`);
@@ -17,13 +31,13 @@ export function cliBin(app: string): string {
 /** Runs `convkit-<app>` with args (and optional stdin) and waits for it. */
 export function runCli(app: string, args: string[], input?: string | Buffer): CliResult {
   const bin = cliBin(app);
-  const r = spawnSync(process.execPath, [bin, ...args], { input, cwd: REPO, maxBuffer: 1 << 28 });
+  const r = spawnSync(cliNode, [bin, ...args], { input, cwd: REPO, maxBuffer: 1 << 28 });
   return { code: r.status ?? -1, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
 }
 
 /** Runs `convkit-<app>` with its stdout on file descriptor `fd` (a file, /dev/full); stdout is "" then. */
 export function runCliToFd(app: string, args: string[], fd: number): CliResult {
-  const r = spawnSync(process.execPath, [cliBin(app), ...args], {
+  const r = spawnSync(cliNode, [cliBin(app), ...args], {
     cwd: REPO,
     stdio: ["ignore", fd, "pipe"],
     maxBuffer: 1 << 28,
@@ -35,7 +49,7 @@ export function runCliToFd(app: string, args: string[], fd: number): CliResult {
 export async function runCliAsync(app: string, args: string[], input?: string | Buffer): Promise<CliResult> {
   const { spawn } = await import("node:child_process");
   const bin = cliBin(app);
-  const child = spawn(process.execPath, [bin, ...args], { cwd: REPO });
+  const child = spawn(cliNode, [bin, ...args], { cwd: REPO });
   child.stdin.on("error", () => {}); // a CLI that fails early may close stdin before it is all written
   child.stdin.end(input);
   let stdout = "";

@@ -1,11 +1,11 @@
-// What a test needs beyond Node and npm (../shared, Chromium, redis-server, python3 and its modules, the Python Parquet readers): probed once, skipped with one line outside CI, failed under CI.
+// What a test needs beyond Node and npm (../shared, Chromium, redis-server, python3 and its modules, the Python Parquet readers, the other supported Nodes): probed once, skipped with one line outside CI, failed under CI.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { threadId } from "node:worker_threads";
 import { beforeAll, describe, inject, it, type TestFunction } from "vitest";
 import { canMountTmpfs } from "./disk.js";
-import { SHARED } from "./shared.js";
+import { REPO, SHARED } from "./shared.js";
 import { IN_CI, MISSING_KEY } from "./skip-summary.js";
 
 /** Everything a test may need that a clean clone with only Node and npm lacks. */
@@ -18,6 +18,7 @@ export type Requirement =
   | "scipy"
   | "spacy"
   | "python-parquet"
+  | "other-nodes"
   | "tmpfs";
 
 /** How to get each requirement (the text after "needs X" in the skip line). */
@@ -31,6 +32,8 @@ const HOW_TO_GET: Readonly<Record<Requirement, string>> = {
   spacy: "pip install spacy, so that python3 -c 'import spacy' works",
   "python-parquet":
     "pip install pyarrow pandas polars duckdb datasets, so that python3 imports all five; .ci/run puts them in its venv",
+  "other-nodes":
+    "Node 24 and 26 as binaries: npm install --prefix .ci/.tools/node24 node@24 (and node26, node@26), as .ci/run does, or CONVKIT_OTHER_NODES=PATH24:PATH26",
   tmpfs: "run as root where mount -t tmpfs works (the full-disk and read-only tests mount small disks)",
 };
 
@@ -67,6 +70,27 @@ function findScipy(): string | undefined {
   });
 }
 
+/** The supported Node lines other than the one the suite runs on by default (CI's is 20). */
+export const OTHER_NODE_LINES = [24, 26] as const;
+export type OtherNodeLine = (typeof OTHER_NODE_LINES)[number];
+
+/** Node 24 and 26 (CONVKIT_OTHER_NODES, else where .ci/run installs them): "PATH24:PATH26". */
+function findOtherNodes(): string | undefined {
+  const given = process.env.CONVKIT_OTHER_NODES?.split(":").filter((p) => p !== "");
+  const candidates =
+    given ??
+    OTHER_NODE_LINES.map((v) =>
+      join(REPO, ".ci", ".tools", `node${v}`, "node_modules", "node", "bin", "node"),
+    );
+  const byLine = new Map<number, string>();
+  for (const path of candidates) {
+    const r = spawnSync(path, ["-p", "process.versions.node"], { stdio: ["ignore", "pipe", "ignore"] });
+    if (r.status === 0) byLine.set(Number.parseInt(r.stdout.toString(), 10), path);
+  }
+  const paths = OTHER_NODE_LINES.map((v) => byLine.get(v));
+  return paths.every((p) => p !== undefined) ? paths.join(":") : undefined;
+}
+
 /** Each probe answers what it found (undefined when missing): a path or a command. */
 const PROBES: Record<Requirement, () => string | undefined> = {
   shared: () => (existsSync(join(SHARED, "data")) && existsSync(join(SHARED, "golden")) ? SHARED : undefined),
@@ -78,6 +102,7 @@ const PROBES: Record<Requirement, () => string | undefined> = {
   spacy: () => (runs("python3", ["-c", "import spacy"]) ? "python3" : undefined),
   "python-parquet": () =>
     runs("python3", ["-c", "import pyarrow, pandas, polars, duckdb, datasets"]) ? "python3" : undefined,
+  "other-nodes": findOtherNodes,
   tmpfs: () => (canMountTmpfs() ? "mount" : undefined),
 };
 
@@ -134,6 +159,13 @@ export function chromiumPath(): string {
   const p = probe("chromium");
   if (!p) throw new Error(needsLine("chromium"));
   return p;
+}
+
+/** The binary of Node `line` (declare `requires("other-nodes")` first). */
+export function otherNode(line: OtherNodeLine): string {
+  const p = probe("other-nodes");
+  if (!p) throw new Error(needsLine("other-nodes"));
+  return p.split(":")[OTHER_NODE_LINES.indexOf(line)]!;
 }
 
 /** The python3 with SciPy 1.10 and statsmodels 0.13 (declare `requires("scipy")` first). */
