@@ -8,9 +8,10 @@ import { describe, expect, it } from "vitest";
 
 /**
  * A ratchet: the count when issue #43 closed (445; 1,280 before it, by this same count, and the
- * issue's bar was 550). Lower it when you remove some; never raise it.
+ * issue's bar was 550; 439 since the Parquet writer's chunk builder). Lower it when you remove
+ * some; never raise it.
  */
-const NON_NULL_BUDGET = 445;
+const NON_NULL_BUDGET = 439;
 const TEST_FILE = /(\.test\.ts|\/test-helpers\/.*)$/;
 
 /** Non-null assertions per file of packages/*\/src, packages/*\/web and apps/*\/src, tests left out. */

@@ -83,6 +83,10 @@ export class Growing<T extends Typed> {
     this.ensure(1);
     this.a[this.len++] = v;
   }
+  /** Number `i` (below `len`: callers index what they pushed). */
+  get(i: number): number {
+    return this.a[i] as number;
+  }
   /** Appends `values`. */
   append(values: ArrayLike<number>): void {
     this.ensure(values.length);

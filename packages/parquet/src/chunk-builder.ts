@@ -106,8 +106,7 @@ export class ChunkBuilder {
 
   /** Appends the rows of `leaf` (the same leaf of the next rows). */
   append(leaf: Leaf): void {
-    const rows = leaf.rowStarts.length - 1;
-    for (let i = 1; i <= rows; i++) this.rowStarts.push(this.entries + leaf.rowStarts[i]!);
+    for (const start of leaf.rowStarts.subarray(1)) this.rowStarts.push(this.entries + start);
     this.entries += leaf.entries;
     if (this.maxDef > 0) this.def.append(leaf.def);
     if (this.maxRep > 0) this.rep.append(leaf.rep);
@@ -115,7 +114,8 @@ export class ChunkBuilder {
     for (let i = 0; i < values.length; i++) {
       const v = values[i];
       // Indexed, unless the dictionary is (or is given up just now, by this value) gone.
-      if (this.ids === undefined || !this.index(v)) this.writePlain(v);
+      const ids = this.ids;
+      if (ids === undefined || !this.index(ids, v)) this.writePlain(v);
       this.values++;
     }
   }
@@ -129,8 +129,7 @@ export class ChunkBuilder {
    * Dictionary-indexes value number `this.values` (pyarrow's page limit, and a probe of
    * distinctness); false when that gives the dictionary up (the value is then not indexed).
    */
-  private index(v: unknown): boolean {
-    const ids = this.ids!;
+  private index(ids: Map<unknown, number>, v: unknown): boolean {
     if (v === this.previous && v !== 0) {
       this.indexes.push(this.previousId);
       this.plainBytes += this.keySize(this.previousId);
@@ -159,21 +158,24 @@ export class ChunkBuilder {
     return true;
   }
 
+  /** Where string key `id`'s PLAIN bytes start in `keysPlain` (id = keyCount: the end). */
+  private keyStart(id: number): number {
+    return id === 0 ? 0 : this.keyEnds.get(id - 1);
+  }
+
   private keySize(id: number): number {
-    if (this.type !== "string") return 8;
-    return this.keyEnds.a[id]! - (id === 0 ? 0 : this.keyEnds.a[id - 1]!);
+    return this.type === "string" ? this.keyStart(id + 1) - this.keyStart(id) : 8;
   }
 
   /** Gives the dictionary up: the values indexed so far get their PLAIN bytes, copied from the keys. */
   private noDictionary(): void {
     const keys = this.keysPlain.buf;
-    const ends = this.keyEnds.a;
     for (let k = 0; k < this.values; k++) {
-      const id = this.indexes.a[k]!;
+      const id = this.indexes.get(k);
       if (this.type === "string") {
-        const from = id === 0 ? 0 : ends[id - 1]!;
-        this.plain.ensure(ends[id]! - from);
-        this.plain.len += keys.copy(this.plain.buf, this.plain.len, from, ends[id]);
+        const [from, to] = [this.keyStart(id), this.keyStart(id + 1)];
+        this.plain.ensure(to - from);
+        this.plain.len += keys.copy(this.plain.buf, this.plain.len, from, to);
         this.valueEnds.push(this.plain.len);
       } else {
         this.plain.ensure(8);
@@ -204,7 +206,7 @@ export class ChunkBuilder {
   /** Where value `k`'s PLAIN bytes start in `plain` (k = values: the end). */
   start(k: number): number {
     if (this.type !== "string") return this.type === "boolean" ? k : 8 * k;
-    return k === 0 ? 0 : this.valueEnds.a[k - 1]!;
+    return k === 0 ? 0 : this.valueEnds.get(k - 1);
   }
 
   /** Value `k`'s PLAIN size, as a data page's byte budget counts it (a boolean as 8). */

@@ -153,19 +153,19 @@ export async function writeChunk(
   } else encodings.push("PLAIN", "RLE");
   const dataOffset = out.offset;
   const width = dict ? bitWidth(chunk.keyCount - 1) : 0;
-  const rowStarts = chunk.rowStarts.a;
+  const rowStarts = chunk.rowStarts;
   const def = chunk.def.a;
   const rows = chunk.rowStarts.len - 1;
   let row = 0;
   let value = 0;
   while (row < rows) {
     // A page holds whole rows, about PAGE_BYTES of values.
-    const firstEntry = rowStarts[row]!;
+    const firstEntry = rowStarts.get(row);
     const firstValue = value;
     let bytes = 0;
     let lastEntry = firstEntry;
     while (row < rows && (bytes < PAGE_BYTES || lastEntry === firstEntry)) {
-      const end = rowStarts[row + 1]!;
+      const end = rowStarts.get(row + 1);
       for (let e = lastEntry; e < end; e++) {
         if (chunk.maxDef === 0 || def[e] === chunk.maxDef) {
           bytes += dict ? 2 : chunk.plainSize(value);

@@ -63,8 +63,9 @@ class FastFile implements FileEncoder {
   append(batch: Readonly<Columns>, from: number, to: number): void {
     let k = 0;
     for (const leaf of leavesOf(this.schema, sliceOf(batch, this.names, from, to))) {
-      this.chunks[k] ??= new ChunkBuilder(leaf);
-      this.chunks[k++]!.append(leaf);
+      const chunk = this.chunks[k] ?? new ChunkBuilder(leaf);
+      this.chunks[k++] = chunk;
+      chunk.append(leaf);
     }
   }
 
