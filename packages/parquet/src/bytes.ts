@@ -1,5 +1,9 @@
 // Growable buffers the encoder fills: bytes (page bodies, PLAIN values) and typed arrays (levels,
-// row starts, dictionary indexes), reused from row group to row group.
+// row starts, dictionary indexes), reused from row group to row group. One grown past KEEP_BYTES (a
+// row group with one huge value) is let go at its reset rather than held for the rest of the file.
+
+/** The most a buffer keeps across a reset. */
+const KEEP_BYTES = 32 << 20;
 
 /** A growable byte buffer. */
 export class Bytes {
@@ -7,6 +11,7 @@ export class Bytes {
   len = 0;
   reset(): void {
     this.len = 0;
+    if (this.buf.length > KEEP_BYTES) this.buf = Buffer.allocUnsafe(1 << 16);
   }
   ensure(n: number): void {
     if (this.len + n <= this.buf.length) return;
@@ -70,6 +75,7 @@ export class Growing<T extends Typed> {
   }
   reset(): void {
     this.len = 0;
+    if (this.a.byteLength > KEEP_BYTES) this.a = this.make(1024);
   }
   ensure(n: number): void {
     if (this.len + n <= this.a.length) return;
