@@ -110,6 +110,8 @@ async function page(
   return head.length + body.length;
 }
 
+// Shared by every writer, also by writers whose pages interleave at page()'s awaits: safe, as each
+// body is compressed or copied before page() first awaits, and filled again only after.
 const scratch = new Bytes();
 const levelScratch = new Bytes();
 

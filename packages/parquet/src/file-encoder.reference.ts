@@ -27,6 +27,7 @@ export class ReferenceFile implements FileEncoder {
   private readonly writer: ParquetWriter;
   /** The pending row group: the rows handed in, as they came. */
   private parts: Columns[] = [];
+  private readonly names: string[];
   constructor(
     sink: ByteSink,
     private readonly schema: TableSchema,
@@ -41,17 +42,11 @@ export class ReferenceFile implements FileEncoder {
       compressors,
       createdBy,
     });
+    this.names = schema.columns.map((c) => c.name);
   }
 
   append(batch: Readonly<Columns>, from: number, to: number): void {
-    this.parts.push(
-      sliceOf(
-        batch,
-        this.schema.columns.map((c) => c.name),
-        from,
-        to,
-      ),
-    );
+    this.parts.push(sliceOf(batch, this.names, from, to));
   }
 
   async writeRowGroup(rows: number): Promise<void> {
