@@ -98,6 +98,41 @@ requires("shared", "tmpfs").describe("a full disk (a 2 MB tmpfs): one line, exit
     expect(filesUnder(dir)).toEqual([]);
   });
 
+  it("segment run --format parquet (pages go to the sink one at a time)", () => {
+    // Texts that differ (a passage table of one repeated text is a few bytes of dictionary).
+    const input = join(tempDir(), "varied.jsonl");
+    const docs = Array.from({ length: 4000 }, (_, i) =>
+      JSON.stringify({ id: `d${i}`, text: `Document ${i} says ${(i * 7919) % 104729} things. `.repeat(30) }),
+    );
+    writeFileSync(input, `${docs.join("\n")}\n`);
+    const dir = small();
+    const r = runCli("segment", [
+      "run",
+      input,
+      "--format",
+      "parquet",
+      "--compression",
+      "none",
+      "-o",
+      join(dir, "seg"),
+    ]);
+    expectOneLine(r, /^convkit-segment run: cannot write \S+\.parquet: no space left on device$/m);
+    expect(filesUnder(dir)).toEqual([]);
+  });
+
+  it("convert --to parquet -o into a folder it makes", () => {
+    const dir = small({ full: true });
+    const r = runCli("convert", [
+      clariq("train.tsv"),
+      "--to",
+      "parquet",
+      "-o",
+      join(dir, "new", "train.parquet"),
+    ]);
+    expectOneLine(r, /cannot write \S+\/new\/train\.parquet: no space left on device$/m);
+    expect(filesUnder(dir)).toEqual(["filler"]);
+  });
+
   it("segment sentences -o FILE", () => {
     const input = textsJsonl(3 << 20);
     const dir = small();

@@ -83,6 +83,20 @@ requires("shared").describe("SIGTERM mid-work: ended within a second, nothing le
     expect(readdirSync(out)).toEqual([]);
   });
 
+  it("gen-synthetic writing Parquet into a folder it made: the temp file and the folder are gone", async () => {
+    const parent = tempDir();
+    const out = join(parent, "new", "set");
+    const { child, stderr } = start("gen-synthetic", [
+      ...clariqArgs(),
+      ...["--splits", "train", "--format", "parquet", "--out", out],
+    ]);
+    await until(child, () => filesUnder(parent).some((f) => f.includes(".parquet.") && f.endsWith(".tmp")));
+    const { by, ms } = await signal(child, "SIGTERM");
+    expect(by, stderr()).toBe("SIGTERM");
+    expect(ms).toBeLessThan(1000);
+    expect(readdirSync(parent)).toEqual([]);
+  });
+
   it("gen-synthetic on SIGINT (Ctrl-C): exit by SIGINT, nothing left", async () => {
     const out = tempDir();
     const { child } = start("gen-synthetic", [...clariqArgs(), "--splits", "train", "--out", out]);

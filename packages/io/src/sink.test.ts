@@ -1,6 +1,7 @@
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { requires, smallDisk, tempDir } from "@convkit/test-helpers";
+import { REPO, requires, smallDisk, tempDir } from "@convkit/test-helpers";
 import { describe, expect, it } from "vitest";
 import { OutputError } from "./errors.js";
 import {
@@ -156,5 +157,37 @@ describe("a failed write leaves no folder it made", () => {
       removePendingTempFiles();
     });
     expect(readdirSync(out)).toEqual(["done.jsonl"]);
+  });
+
+  it("writeAtomic alone: a signal mid-write removes the folders it made for its file (convert -o new/x.parquet)", async () => {
+    const dir = tempDir();
+    const target = join(dir, "new", "sub", "x.parquet");
+    let left: string[] = [];
+    await writeAtomic(target, async (s) => {
+      await s.write("partial");
+      removePendingTempFiles();
+      left = readdirSync(dir);
+      mkdirSync(join(dir, "new", "sub"), { recursive: true }); // so that the write can end
+    }).catch(() => {});
+    expect(left).toEqual([]);
+  });
+
+  it("a failed write to a relative path removes only the folders it made, not an empty one that was there", () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, "was-here"));
+    const io = join(REPO, "packages", "io", "dist", "index.js");
+    const r = spawnSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `const { writeAtomic } = await import(${JSON.stringify(io)});
+         await writeAtomic("was-here/new/x.txt", async () => { throw new Error("failed"); }).catch(() => {});`,
+      ],
+      { cwd: dir, encoding: "utf8" },
+    );
+    expect(r.stderr).toBe("");
+    expect(readdirSync(dir)).toEqual(["was-here"]);
+    expect(readdirSync(join(dir, "was-here"))).toEqual([]);
   });
 });

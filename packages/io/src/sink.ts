@@ -170,21 +170,39 @@ async function checkWritableFolder(shown: string, dir: string): Promise<void> {
  */
 export async function withOutputDir<T>(dir: string, fill: () => Promise<T>): Promise<T> {
   await checkOutputDir(dir);
-  const full = resolve(dir);
-  const made = await mkdir(full, { recursive: true }).catch((e) => {
-    throw OutputError.of(dir, e);
-  });
-  // On a signal too (removePendingTempFiles), once the temp files in it are gone.
-  const folder = made === undefined ? undefined : { dir: full, upTo: made };
-  if (folder) madeFolders.add(folder);
+  const folder = await makeFolder(resolve(dir), dir);
   try {
     return await fill();
   } catch (e) {
-    if (made !== undefined) await removeEmptyDirs(full, made);
+    await folder.removeIfEmpty();
     throw e;
   } finally {
-    if (folder) madeFolders.delete(folder);
+    folder.settled();
   }
+}
+
+/**
+ * Makes folder `full` (absolute) as mkdir -p. What it made is removed while empty by
+ * `removeIfEmpty` (a failed write) and, until `settled`, on SIGINT/SIGTERM by
+ * {@link removePendingTempFiles}, once the temp files in it are gone.
+ */
+async function makeFolder(
+  full: string,
+  shown: string,
+): Promise<{ removeIfEmpty(): Promise<void>; settled(): void }> {
+  const made = await mkdir(full, { recursive: true }).catch((e) => {
+    throw OutputError.of(shown, e);
+  });
+  const folder = made === undefined ? undefined : { dir: full, upTo: made };
+  if (folder) madeFolders.add(folder);
+  return {
+    removeIfEmpty: async () => {
+      if (folder) await removeEmptyDirs(folder.dir, folder.upTo);
+    },
+    settled: () => {
+      if (folder) madeFolders.delete(folder);
+    },
+  };
 }
 
 /**
@@ -348,9 +366,9 @@ export async function writeAtomic(
     return;
   }
   await checkOutputPath(target);
-  const madeDir = await mkdir(dirname(target), { recursive: true }).catch((e) => {
-    throw OutputError.of(target, e);
-  });
+  // Absolute, as withOutputDir's: mkdir answers the first folder it made in the form it was given,
+  // and the removal (up to that folder) compares paths in one form.
+  const folder = await makeFolder(dirname(resolve(target)), target);
   await removeStaleTemps(target);
   const tmp = tempPathFor(target);
   const unregister = registerTemp(tmp);
@@ -378,10 +396,11 @@ export async function writeAtomic(
     gz?.destroy();
     await unlink(tmp).catch(() => {});
     unregister();
-    if (madeDir !== undefined) await removeEmptyDirs(dirname(target), madeDir);
+    await folder.removeIfEmpty();
     throw e;
   } finally {
     watch.dispose();
+    folder.settled();
   }
 }
 

@@ -131,6 +131,10 @@ export class ParquetTableWriter<R extends object> {
     this.pendingRows = 0;
     this.pendingBytes = 0;
     await this.file.writeRowGroup(rows);
+    // A turn of the event loop per row group: a small file's pages reach the sink without waiting
+    // on the disk (microtasks only), and a producer that hands over its rows at once would
+    // otherwise encode all its row groups before a SIGTERM or SIGINT is seen.
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
 
