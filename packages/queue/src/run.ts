@@ -262,17 +262,16 @@ export async function awaitRun<R>(
     // A parent that Redis answers is not there twice in a row has vanished (Redis restarted
     // without its data, or someone cleaned the run): no event will ever come.
     let missing = 0;
+    const vanished = () =>
+      new ConvkitError(
+        `run ${runId}: its jobs are gone from ${a.url} (Redis lost its data, or the run was cleaned): submit it again`,
+      );
     const polled = new Promise<unknown>((resolve, reject) => {
       polling = setInterval(() => {
         void Job.fromId(queue, parentJobId(runId))
           .then(async (j) => {
             missing = j ? 0 : missing + 1;
-            if (missing >= 2)
-              reject(
-                new ConvkitError(
-                  `run ${runId}: its jobs are gone from ${a.url} (Redis lost its data, or the run was cleaned): submit it again`,
-                ),
-              );
+            if (missing >= 2) reject(vanished());
             const state = await j?.getState();
             if (j && state === "completed") resolve(j.returnvalue);
             else if (j && state === "failed") reject(new Error(j.failedReason));
@@ -280,7 +279,11 @@ export async function awaitRun<R>(
           .catch(() => {});
       }, pollMs);
     });
-    const finished: Promise<unknown> = parent.waitUntilFinished(events);
+    // BullMQ's own answer when an event comes for a parent whose key Redis no longer has: the
+    // same vanished run the poll finds (which of the two sees it first is a race).
+    const finished: Promise<unknown> = parent.waitUntilFinished(events).catch((e: unknown) => {
+      throw /^Missing key for job /.test(messageOf(e)) ? vanished() : e;
+    });
     return readRunResult(kind, await Promise.race([finished, polled]));
   } catch (e) {
     if (e instanceof ConvkitError) throw e;
